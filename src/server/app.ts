@@ -1,0 +1,199 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { type DatabaseHandle, openDatabase } from './db/client';
+import type { Env } from './env';
+import { accountRoutes } from './features/account/account.routes';
+import { adminRoutes } from './features/admin/admin.routes';
+import { authRoutes } from './features/auth/auth.routes';
+import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
+import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
+import { healthRoutes } from './features/health/health.routes';
+import { type Queue, startQueue } from './jobs/queue';
+import { type Auth, createAuth } from './lib/auth';
+import { errorHandler, notFoundHandler } from './lib/error-handler';
+import { isAllowedOrigin } from './lib/origin';
+import { loggerOptions } from './lib/logger';
+import { createSystemMailer, type SystemMailer } from './lib/mailer';
+import type { Secrets } from './lib/secrets';
+
+export interface Services {
+  env: Env;
+  database: DatabaseHandle;
+  db: DatabaseHandle['db'];
+  auth: Auth;
+  queue: Queue;
+  mailer: SystemMailer;
+  secrets: Secrets;
+  devMailbox: DevMailbox | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+  interface FastifyRequest {
+    sessionCache?: Awaited<ReturnType<Auth['api']['getSession']>>;
+  }
+}
+
+export interface BuildAppOptions {
+  env: Env;
+  secrets: Secrets;
+  /** An open database to reuse; otherwise one is opened from env (DATABASE_URL or PGlite in DATA_DIR). */
+  database?: DatabaseHandle;
+  /** PGlite only: in-memory when false. Default true. */
+  persistent?: boolean;
+  /** Whether this process runs job workers and cron (embedded mode and worker processes). */
+  runsWorkers?: boolean;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { env, secrets } = options;
+  const app = Fastify({
+    logger: loggerOptions(env),
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    trustProxy: env.NODE_ENV === 'production',
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+
+  const database =
+    options.database ??
+    (await openDatabase({
+      url: env.DATABASE_URL,
+      dataDir: options.persistent === false ? undefined : path.join(env.DATA_DIR, 'pglite'),
+    }));
+  const ownsDatabase = !options.database;
+  await database.migrate();
+
+  const queue = await startQueue({ database, url: env.DATABASE_URL, runsWorkers: options.runsWorkers ?? false });
+
+  let devMailbox: DevMailbox | null = null;
+  if (!env.SMTP_URL) {
+    devMailbox = await startDevMailbox({ db: database.db, port: env.DEV_MAILBOX_PORT, log: app.log });
+    app.log.info(`System mail goes to the development mailbox (SMTP 127.0.0.1:${devMailbox.port}).`);
+  }
+  const mailer = createSystemMailer({
+    smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${devMailbox?.port}?ignoreTLS=true`,
+    from: env.SMTP_FROM,
+  });
+
+  const trustedOrigins = allowedOrigins(env);
+  const auth = createAuth({
+    db: database.db,
+    appUrl: env.APP_URL,
+    secret: secrets.sessionSecret,
+    secureCookies: env.NODE_ENV === 'production',
+    trustedOrigins,
+    sendResetPassword: (input) => sendPasswordResetMail({ env, mailer, app, ...input }),
+  });
+
+  app.decorate('services', { env, database, db: database.db, auth, queue, mailer, secrets, devMailbox });
+
+  app.addHook('onClose', async () => {
+    mailer.close();
+    await devMailbox?.close();
+    await queue.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+    if (ownsDatabase) await database.close();
+  });
+
+  // Cross-site state changes are refused whatever the cookie's SameSite says (defence in depth).
+  app.addHook('onRequest', async (request, reply) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    if (!isAllowedOrigin(request, trustedOrigins)) {
+      return reply.code(403).send({ message: 'This request came from another site and was refused.', code: 'forbidden' });
+    }
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'https:'],
+        'connect-src': ["'self'"],
+        'frame-src': ["'self'"],
+        'upgrade-insecure-requests': env.NODE_ENV === 'production' ? [] : null,
+      },
+    },
+    hsts: env.NODE_ENV === 'production',
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Tambari API', version: '0.1.0', description: 'Cold email, newsletters and B2B leads.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(accountRoutes);
+  await app.register(adminRoutes);
+  await app.register(devMailboxRoutes);
+
+  const webDist = path.resolve(env.WEB_DIST_DIR);
+  if (existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+
+  return app;
+}
+
+function allowedOrigins(env: Env): string[] {
+  const origins = new Set([new URL(env.APP_URL).origin]);
+  for (const origin of env.TRUSTED_ORIGINS?.split(',') ?? []) if (origin.trim()) origins.add(origin.trim());
+  if (env.NODE_ENV !== 'production') {
+    // `npm run dev` serves the client from Vite, which proxies /api to this server.
+    origins.add(`http://localhost:${process.env.VITE_PORT ?? 5173}`);
+    origins.add(`http://127.0.0.1:${process.env.VITE_PORT ?? 5173}`);
+  }
+  return [...origins];
+}
+
+async function sendPasswordResetMail(input: {
+  env: Env;
+  mailer: SystemMailer;
+  app: FastifyInstance;
+  email: string;
+  firstName: string;
+  token: string;
+}): Promise<void> {
+  const link = `${input.env.APP_URL}/reset-password?token=${encodeURIComponent(input.token)}`;
+  const name = input.firstName || 'there';
+  // Sent without awaiting by the caller's timing: the answer must not reveal whether the account exists.
+  input.mailer
+    .send({
+      to: input.email,
+      subject: 'Reset your Tambari password',
+      text: `Hello ${name},\n\nSomeone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:\n\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n\nTambari, Lagos, Nigeria`,
+      html: `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, ignore this email: your password stays as it is.</p><p>Tambari, Lagos, Nigeria</p>`,
+    })
+    .catch((error: unknown) => input.app.log.error({ err: error }, 'password reset email could not be sent'));
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/**
+ * The environment, parsed once at boot. A bad value stops the process with a message naming the variable.
+ * Only these values are read anywhere in server code.
+ */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    APP_URL: z.url().optional(),
+    TRUSTED_ORIGINS: optionalString,
+    DATABASE_URL: optionalString,
+    DATA_DIR: z.string().default('./data'),
+    SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+        .optional(),
+    ),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** System mail (password resets, notices). Unset: the built-in development mailbox receives it. */
+    SMTP_URL: optionalString,
+    SMTP_FROM: z.string().default('Tambari <no-reply@tambari.test>'),
+    DEV_MAILBOX_PORT: z.coerce.number().int().min(0).max(65_535).default(2525),
+    DEMO_PASSWORD: optionalString,
+    SEED_DEMO: bool.optional(),
+    AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
+    AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+    WEB_DIST_DIR: z.string().default('./dist/web'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY', 'APP_URL', 'DATABASE_URL'] as const) {
+      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema> & { APP_URL: string };
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const env = result.data;
+  return { ...env, APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/$/, '') };
+}

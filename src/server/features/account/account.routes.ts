@@ -1,0 +1,99 @@
+import { APIError } from 'better-auth/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordSchema,
+  deleteAccountSchema,
+  errorSchema,
+  messageSchema,
+  sessionSchema,
+  updateProfileSchema,
+  userSchema,
+} from '../../../shared/auth';
+import { AppError } from '../../lib/errors';
+import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
+import { assertAcceptablePassword } from '../auth/password-policy';
+import { deleteAccount, listSessions, revokeOtherSessions, revokeSession, updateProfile } from './account.service';
+
+export async function accountRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, auth, env } = app.services;
+  const tags = ['account'];
+  const sensitiveLimit = {
+    rateLimit: { max: env.AUTH_RATE_LIMIT_MAX, timeWindow: env.AUTH_RATE_LIMIT_WINDOW_MINUTES * 60_000 },
+  };
+
+  app.patch(
+    '/api/user',
+    { schema: { tags, body: updateProfileSchema, response: { 200: userSchema, 400: errorSchema } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return updateProfile({ db, userId: user.id, ...request.body });
+    },
+  );
+
+  app.post(
+    '/api/user/password',
+    { config: sensitiveLimit, schema: { tags, body: changePasswordSchema, response: { 200: messageSchema, 400: errorSchema } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      assertAcceptablePassword(request.body.newPassword, { email: user.email });
+      try {
+        const { headers } = await auth.api.changePassword({
+          body: { ...request.body, revokeOtherSessions: true },
+          headers: requestHeaders(request),
+          returnHeaders: true,
+        });
+        forwardAuthCookies(reply, headers);
+      } catch (error) {
+        if (error instanceof APIError && error.statusCode < 500) {
+          throw new AppError('bad_request', 'Your current password is not correct.', {
+            errors: [{ path: 'currentPassword', message: 'Your current password is not correct.' }],
+          });
+        }
+        throw error;
+      }
+      return { message: 'Your password has been changed. Other devices have been signed out.' };
+    },
+  );
+
+  app.delete(
+    '/api/user',
+    { config: sensitiveLimit, schema: { tags, body: deleteAccountSchema, response: { 200: messageSchema, 400: errorSchema } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      await deleteAccount({ db, userId: user.id, email: user.email, password: request.body.password });
+      reply.clearCookie('tambari.session_token', { path: '/' });
+      request.log.info({ userId: user.id }, 'account deleted');
+      return { message: 'Your account and its data have been deleted.' };
+    },
+  );
+
+  app.get('/api/user/sessions', { schema: { tags, response: { 200: z.array(sessionSchema) } } }, async (request) => {
+    const { user, session } = await requireSession(request);
+    return listSessions({ db, userId: user.id, currentSessionId: session.id });
+  });
+
+  app.post(
+    '/api/user/sessions/revoke-others',
+    { schema: { tags, response: { 200: messageSchema.extend({ revoked: z.number() }) } } },
+    async (request) => {
+      const { user, session } = await requireSession(request);
+      const revoked = await revokeOtherSessions({ db, userId: user.id, currentSessionId: session.id });
+      return { message: `Signed out ${revoked} other session${revoked === 1 ? '' : 's'}.`, revoked };
+    },
+  );
+
+  app.delete(
+    '/api/user/sessions/:id',
+    {
+      schema: { tags, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: messageSchema, 404: errorSchema } },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      await revokeSession({ db, userId: user.id, sessionId: request.params.id });
+      return { message: 'Session revoked.' };
+    },
+  );
+}

@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminOverviewSchema,
+  adminSuspendSchema,
+  adminUpdateUserSchema,
+  adminUserListQuerySchema,
+  adminUserListSchema,
+  adminUserSchema,
+  auditEntrySchema,
+} from '../../../shared/admin';
+import { errorSchema, messageSchema } from '../../../shared/auth';
+import { requireRole } from '../../lib/http';
+import {
+  endUserSessions,
+  getAdminOverview,
+  getAdminUserById,
+  listAdminUsers,
+  restoreUser,
+  suspendUser,
+  updateUserByAdmin,
+} from './admin.service';
+import type { AuditActor } from './audit.service';
+import { listAuditEntries } from './audit.service';
+
+async function requireSuperAdmin(request: FastifyRequest): Promise<AuditActor> {
+  const { user } = await requireRole(request, 'super_admin');
+  return { id: user.id, email: user.email, ipAddress: request.ip };
+}
+
+export async function adminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.services;
+  const tags = ['admin'];
+  const idParams = z.object({ id: z.string().min(1).max(100) });
+  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+
+  app.get('/api/admin/overview', { schema: { tags, response: { 200: adminOverviewSchema, ...errors } } }, async (request) => {
+    await requireSuperAdmin(request);
+    return getAdminOverview({ db });
+  });
+
+  app.get(
+    '/api/admin/users',
+    { schema: { tags, querystring: adminUserListQuerySchema, response: { 200: adminUserListSchema, ...errors } } },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return listAdminUsers({ db, query: request.query });
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:id',
+    { schema: { tags, params: idParams, response: { 200: adminUserSchema, ...errors } } },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return getAdminUserById({ db, id: request.params.id });
+    },
+  );
+
+  app.patch(
+    '/api/admin/users/:id',
+    { schema: { tags, params: idParams, body: adminUpdateUserSchema, response: { 200: adminUserSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return updateUserByAdmin({ db, actor, id: request.params.id, ...request.body });
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/suspend',
+    { schema: { tags, params: idParams, body: adminSuspendSchema, response: { 200: adminUserSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return suspendUser({ db, actor, id: request.params.id, reason: request.body.reason });
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/restore',
+    { schema: { tags, params: idParams, response: { 200: adminUserSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return restoreUser({ db, actor, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/end-sessions',
+    { schema: { tags, params: idParams, response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      const ended = await endUserSessions({ db, actor, id: request.params.id });
+      return { message: `Ended ${ended} session${ended === 1 ? '' : 's'}.` };
+    },
+  );
+
+  app.get(
+    '/api/admin/audit-log',
+    {
+      schema: {
+        tags,
+        querystring: z.object({
+          page: z.coerce.number().int().min(1).max(100_000).default(1),
+          pageSize: z.coerce.number().int().min(1).max(100).default(25),
+        }),
+        response: {
+          200: z.object({ entries: z.array(auditEntrySchema), total: z.number(), page: z.number(), pageSize: z.number() }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return listAuditEntries({ db, ...request.query });
+    },
+  );
+}

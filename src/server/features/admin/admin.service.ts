@@ -1,0 +1,178 @@
+import { and, count, countDistinct, desc, eq, gt, gte, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { AdminOverview, AdminUser, AdminUserListQuery } from '../../../shared/admin';
+import type { PlanId } from '../../../shared/plans';
+import type { Role } from '../../../shared/roles';
+import type { Services } from '../../app';
+import { sessions, users } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { toUserDto } from '../../lib/http';
+import { type AuditActor, recordAuditEntry } from './audit.service';
+
+type Db = Services['db'];
+
+const activeSessionCount = sql<number>`(select count(*)::int from ${sessions} where ${sessions.userId} = ${users.id} and ${sessions.expiresAt} > now())`;
+const lastActiveAt = sql<Date | string | null>`(select max(${sessions.updatedAt}) from ${sessions} where ${sessions.userId} = ${users.id})`;
+
+type UserRow = typeof users.$inferSelect & { activeSessions: number; lastActiveAt: Date | string | null };
+
+function toAdminUser(row: UserRow): AdminUser {
+  return {
+    ...toUserDto(row),
+    banned: row.banned ?? false,
+    banReason: row.banReason,
+    activeSessions: Number(row.activeSessions),
+    lastActiveAt: row.lastActiveAt ? new Date(row.lastActiveAt).toISOString() : null,
+  };
+}
+
+async function selectUsers(db: Db, where: SQL | undefined, limit: number, offset: number): Promise<UserRow[]> {
+  const rows = await db
+    .select({ user: users, activeSessions: activeSessionCount, lastActiveAt })
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => ({ ...r.user, activeSessions: r.activeSessions, lastActiveAt: r.lastActiveAt }));
+}
+
+export async function getAdminUserById({ db, id }: { db: Db; id: string }): Promise<AdminUser> {
+  const [row] = await selectUsers(db, eq(users.id, id), 1, 0);
+  if (!row) throw notFound('User not found');
+  return toAdminUser(row);
+}
+
+export async function listAdminUsers({ db, query }: { db: Db; query: AdminUserListQuery }) {
+  const filters: SQL[] = [];
+  if (query.search) {
+    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filters.push(or(ilike(users.email, pattern), ilike(users.name, pattern)) as SQL);
+  }
+  if (query.role) filters.push(eq(users.role, query.role));
+  if (query.plan) filters.push(eq(users.subscriptionPlan, query.plan));
+  if (query.status === 'suspended') filters.push(eq(users.banned, true));
+  if (query.status === 'active') filters.push(sql`coalesce(${users.banned}, false) = false`);
+  const where = filters.length > 0 ? and(...filters) : undefined;
+  const rows = await selectUsers(db, where, query.pageSize, (query.page - 1) * query.pageSize);
+  const [total] = await db.select({ value: count() }).from(users).where(where);
+  return { users: rows.map(toAdminUser), total: total?.value ?? 0, page: query.page, pageSize: query.pageSize };
+}
+
+export async function updateUserByAdmin(options: {
+  db: Db;
+  actor: AuditActor;
+  id: string;
+  role?: Role;
+  subscriptionPlan?: PlanId;
+}): Promise<AdminUser> {
+  const before = await getAdminUserById({ db: options.db, id: options.id });
+  if (options.id === options.actor.id && options.role && options.role !== 'super_admin') {
+    throw new AppError('bad_request', 'You cannot remove your own super admin role.');
+  }
+  const changes: Partial<typeof users.$inferInsert> = { updatedAt: now() };
+  if (options.role) changes.role = options.role;
+  if (options.subscriptionPlan) changes.subscriptionPlan = options.subscriptionPlan;
+  await options.db.transaction(async (tx) => {
+    await tx.update(users).set(changes).where(eq(users.id, options.id));
+    await recordAuditEntry({
+      db: tx as unknown as Db,
+      actor: options.actor,
+      action: 'user.updated',
+      targetType: 'user',
+      targetId: options.id,
+      details: {
+        email: before.email,
+        ...(options.role ? { role: { from: before.role, to: options.role } } : {}),
+        ...(options.subscriptionPlan ? { plan: { from: before.subscriptionPlan, to: options.subscriptionPlan } } : {}),
+      },
+    });
+  });
+  return getAdminUserById({ db: options.db, id: options.id });
+}
+
+export async function suspendUser(options: { db: Db; actor: AuditActor; id: string; reason: string }) {
+  if (options.id === options.actor.id) throw new AppError('bad_request', 'You cannot suspend your own account.');
+  const before = await getAdminUserById({ db: options.db, id: options.id });
+  await options.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ banned: true, banReason: options.reason, updatedAt: now() })
+      .where(eq(users.id, options.id));
+    await tx.delete(sessions).where(eq(sessions.userId, options.id));
+    await recordAuditEntry({
+      db: tx as unknown as Db,
+      actor: options.actor,
+      action: 'user.suspended',
+      targetType: 'user',
+      targetId: options.id,
+      details: { email: before.email, reason: options.reason },
+    });
+  });
+  return getAdminUserById({ db: options.db, id: options.id });
+}
+
+export async function restoreUser(options: { db: Db; actor: AuditActor; id: string }) {
+  const before = await getAdminUserById({ db: options.db, id: options.id });
+  await options.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ banned: false, banReason: null, banExpires: null, updatedAt: now() })
+      .where(eq(users.id, options.id));
+    await recordAuditEntry({
+      db: tx as unknown as Db,
+      actor: options.actor,
+      action: 'user.restored',
+      targetType: 'user',
+      targetId: options.id,
+      details: { email: before.email },
+    });
+  });
+  return getAdminUserById({ db: options.db, id: options.id });
+}
+
+export async function endUserSessions(options: { db: Db; actor: AuditActor; id: string }): Promise<number> {
+  const before = await getAdminUserById({ db: options.db, id: options.id });
+  return options.db.transaction(async (tx) => {
+    const deleted = await tx.delete(sessions).where(eq(sessions.userId, options.id)).returning({ id: sessions.id });
+    await recordAuditEntry({
+      db: tx as unknown as Db,
+      actor: options.actor,
+      action: 'user.sessions_ended',
+      targetType: 'user',
+      targetId: options.id,
+      details: { email: before.email, sessions: deleted.length },
+    });
+    return deleted.length;
+  });
+}
+
+export async function getAdminOverview({ db }: { db: Db }): Promise<AdminOverview> {
+  const since = new Date(now().getTime() - 29 * 24 * 60 * 60 * 1000);
+  since.setUTCHours(0, 0, 0, 0);
+  const [byRole, byPlan, signups, [active], [suspended]] = await Promise.all([
+    db.select({ key: users.role, value: count() }).from(users).groupBy(users.role),
+    db.select({ key: users.subscriptionPlan, value: count() }).from(users).groupBy(users.subscriptionPlan),
+    db
+      .select({ day: sql<string>`to_char(date_trunc('day', ${users.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`, value: count() })
+      .from(users)
+      .where(gte(users.createdAt, since))
+      .groupBy(sql`1`),
+    db.select({ value: countDistinct(sessions.id) }).from(sessions).where(gt(sessions.expiresAt, now())),
+    db.select({ value: count() }).from(users).where(eq(users.banned, true)),
+  ]);
+  const signupsByDay = new Map(signups.map((s) => [s.day, Number(s.value)]));
+  const signupsPerDay = Array.from({ length: 30 }, (_, i) => {
+    const day = new Date(since.getTime() + i * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    return { day, count: signupsByDay.get(day) ?? 0 };
+  });
+  const usersByRole = Object.fromEntries(byRole.map((r) => [r.key, Number(r.value)]));
+  return {
+    totalUsers: Object.values(usersByRole).reduce((a, b) => a + b, 0),
+    usersByRole,
+    usersByPlan: Object.fromEntries(byPlan.map((r) => [r.key, Number(r.value)])),
+    signupsPerDay,
+    activeSessions: Number(active?.value ?? 0),
+    suspendedUsers: Number(suspended?.value ?? 0),
+  };
+}

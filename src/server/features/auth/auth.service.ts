@@ -1,0 +1,119 @@
+import { APIError } from 'better-auth/api';
+import { eq, sql } from 'drizzle-orm';
+import { type LoginInput, MESSAGES, type RegisterInput, type SubscriptionInfo, type User } from '../../../shared/auth';
+import { PLAN_NAMES } from '../../../shared/plans';
+import { needsPayment } from '../../../shared/subscription';
+import type { Services } from '../../app';
+import { users } from '../../db/schema/index';
+import { AppError } from '../../lib/errors';
+import { toUserDto } from '../../lib/http';
+import { assertAcceptablePassword } from './password-policy';
+
+type AuthServices = Pick<Services, 'auth' | 'db'>;
+
+function apiErrorCode(error: unknown): string | undefined {
+  return error instanceof APIError ? (error.body as { code?: string } | undefined)?.code : undefined;
+}
+
+export async function findUserByEmail({ db, email }: { db: Services['db']; email: string }) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    .limit(1);
+  return row ?? null;
+}
+
+function existingAccountError(existing: { email: string; firstName: string; name: string }) {
+  return new AppError('conflict', 'An account with this email already exists. Please sign in instead.', {
+    action: 'login_required',
+    existingUser: { email: existing.email, firstName: existing.firstName || existing.name },
+  });
+}
+
+export async function registerUser(
+  services: AuthServices,
+  options: { input: RegisterInput; headers: Headers },
+): Promise<{ user: User; headers: Headers }> {
+  const email = options.input.email.toLowerCase();
+  const existing = await findUserByEmail({ db: services.db, email });
+  if (existing) throw existingAccountError(existing);
+  assertAcceptablePassword(options.input.password, { email });
+  const firstName = options.input.firstName;
+  const lastName = options.input.lastName || null;
+  try {
+    const { headers, response } = await services.auth.api.signUpEmail({
+      body: {
+        email,
+        password: options.input.password,
+        name: [firstName, lastName].filter(Boolean).join(' '),
+        firstName,
+        lastName: lastName ?? undefined,
+      },
+      headers: options.headers,
+      returnHeaders: true,
+    });
+    const [row] = await services.db.select().from(users).where(eq(users.id, response.user.id)).limit(1);
+    return { user: toUserDto(row ?? response.user), headers };
+  } catch (error) {
+    // Two sign-ups for one email racing each other: the loser gets the same answer as a late arrival.
+    if (apiErrorCode(error)?.startsWith('USER_ALREADY_EXISTS')) {
+      const raced = await findUserByEmail({ db: services.db, email });
+      if (raced) throw existingAccountError(raced);
+    }
+    throw error;
+  }
+}
+
+export function subscriptionInfoFor(user: User): SubscriptionInfo | undefined {
+  if (!needsPayment(user)) return undefined;
+  return {
+    needsPayment: true,
+    subscriptionPlan: user.subscriptionPlan,
+    message: `Your ${PLAN_NAMES[user.subscriptionPlan]} plan is waiting for payment. Complete payment to continue.`,
+  };
+}
+
+export async function loginUser(
+  services: AuthServices,
+  options: { input: LoginInput; headers: Headers },
+): Promise<{ user: User; headers: Headers }> {
+  // A fresh session id at every sign-in: whatever session this browser carried before is ended first.
+  const previous = await services.auth.api.getSession({ headers: options.headers }).catch(() => null);
+  if (previous) await services.auth.api.revokeSession({ headers: options.headers, body: { token: previous.session.token } });
+  try {
+    const { headers, response } = await services.auth.api.signInEmail({
+      body: { email: options.input.email.toLowerCase(), password: options.input.password, rememberMe: true },
+      headers: options.headers,
+      returnHeaders: true,
+    });
+    const [row] = await services.db.select().from(users).where(eq(users.id, response.user.id)).limit(1);
+    return { user: toUserDto(row ?? response.user), headers };
+  } catch (error) {
+    const code = apiErrorCode(error);
+    if (code === 'BANNED_USER' || (error instanceof APIError && error.status === 'FORBIDDEN')) {
+      throw new AppError('forbidden', MESSAGES.suspended);
+    }
+    if (error instanceof APIError && (error.status === 'UNAUTHORIZED' || error.status === 'BAD_REQUEST')) {
+      throw new AppError('unauthorized', MESSAGES.invalidCredentials);
+    }
+    throw error;
+  }
+}
+
+export async function requestPasswordReset(services: AuthServices, options: { email: string; headers: Headers }) {
+  await services.auth.api.requestPasswordReset({
+    body: { email: options.email.toLowerCase() },
+    headers: options.headers,
+  });
+}
+
+export async function resetPassword(services: AuthServices, options: { token: string; password: string }) {
+  assertAcceptablePassword(options.password);
+  try {
+    await services.auth.api.resetPassword({ body: { token: options.token, newPassword: options.password } });
+  } catch (error) {
+    if (error instanceof APIError && error.statusCode < 500) throw new AppError('bad_request', MESSAGES.resetInvalid);
+    throw error;
+  }
+}

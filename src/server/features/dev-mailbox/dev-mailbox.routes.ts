@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { devMailSchema, devMailSummarySchema } from '../../../shared/admin';
+import { errorSchema, messageSchema } from '../../../shared/auth';
+import { requireRole } from '../../lib/http';
+import { clearDevMail, getDevMailById, listDevMail } from './dev-mailbox.service';
+
+export async function devMailboxRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.services;
+  const tags = ['admin'];
+
+  app.get('/api/admin/dev-mailbox', { schema: { tags, response: { 200: z.array(devMailSummarySchema) } } }, async (request) => {
+    await requireRole(request, 'super_admin');
+    return listDevMail({ db });
+  });
+
+  app.get(
+    '/api/admin/dev-mailbox/:id',
+    { schema: { tags, params: z.object({ id: z.uuid({ error: 'Message not found' }) }), response: { 200: devMailSchema, 404: errorSchema } } },
+    async (request) => {
+      await requireRole(request, 'super_admin');
+      return getDevMailById({ db, id: request.params.id });
+    },
+  );
+
+  app.delete('/api/admin/dev-mailbox', { schema: { tags, response: { 200: messageSchema } } }, async (request) => {
+    await requireRole(request, 'super_admin');
+    await clearDevMail({ db });
+    return { message: 'The development mailbox is empty.' };
+  });
+}

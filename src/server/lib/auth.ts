@@ -1,0 +1,96 @@
+import { hash, verify } from '@node-rs/argon2';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError } from 'better-auth/api';
+import { eq } from 'drizzle-orm';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, MESSAGES } from '../../shared/auth';
+import type { Database } from '../db/client';
+import { accounts, sessions, users, verifications } from '../db/schema/index';
+
+export const SESSION_COOKIE_PREFIX = 'tambari';
+export const RESET_TOKEN_TTL_SECONDS = 30 * 60;
+const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
+
+export interface CreateAuthOptions {
+  db: Database;
+  appUrl: string;
+  secret: string;
+  secureCookies: boolean;
+  trustedOrigins: string[];
+  sendResetPassword: (input: { email: string; firstName: string; token: string }) => Promise<void>;
+}
+
+/**
+ * better-auth does the credential work (argon2id hashes, sessions, reset tokens). It sits behind the
+ * spec's own routes; its HTTP handler is not mounted, so every call goes through `auth.api.*`.
+ */
+export function createAuth(options: CreateAuthOptions) {
+  return betterAuth({
+    appName: 'Tambari',
+    baseURL: options.appUrl,
+    secret: options.secret,
+    trustedOrigins: options.trustedOrigins,
+    database: drizzleAdapter(options.db, {
+      provider: 'pg',
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      autoSignIn: true,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_TTL_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      password: {
+        hash: (password) => hash(password),
+        verify: ({ hash: stored, password }) => verify(stored, password),
+      },
+      sendResetPassword: async ({ user, token }) => {
+        const firstName = (user as { firstName?: string }).firstName || user.name;
+        await options.sendResetPassword({ email: user.email, firstName, token });
+      },
+    },
+    session: {
+      expiresIn: SESSION_TTL_SECONDS,
+      updateAge: 60 * 60 * 24,
+    },
+    user: {
+      additionalFields: {
+        firstName: { type: 'string', required: true, input: true },
+        lastName: { type: 'string', required: false, input: true },
+        subscriptionPlan: { type: 'string', required: false, defaultValue: 'free', input: false },
+        subscriptionStatus: { type: 'string', required: false, input: false },
+        subscriptionInterval: { type: 'string', required: false, input: false },
+        subscriptionCurrentPeriodEnd: { type: 'date', required: false, input: false },
+        role: { type: 'string', required: false, defaultValue: 'user', input: false },
+        banned: { type: 'boolean', required: false, defaultValue: false, input: false },
+        banReason: { type: 'string', required: false, input: false },
+      },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // A suspended account gets no new session, whatever the password says.
+          before: async (session) => {
+            const [user] = await options.db
+              .select({ banned: users.banned })
+              .from(users)
+              .where(eq(users.id, session.userId))
+              .limit(1);
+            if (user?.banned) throw new APIError('FORBIDDEN', { message: MESSAGES.suspended, code: 'BANNED_USER' });
+          },
+        },
+      },
+    },
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      useSecureCookies: options.secureCookies,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: options.secureCookies },
+    },
+    // Our Fastify routes carry their own rate limits (see auth.routes.ts); better-auth's limiter only
+    // watches its own HTTP handler, which is not mounted.
+    rateLimit: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,75 @@
+import { fromNodeHeaders } from 'better-auth/node';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MESSAGES, type User } from '../../shared/auth';
+import type { Role } from '../../shared/roles';
+import { AppError } from './errors';
+
+
+export function requestHeaders(request: FastifyRequest): Headers {
+  return fromNodeHeaders(request.headers);
+}
+
+/** Copies better-auth's Set-Cookie headers (session create / clear) onto our reply. */
+export function forwardAuthCookies(reply: FastifyReply, headers: Headers | null | undefined): void {
+  const cookies = headers?.getSetCookie() ?? [];
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+}
+
+/** The signed-in session, looked up once per request. */
+export async function getSession(request: FastifyRequest) {
+  if (request.sessionCache === undefined) {
+    request.sessionCache = await request.server.services.auth.api.getSession({
+      headers: requestHeaders(request),
+      query: { disableCookieCache: true },
+    });
+  }
+  return request.sessionCache;
+}
+
+export async function requireSession(request: FastifyRequest) {
+  const session = await getSession(request);
+  if (!session) throw new AppError('unauthorized', MESSAGES.notAuthenticated);
+  if (session.user.banned) throw new AppError('forbidden', MESSAGES.suspended);
+  return session;
+}
+
+export async function requireRole(request: FastifyRequest, role: Role) {
+  const session = await requireSession(request);
+  if (session.user.role !== role) throw new AppError('forbidden', 'You do not have permission to do that.');
+  return session;
+}
+
+type UserRow = {
+  id: string;
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  name?: string | null;
+  role?: string | null;
+  subscriptionPlan?: string | null;
+  subscriptionStatus?: string | null;
+  subscriptionInterval?: string | null;
+  subscriptionCurrentPeriodEnd?: Date | string | null;
+  createdAt: Date | string;
+};
+
+const iso = (value: Date | string | null | undefined) =>
+  value == null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+/** The user as the API shows it (spec §3 User). */
+export function toUserDto(row: UserRow): User {
+  const plan = (row.subscriptionPlan ?? 'free') as User['subscriptionPlan'];
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName || row.name || '',
+    lastName: row.lastName ?? null,
+    role: (row.role ?? 'user') as User['role'],
+    subscriptionPlan: plan,
+    plan: plan === 'free' ? 'free' : 'premium',
+    subscriptionStatus: row.subscriptionStatus ?? null,
+    subscriptionInterval: (row.subscriptionInterval ?? null) as User['subscriptionInterval'],
+    subscriptionCurrentPeriodEnd: iso(row.subscriptionCurrentPeriodEnd),
+    createdAt: iso(row.createdAt) ?? new Date(0).toISOString(),
+  };
+}

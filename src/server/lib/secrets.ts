@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Env } from '../env';
+
+export interface Secrets {
+  sessionSecret: string;
+  encryptionKey: Buffer;
+}
+
+/**
+ * Production takes both secrets from the environment (env.ts requires them). The embedded default
+ * generates them once and keeps them in DATA_DIR, so sessions and encrypted passwords survive restarts.
+ */
+export function resolveSecrets(env: Env): Secrets {
+  if (env.SESSION_SECRET && env.ENCRYPTION_KEY) {
+    return { sessionSecret: env.SESSION_SECRET, encryptionKey: Buffer.from(env.ENCRYPTION_KEY, 'hex') };
+  }
+  const file = path.resolve(env.DATA_DIR, 'secrets.json');
+  let stored: { sessionSecret?: string; encryptionKey?: string } = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8'));
+  const sessionSecret = env.SESSION_SECRET ?? stored.sessionSecret ?? randomBytes(32).toString('hex');
+  const encryptionKey = env.ENCRYPTION_KEY ?? stored.encryptionKey ?? randomBytes(32).toString('hex');
+  if (stored.sessionSecret !== sessionSecret || stored.encryptionKey !== encryptionKey) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ sessionSecret, encryptionKey }, null, 2), { mode: 0o600 });
+  }
+  return { sessionSecret, encryptionKey: Buffer.from(encryptionKey, 'hex') };
+}
+
+/** Secrets for a process that must not touch the disk (tests). */
+export function ephemeralSecrets(): Secrets {
+  return { sessionSecret: randomBytes(32).toString('hex'), encryptionKey: randomBytes(32) };
+}

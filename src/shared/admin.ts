@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { PLAN_IDS } from './plans';
+import { ROLES } from './roles';
+import { userSchema } from './auth';
+
+export const adminUserSchema = userSchema.extend({
+  banned: z.boolean(),
+  banReason: z.string().nullable(),
+  activeSessions: z.number(),
+  lastActiveAt: z.string().nullable(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUserListQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  role: z.enum(ROLES).optional(),
+  plan: z.enum(PLAN_IDS).optional(),
+  status: z.enum(['active', 'suspended']).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
+
+export const adminUserListSchema = z.object({
+  users: z.array(adminUserSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+
+export const adminUpdateUserSchema = z
+  .strictObject({ role: z.enum(ROLES).optional(), subscriptionPlan: z.enum(PLAN_IDS).optional() })
+  .refine((v) => v.role !== undefined || v.subscriptionPlan !== undefined, { message: 'Nothing to change' });
+
+export const adminSuspendSchema = z.strictObject({
+  reason: z.string().trim().min(1, 'A reason is required').max(500, 'Reason must be at most 500 characters'),
+});
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  actorId: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const adminOverviewSchema = z.object({
+  totalUsers: z.number(),
+  usersByRole: z.record(z.string(), z.number()),
+  usersByPlan: z.record(z.string(), z.number()),
+  signupsPerDay: z.array(z.object({ day: z.string(), count: z.number() })),
+  activeSessions: z.number(),
+  suspendedUsers: z.number(),
+});
+export type AdminOverview = z.infer<typeof adminOverviewSchema>;
+
+export const devMailSummarySchema = z.object({
+  id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  receivedAt: z.string(),
+});
+export const devMailSchema = devMailSummarySchema.extend({
+  html: z.string().nullable(),
+  text: z.string().nullable(),
+  headers: z.array(z.object({ key: z.string(), value: z.string() })),
+});
+export type DevMailSummary = z.infer<typeof devMailSummarySchema>;
+export type DevMail = z.infer<typeof devMailSchema>;

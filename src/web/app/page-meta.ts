@@ -1,0 +1,101 @@
+import type { PageMeta } from '@/hooks/use-page-meta';
+
+const SITE = 'Tambari';
+const INDEX = 'index, follow' as const;
+const NOINDEX = 'noindex, nofollow' as const;
+
+/** Spec §2 "Page metadata": the pages that carry their own title, description, keywords and robots. */
+export const PAGE_META: Record<string, PageMeta> = {
+  '/': {
+    title: `${SITE} — Verified African business leads, cold email and newsletters`,
+    description:
+      'Find verified business contacts across Africa and reach them with multi-step cold email campaigns, newsletters and smart sender rotation. Plans billed in Naira.',
+    keywords:
+      'African business leads, Nigeria B2B contacts, cold email software, email campaigns, newsletters, lead generation, Naira',
+    robots: INDEX,
+  },
+  '/features': {
+    title: `Features | ${SITE}`,
+    description:
+      'Lead discovery across 70+ countries, multi-step cold email campaigns, newsletters, templates, sender rotation and ROI analytics in one place.',
+    keywords: 'cold email features, lead discovery, email campaigns, sender rotation, email analytics',
+    robots: INDEX,
+  },
+  '/pricing': {
+    title: `Pricing | ${SITE}`,
+    description:
+      'Simple plans billed in Naira: start free, then Starter, Growth or Pro as your outreach grows. Cancel anytime.',
+    keywords: 'cold email pricing, Naira pricing, email marketing plans',
+    robots: INDEX,
+  },
+  '/templates': {
+    title: `Email Templates | ${SITE}`,
+    description: 'Proven cold email and newsletter templates with merge tags, ready to personalise and send.',
+    keywords: 'cold email templates, newsletter templates, follow-up templates',
+    robots: INDEX,
+  },
+  '/help': {
+    title: `Help Center | ${SITE}`,
+    description: 'Guides and answers for setting up your sender accounts, finding leads and running campaigns.',
+    robots: INDEX,
+  },
+  '/knowledge-base': {
+    title: `Knowledge Base | ${SITE}`,
+    description: 'In-depth articles on deliverability, list building and cold email best practice.',
+    robots: INDEX,
+  },
+  '/status': {
+    title: `System Status | ${SITE}`,
+    description: 'Live status of the Tambari app, sending and tracking services.',
+    robots: INDEX,
+  },
+  '/about': {
+    title: `About | ${SITE}`,
+    description: 'Tambari helps African businesses find customers and reach them with email. Based in Lagos, Nigeria.',
+    robots: INDEX,
+  },
+  '/contact': {
+    title: `Contact | ${SITE}`,
+    description: 'Talk to the Tambari team in Lagos: sales, support and partnerships.',
+    robots: INDEX,
+  },
+  '/privacy': { title: `Privacy Policy | ${SITE}`, description: 'How Tambari collects, uses and protects data.', robots: INDEX },
+  '/terms': { title: `Terms of Service | ${SITE}`, description: 'The terms that govern your use of Tambari.', robots: INDEX },
+  '/refund-policy': {
+    title: `Refund Policy | ${SITE}`,
+    description: 'When and how Tambari subscription payments are refunded.',
+    robots: INDEX,
+  },
+  '/disclaimer': { title: `Disclaimer | ${SITE}`, description: 'Important notices about the Tambari service.', robots: INDEX },
+  '/cookie-policy': {
+    title: `Cookie Policy | ${SITE}`,
+    description: 'The cookies Tambari uses and how to control them.',
+    robots: INDEX,
+  },
+  '/dashboard': {
+    title: `Dashboard | ${SITE}`,
+    description: 'Your contacts, campaigns, newsletters and plan at a glance.',
+    robots: NOINDEX,
+  },
+  '/lead-discovery': {
+    title: `Browse Contacts | ${SITE}`,
+    description: 'Search verified business contacts by country, city and category.',
+    robots: NOINDEX,
+  },
+  '/auth': {
+    title: `Sign in or create your account | ${SITE}`,
+    description: 'Sign in to Tambari or create a free account to find leads and send cold email.',
+    robots: INDEX,
+  },
+};
+
+/** The metadata of a route: its own entry, or a title from `fallbackTitle` and noindex for app pages. */
+export function getPageMeta(pathname: string, fallbackTitle: string): PageMeta {
+  return (
+    PAGE_META[pathname] ?? {
+      title: fallbackTitle === SITE ? SITE : `${fallbackTitle} | ${SITE}`,
+      description: PAGE_META['/']!.description,
+      robots: NOINDEX,
+    }
+  );
+}

@@ -1,0 +1,87 @@
+import { Menu, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+
+import { BrandLogo } from '@/components/brand-logo';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/utils';
+
+/** Spec §2: the public header's links, in order. */
+export const PUBLIC_NAV_LINKS = [
+  { label: 'Features', to: '/features' },
+  { label: 'Templates', to: '/templates' },
+  { label: 'Pricing', to: '/pricing' },
+  { label: 'Docs', to: '/docs' },
+  { label: 'Support', to: '/help' },
+] as const;
+
+export function PublicHeader() {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+
+  // A followed link closes the small-screen menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only.
+  useEffect(() => {
+    setOpen(false);
+  }, [pathname]);
+
+  const linkClass = ({ isActive }: { isActive: boolean }) =>
+    cn(
+      'rounded-md px-3 py-2 text-sm font-medium transition-colors outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50',
+      isActive ? 'text-foreground' : 'text-muted-foreground',
+    );
+
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/75">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+        <BrandLogo />
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {PUBLIC_NAV_LINKS.map((link) => (
+            <NavLink key={link.to} to={link.to} className={linkClass}>
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="hidden items-center gap-2 md:flex">
+          <Button asChild variant="ghost" data-testid="header-login">
+            <Link to="/auth">Login</Link>
+          </Button>
+          <Button asChild data-testid="header-create-account">
+            <Link to="/auth?mode=signup">Create Free Account</Link>
+          </Button>
+        </div>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="md:hidden"
+          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-expanded={open}
+          aria-controls="public-mobile-menu"
+          onClick={() => setOpen((value) => !value)}
+          data-testid="public-menu-toggle"
+        >
+          {open ? <X /> : <Menu />}
+        </Button>
+      </div>
+      {open && (
+        <div id="public-mobile-menu" className="border-t bg-background md:hidden">
+          <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
+            {PUBLIC_NAV_LINKS.map((link) => (
+              <NavLink key={link.to} to={link.to} className={linkClass}>
+                {link.label}
+              </NavLink>
+            ))}
+            <div className="mt-2 grid grid-cols-2 gap-2">
+              <Button asChild variant="outline">
+                <Link to="/auth">Login</Link>
+              </Button>
+              <Button asChild>
+                <Link to="/auth?mode=signup">Create Free Account</Link>
+              </Button>
+            </div>
+          </nav>
+        </div>
+      )}
+    </header>
+  );
+}

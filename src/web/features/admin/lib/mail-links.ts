@@ -1,0 +1,30 @@
+const URL_PATTERN = /https?:\/\/[^\s"'<>()[\]{}]+/gi;
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>' };
+
+function decodeEntities(value: string): string {
+  return value.replace(/&(amp|quot|#39|lt|gt);/g, (match) => ENTITIES[match] ?? match);
+}
+
+/**
+ * The http(s) links of a message, in order of appearance and without duplicates. The HTML part is shown in a
+ * sandboxed frame where links do not open, so the viewer lists them to let a developer follow, say, a
+ * password-reset link.
+ */
+export function extractMailLinks(html: string | null, text: string | null, limit = 20): string[] {
+  const found = new Set<string>();
+  for (const source of [html ? decodeEntities(html) : null, text]) {
+    if (!source) continue;
+    for (const match of source.matchAll(URL_PATTERN)) {
+      const url = match[0].replace(/[.,;:!?]+$/, '');
+      try {
+        const parsed = new URL(url);
+        if (parsed.protocol === 'http:' || parsed.protocol === 'https:') found.add(parsed.href);
+      } catch {
+        // Not a URL after all; skip it.
+      }
+      if (found.size >= limit) return [...found];
+    }
+  }
+  return [...found];
+}

@@ -1,0 +1,91 @@
+import { PLAN_NAMES, type PlanId } from '@shared/plans';
+
+/** Spec §2: the welcome header greets the user by the part of the email before the @ sign. */
+export function emailHandle(email: string): string {
+  const at = email.indexOf('@');
+  const handle = at === -1 ? email : email.slice(0, at);
+  return handle.trim() || email;
+}
+
+/** Spec §3: `plan` is display only (free or premium); it drives the badge. */
+export function planBadgeLabel(plan: 'free' | 'premium'): string {
+  return plan === 'premium' ? 'Premium Plan' : 'Free Plan';
+}
+
+/** Spec §9 free defaults. A paid plan's numeric limits come from the plan endpoint of the analytics issue. */
+export const FREE_PLAN_LIMITS = { newsletters: 5, campaigns: 3, countries: 1, categories: 1 } as const;
+
+export interface PlanLimitRow {
+  label: string;
+  value: string;
+}
+
+export function planLimitRows(plan: PlanId): PlanLimitRow[] {
+  if (plan === 'free') {
+    return [
+      { label: 'Newsletters', value: `${FREE_PLAN_LIMITS.newsletters} per month` },
+      { label: 'Campaigns', value: `${FREE_PLAN_LIMITS.campaigns} per month` },
+      { label: 'Countries', value: `${FREE_PLAN_LIMITS.countries} country` },
+      { label: 'Business categories', value: `${FREE_PLAN_LIMITS.categories} category` },
+    ];
+  }
+  return [
+    { label: 'Countries', value: 'All countries' },
+    { label: 'Business categories', value: 'All categories' },
+  ];
+}
+
+export type StatusTone = 'success' | 'warning' | 'danger' | 'neutral';
+
+export interface StatusDisplay {
+  label: string;
+  tone: StatusTone;
+}
+
+const STATUS_DISPLAY: Record<string, StatusDisplay> = {
+  active: { label: 'Active', tone: 'success' },
+  incomplete: { label: 'Payment incomplete', tone: 'warning' },
+  past_due: { label: 'Past due', tone: 'danger' },
+  cancelled: { label: 'Cancelled', tone: 'neutral' },
+  expired: { label: 'Expired', tone: 'danger' },
+};
+
+function humanise(value: string): string {
+  const spaced = value.replace(/[_-]+/g, ' ').trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/**
+ * The subscription status as a user reads it. The free plan needs no payment, so it is always active;
+ * an active paid plan whose period has ended is shown as expired (spec §4).
+ */
+export function subscriptionStatusDisplay(
+  plan: PlanId,
+  status: string | null,
+  periodEnd: string | null,
+  now = new Date(),
+): StatusDisplay {
+  if (plan === 'free') return STATUS_DISPLAY.active!;
+  if (!status) return { label: 'Not started', tone: 'warning' };
+  if (status === 'active' && (!periodEnd || new Date(periodEnd).getTime() <= now.getTime())) {
+    return STATUS_DISPLAY.expired!;
+  }
+  return STATUS_DISPLAY[status] ?? { label: humanise(status), tone: 'neutral' };
+}
+
+/** How the period end is introduced: a future date renews (or ends, once cancelled); a past one ended. */
+export function periodEndLabel(status: string | null, periodEnd: string, now = new Date()): string {
+  const inFuture = new Date(periodEnd).getTime() > now.getTime();
+  if (!inFuture) return 'Ended on';
+  return status === 'cancelled' ? 'Access until' : 'Renews on';
+}
+
+export function planName(plan: PlanId): string {
+  return PLAN_NAMES[plan];
+}
+
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  return new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+}

@@ -1,0 +1,4 @@
+// Placeholder so the router type-checks; the feature's own page replaces this file.
+export default function SettingsPage() {
+  return <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>;
+}

@@ -1,0 +1,29 @@
+import { QueryClient } from '@tanstack/react-query';
+
+import { getQueryFn } from '@/lib/api';
+
+/** Spec §9: default queries never retry, never refetch on focus, never poll and are never stale. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        refetchInterval: false,
+        refetchOnWindowFocus: false,
+        staleTime: Number.POSITIVE_INFINITY,
+        retry: false,
+      },
+      mutations: {
+        retry: false,
+      },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();
+
+/** The current-user query key; the user query answers null when signed out (spec §7). */
+export const USER_QUERY_KEY = ['/api/user'] as const;
+
+/** Spec §7/§9: the user is cached 5 minutes. */
+export const USER_STALE_TIME = 5 * 60 * 1000;

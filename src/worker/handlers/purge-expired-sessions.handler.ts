@@ -1,0 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { purgeExpiredSessions } from '../../server/jobs/purge-expired-sessions.job';
+import type { WorkerServices } from '../workers';
+
+export async function handlePurgeExpiredSessions(input: {
+  services: WorkerServices;
+  log: FastifyBaseLogger;
+  payload: Record<string, never>;
+}): Promise<void> {
+  const result = await purgeExpiredSessions({ db: input.services.db });
+  if (result.sessions + result.tokens > 0) input.log.info(result, 'purged expired sessions and tokens');
+}
