@@ -59,9 +59,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const res = await apiRequest('POST', '/api/login', credentials);
       return (await res.json()) as LoginResponse;
     },
-    onSuccess: async (response) => {
+    onSuccess: (response) => {
       queryClient.setQueryData(USER_QUERY_KEY, toUser(response));
-      await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
     },
     onError: (error) => {
       toast({
@@ -77,9 +77,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const res = await apiRequest('POST', '/api/register', input);
       return toUser((await res.json()) as User);
     },
-    onSuccess: async (user) => {
+    onSuccess: (user) => {
       queryClient.setQueryData(USER_QUERY_KEY, user);
-      await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
     },
     onError: (error, input) => {
       const outcome = describeRegistrationError(error, input.email);

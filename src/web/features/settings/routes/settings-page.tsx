@@ -1,4 +1,48 @@
-// Placeholder so the router type-checks; the feature's own page replaces this file.
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useAuth } from '@/hooks/use-auth';
+import { ChangePasswordCard } from '../components/change-password-card';
+import { DangerZoneCard } from '../components/danger-zone-card';
+import { ProfileCard } from '../components/profile-card';
+import { SessionsCard } from '../components/sessions-card';
+
+/** Spec §2: /settings, with the #account-settings anchor on the Profile section. */
 export default function SettingsPage() {
-  return <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>;
+  const { user, isLoading } = useAuth();
+  const { hash } = useLocation();
+  const ready = Boolean(user);
+
+  useEffect(() => {
+    if (!ready || !hash) return;
+    const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (!target) return;
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+  }, [hash, ready]);
+
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-6" data-testid="settings-page">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+        <p className="text-muted-foreground">Manage your profile, password and signed-in devices.</p>
+      </header>
+
+      {user ? (
+        <ProfileCard user={user} />
+      ) : (
+        <div className="space-y-4 rounded-xl border p-6" aria-busy={isLoading} aria-label="Loading profile">
+          <Skeleton className="h-5 w-24" />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Skeleton className="h-9" />
+            <Skeleton className="h-9" />
+          </div>
+          <Skeleton className="h-9" />
+        </div>
+      )}
+      <ChangePasswordCard />
+      <SessionsCard />
+      <DangerZoneCard />
+    </div>
+  );
 }

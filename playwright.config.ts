@@ -1,0 +1,41 @@
+import { defineConfig } from '@playwright/test';
+import { E2E_BASE_URL, E2E_DEMO_PASSWORD, E2E_PORT } from './tests/e2e/support/env';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    },
+  },
+  webServer: {
+    // The built client served by the real server on a fresh embedded database.
+    command: 'rm -rf .e2e-data && npx tsx src/main.ts',
+    url: `${E2E_BASE_URL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'test',
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      APP_URL: E2E_BASE_URL,
+      DATA_DIR: '.e2e-data',
+      DEMO_PASSWORD: E2E_DEMO_PASSWORD,
+      DEV_MAILBOX_PORT: '0',
+      AUTH_RATE_LIMIT_MAX: '1000',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

@@ -1,0 +1,42 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { parseEnv } from '../../src/server/env';
+import { ephemeralSecrets } from '../../src/server/lib/secrets';
+
+/**
+ * A whole app on the test database: in-memory PGlite per file, or the run's PostgreSQL database.
+ * The development mailbox listens on a free port, so tests read the mail the app really sent.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const databaseUrl = inject('databaseUrl');
+  return buildApp({
+    env: parseEnv({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DEV_MAILBOX_PORT: '0',
+      AUTH_RATE_LIMIT_MAX: '10000',
+      APP_URL: 'http://localhost:3000',
+      WEB_DIST_DIR: '/nonexistent',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+    }),
+    secrets: ephemeralSecrets(),
+    persistent: false,
+    runsWorkers: false,
+  });
+}
+
+/** Sends a request carrying the given session cookie. */
+export function as(app: FastifyInstance, cookie: string | undefined) {
+  return (options: InjectOptions): Promise<LightMyRequestResponse> =>
+    app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(cookie ? { cookie } : {}) } });
+}
+
+export function sessionCookieFrom(response: LightMyRequestResponse): string {
+  const setCookie = response.headers['set-cookie'];
+  const cookies = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const session = cookies.find((c) => c.startsWith('tambari.session_token='));
+  if (!session) throw new Error(`no session cookie in response ${response.statusCode}: ${response.body}`);
+  return session.split(';')[0]!;
+}
