@@ -42,6 +42,6 @@ if (existing) {
   process.stdout.write(`${existing.email} is now a super admin (password unchanged).\n`);
 } else {
   await createAccount(services, { ...input.data, role: 'super_admin' });
-  process.stdout.write(`Created super admin ${input.data.email}${generated ? ` with password ${password}` : ''}.\n`);
+  process.stdout.write(`Created super admin ${input.data.email.toLowerCase()}${generated ? ` with password ${password}` : ''}.\n`);
 }
 await services.database.close();

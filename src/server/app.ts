@@ -104,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secret: secrets.sessionSecret,
     secureCookies: env.NODE_ENV === 'production',
     trustedOrigins,
+    log: app.log,
     sendResetPassword: (input) => sendPasswordResetMail({ env, mailer, app, ...input }),
   });
 
@@ -156,7 +157,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const webDist = path.resolve(env.WEB_DIST_DIR);
   if (existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // Vite fingerprints everything under assets/, so those files never change under the same name.
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
   }
 
   return app;

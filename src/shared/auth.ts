@@ -32,7 +32,11 @@ export const passwordSchema = z
   .max(MAX_PASSWORD_LENGTH, MESSAGES.passwordTooLong);
 
 const personName = (requiredMessage?: string) => {
-  const base = z.string().trim().max(100, 'Name must be at most 100 characters');
+  // A missing or non-string name gets the same message as a blank one (spec §5).
+  const base = z
+    .string(requiredMessage ? { error: requiredMessage } : undefined)
+    .trim()
+    .max(100, 'Name must be at most 100 characters');
   return requiredMessage ? base.min(1, requiredMessage) : base;
 };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../src/shared/auth';
 import type { PlanId } from '../../src/shared/plans';
@@ -51,4 +51,26 @@ export async function createUser(
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD } });
   if (login.statusCode !== 200) throw new Error(`login failed ${login.statusCode}: ${login.body}`);
   return { user: login.json<User>(), email, password: TEST_PASSWORD, cookie: sessionCookieFrom(login) };
+}
+
+/** How many accounts exist for this email (any case): 0 or 1 unless something is badly wrong. */
+export async function countUsersWithEmail(app: FastifyInstance, email: string): Promise<number> {
+  const rows = await app.services.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+  return rows.length;
+}
+
+/** The stored row of a user, as the database holds it. */
+export async function userRow(app: FastifyInstance, id: string) {
+  const [row] = await app.services.db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Signs in through the API and returns the new session cookie. */
+export async function login(app: FastifyInstance, email: string, password = TEST_PASSWORD): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed ${response.statusCode}: ${response.body}`);
+  return sessionCookieFrom(response);
 }

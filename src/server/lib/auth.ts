@@ -3,6 +3,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, MESSAGES } from '../../shared/auth';
 import type { Database } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema/index';
@@ -17,6 +18,7 @@ export interface CreateAuthOptions {
   secret: string;
   secureCookies: boolean;
   trustedOrigins: string[];
+  log?: FastifyBaseLogger;
   sendResetPassword: (input: { email: string; firstName: string; token: string }) => Promise<void>;
 }
 
@@ -27,6 +29,11 @@ export interface CreateAuthOptions {
 export function createAuth(options: CreateAuthOptions) {
   return betterAuth({
     appName: 'Tambari',
+    // Its own notes ("User not found" on a failed sign-in) are expected traffic; only errors matter.
+    logger: {
+      level: 'error',
+      log: (level, message, ...args) => options.log?.[level === 'debug' ? 'debug' : level]({ args }, `better-auth: ${message}`),
+    },
     baseURL: options.appUrl,
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,

@@ -17,10 +17,7 @@ import { usePageMeta } from '@/hooks/use-page-meta';
 /** Scrolls to `#anchor` once the lazily loaded page has rendered it (e.g. /settings#account-settings). */
 function useScrollToHash(hash: string, pathname: string) {
   useEffect(() => {
-    if (!hash) {
-      window.scrollTo({ top: 0 });
-      return;
-    }
+    if (!hash) return;
     const id = decodeURIComponent(hash.slice(1));
     let attempts = 0;
     const timer = window.setInterval(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillSignupDays, summariseSignups } from './signups';
+import { fillSignupDays, niceCeiling, summariseSignups } from './signups';
 
 const now = new Date('2025-06-30T15:00:00Z');
 
@@ -57,5 +57,11 @@ describe('summariseSignups', () => {
 
   it('has no busiest day when nobody signed up', () => {
     expect(summariseSignups([{ day: '2025-06-01', count: 0 }])).toEqual({ total: 0, max: 0, busiest: null });
+  });
+});
+
+describe('niceCeiling', () => {
+  it('rounds the scale up to 1, 2 or 5 times a power of ten', () => {
+    expect([0, 1, 2, 3, 6, 10, 11, 24, 51, 999].map(niceCeiling)).toEqual([1, 1, 2, 5, 10, 10, 20, 50, 100, 1000]);
   });
 });

@@ -72,3 +72,13 @@ export function formatDayLong(day: string): string {
     timeZone: 'UTC',
   }).format(new Date(`${day}T00:00:00Z`));
 }
+
+/** The smallest 1, 2 or 5 × 10ⁿ at or above `value` (at least 1): a round top for the chart's scale. */
+export function niceCeiling(value: number): number {
+  if (!Number.isFinite(value) || value <= 1) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 5, 10]) {
+    if (step * magnitude >= value) return step * magnitude;
+  }
+  return 10 * magnitude;
+}

@@ -14,7 +14,9 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { PAGE_META } from '@/app/page-meta';
 import { Button } from '@/components/ui/button';
+import { usePageMeta } from '@/hooks/use-page-meta';
 import { cn } from '@/lib/utils';
 
 import { AnalyticsMockup, CampaignMockup, LeadSearchMockup, RotationMockup, TargetingMockup } from '../components/mockups';
@@ -67,6 +69,7 @@ function FeatureRow({
 }
 
 export default function LandingPage() {
+  usePageMeta(PAGE_META['/']!);
   return (
     <>
       <section className="relative overflow-hidden border-b bg-[radial-gradient(ellipse_at_top,var(--color-accent),transparent_60%)]">

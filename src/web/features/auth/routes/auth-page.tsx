@@ -1,0 +1,312 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from '@shared/auth';
+import { PLAN_NAMES } from '@shared/plans';
+import { Loader2 } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+
+import { getRoleHome } from '@/app/paths';
+import { PasswordInput } from '@/components/password-input';
+import { Button } from '@/components/ui/button';
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { SWITCH_TO_LOGIN_EVENT, type SwitchToLoginDetail, useAuth } from '@/hooks/use-auth';
+import { usePageMeta } from '@/hooks/use-page-meta';
+import { toast } from '@/hooks/use-toast';
+import { PAGE_META } from '@/app/page-meta';
+
+import { AuthShell } from '../components/auth-shell';
+import { destinationAfterRegistration, destinationAfterSignIn, paymentPath, readAuthParams } from '../lib/destinations';
+
+type Mode = 'login' | 'register';
+
+/** Spec §9: redirect delays after sign-in. */
+const SIGN_IN_REDIRECT_MS = 1000;
+const PAYMENT_REDIRECT_MS = 1500;
+
+export default function AuthPage() {
+  const { user, loginMutation, registerMutation } = useAuth();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const params = readAuthParams(searchParams);
+  const [mode, setMode] = useState<Mode>(params.startOnSignUp ? 'register' : 'login');
+  // Set from submit until the post-sign-in redirect, so the signed-in bounce below does not cut the toast short.
+  const [handingOff, setHandingOff] = useState(false);
+  const timers = useRef<number[]>([]);
+
+  usePageMeta(PAGE_META['/auth']!);
+
+  const loginForm = useForm<z.input<typeof loginSchema>, unknown, LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const registerForm = useForm<z.input<typeof registerSchema>, unknown, RegisterInput>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: { firstName: '', lastName: '', email: params.email, password: '' },
+  });
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) window.clearTimeout(timer);
+    };
+  }, []);
+
+  // Spec §4 browser storage: the chosen plan travels to the payment screen.
+  useEffect(() => {
+    if (params.plan) {
+      localStorage.setItem('selectedPlan', params.plan);
+      localStorage.setItem('selectedInterval', params.interval);
+    }
+  }, [params.plan, params.interval]);
+
+  // Spec §8: registration that finds an existing account switches to sign in with the email filled in.
+  useEffect(() => {
+    function onSwitch(event: Event) {
+      const { email } = (event as CustomEvent<SwitchToLoginDetail>).detail ?? {};
+      setMode('login');
+      if (email) loginForm.setValue('email', email);
+      window.setTimeout(() => loginForm.setFocus(email ? 'password' : 'email'), 0);
+    }
+    window.addEventListener(SWITCH_TO_LOGIN_EVENT, onSwitch);
+    return () => window.removeEventListener(SWITCH_TO_LOGIN_EVENT, onSwitch);
+  }, [loginForm]);
+
+  if (user && !handingOff) return <Navigate to={getRoleHome(user.role)} replace />;
+
+  function later(callback: () => void, delay: number) {
+    timers.current.push(window.setTimeout(callback, delay));
+  }
+
+  function onLogin(values: LoginInput) {
+    setHandingOff(true);
+    loginMutation.mutate(values, {
+      onSuccess: (response) => {
+        const info = response.subscriptionInfo;
+        if (info?.needsPayment && info.subscriptionPlan !== 'free') {
+          toast({ title: 'Welcome back!', description: info.message || `Signed in as ${response.firstName}` });
+          later(() => navigate(paymentPath(info.subscriptionPlan, 'monthly', true), { replace: true }), PAYMENT_REDIRECT_MS);
+          return;
+        }
+        toast({ title: 'Welcome back!', description: `Signed in as ${response.firstName}` });
+        later(
+          () => navigate(destinationAfterSignIn(response.role, params.plan, params.interval), { replace: true }),
+          SIGN_IN_REDIRECT_MS,
+        );
+      },
+      onError: () => setHandingOff(false),
+    });
+  }
+
+  function onRegister(values: RegisterInput) {
+    setHandingOff(true);
+    const lastName = values.lastName?.trim();
+    registerMutation.mutate(
+      { ...values, ...(lastName ? { lastName } : { lastName: undefined }) },
+      {
+        onSuccess: (created) => {
+          toast({ title: 'Account created!', description: `Welcome to Tambari, ${created.firstName}!` });
+          navigate(destinationAfterRegistration(params.plan, params.interval), { replace: true });
+        },
+        onError: () => setHandingOff(false),
+      },
+    );
+  }
+
+  const loginBusy = loginMutation.isPending || (handingOff && loginMutation.isSuccess);
+  const registerBusy = registerMutation.isPending || (handingOff && registerMutation.isSuccess);
+  const paidPlan = params.plan && params.plan !== 'free' ? params.plan : null;
+
+  return (
+    <AuthShell>
+      <div className="mb-8 space-y-2">
+        <h1 className="text-3xl font-bold tracking-tight" data-testid="auth-headline">
+          {mode === 'login' ? 'Welcome Back' : 'Join Tambari'}
+        </h1>
+        <p className="text-muted-foreground">
+          {mode === 'login'
+            ? 'Sign in to your account to pick up where you left off.'
+            : 'Create your free account and start finding verified business leads today.'}
+        </p>
+      </div>
+
+      {paidPlan && (
+        <p className="mb-6 rounded-lg border border-gold/40 bg-accent px-4 py-3 text-sm text-accent-foreground" data-testid="auth-plan-note">
+          You chose the <strong>{PLAN_NAMES[paidPlan]}</strong> plan, billed {params.interval}. You will pay in Naira
+          right after {mode === 'login' ? 'signing in' : 'creating your account'}.
+        </p>
+      )}
+
+      <Tabs value={mode} onValueChange={(value) => setMode(value as Mode)}>
+        <TabsList className="mb-6 grid w-full grid-cols-2" aria-label="Sign in or create an account">
+          <TabsTrigger value="login" data-testid="auth-tab-login">
+            Sign in
+          </TabsTrigger>
+          <TabsTrigger value="register" data-testid="auth-tab-register">
+            Create account
+          </TabsTrigger>
+        </TabsList>
+
+        <TabsContent value="login">
+          <Form {...loginForm}>
+            <form onSubmit={loginForm.handleSubmit(onLogin)} className="space-y-5" noValidate data-testid="login-form">
+              <FormField
+                control={loginForm.control}
+                name="email"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Email</FormLabel>
+                    <FormControl>
+                      <Input
+                        type="email"
+                        autoComplete="email"
+                        placeholder="you@company.com"
+                        data-testid="login-email"
+                        {...field}
+                      />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={loginForm.control}
+                name="password"
+                render={({ field }) => (
+                  <FormItem>
+                    <div className="flex items-center justify-between">
+                      <FormLabel>Password</FormLabel>
+                      <Link
+                        to="/forgot-password"
+                        className="rounded-sm text-sm font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                        data-testid="forgot-password-link"
+                      >
+                        Forgot password?
+                      </Link>
+                    </div>
+                    <FormControl>
+                      <PasswordInput autoComplete="current-password" data-testid="login-password" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <Button type="submit" className="w-full" size="lg" disabled={loginBusy} data-testid="login-submit">
+                {loginBusy && <Loader2 className="animate-spin" aria-hidden="true" />}
+                {loginMutation.isSuccess && handingOff ? 'Signing you in…' : 'Sign in'}
+              </Button>
+              <p className="text-center text-sm text-muted-foreground">
+                New to Tambari?{' '}
+                <button
+                  type="button"
+                  className="font-medium text-primary underline-offset-4 hover:underline"
+                  onClick={() => setMode('register')}
+                >
+                  Create a free account
+                </button>
+              </p>
+            </form>
+          </Form>
+        </TabsContent>
+
+        <TabsContent value="register">
+          <Form {...registerForm}>
+            <form
+              onSubmit={registerForm.handleSubmit(onRegister)}
+              className="space-y-5"
+              noValidate
+              data-testid="register-form"
+            >
+              <div className="grid gap-5 sm:grid-cols-2">
+                <FormField
+                  control={registerForm.control}
+                  name="firstName"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>First name</FormLabel>
+                      <FormControl>
+                        <Input autoComplete="given-name" data-testid="register-first-name" {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+                <FormField
+                  control={registerForm.control}
+                  name="lastName"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>
+                        Last name <span className="font-normal text-muted-foreground">(optional)</span>
+                      </FormLabel>
+                      <FormControl>
+                        <Input
+                          autoComplete="family-name"
+                          data-testid="register-last-name"
+                          {...field}
+                          value={field.value ?? ''}
+                        />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              </div>
+              <FormField
+                control={registerForm.control}
+                name="email"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Email</FormLabel>
+                    <FormControl>
+                      <Input
+                        type="text"
+                        inputMode="email"
+                        autoComplete="email"
+                        placeholder="you@company.com"
+                        data-testid="register-email"
+                        {...field}
+                      />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={registerForm.control}
+                name="password"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Password</FormLabel>
+                    <FormControl>
+                      <PasswordInput autoComplete="new-password" data-testid="register-password" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <Button type="submit" className="w-full" size="lg" disabled={registerBusy} data-testid="register-submit">
+                {registerBusy && <Loader2 className="animate-spin" aria-hidden="true" />}
+                Create account
+              </Button>
+              <p className="text-center text-xs text-muted-foreground">
+                By creating an account you agree to our{' '}
+                <Link to="/terms" className="underline underline-offset-4">
+                  Terms of Service
+                </Link>{' '}
+                and{' '}
+                <Link to="/privacy" className="underline underline-offset-4">
+                  Privacy Policy
+                </Link>
+                .
+              </p>
+            </form>
+          </Form>
+        </TabsContent>
+      </Tabs>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,87 @@
+import { ArrowRight, Mailbox, Rocket, Users } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+
+const STEPS = [
+  {
+    id: 'connect-mail-server',
+    title: 'Connect your mail server',
+    description:
+      'Add the SMTP account your emails go out from. Tambari checks its SPF, DKIM and DMARC records and tells you what to fix.',
+    href: '/settings',
+    action: 'Open settings',
+    icon: Mailbox,
+  },
+  {
+    id: 'choose-contacts',
+    title: 'Choose contacts',
+    description:
+      'Pick verified businesses by country, city and category, or upload your own CSV list. Duplicates and bad addresses are caught on import.',
+    href: '/lead-discovery',
+    action: 'Browse contacts',
+    icon: Users,
+  },
+  {
+    id: 'create-first-campaign',
+    title: 'Create your first campaign',
+    description:
+      'Write a first email and follow-ups with delays and merge tags, choose your sending window, then launch.',
+    href: '/campaigns',
+    action: 'Create campaign',
+    icon: Rocket,
+  },
+] as const;
+
+/** Spec §1 "Quick setup": the three steps from sign-up to a first campaign. */
+export function GettingStartedCard() {
+  return (
+    <Card data-testid="getting-started">
+      <CardHeader>
+        <CardTitle>
+          <h2>Getting started</h2>
+        </CardTitle>
+        <CardDescription>Three steps from a new account to your first campaign.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ol className="relative space-y-6">
+          {STEPS.map((step, index) => (
+            <li
+              key={step.id}
+              className="relative flex gap-4"
+              data-testid={`getting-started-${step.id}`}
+            >
+              {index < STEPS.length - 1 && (
+                <span aria-hidden="true" className="absolute top-10 bottom-[-1.5rem] left-[1.125rem] w-px bg-border" />
+              )}
+              <span
+                className="relative flex size-9 shrink-0 items-center justify-center rounded-full border-2 border-primary/30 bg-background text-sm font-semibold text-primary"
+                aria-hidden="true"
+              >
+                {index + 1}
+              </span>
+              <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+                <div className="space-y-1">
+                  <h3 className="flex items-center gap-2 font-medium">
+                    <step.icon className="size-4 text-muted-foreground" aria-hidden="true" />
+                    <span>
+                      <span className="sr-only">Step {index + 1}: </span>
+                      {step.title}
+                    </span>
+                  </h3>
+                  <p className="text-sm text-muted-foreground">{step.description}</p>
+                </div>
+                <Button asChild variant="outline" size="sm" className="shrink-0 self-start">
+                  <Link to={step.href}>
+                    {step.action}
+                    <ArrowRight aria-hidden="true" />
+                  </Link>
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </CardContent>
+    </Card>
+  );
+}
