@@ -15,7 +15,11 @@ export default defineConfig({
       '@': fileURLToPath(new URL('./src/web', import.meta.url)),
     },
   },
-  build: { outDir: fileURLToPath(new URL('./dist/web', import.meta.url)), emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: { '/api': apiTarget, '/t': apiTarget, '/u': apiTarget },

@@ -11,7 +11,9 @@ const available = readdirSync(new URL('.', import.meta.url))
   .map((f) => f.replace('.bench.ts', ''));
 const name = positionals[0];
 if (!name || !available.includes(name)) {
-  process.stderr.write(`Usage: npm run bench -- <name> [--db postgres|pglite] [--count N]\nBenchmarks: ${available.join(', ')}\n`);
+  process.stderr.write(
+    `Usage: npm run bench -- <name> [--db postgres|pglite] [--count N]\nBenchmarks: ${available.join(', ')}\n`,
+  );
   process.exit(1);
 }
 if (values.db !== 'pglite' && values.db !== 'postgres') {

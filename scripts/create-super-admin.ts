@@ -3,11 +3,11 @@
 // With the embedded database, stop `npm start` first: only one process may open PGlite.
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { registerSchema } from '../src/shared/auth';
 import { users } from '../src/server/db/schema/index';
 import { findUserByEmail } from '../src/server/features/auth/auth.service';
 import { isCommonPassword } from '../src/server/features/auth/password-policy';
 import { createAccount, generatePassword } from '../src/server/seed/demo-accounts';
+import { registerSchema } from '../src/shared/auth';
 import { openCliServices } from './cli-services';
 
 const { values } = parseArgs({
@@ -31,7 +31,9 @@ if (!input.success) {
   process.exit(1);
 }
 if (isCommonPassword(password)) {
-  process.stderr.write('That password is too common. Choose another, or leave --password out to get one generated.\n');
+  process.stderr.write(
+    'That password is too common. Choose another, or leave --password out to get one generated.\n',
+  );
   process.exit(1);
 }
 
@@ -42,6 +44,8 @@ if (existing) {
   process.stdout.write(`${existing.email} is now a super admin (password unchanged).\n`);
 } else {
   await createAccount(services, { ...input.data, role: 'super_admin' });
-  process.stdout.write(`Created super admin ${input.data.email.toLowerCase()}${generated ? ` with password ${password}` : ''}.\n`);
+  process.stdout.write(
+    `Created super admin ${input.data.email.toLowerCase()}${generated ? ` with password ${password}` : ''}.\n`,
+  );
 }
 await services.database.close();

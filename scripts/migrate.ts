@@ -7,4 +7,6 @@ const env = parseEnv();
 const database = await openDatabase({ url: env.DATABASE_URL, dataDir: path.join(env.DATA_DIR, 'pglite') });
 await database.migrate();
 await database.close();
-process.stdout.write(`Migrations applied to ${env.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${env.DATA_DIR}`}.\n`);
+process.stdout.write(
+  `Migrations applied to ${env.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${env.DATA_DIR}`}.\n`,
+);

@@ -12,13 +12,18 @@ try {
   const app = await buildApp({ env, secrets: resolveSecrets(env), runsWorkers: true });
   const seedDemo = env.SEED_DEMO ?? !env.DATABASE_URL;
   if (seedDemo) {
-    await seedDemoAccounts(app.services, { password: env.DEMO_PASSWORD, print: (line) => process.stdout.write(`${line}\n`) });
+    await seedDemoAccounts(app.services, {
+      password: env.DEMO_PASSWORD,
+      print: (line) => process.stdout.write(`${line}\n`),
+    });
   }
   await registerWorkers(app.services, app.log);
   closeOnSignals(() => app.close(), app.log);
   await app.listen({ host: env.HOST, port: env.PORT });
   process.stdout.write(`\nTambari is running at ${env.APP_URL}\n\n`);
 } catch (error) {
-  process.stderr.write(`${error instanceof EnvError ? error.message : String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(
+    `${error instanceof EnvError ? error.message : String((error as Error)?.stack ?? error)}\n`,
+  );
   process.exit(1);
 }

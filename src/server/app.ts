@@ -18,15 +18,15 @@ import type { Env } from './env';
 import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
 import { authRoutes } from './features/auth/auth.routes';
-import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
+import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
 import { healthRoutes } from './features/health/health.routes';
 import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
-import { isAllowedOrigin } from './lib/origin';
 import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
+import { isAllowedOrigin } from './lib/origin';
 import type { Secrets } from './lib/secrets';
 
 export interface Services {
@@ -85,7 +85,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ownsDatabase = !options.database;
   await database.migrate();
 
-  const queue = await startQueue({ database, url: env.DATABASE_URL, runsWorkers: options.runsWorkers ?? false });
+  const queue = await startQueue({
+    database,
+    url: env.DATABASE_URL,
+    runsWorkers: options.runsWorkers ?? false,
+  });
 
   let devMailbox: DevMailbox | null = null;
   if (!env.SMTP_URL) {
@@ -121,7 +125,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (request, reply) => {
     if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
     if (!isAllowedOrigin(request, trustedOrigins)) {
-      return reply.code(403).send({ message: 'This request came from another site and was refused.', code: 'forbidden' });
+      return reply
+        .code(403)
+        .send({ message: 'This request came from another site and was refused.', code: 'forbidden' });
     }
   });
 
@@ -164,7 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // Vite fingerprints everything under assets/, so those files never change under the same name.
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+          res.header('cache-control', 'public, max-age=31536000, immutable');
         }
       },
     });

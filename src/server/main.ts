@@ -15,6 +15,8 @@ try {
   closeOnSignals(() => app.close(), app.log);
   await app.listen({ host: env.HOST, port: env.PORT });
 } catch (error) {
-  process.stderr.write(`${error instanceof EnvError ? error.message : String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(
+    `${error instanceof EnvError ? error.message : String((error as Error)?.stack ?? error)}\n`,
+  );
   process.exit(1);
 }

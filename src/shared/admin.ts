@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { userSchema } from './auth';
 import { PLAN_IDS } from './plans';
 import { ROLES } from './roles';
-import { userSchema } from './auth';
 
 export const adminUserSchema = userSchema.extend({
   banned: z.boolean(),
@@ -33,7 +33,11 @@ export const adminUpdateUserSchema = z
   .refine((v) => v.role !== undefined || v.subscriptionPlan !== undefined, { message: 'Nothing to change' });
 
 export const adminSuspendSchema = z.strictObject({
-  reason: z.string().trim().min(1, 'A reason is required').max(500, 'Reason must be at most 500 characters'),
+  reason: z
+    .string({ error: 'A reason is required' })
+    .trim()
+    .min(1, 'A reason is required')
+    .max(500, 'Reason must be at most 500 characters'),
 });
 
 export const auditEntrySchema = z.object({

@@ -43,7 +43,10 @@ const personName = (requiredMessage?: string) => {
 export const loginSchema = z.strictObject({
   email,
   // Sign-in only checks length, so an old short password still gets the spec's message, not a lockout.
-  password: z.string({ error: MESSAGES.passwordTooShort }).min(MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort).max(MAX_PASSWORD_LENGTH, MESSAGES.passwordTooLong),
+  password: z
+    .string({ error: MESSAGES.passwordTooShort })
+    .min(MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort)
+    .max(MAX_PASSWORD_LENGTH, MESSAGES.passwordTooLong),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

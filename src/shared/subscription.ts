@@ -51,4 +51,10 @@ export function getSubscriptionIssue(user: SubscriptionSubject, now = new Date()
 }
 
 /** Spec §6: routes a user without a valid subscription may still open. */
-export const SUBSCRIPTION_EXEMPT_PATHS = ['/pricing', '/payment', '/help', '/status', '/knowledge-base'] as const;
+export const SUBSCRIPTION_EXEMPT_PATHS = [
+  '/pricing',
+  '/payment',
+  '/help',
+  '/status',
+  '/knowledge-base',
+] as const;

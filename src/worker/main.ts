@@ -24,6 +24,8 @@ try {
     await database.close();
   }, log);
 } catch (error) {
-  process.stderr.write(`${error instanceof EnvError ? error.message : String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(
+    `${error instanceof EnvError ? error.message : String((error as Error)?.stack ?? error)}\n`,
+  );
   process.exit(1);
 }

@@ -11,7 +11,11 @@ export async function registerWorkers(services: WorkerServices, log: FastifyBase
   await queue.work(purgeExpiredSessionsJob.name, async (jobs) => {
     for (const job of jobs) {
       const jobLog = log.child({ jobId: job.id, job: job.name });
-      await handlePurgeExpiredSessions({ services, log: jobLog, payload: purgeExpiredSessionsJob.payload.parse(job.data ?? {}) });
+      await handlePurgeExpiredSessions({
+        services,
+        log: jobLog,
+        payload: purgeExpiredSessionsJob.payload.parse(job.data ?? {}),
+      });
     }
   });
   await queue.schedule(purgeExpiredSessionsJob.name, purgeExpiredSessionsJob.cron, {});

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { users } from '../../src/server/db/schema/index';
 import type { User } from '../../src/shared/auth';
 import type { PlanId } from '../../src/shared/plans';
 import type { Role } from '../../src/shared/roles';
-import { users } from '../../src/server/db/schema/index';
 import { sessionCookieFrom } from '../setup/test-app';
 
 export const TEST_PASSWORD = 'Kola-nut-2026!';
@@ -38,7 +38,8 @@ export async function createUser(
     url: '/api/register',
     payload: { email, password: TEST_PASSWORD, firstName: options.firstName ?? 'Chidi', lastName: 'Eze' },
   });
-  if (register.statusCode !== 201) throw new Error(`register failed ${register.statusCode}: ${register.body}`);
+  if (register.statusCode !== 201)
+    throw new Error(`register failed ${register.statusCode}: ${register.body}`);
   const created = register.json<User>();
   const changes: Partial<typeof users.$inferInsert> = {};
   if (options.role) changes.role = options.role;
@@ -48,7 +49,11 @@ export async function createUser(
   if (Object.keys(changes).length > 0) {
     await app.services.db.update(users).set(changes).where(eq(users.id, created.id));
   }
-  const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { email, password: TEST_PASSWORD },
+  });
   if (login.statusCode !== 200) throw new Error(`login failed ${login.statusCode}: ${login.body}`);
   return { user: login.json<User>(), email, password: TEST_PASSWORD, cookie: sessionCookieFrom(login) };
 }

@@ -36,7 +36,8 @@ export async function waitForMail(
       .orderBy(desc(devMailMessages.receivedAt))
       .limit(1);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no mail for ${to} arrived within ${options.timeoutMs ?? 5_000} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`no mail for ${to} arrived within ${options.timeoutMs ?? 5_000} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

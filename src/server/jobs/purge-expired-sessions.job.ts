@@ -12,9 +12,16 @@ export const purgeExpiredSessionsJob = {
 } as const;
 
 /** Safe to run twice: deleting what has expired is idempotent. */
-export async function purgeExpiredSessions({ db }: { db: Database }): Promise<{ sessions: number; tokens: number }> {
+export async function purgeExpiredSessions({
+  db,
+}: {
+  db: Database;
+}): Promise<{ sessions: number; tokens: number }> {
   const cutoff = now();
-  const deletedSessions = await db.delete(sessions).where(lt(sessions.expiresAt, cutoff)).returning({ id: sessions.id });
+  const deletedSessions = await db
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, cutoff))
+    .returning({ id: sessions.id });
   const deletedTokens = await db
     .delete(verifications)
     .where(lt(verifications.expiresAt, cutoff))

@@ -4,9 +4,10 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, MESSAGES } from '../../shared/auth';
+import { MAX_PASSWORD_LENGTH, MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth';
 import type { Database } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema/index';
+import { CLIENT_IP_HEADER } from './http';
 
 export const SESSION_COOKIE_PREFIX = 'tambari';
 export const RESET_TOKEN_TTL_SECONDS = 30 * 60;
@@ -32,7 +33,8 @@ export function createAuth(options: CreateAuthOptions) {
     // Its own notes ("User not found" on a failed sign-in) are expected traffic; only errors matter.
     logger: {
       level: 'error',
-      log: (level, message, ...args) => options.log?.[level === 'debug' ? 'debug' : level]({ args }, `better-auth: ${message}`),
+      log: (level, message, ...args) =>
+        options.log?.[level === 'debug' ? 'debug' : level]({ args }, `better-auth: ${message}`),
     },
     baseURL: options.appUrl,
     secret: options.secret,
@@ -84,12 +86,14 @@ export function createAuth(options: CreateAuthOptions) {
               .from(users)
               .where(eq(users.id, session.userId))
               .limit(1);
-            if (user?.banned) throw new APIError('FORBIDDEN', { message: MESSAGES.suspended, code: 'BANNED_USER' });
+            if (user?.banned)
+              throw new APIError('FORBIDDEN', { message: MESSAGES.suspended, code: 'BANNED_USER' });
           },
         },
       },
     },
     advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: options.secureCookies,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: options.secureCookies },

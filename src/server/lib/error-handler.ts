@@ -20,7 +20,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
       const params = issue.params as { issue?: { code?: string; keys?: string[] } } | undefined;
       if (params?.issue?.code === 'unrecognized_keys') {
         const keys = params.issue.keys ?? [];
-        return { path: field || keys.join(','), message: `Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}` };
+        return {
+          path: field || keys.join(','),
+          message: `Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`,
+        };
       }
       return { path: field, message: issue.message ?? 'Invalid value' };
     });
@@ -29,7 +32,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, 'response did not match its schema');
-    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
+    return reply
+      .code(500)
+      .send({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -38,7 +43,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return reply.code(413).send({ message: 'The request body is too large.', code: 'payload_too_large' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return reply.code(415).send({ message: 'Send the request body as JSON.', code: 'unsupported_media_type' });
+      return reply
+        .code(415)
+        .send({ message: 'Send the request body as JSON.', code: 'unsupported_media_type' });
   }
   const status = error.statusCode ?? 500;
   if (status === 429) {
@@ -48,7 +55,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return reply.code(status).send({ message: error.message, code: 'bad_request' });
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
+  return reply
+    .code(500)
+    .send({ message: 'Something went wrong on our side. Please try again.', code: 'internal' });
 }
 
 type SpaReply = FastifyReply & { sendFile?: (file: string) => FastifyReply };
@@ -57,7 +66,9 @@ type SpaReply = FastifyReply & { sendFile?: (file: string) => FastifyReply };
 export function notFoundHandler(request: FastifyRequest, reply: SpaReply) {
   const url = request.url.split('?')[0] ?? '';
   const wantsPage =
-    request.method === 'GET' && !url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
+    request.method === 'GET' &&
+    !url.startsWith('/api/') &&
+    (request.headers.accept ?? '').includes('text/html');
   if (wantsPage && typeof reply.sendFile === 'function') {
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   }

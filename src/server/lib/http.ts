@@ -4,9 +4,14 @@ import { MESSAGES, type User } from '../../shared/auth';
 import type { Role } from '../../shared/roles';
 import { AppError } from './errors';
 
+/** better-auth reads the client address from this header; we always set it, so a client cannot. */
+export const CLIENT_IP_HEADER = 'x-tambari-client-ip';
 
 export function requestHeaders(request: FastifyRequest): Headers {
-  return fromNodeHeaders(request.headers);
+  const headers = fromNodeHeaders(request.headers);
+  // request.ip honours X-Forwarded-For only behind a trusted proxy (trustProxy in production).
+  headers.set(CLIENT_IP_HEADER, request.ip);
+  return headers;
 }
 
 /** Copies better-auth's Set-Cookie headers (session create / clear) onto our reply. */

@@ -11,7 +11,12 @@ export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
       censor: '[redacted]',
     },
     ...(env.NODE_ENV === 'development'
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
       : {}),
   };
 }

@@ -29,7 +29,8 @@ export async function createAccount(
       lastName: input.lastName,
     },
   });
-  if (input.role !== 'user') await services.db.update(users).set({ role: input.role }).where(eq(users.id, user.id));
+  if (input.role !== 'user')
+    await services.db.update(users).set({ role: input.role }).where(eq(users.id, user.id));
   return user.id;
 }
 

@@ -56,14 +56,19 @@ interface ErrorBoundaryState {
 
 /** A lazily loaded page whose file could not be downloaded (a new deploy, a dropped connection). */
 function isChunkLoadError(error: Error): boolean {
-  return /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(error.message);
+  return /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(
+    error.message,
+  );
 }
 
 /**
  * A React error boundary for render errors outside the router's reach. Try Again re-renders its children,
  * or reloads the page when the failure was a page file that did not download.
  */
-export class ErrorBoundary extends Component<{ children: ReactNode; fullPage?: boolean }, ErrorBoundaryState> {
+export class ErrorBoundary extends Component<
+  { children: ReactNode; fullPage?: boolean },
+  ErrorBoundaryState
+> {
   override state: ErrorBoundaryState = { error: null };
 
   static getDerivedStateFromError(error: Error): ErrorBoundaryState {
@@ -73,7 +78,8 @@ export class ErrorBoundary extends Component<{ children: ReactNode; fullPage?: b
   override render() {
     if (this.state.error) {
       const { error } = this.state;
-      const retry = () => (isChunkLoadError(error) ? window.location.reload() : this.setState({ error: null }));
+      const retry = () =>
+        isChunkLoadError(error) ? window.location.reload() : this.setState({ error: null });
       return <ErrorFallback fullPage={this.props.fullPage} onRetry={retry} />;
     }
     return this.props.children;

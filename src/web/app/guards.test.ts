@@ -20,7 +20,11 @@ function user(overrides: Partial<GuardUser> = {}): GuardUser {
 const admin = user({ role: 'super_admin' });
 const dataEntry = user({ role: 'data_entry' });
 const free = user();
-const paidActive = user({ subscriptionPlan: 'starter', subscriptionStatus: 'active', subscriptionCurrentPeriodEnd: FUTURE });
+const paidActive = user({
+  subscriptionPlan: 'starter',
+  subscriptionStatus: 'active',
+  subscriptionCurrentPeriodEnd: FUTURE,
+});
 
 const ADMIN_ONLY = [
   '/admin-dashboard',
@@ -87,7 +91,11 @@ describe('resolveGuard — admin routes', () => {
   });
 
   it('lets a super admin use every signed-in route without a subscription check', () => {
-    const lapsedAdmin = user({ role: 'super_admin', subscriptionPlan: 'starter', subscriptionStatus: 'past_due' });
+    const lapsedAdmin = user({
+      role: 'super_admin',
+      subscriptionPlan: 'starter',
+      subscriptionStatus: 'past_due',
+    });
     expect(resolveGuard('/dashboard', lapsedAdmin, NOW)).toEqual({ type: 'allow' });
     expect(resolveGuard('/settings', lapsedAdmin, NOW)).toEqual({ type: 'allow' });
   });
@@ -99,12 +107,17 @@ describe('resolveGuard — data entry', () => {
     expect(resolveGuard('/help', dataEntry, NOW)).toEqual({ type: 'allow' });
   });
 
-  it.each(['/dashboard', '/settings', '/campaigns', '/admin-dashboard', '/admin/users', '/pricing', '/helpdesk'])(
-    'sends a data entry officer on %s to /data-entry',
-    (path) => {
-      expect(resolveGuard(path, dataEntry, NOW)).toEqual({ type: 'redirect', to: '/data-entry' });
-    },
-  );
+  it.each([
+    '/dashboard',
+    '/settings',
+    '/campaigns',
+    '/admin-dashboard',
+    '/admin/users',
+    '/pricing',
+    '/helpdesk',
+  ])('sends a data entry officer on %s to /data-entry', (path) => {
+    expect(resolveGuard(path, dataEntry, NOW)).toEqual({ type: 'redirect', to: '/data-entry' });
+  });
 
   it('never blocks a data entry officer on a lapsed paid plan', () => {
     const lapsed = user({ role: 'data_entry', subscriptionPlan: 'starter', subscriptionStatus: 'cancelled' });

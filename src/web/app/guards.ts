@@ -49,7 +49,11 @@ const ALLOW: GuardResult = { type: 'allow' };
  * 4. /data-entry is for data entry officers only, admin routes for super admins only (others → /dashboard);
  * 5. a subscriber without a valid subscription sees the blocked screen except on the exempt routes.
  */
-export function resolveGuard(pathname: string, user: GuardUser | null | undefined, now = new Date()): GuardResult {
+export function resolveGuard(
+  pathname: string,
+  user: GuardUser | null | undefined,
+  now = new Date(),
+): GuardResult {
   const path = normalizePath(pathname);
 
   if (!user) {

@@ -30,7 +30,15 @@ describe('navigation', () => {
       'Settings',
     ]);
     expect(ADMIN_MENU.flatMap((group) => group.items)).toHaveLength(26);
-    expect(ADMIN_MENU.map((group) => group.defaultOpen)).toEqual([true, true, true, false, false, false, false]);
+    expect(ADMIN_MENU.map((group) => group.defaultOpen)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
     const hrefs = ADMIN_MENU.flatMap((group) => group.items.map((item) => item.href));
     expect(new Set(hrefs).size).toBe(hrefs.length);
   });

@@ -54,10 +54,15 @@ export function NotFoundPage() {
           </div>
           <p className="text-6xl font-bold tracking-tight text-primary">404</p>
           <h1 className="mt-3 text-3xl font-bold tracking-tight">Page Not Found</h1>
-          <p className="mt-3 text-muted-foreground">The page you're looking for doesn't exist or has been moved.</p>
+          <p className="mt-3 text-muted-foreground">
+            The page you're looking for doesn't exist or has been moved.
+          </p>
           <p className="mt-4 text-sm">
             <span className="text-muted-foreground">Requested path: </span>
-            <code className="rounded bg-muted px-2 py-1 font-mono text-sm break-all" data-testid="not-found-path">
+            <code
+              className="rounded bg-muted px-2 py-1 font-mono text-sm break-all"
+              data-testid="not-found-path"
+            >
               {pathname}
             </code>
           </p>
@@ -125,7 +130,9 @@ export function NotFoundPage() {
           </div>
         </div>
       </main>
-      <footer className="border-t py-5 text-center text-xs text-muted-foreground">Error Code: 404 • Page Not Found</footer>
+      <footer className="border-t py-5 text-center text-xs text-muted-foreground">
+        Error Code: 404 • Page Not Found
+      </footer>
     </div>
   );
 }

@@ -36,7 +36,8 @@ export const PAGE_META: Record<string, PageMeta> = {
   },
   '/help': {
     title: `Help Center | ${SITE}`,
-    description: 'Guides and answers for setting up your sender accounts, finding leads and running campaigns.',
+    description:
+      'Guides and answers for setting up your sender accounts, finding leads and running campaigns.',
     robots: INDEX,
   },
   '/knowledge-base': {
@@ -51,7 +52,8 @@ export const PAGE_META: Record<string, PageMeta> = {
   },
   '/about': {
     title: `About | ${SITE}`,
-    description: 'Tambari helps African businesses find customers and reach them with email. Based in Lagos, Nigeria.',
+    description:
+      'Tambari helps African businesses find customers and reach them with email. Based in Lagos, Nigeria.',
     robots: INDEX,
   },
   '/contact': {
@@ -59,14 +61,26 @@ export const PAGE_META: Record<string, PageMeta> = {
     description: 'Talk to the Tambari team in Lagos: sales, support and partnerships.',
     robots: INDEX,
   },
-  '/privacy': { title: `Privacy Policy | ${SITE}`, description: 'How Tambari collects, uses and protects data.', robots: INDEX },
-  '/terms': { title: `Terms of Service | ${SITE}`, description: 'The terms that govern your use of Tambari.', robots: INDEX },
+  '/privacy': {
+    title: `Privacy Policy | ${SITE}`,
+    description: 'How Tambari collects, uses and protects data.',
+    robots: INDEX,
+  },
+  '/terms': {
+    title: `Terms of Service | ${SITE}`,
+    description: 'The terms that govern your use of Tambari.',
+    robots: INDEX,
+  },
   '/refund-policy': {
     title: `Refund Policy | ${SITE}`,
     description: 'When and how Tambari subscription payments are refunded.',
     robots: INDEX,
   },
-  '/disclaimer': { title: `Disclaimer | ${SITE}`, description: 'Important notices about the Tambari service.', robots: INDEX },
+  '/disclaimer': {
+    title: `Disclaimer | ${SITE}`,
+    description: 'Important notices about the Tambari service.',
+    robots: INDEX,
+  },
   '/cookie-policy': {
     title: `Cookie Policy | ${SITE}`,
     description: 'The cookies Tambari uses and how to control them.',

@@ -15,7 +15,11 @@ export function PageLoader() {
 /** Shown while the signed-in user is being looked up. */
 export function FullPageLoader() {
   return (
-    <div className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-background" role="status" aria-live="polite">
+    <div
+      className="flex min-h-dvh flex-col items-center justify-center gap-4 bg-background"
+      role="status"
+      aria-live="polite"
+    >
       <BrandMark className="size-12 animate-pulse" />
       <span className="sr-only">Loading Tambari…</span>
     </div>

@@ -21,7 +21,13 @@ const BANNER_TITLE = {
  * user's subscription is fine. The button reads Complete Payment for an incomplete payment and Update
  * Payment otherwise; it leads to /payment for a paid plan and to /pricing for the free plan.
  */
-export function SubscriptionBanner({ user: userProp, className }: { user?: User | null; className?: string }) {
+export function SubscriptionBanner({
+  user: userProp,
+  className,
+}: {
+  user?: User | null;
+  className?: string;
+}) {
   const { user: signedInUser } = useAuth();
   const user = userProp ?? signedInUser;
   if (!user) return null;

@@ -19,10 +19,15 @@ export function SubscriptionBlocked({
   user: Pick<User, 'subscriptionPlan' | 'subscriptionInterval'>;
 }) {
   const copy = SUBSCRIPTION_BLOCKED_COPY[issue];
-  const primaryHref = issue === 'free_plan' ? '/pricing' : getPaymentHref(user.subscriptionPlan, user.subscriptionInterval);
+  const primaryHref =
+    issue === 'free_plan' ? '/pricing' : getPaymentHref(user.subscriptionPlan, user.subscriptionInterval);
 
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-1 items-center py-10" data-testid="subscription-blocked" data-issue={issue}>
+    <div
+      className="mx-auto flex w-full max-w-xl flex-1 items-center py-10"
+      data-testid="subscription-blocked"
+      data-issue={issue}
+    >
       <Card className="w-full">
         <CardHeader className="items-center text-center">
           <div className="mx-auto mb-2 flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
@@ -36,9 +41,12 @@ export function SubscriptionBlocked({
         {issue !== 'free_plan' && user.subscriptionPlan !== 'free' && (
           <CardContent>
             <p className="rounded-lg bg-muted px-4 py-3 text-center text-sm text-muted-foreground">
-              Your plan: <span className="font-medium text-foreground">{PLAN_NAMES[user.subscriptionPlan]}</span>
-              {user.subscriptionInterval ? `, billed ${user.subscriptionInterval}` : ''}. Your contacts, campaigns
-              and templates are kept safe while you sort this out.
+              Your plan:{' '}
+              <span className="font-medium text-foreground">{PLAN_NAMES[user.subscriptionPlan]}</span>
+              {user.subscriptionInterval
+                ? `, billed ${user.subscriptionInterval === 'annual' ? 'annually' : 'monthly'}`
+                : ''}
+              . Your contacts, campaigns and templates are kept safe while you sort this out.
             </p>
           </CardContent>
         )}
@@ -50,7 +58,12 @@ export function SubscriptionBlocked({
                 {copy.action}
               </Link>
             </Button>
-            <Button asChild variant="outline" className="flex-1" data-testid="subscription-blocked-change-plan">
+            <Button
+              asChild
+              variant="outline"
+              className="flex-1"
+              data-testid="subscription-blocked-change-plan"
+            >
               <Link to="/pricing">Change Plan</Link>
             </Button>
           </div>

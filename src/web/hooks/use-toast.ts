@@ -144,4 +144,4 @@ function useToast() {
   };
 }
 
-export { useToast, toast };
+export { toast, useToast };

@@ -43,7 +43,11 @@ describe('apiRequest', () => {
   });
 
   it('throws "<status>: <body>" with status and parsed data on a non-OK answer', async () => {
-    const body = { message: 'Exists', action: 'login_required', existingUser: { email: 'a@b.co', firstName: 'A' } };
+    const body = {
+      message: 'Exists',
+      action: 'login_required',
+      existingUser: { email: 'a@b.co', firstName: 'A' },
+    };
     stubFetch(new Response(JSON.stringify(body), { status: 409, statusText: 'Conflict' }));
     const error = await apiRequest('POST', '/api/register', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiRequestError);
@@ -100,5 +104,22 @@ describe('parseApiError', () => {
   it('passes a network error message through', () => {
     expect(getErrorMessage(new TypeError('Failed to fetch'), 'fallback')).toBe('Failed to fetch');
     expect(getErrorMessage(undefined, 'fallback')).toBe('fallback');
+  });
+});
+
+describe('createQueryClient', () => {
+  it('applies the spec §9 query defaults and the user query rules', async () => {
+    const { createQueryClient, USER_QUERY_KEY, USER_STALE_TIME } = await import('@/lib/query-client');
+    const client = createQueryClient();
+    const defaults = client.getDefaultOptions().queries;
+    expect(defaults?.retry).toBe(false);
+    expect(defaults?.refetchOnWindowFocus).toBe(false);
+    expect(defaults?.refetchInterval).toBe(false);
+    expect(defaults?.staleTime).toBe(Number.POSITIVE_INFINITY);
+    expect(client.getQueryDefaults(USER_QUERY_KEY).staleTime).toBe(USER_STALE_TIME);
+    expect(USER_STALE_TIME).toBe(300_000);
+
+    stubFetch(new Response('{"message":"Not authenticated"}', { status: 401 }));
+    await expect(client.fetchQuery({ queryKey: USER_QUERY_KEY })).resolves.toBeNull();
   });
 });

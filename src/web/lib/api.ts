@@ -43,7 +43,11 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
  * Spec §7: every call carries the session cookie; a JSON content type is sent only with a body.
  * Returns the raw Response so callers decide whether to read it (logout does not).
  */
-export async function apiRequest(method: HttpMethod | string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(
+  method: HttpMethod | string,
+  url: string,
+  data?: unknown,
+): Promise<Response> {
   const hasBody = data !== undefined;
   const res = await fetch(url, {
     method,

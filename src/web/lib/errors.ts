@@ -39,7 +39,10 @@ export function parseApiError(error: unknown): ApiFailure {
   }
 
   const fromData = data && typeof data.message === 'string' && data.message ? data.message : undefined;
-  const fromError = data && typeof (data as { error?: unknown }).error === 'string' ? (data as { error: string }).error : undefined;
+  const fromError =
+    data && typeof (data as { error?: unknown }).error === 'string'
+      ? (data as { error: string }).error
+      : undefined;
   // A proxy's HTML error page is not a message anyone should read in a toast.
   const plainBody = !data && body && !body.trimStart().startsWith('<') ? body : undefined;
   const message = fromData ?? fromError ?? plainBody ?? (match ? undefined : error.message || undefined);

@@ -2,9 +2,15 @@ import { QueryClient } from '@tanstack/react-query';
 
 import { getQueryFn } from '@/lib/api';
 
+/** The current-user query key; the user query answers null when signed out (spec §7). */
+export const USER_QUERY_KEY = ['/api/user'] as const;
+
+/** Spec §7/§9: the user is cached 5 minutes. */
+export const USER_STALE_TIME = 5 * 60 * 1000;
+
 /** Spec §9: default queries never retry, never refetch on focus, never poll and are never stale. */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'throw' }),
@@ -18,12 +24,13 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  // Whoever reads ['/api/user'] gets the spec §7 behaviour: a 401 is silent (null), 5 minutes, no retry.
+  client.setQueryDefaults(USER_QUERY_KEY, {
+    queryFn: getQueryFn({ on401: 'returnNull' }),
+    staleTime: USER_STALE_TIME,
+    retry: false,
+  });
+  return client;
 }
 
 export const queryClient = createQueryClient();
-
-/** The current-user query key; the user query answers null when signed out (spec §7). */
-export const USER_QUERY_KEY = ['/api/user'] as const;
-
-/** Spec §7/§9: the user is cached 5 minutes. */
-export const USER_STALE_TIME = 5 * 60 * 1000;

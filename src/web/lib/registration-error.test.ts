@@ -5,7 +5,12 @@ import { describeRegistrationError, extractExistingAccount } from '@/lib/registr
 
 function apiError(status: number, body: unknown, statusText = '') {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return new ApiRequestError(status, text, statusText, typeof body === 'string' ? undefined : (body as never));
+  return new ApiRequestError(
+    status,
+    text,
+    statusText,
+    typeof body === 'string' ? undefined : (body as never),
+  );
 }
 
 describe('describeRegistrationError', () => {
@@ -49,7 +54,10 @@ describe('describeRegistrationError', () => {
   });
 
   it('uses the generic welcome-back text when the message names nobody', () => {
-    const outcome = describeRegistrationError(apiError(422, { message: 'User already exists' }), 'x@example.com');
+    const outcome = describeRegistrationError(
+      apiError(422, { message: 'User already exists' }),
+      'x@example.com',
+    );
     expect(outcome.description).toBe('Account already exists. Please sign in instead.');
     expect(outcome.switchToLogin?.email).toBe('x@example.com');
   });

@@ -19,13 +19,21 @@ export interface BlockedCopy {
 
 /** Spec §4 "Problem kinds and buttons"; the bodies are the §8 banner texts. */
 export const SUBSCRIPTION_BLOCKED_COPY: Record<BlockingIssue, BlockedCopy> = {
-  expired: { title: 'Your subscription has expired', body: SUBSCRIPTION_BANNER_TEXT.expired, action: 'Renew Subscription' },
+  expired: {
+    title: 'Your subscription has expired',
+    body: SUBSCRIPTION_BANNER_TEXT.expired,
+    action: 'Renew Subscription',
+  },
   cancelled: {
     title: 'Your subscription was cancelled',
     body: SUBSCRIPTION_BANNER_TEXT.cancelled,
     action: 'Reactivate Subscription',
   },
-  past_due: { title: 'Your last payment failed', body: SUBSCRIPTION_BANNER_TEXT.past_due, action: 'Update Payment' },
+  past_due: {
+    title: 'Your last payment failed',
+    body: SUBSCRIPTION_BANNER_TEXT.past_due,
+    action: 'Update Payment',
+  },
   incomplete: {
     title: 'Your payment is incomplete',
     body: SUBSCRIPTION_BANNER_TEXT.incomplete,

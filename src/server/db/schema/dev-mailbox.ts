@@ -13,5 +13,8 @@ export const devMailMessages = pgTable(
     headers: jsonb('headers').$type<{ key: string; value: string }[]>().notNull().default([]),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('dev_mail_message_received_at_idx').on(t.receivedAt), index('dev_mail_message_to_idx').on(t.toAddress)],
+  (t) => [
+    index('dev_mail_message_received_at_idx').on(t.receivedAt),
+    index('dev_mail_message_to_idx').on(t.toAddress),
+  ],
 );

@@ -14,7 +14,13 @@ import {
 import { AppError } from '../../lib/errors';
 import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
 import { assertAcceptablePassword } from '../auth/password-policy';
-import { deleteAccount, listSessions, revokeOtherSessions, revokeSession, updateProfile } from './account.service';
+import {
+  deleteAccount,
+  listSessions,
+  revokeOtherSessions,
+  revokeSession,
+  updateProfile,
+} from './account.service';
 
 export async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -35,7 +41,10 @@ export async function accountRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/user/password',
-    { config: sensitiveLimit, schema: { tags, body: changePasswordSchema, response: { 200: messageSchema, 400: errorSchema } } },
+    {
+      config: sensitiveLimit,
+      schema: { tags, body: changePasswordSchema, response: { 200: messageSchema, 400: errorSchema } },
+    },
     async (request, reply) => {
       const { user } = await requireSession(request);
       assertAcceptablePassword(request.body.newPassword, { email: user.email });
@@ -60,7 +69,10 @@ export async function accountRoutes(fastify: FastifyInstance) {
 
   app.delete(
     '/api/user',
-    { config: sensitiveLimit, schema: { tags, body: deleteAccountSchema, response: { 200: messageSchema, 400: errorSchema } } },
+    {
+      config: sensitiveLimit,
+      schema: { tags, body: deleteAccountSchema, response: { 200: messageSchema, 400: errorSchema } },
+    },
     async (request, reply) => {
       const { user } = await requireSession(request);
       await deleteAccount({ db, userId: user.id, email: user.email, password: request.body.password });
@@ -70,10 +82,14 @@ export async function accountRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get('/api/user/sessions', { schema: { tags, response: { 200: z.array(sessionSchema) } } }, async (request) => {
-    const { user, session } = await requireSession(request);
-    return listSessions({ db, userId: user.id, currentSessionId: session.id });
-  });
+  app.get(
+    '/api/user/sessions',
+    { schema: { tags, response: { 200: z.array(sessionSchema) } } },
+    async (request) => {
+      const { user, session } = await requireSession(request);
+      return listSessions({ db, userId: user.id, currentSessionId: session.id });
+    },
+  );
 
   app.post(
     '/api/user/sessions/revoke-others',
@@ -88,7 +104,11 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.delete(
     '/api/user/sessions/:id',
     {
-      schema: { tags, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: messageSchema, 404: errorSchema } },
+      schema: {
+        tags,
+        params: z.object({ id: z.string().min(1).max(100) }),
+        response: { 200: messageSchema, 404: errorSchema },
+      },
     },
     async (request) => {
       const { user } = await requireSession(request);

@@ -31,7 +31,11 @@ export async function updateProfile(options: {
   return toUserDto(row);
 }
 
-export async function listSessions(options: { db: Db; userId: string; currentSessionId: string }): Promise<SessionInfo[]> {
+export async function listSessions(options: {
+  db: Db;
+  userId: string;
+  currentSessionId: string;
+}): Promise<SessionInfo[]> {
   const rows = await options.db
     .select()
     .from(sessions)

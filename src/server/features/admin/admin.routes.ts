@@ -36,14 +36,24 @@ export async function adminRoutes(fastify: FastifyInstance) {
   const idParams = z.object({ id: z.string().min(1).max(100) });
   const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
-  app.get('/api/admin/overview', { schema: { tags, response: { 200: adminOverviewSchema, ...errors } } }, async (request) => {
-    await requireSuperAdmin(request);
-    return getAdminOverview({ db });
-  });
+  app.get(
+    '/api/admin/overview',
+    { schema: { tags, response: { 200: adminOverviewSchema, ...errors } } },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return getAdminOverview({ db });
+    },
+  );
 
   app.get(
     '/api/admin/users',
-    { schema: { tags, querystring: adminUserListQuerySchema, response: { 200: adminUserListSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        querystring: adminUserListQuerySchema,
+        response: { 200: adminUserListSchema, ...errors },
+      },
+    },
     async (request) => {
       await requireSuperAdmin(request);
       return listAdminUsers({ db, query: request.query });
@@ -61,7 +71,14 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.patch(
     '/api/admin/users/:id',
-    { schema: { tags, params: idParams, body: adminUpdateUserSchema, response: { 200: adminUserSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: adminUpdateUserSchema,
+        response: { 200: adminUserSchema, ...errors },
+      },
+    },
     async (request) => {
       const actor = await requireSuperAdmin(request);
       return updateUserByAdmin({ db, actor, id: request.params.id, ...request.body });
@@ -70,7 +87,14 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/admin/users/:id/suspend',
-    { schema: { tags, params: idParams, body: adminSuspendSchema, response: { 200: adminUserSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: adminSuspendSchema,
+        response: { 200: adminUserSchema, ...errors },
+      },
+    },
     async (request) => {
       const actor = await requireSuperAdmin(request);
       return suspendUser({ db, actor, id: request.params.id, reason: request.body.reason });
@@ -106,7 +130,12 @@ export async function adminRoutes(fastify: FastifyInstance) {
           pageSize: z.coerce.number().int().min(1).max(100).default(25),
         }),
         response: {
-          200: z.object({ entries: z.array(auditEntrySchema), total: z.number(), page: z.number(), pageSize: z.number() }),
+          200: z.object({
+            entries: z.array(auditEntrySchema),
+            total: z.number(),
+            page: z.number(),
+            pageSize: z.number(),
+          }),
           ...errors,
         },
       },

@@ -11,8 +11,12 @@ import { type AuditActor, recordAuditEntry } from './audit.service';
 
 type Db = Services['db'];
 
-const activeSessionCount = sql<number>`(select count(*)::int from ${sessions} where ${sessions.userId} = ${users.id} and ${sessions.expiresAt} > now())`;
-const lastActiveAt = sql<Date | string | null>`(select max(${sessions.updatedAt}) from ${sessions} where ${sessions.userId} = ${users.id})`;
+// Drizzle leaves column names unqualified in a one-table select, where "id" inside the subquery would mean
+// the session's id; the columns are therefore qualified by hand.
+const activeSessionCount = sql<number>`(select count(*)::int from ${sessions} where ${sessions}.user_id = ${users}.id and ${sessions}.expires_at > now())`;
+const lastActiveAt = sql<
+  Date | string | null
+>`(select max(${sessions}.updated_at) from ${sessions} where ${sessions}.user_id = ${users}.id)`;
 
 type UserRow = typeof users.$inferSelect & { activeSessions: number; lastActiveAt: Date | string | null };
 
@@ -26,7 +30,12 @@ function toAdminUser(row: UserRow): AdminUser {
   };
 }
 
-async function selectUsers(db: Db, where: SQL | undefined, limit: number, offset: number): Promise<UserRow[]> {
+async function selectUsers(
+  db: Db,
+  where: SQL | undefined,
+  limit: number,
+  offset: number,
+): Promise<UserRow[]> {
   const rows = await db
     .select({ user: users, activeSessions: activeSessionCount, lastActiveAt })
     .from(users)
@@ -56,7 +65,12 @@ export async function listAdminUsers({ db, query }: { db: Db; query: AdminUserLi
   const where = filters.length > 0 ? and(...filters) : undefined;
   const rows = await selectUsers(db, where, query.pageSize, (query.page - 1) * query.pageSize);
   const [total] = await db.select({ value: count() }).from(users).where(where);
-  return { users: rows.map(toAdminUser), total: total?.value ?? 0, page: query.page, pageSize: query.pageSize };
+  return {
+    users: rows.map(toAdminUser),
+    total: total?.value ?? 0,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
 export async function updateUserByAdmin(options: {
@@ -84,7 +98,9 @@ export async function updateUserByAdmin(options: {
       details: {
         email: before.email,
         ...(options.role ? { role: { from: before.role, to: options.role } } : {}),
-        ...(options.subscriptionPlan ? { plan: { from: before.subscriptionPlan, to: options.subscriptionPlan } } : {}),
+        ...(options.subscriptionPlan
+          ? { plan: { from: before.subscriptionPlan, to: options.subscriptionPlan } }
+          : {}),
       },
     });
   });
@@ -92,7 +108,8 @@ export async function updateUserByAdmin(options: {
 }
 
 export async function suspendUser(options: { db: Db; actor: AuditActor; id: string; reason: string }) {
-  if (options.id === options.actor.id) throw new AppError('bad_request', 'You cannot suspend your own account.');
+  if (options.id === options.actor.id)
+    throw new AppError('bad_request', 'You cannot suspend your own account.');
   const before = await getAdminUserById({ db: options.db, id: options.id });
   await options.db.transaction(async (tx) => {
     await tx
@@ -134,7 +151,10 @@ export async function restoreUser(options: { db: Db; actor: AuditActor; id: stri
 export async function endUserSessions(options: { db: Db; actor: AuditActor; id: string }): Promise<number> {
   const before = await getAdminUserById({ db: options.db, id: options.id });
   return options.db.transaction(async (tx) => {
-    const deleted = await tx.delete(sessions).where(eq(sessions.userId, options.id)).returning({ id: sessions.id });
+    const deleted = await tx
+      .delete(sessions)
+      .where(eq(sessions.userId, options.id))
+      .returning({ id: sessions.id });
     await recordAuditEntry({
       db: tx as unknown as Db,
       actor: options.actor,
@@ -154,11 +174,17 @@ export async function getAdminOverview({ db }: { db: Db }): Promise<AdminOvervie
     db.select({ key: users.role, value: count() }).from(users).groupBy(users.role),
     db.select({ key: users.subscriptionPlan, value: count() }).from(users).groupBy(users.subscriptionPlan),
     db
-      .select({ day: sql<string>`to_char(date_trunc('day', ${users.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`, value: count() })
+      .select({
+        day: sql<string>`to_char(date_trunc('day', ${users.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
+        value: count(),
+      })
       .from(users)
       .where(gte(users.createdAt, since))
       .groupBy(sql`1`),
-    db.select({ value: countDistinct(sessions.id) }).from(sessions).where(gt(sessions.expiresAt, now())),
+    db
+      .select({ value: countDistinct(sessions.id) })
+      .from(sessions)
+      .where(gt(sessions.expiresAt, now())),
     db.select({ value: count() }).from(users).where(eq(users.banned, true)),
   ]);
   const signupsByDay = new Map(signups.map((s) => [s.day, Number(s.value)]));

@@ -12,7 +12,13 @@ import {
   userSchema,
 } from '../../../shared/auth';
 import { forwardAuthCookies, getSession, requestHeaders, requireSession, toUserDto } from '../../lib/http';
-import { loginUser, registerUser, requestPasswordReset, resetPassword, subscriptionInfoFor } from './auth.service';
+import {
+  loginUser,
+  registerUser,
+  requestPasswordReset,
+  resetPassword,
+  subscriptionInfoFor,
+} from './auth.service';
 
 export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -26,7 +32,11 @@ export async function authRoutes(fastify: FastifyInstance) {
     '/api/register',
     {
       config: authLimit,
-      schema: { tags, body: registerSchema, response: { 201: userSchema, 400: errorSchema, 409: errorSchema } },
+      schema: {
+        tags,
+        body: registerSchema,
+        response: { 201: userSchema, 400: errorSchema, 409: errorSchema },
+      },
     },
     async (request, reply) => {
       const { user, headers } = await registerUser(app.services, {
@@ -43,10 +53,17 @@ export async function authRoutes(fastify: FastifyInstance) {
     '/api/login',
     {
       config: authLimit,
-      schema: { tags, body: loginSchema, response: { 200: loginResponseSchema, 401: errorSchema, 403: errorSchema } },
+      schema: {
+        tags,
+        body: loginSchema,
+        response: { 200: loginResponseSchema, 401: errorSchema, 403: errorSchema },
+      },
     },
     async (request, reply) => {
-      const { user, headers } = await loginUser(app.services, { input: request.body, headers: requestHeaders(request) });
+      const { user, headers } = await loginUser(app.services, {
+        input: request.body,
+        headers: requestHeaders(request),
+      });
       forwardAuthCookies(reply, headers);
       const subscriptionInfo = subscriptionInfoFor(user);
       return reply.send(subscriptionInfo ? { ...user, subscriptionInfo } : user);
@@ -56,22 +73,32 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post('/api/logout', { schema: { tags, response: { 200: messageSchema } } }, async (request, reply) => {
     const session = await getSession(request);
     if (session) {
-      const { headers } = await app.services.auth.api.signOut({ headers: requestHeaders(request), returnHeaders: true });
+      const { headers } = await app.services.auth.api.signOut({
+        headers: requestHeaders(request),
+        returnHeaders: true,
+      });
       forwardAuthCookies(reply, headers);
     }
     return reply.send({ message: 'You have been successfully signed out.' });
   });
 
-  app.get('/api/user', { schema: { tags, response: { 200: userSchema, 401: errorSchema } } }, async (request) => {
-    const session = await requireSession(request);
-    return toUserDto(session.user);
-  });
+  app.get(
+    '/api/user',
+    { schema: { tags, response: { 200: userSchema, 401: errorSchema } } },
+    async (request) => {
+      const session = await requireSession(request);
+      return toUserDto(session.user);
+    },
+  );
 
   app.post(
     '/api/auth/forgot-password',
     { config: authLimit, schema: { tags, body: forgotPasswordSchema, response: { 200: messageSchema } } },
     async (request) => {
-      await requestPasswordReset(app.services, { email: request.body.email, headers: requestHeaders(request) });
+      await requestPasswordReset(app.services, {
+        email: request.body.email,
+        headers: requestHeaders(request),
+      });
       return { message: MESSAGES.resetRequested };
     },
   );

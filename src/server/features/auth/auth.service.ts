@@ -1,10 +1,16 @@
 import { APIError } from 'better-auth/api';
 import { eq, sql } from 'drizzle-orm';
-import { type LoginInput, MESSAGES, type RegisterInput, type SubscriptionInfo, type User } from '../../../shared/auth';
+import {
+  type LoginInput,
+  MESSAGES,
+  type RegisterInput,
+  type SubscriptionInfo,
+  type User,
+} from '../../../shared/auth';
 import { PLAN_NAMES } from '../../../shared/plans';
 import { needsPayment } from '../../../shared/subscription';
 import type { Services } from '../../app';
-import { users } from '../../db/schema/index';
+import { sessions, users } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
 import { assertAcceptablePassword } from './password-policy';
@@ -57,7 +63,10 @@ export async function registerUser(
     return { user: toUserDto(row ?? response.user), headers };
   } catch (error) {
     // Two sign-ups for one email racing each other: the loser gets the same answer as a late arrival.
-    if (apiErrorCode(error)?.startsWith('USER_ALREADY_EXISTS')) {
+    // better-auth reports the loser as USER_ALREADY_EXISTS…, or as FAILED_TO_CREATE_USER when the insert
+    // itself hits the unique email index.
+    const code = apiErrorCode(error);
+    if (code?.startsWith('USER_ALREADY_EXISTS') || code === 'FAILED_TO_CREATE_USER') {
       const raced = await findUserByEmail({ db: services.db, email });
       if (raced) throw existingAccountError(raced);
     }
@@ -78,15 +87,16 @@ export async function loginUser(
   services: AuthServices,
   options: { input: LoginInput; headers: Headers },
 ): Promise<{ user: User; headers: Headers }> {
-  // A fresh session id at every sign-in: whatever session this browser carried before is ended first.
+  // A fresh session id at every sign-in: whatever session this browser carried before is ended once the
+  // new one exists (a failed attempt leaves the current session alone).
   const previous = await services.auth.api.getSession({ headers: options.headers }).catch(() => null);
-  if (previous) await services.auth.api.revokeSession({ headers: options.headers, body: { token: previous.session.token } });
   try {
     const { headers, response } = await services.auth.api.signInEmail({
       body: { email: options.input.email.toLowerCase(), password: options.input.password, rememberMe: true },
       headers: options.headers,
       returnHeaders: true,
     });
+    if (previous) await services.db.delete(sessions).where(eq(sessions.token, previous.session.token));
     const [row] = await services.db.select().from(users).where(eq(users.id, response.user.id)).limit(1);
     return { user: toUserDto(row ?? response.user), headers };
   } catch (error) {
@@ -101,7 +111,10 @@ export async function loginUser(
   }
 }
 
-export async function requestPasswordReset(services: AuthServices, options: { email: string; headers: Headers }) {
+export async function requestPasswordReset(
+  services: AuthServices,
+  options: { email: string; headers: Headers },
+) {
   await services.auth.api.requestPasswordReset({
     body: { email: options.email.toLowerCase() },
     headers: options.headers,
@@ -113,7 +126,8 @@ export async function resetPassword(services: AuthServices, options: { token: st
   try {
     await services.auth.api.resetPassword({ body: { token: options.token, newPassword: options.password } });
   } catch (error) {
-    if (error instanceof APIError && error.statusCode < 500) throw new AppError('bad_request', MESSAGES.resetInvalid);
+    if (error instanceof APIError && error.statusCode < 500)
+      throw new AppError('bad_request', MESSAGES.resetInvalid);
     throw error;
   }
 }

@@ -29,7 +29,8 @@ describe('auth API', () => {
   });
   afterAll(() => app.close());
 
-  const register = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/register', payload });
+  const register = (payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: '/api/register', payload });
   const signIn = (payload: Record<string, unknown>, cookie?: string) =>
     as(app, cookie)({ method: 'POST', url: '/api/login', payload });
   const currentUser = (cookie: string | undefined) => as(app, cookie)({ method: 'GET', url: '/api/user' });
@@ -37,7 +38,12 @@ describe('auth API', () => {
   describe('POST /api/register', () => {
     it('creates a free user, signs them in with an HttpOnly Lax cookie and stores the email in lower case', async () => {
       const email = uniqueEmail('Mixed-Case').replace('@tambari.test', '@Tambari.TEST');
-      const response = await register({ email, password: TEST_PASSWORD, firstName: 'Amaka', lastName: 'Obi' });
+      const response = await register({
+        email,
+        password: TEST_PASSWORD,
+        firstName: 'Amaka',
+        lastName: 'Obi',
+      });
 
       expect(response.statusCode).toBe(201);
       const user = userSchema.strict().parse(response.json());
@@ -68,7 +74,11 @@ describe('auth API', () => {
       expect(first.statusCode).toBe(201);
       const userId = first.json().id as string;
 
-      const second = await register({ email: email.toUpperCase(), password: 'Another-pass-99', firstName: 'Imposter' });
+      const second = await register({
+        email: email.toUpperCase(),
+        password: 'Another-pass-99',
+        firstName: 'Imposter',
+      });
       expect(second.statusCode).toBe(409);
       expect(second.json()).toMatchObject({
         action: 'login_required',
@@ -81,6 +91,15 @@ describe('auth API', () => {
       // The original password still works and the attempted one does not.
       expect((await signIn({ email, password: TEST_PASSWORD })).statusCode).toBe(200);
       expect((await signIn({ email, password: 'Another-pass-99' })).statusCode).toBe(401);
+    });
+
+    it('creates one account when the same sign-up is sent twice at once', async () => {
+      const email = uniqueEmail('race');
+      const payload = { email, password: TEST_PASSWORD, firstName: 'Kemi' };
+      const responses = await Promise.all([register(payload), register(payload), register(payload)]);
+      const statuses = responses.map((r) => r.statusCode).sort();
+      expect(statuses).toEqual([201, 409, 409]);
+      expect(await countUsersWithEmail(app, email)).toBe(1);
     });
 
     it.each([
@@ -119,7 +138,12 @@ describe('auth API', () => {
 
     it('refuses unknown fields such as a self-assigned role', async () => {
       const email = uniqueEmail('role');
-      const response = await register({ email, password: TEST_PASSWORD, firstName: 'Tunde', role: 'super_admin' });
+      const response = await register({
+        email,
+        password: TEST_PASSWORD,
+        firstName: 'Tunde',
+        role: 'super_admin',
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toContain('role');
       expect(await countUsersWithEmail(app, email)).toBe(0);
@@ -183,6 +207,23 @@ describe('auth API', () => {
       expect((await currentUser(second)).statusCode).toBe(200);
     });
 
+    it.each([
+      ['an invalid email', { email: 'ada@', password: TEST_PASSWORD }, MESSAGES.invalidEmail],
+      ['a short password', { email: 'ada@tambari.test', password: '12345' }, MESSAGES.passwordTooShort],
+      ['a missing password', { email: 'ada@tambari.test' }, MESSAGES.passwordTooShort],
+    ])('refuses %s with the exact message', async (_label, payload, message) => {
+      const response = await signIn(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(message);
+    });
+
+    it('leaves the current session alone when a sign-in attempt fails', async () => {
+      const { email, cookie, user } = await createUser(app);
+      const failed = await signIn({ email, password: 'Wrong-password-1' }, cookie);
+      expect(failed.statusCode).toBe(401);
+      expect((await currentUser(cookie)).json().id).toBe(user.id);
+    });
+
     it.each(['incomplete', 'past_due', 'cancelled'])(
       'tells a starter user with status %s that payment is needed',
       async (status) => {
@@ -200,9 +241,18 @@ describe('auth API', () => {
 
     it.each([
       ['a free user', { plan: 'free' as const }],
-      ['an active paid user', { plan: 'starter' as const, status: 'active', periodEnd: new Date(Date.now() + 864e5 * 20) }],
-      ['a super admin on an unpaid plan', { role: 'super_admin' as const, plan: 'starter' as const, status: 'incomplete' }],
-      ['a data entry officer on an unpaid plan', { role: 'data_entry' as const, plan: 'starter' as const, status: 'past_due' }],
+      [
+        'an active paid user',
+        { plan: 'starter' as const, status: 'active', periodEnd: new Date(Date.now() + 864e5 * 20) },
+      ],
+      [
+        'a super admin on an unpaid plan',
+        { role: 'super_admin' as const, plan: 'starter' as const, status: 'incomplete' },
+      ],
+      [
+        'a data entry officer on an unpaid plan',
+        { role: 'data_entry' as const, plan: 'starter' as const, status: 'past_due' },
+      ],
     ])('sends no subscriptionInfo for %s', async (_label, options) => {
       const { email } = await createUser(app, options);
       const response = await signIn({ email, password: TEST_PASSWORD });
@@ -212,7 +262,10 @@ describe('auth API', () => {
 
     it('refuses a suspended user with 403 and the suspension message', async () => {
       const { email, user } = await createUser(app);
-      const suspend = await as(app, admin.cookie)({
+      const suspend = await as(
+        app,
+        admin.cookie,
+      )({
         method: 'POST',
         url: `/api/admin/users/${user.id}/suspend`,
         payload: { reason: 'Spam complaints' },

@@ -11,23 +11,37 @@ export async function devMailboxRoutes(fastify: FastifyInstance) {
   const { db } = app.services;
   const tags = ['admin'];
 
-  app.get('/api/admin/dev-mailbox', { schema: { tags, response: { 200: z.array(devMailSummarySchema) } } }, async (request) => {
-    await requireRole(request, 'super_admin');
-    return listDevMail({ db });
-  });
+  app.get(
+    '/api/admin/dev-mailbox',
+    { schema: { tags, response: { 200: z.array(devMailSummarySchema) } } },
+    async (request) => {
+      await requireRole(request, 'super_admin');
+      return listDevMail({ db });
+    },
+  );
 
   app.get(
     '/api/admin/dev-mailbox/:id',
-    { schema: { tags, params: z.object({ id: z.uuid({ error: 'Message not found' }) }), response: { 200: devMailSchema, 404: errorSchema } } },
+    {
+      schema: {
+        tags,
+        params: z.object({ id: z.uuid({ error: 'Message not found' }) }),
+        response: { 200: devMailSchema, 404: errorSchema },
+      },
+    },
     async (request) => {
       await requireRole(request, 'super_admin');
       return getDevMailById({ db, id: request.params.id });
     },
   );
 
-  app.delete('/api/admin/dev-mailbox', { schema: { tags, response: { 200: messageSchema } } }, async (request) => {
-    await requireRole(request, 'super_admin');
-    await clearDevMail({ db });
-    return { message: 'The development mailbox is empty.' };
-  });
+  app.delete(
+    '/api/admin/dev-mailbox',
+    { schema: { tags, response: { 200: messageSchema } } },
+    async (request) => {
+      await requireRole(request, 'super_admin');
+      await clearDevMail({ db });
+      return { message: 'The development mailbox is empty.' };
+    },
+  );
 }

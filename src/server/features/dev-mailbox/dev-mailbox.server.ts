@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
 import type { FastifyBaseLogger } from 'fastify';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { Database } from '../../db/client';
 import { storeDevMail } from './dev-mailbox.service';
@@ -16,7 +16,11 @@ export interface DevMailbox {
  * The built-in development mailbox: a real SMTP server on loopback that keeps every message it is
  * given in the database, where a super admin reads it at /admin/dev-mailbox. Nothing leaves the machine.
  */
-export async function startDevMailbox(options: { db: Database; port: number; log: FastifyBaseLogger }): Promise<DevMailbox> {
+export async function startDevMailbox(options: {
+  db: Database;
+  port: number;
+  log: FastifyBaseLogger;
+}): Promise<DevMailbox> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],

@@ -47,7 +47,11 @@ export async function listDevMail(options: { db: Database }): Promise<DevMailSum
 }
 
 export async function getDevMailById(options: { db: Database; id: string }): Promise<DevMail> {
-  const [row] = await options.db.select().from(devMailMessages).where(eq(devMailMessages.id, options.id)).limit(1);
+  const [row] = await options.db
+    .select()
+    .from(devMailMessages)
+    .where(eq(devMailMessages.id, options.id))
+    .limit(1);
   if (!row) throw notFound('Message not found');
   return {
     id: row.id,

@@ -112,7 +112,11 @@ export function AccountMenu({ user }: { user: User }) {
           }}
           data-testid="account-menu-sign-out"
         >
-          {logoutMutation.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <LogOut aria-hidden="true" />}
+          {logoutMutation.isPending ? (
+            <Loader2 className="animate-spin" aria-hidden="true" />
+          ) : (
+            <LogOut aria-hidden="true" />
+          )}
           Sign out
         </DropdownMenuItem>
       </DropdownMenuContent>

@@ -25,7 +25,9 @@ function ViewSwitcher({ viewMode }: { viewMode: ViewMode }) {
             data-testid={`view-switcher-${option.mode}`}
             className={cn(
               'flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-xs font-medium whitespace-nowrap transition-colors outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:text-sm',
-              active ? 'bg-background text-foreground shadow-sm' : 'text-muted-foreground hover:text-foreground',
+              active
+                ? 'bg-background text-foreground shadow-sm'
+                : 'text-muted-foreground hover:text-foreground',
             )}
           >
             <option.icon className="size-4" aria-hidden="true" />
@@ -64,9 +66,10 @@ export function AppHeader({
       >
         <Menu />
       </Button>
-      <h1 className="min-w-0 flex-1 truncate text-lg font-semibold tracking-tight" data-testid="page-title">
+      {/* The page itself carries the h1; this is the running title of the shell. */}
+      <p className="min-w-0 flex-1 truncate text-lg font-semibold tracking-tight" data-testid="page-title">
         {title}
-      </h1>
+      </p>
       <div className="flex items-center gap-2 sm:gap-3">
         {user.role === 'super_admin' && <ViewSwitcher viewMode={viewMode} />}
         <AccountMenu user={user} />

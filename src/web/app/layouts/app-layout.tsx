@@ -16,6 +16,7 @@ import { usePageMeta } from '@/hooks/use-page-meta';
 
 /** Scrolls to `#anchor` once the lazily loaded page has rendered it (e.g. /settings#account-settings). */
 function useScrollToHash(hash: string, pathname: string) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the same hash on another page scrolls again.
   useEffect(() => {
     if (!hash) return;
     const id = decodeURIComponent(hash.slice(1));

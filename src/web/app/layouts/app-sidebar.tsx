@@ -59,7 +59,10 @@ function NavGroupSection({
         className="flex w-full items-center justify-between rounded-md px-3 py-1.5 text-xs font-semibold tracking-wide text-sidebar-muted uppercase outline-none hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-primary"
       >
         {group.title}
-        <ChevronDown className={cn('size-3.5 transition-transform', !open && '-rotate-90')} aria-hidden="true" />
+        <ChevronDown
+          className={cn('size-3.5 transition-transform', !open && '-rotate-90')}
+          aria-hidden="true"
+        />
       </button>
       <ul id={listId} hidden={!open} className="space-y-0.5">
         {group.items.map((item) => (
@@ -120,7 +123,12 @@ export function SidebarNav({
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 shrink-0 items-center border-b border-sidebar-border px-5">
-        <BrandLogo to={role === 'data_entry' ? '/data-entry' : viewMode === 'admin' ? '/admin-dashboard' : '/dashboard'} tone="inverted" />
+        <BrandLogo
+          to={
+            role === 'data_entry' ? '/data-entry' : viewMode === 'admin' ? '/admin-dashboard' : '/dashboard'
+          }
+          tone="inverted"
+        />
       </div>
       <nav aria-label={label} className="flex-1 overflow-y-auto px-3 py-4" data-view-mode={viewMode}>
         {role === 'data_entry' ? (

@@ -57,8 +57,8 @@ export function PublicFooter() {
         <div className="space-y-4">
           <BrandLogo tone="inverted" />
           <p className="max-w-xs text-sm text-sidebar-muted">
-            Verified business contacts across Africa, and the cold email and newsletters to reach them. Billed in
-            Naira.
+            Verified business contacts across Africa, and the cold email and newsletters to reach them. Billed
+            in Naira.
           </p>
           <ul className="space-y-2 text-sm">
             <li className="flex items-center gap-2">

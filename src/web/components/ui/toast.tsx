@@ -11,7 +11,9 @@ function ToastProvider({
   swipeThreshold = 50,
   ...props
 }: React.ComponentProps<typeof ToastPrimitives.Provider>) {
-  return <ToastPrimitives.Provider swipeDirection={swipeDirection} swipeThreshold={swipeThreshold} {...props} />;
+  return (
+    <ToastPrimitives.Provider swipeDirection={swipeDirection} swipeThreshold={swipeThreshold} {...props} />
+  );
 }
 
 function ToastViewport({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Viewport>) {
@@ -89,7 +91,11 @@ function ToastClose({ className, ...props }: React.ComponentProps<typeof ToastPr
 
 function ToastTitle({ className, ...props }: React.ComponentProps<typeof ToastPrimitives.Title>) {
   return (
-    <ToastPrimitives.Title data-slot="toast-title" className={cn('text-sm font-semibold', className)} {...props} />
+    <ToastPrimitives.Title
+      data-slot="toast-title"
+      className={cn('text-sm font-semibold', className)}
+      {...props}
+    />
   );
 }
 
@@ -108,13 +114,13 @@ type ToastProps = React.ComponentProps<typeof Toast>;
 type ToastActionElement = React.ReactElement<typeof ToastAction>;
 
 export {
-  type ToastProps,
-  type ToastActionElement,
-  ToastProvider,
-  ToastViewport,
   Toast,
-  ToastTitle,
-  ToastDescription,
-  ToastClose,
   ToastAction,
+  type ToastActionElement,
+  ToastClose,
+  ToastDescription,
+  type ToastProps,
+  ToastProvider,
+  ToastTitle,
+  ToastViewport,
 };

@@ -12,7 +12,10 @@ export function useEmptyDevMailbox() {
     onSuccess: () => {
       // Show the empty list at once, forget the cached messages, then confirm with the server.
       queryClient.setQueryData(devMailboxQueryKey, []);
-      queryClient.removeQueries({ queryKey: devMailboxQueryKey, predicate: (query) => query.queryKey.length > 1 });
+      queryClient.removeQueries({
+        queryKey: devMailboxQueryKey,
+        predicate: (query) => query.queryKey.length > 1,
+      });
       void queryClient.invalidateQueries({ queryKey: devMailboxQueryKey, exact: true });
     },
   });

@@ -11,10 +11,12 @@ export interface AuditLogPage {
   pageSize: number;
 }
 
-export function useAuditLog(page: number) {
+/** One page of the audit log, newest first; without `pageSize` the server's default (25) applies. */
+export function useAuditLog(page: number, pageSize?: number) {
   return useQuery<AuditLogPage>({
-    queryKey: [...auditLogQueryKey, page],
-    queryFn: ({ signal }) => getJson<AuditLogPage>(`/api/admin/audit-log${buildQueryString({ page })}`, signal),
+    queryKey: [...auditLogQueryKey, { page, pageSize }],
+    queryFn: ({ signal }) =>
+      getJson<AuditLogPage>(`/api/admin/audit-log${buildQueryString({ page, pageSize })}`, signal),
     placeholderData: keepPreviousData,
   });
 }

@@ -17,7 +17,8 @@ export function useDevMailbox() {
 export function useDevMail(id: string | null) {
   return useQuery<DevMail>({
     queryKey: [...devMailboxQueryKey, id],
-    queryFn: ({ signal }) => getJson<DevMail>(`/api/admin/dev-mailbox/${encodeURIComponent(id ?? '')}`, signal),
+    queryFn: ({ signal }) =>
+      getJson<DevMail>(`/api/admin/dev-mailbox/${encodeURIComponent(id ?? '')}`, signal),
     enabled: Boolean(id),
   });
 }

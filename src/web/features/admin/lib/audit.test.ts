@@ -17,7 +17,11 @@ describe('summariseAuditDetails', () => {
   });
 
   it('shows {from, to} pairs as transitions and nested objects as JSON', () => {
-    expect(summariseAuditDetails({ role: { from: 'user', to: 'super_admin' } })).toBe('Role: user → super_admin');
+    expect(summariseAuditDetails({ role: { from: 'user', to: 'super_admin' } })).toBe(
+      'Role: User → Super Admin',
+    );
+    expect(summariseAuditDetails({ plan: { from: 'free', to: 'professional' } })).toBe('Plan: Free → Growth');
+    expect(summariseAuditDetails({ role: { from: 'user', to: 'owner' } })).toBe('Role: User → owner');
     expect(summariseAuditDetails({ meta: { a: 1 } })).toBe('Meta: {"a":1}');
     expect(summariseAuditDetails({ ids: ['a', 'b'] })).toBe('Ids: [2 items]');
   });
@@ -28,8 +32,14 @@ describe('summariseAuditDetails', () => {
     expect(summariseAuditDetails({ note: 'x'.repeat(100) })).toMatch(/^Note: x{57}…$/);
   });
 
+  it('leaves out what the target already shows, unless told otherwise', () => {
+    expect(summariseAuditDetails({ email: 'a@b.test', sessions: 2 })).toBe('Sessions: 2');
+    expect(summariseAuditDetails({ email: 'a@b.test' }, { omit: [] })).toBe('Email: a@b.test');
+  });
+
   it('shows a dash when there is nothing to say', () => {
     expect(summariseAuditDetails({})).toBe('—');
+    expect(summariseAuditDetails({ email: 'a@b.test' })).toBe('—');
   });
 });
 

@@ -1,4 +1,13 @@
 import type { AuditEntry } from '@shared/admin';
+import { PLAN_NAMES } from '@shared/plans';
+import { ROLE_LABELS } from '@shared/roles';
+
+/** Ids that read better by their display name in a summary (`super_admin` → "Super Admin"). */
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  role: ROLE_LABELS,
+  plan: PLAN_NAMES,
+  subscriptionPlan: PLAN_NAMES,
+};
 
 /** `user.suspend` → "User suspend", `admin.user.set_role` → "Admin user set role". */
 export function formatAuditAction(action: string): string {
@@ -10,9 +19,12 @@ export function formatAuditAction(action: string): string {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : action;
 }
 
-function formatValue(value: unknown): string {
+function formatValue(value: unknown, labels?: Record<string, string>): string {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'string') return value.length > 60 ? `${value.slice(0, 57)}…` : value;
+  if (typeof value === 'string') {
+    const text = labels?.[value] ?? value;
+    return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.length} item${value.length === 1 ? '' : 's'}]`;
   if (typeof value === 'object') {
@@ -20,7 +32,7 @@ function formatValue(value: unknown): string {
     // A {from, to} pair is how changes are usually recorded; show it as a transition.
     if (keys.length === 2 && 'from' in value && 'to' in value) {
       const change = value as { from: unknown; to: unknown };
-      return `${formatValue(change.from)} → ${formatValue(change.to)}`;
+      return `${formatValue(change.from, labels)} → ${formatValue(change.to, labels)}`;
     }
     const json = JSON.stringify(value);
     return json.length > 60 ? `${json.slice(0, 57)}…` : json;
@@ -36,11 +48,24 @@ function humaniseKey(key: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/** One readable line from the free-form `details` JSON: "Reason: spam · Role: user → super_admin". */
-export function summariseAuditDetails(details: AuditEntry['details'], maxParts = 3): string {
-  const entries = Object.entries(details ?? {}).filter(([, value]) => value !== undefined);
+/** Detail keys already shown as the entry's target. */
+export const TARGET_DETAIL_KEYS = ['email', 'targetEmail'] as const;
+
+/**
+ * One readable line from the free-form `details` JSON: "Reason: spam · Role: user → super_admin". Keys in
+ * `omit` (by default those shown as the target) are left out.
+ */
+export function summariseAuditDetails(
+  details: AuditEntry['details'],
+  { maxParts = 3, omit = TARGET_DETAIL_KEYS }: { maxParts?: number; omit?: readonly string[] } = {},
+): string {
+  const entries = Object.entries(details ?? {}).filter(
+    ([key, value]) => value !== undefined && !omit.includes(key),
+  );
   if (entries.length === 0) return '—';
-  const parts = entries.slice(0, maxParts).map(([key, value]) => `${humaniseKey(key)}: ${formatValue(value)}`);
+  const parts = entries
+    .slice(0, maxParts)
+    .map(([key, value]) => `${humaniseKey(key)}: ${formatValue(value, VALUE_LABELS[key])}`);
   const rest = entries.length - maxParts;
   if (rest > 0) parts.push(`+${rest} more`);
   return parts.join(' · ');

@@ -1,6 +1,12 @@
 const URL_PATTERN = /https?:\/\/[^\s"'<>()[\]{}]+/gi;
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&lt;': '<',
+  '&gt;': '>',
+};
 
 function decodeEntities(value: string): string {
   return value.replace(/&(amp|quot|#39|lt|gt);/g, (match) => ENTITIES[match] ?? match);

@@ -62,6 +62,8 @@ describe('summariseSignups', () => {
 
 describe('niceCeiling', () => {
   it('rounds the scale up to 1, 2 or 5 times a power of ten', () => {
-    expect([0, 1, 2, 3, 6, 10, 11, 24, 51, 999].map(niceCeiling)).toEqual([1, 1, 2, 5, 10, 10, 20, 50, 100, 1000]);
+    expect([0, 1, 2, 3, 6, 10, 11, 24, 51, 999].map(niceCeiling)).toEqual([
+      1, 1, 2, 5, 10, 10, 20, 50, 100, 1000,
+    ]);
   });
 });

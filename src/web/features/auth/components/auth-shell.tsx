@@ -19,7 +19,9 @@ export function AuthShell({ children }: { children: ReactNode }) {
         <main id="main" className="flex flex-1 items-center justify-center py-10">
           <div className="w-full max-w-md">{children}</div>
         </main>
-        <p className="text-center text-xs text-muted-foreground">© {new Date().getFullYear()} Tambari · Lagos, Nigeria</p>
+        <p className="text-center text-xs text-muted-foreground">
+          © {new Date().getFullYear()} Tambari · Lagos, Nigeria
+        </p>
       </div>
       <aside className="relative hidden overflow-hidden bg-sidebar text-sidebar-foreground lg:flex lg:flex-col lg:justify-center lg:px-14">
         <div

@@ -17,12 +17,17 @@ describe('readAuthParams', () => {
     });
   });
 
-  it.each(['mode=signup', 'email=a%40b.co', 'plan=starter', 'plan=free'])('opens sign up with %s', (query) => {
-    expect(readAuthParams(new URLSearchParams(query)).startOnSignUp).toBe(true);
-  });
+  it.each(['mode=signup', 'email=a%40b.co', 'plan=starter', 'plan=free'])(
+    'opens sign up with %s',
+    (query) => {
+      expect(readAuthParams(new URLSearchParams(query)).startOnSignUp).toBe(true);
+    },
+  );
 
   it('reads the email, a known plan and interval, and ignores unknown values', () => {
-    expect(readAuthParams(new URLSearchParams('email=ada%40example.com&plan=professional&interval=annual'))).toEqual({
+    expect(
+      readAuthParams(new URLSearchParams('email=ada%40example.com&plan=professional&interval=annual')),
+    ).toEqual({
       email: 'ada@example.com',
       plan: 'professional',
       interval: 'annual',
@@ -48,11 +53,15 @@ describe('destinations', () => {
   });
 
   it('builds the returning payment link', () => {
-    expect(paymentPath('enterprise', 'monthly', true)).toBe('/payment?plan=enterprise&interval=monthly&returning=true');
+    expect(paymentPath('enterprise', 'monthly', true)).toBe(
+      '/payment?plan=enterprise&interval=monthly&returning=true',
+    );
   });
 
   it('sends a new account to payment only for a paid plan', () => {
-    expect(destinationAfterRegistration('professional', 'monthly')).toBe('/payment?plan=professional&interval=monthly');
+    expect(destinationAfterRegistration('professional', 'monthly')).toBe(
+      '/payment?plan=professional&interval=monthly',
+    );
     expect(destinationAfterRegistration('free', 'monthly')).toBe('/dashboard');
     expect(destinationAfterRegistration(null, 'monthly')).toBe('/dashboard');
   });

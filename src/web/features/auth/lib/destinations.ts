@@ -1,5 +1,5 @@
-import type { Role } from '@shared/roles';
 import { type BillingInterval, isBillingInterval, isPlanId, type PlanId } from '@shared/plans';
+import type { Role } from '@shared/roles';
 
 import { getRoleHome } from '@/app/paths';
 

@@ -6,8 +6,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-
+import { PAGE_META } from '@/app/page-meta';
 import { getRoleHome } from '@/app/paths';
+import { FullPageLoader } from '@/components/page-loader';
 import { PasswordInput } from '@/components/password-input';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
@@ -16,10 +17,14 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { SWITCH_TO_LOGIN_EVENT, type SwitchToLoginDetail, useAuth } from '@/hooks/use-auth';
 import { usePageMeta } from '@/hooks/use-page-meta';
 import { toast } from '@/hooks/use-toast';
-import { PAGE_META } from '@/app/page-meta';
 
 import { AuthShell } from '../components/auth-shell';
-import { destinationAfterRegistration, destinationAfterSignIn, paymentPath, readAuthParams } from '../lib/destinations';
+import {
+  destinationAfterRegistration,
+  destinationAfterSignIn,
+  paymentPath,
+  readAuthParams,
+} from '../lib/destinations';
 
 type Mode = 'login' | 'register';
 
@@ -28,7 +33,7 @@ const SIGN_IN_REDIRECT_MS = 1000;
 const PAYMENT_REDIRECT_MS = 1500;
 
 export default function AuthPage() {
-  const { user, loginMutation, registerMutation } = useAuth();
+  const { user, isLoading, loginMutation, registerMutation } = useAuth();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const params = readAuthParams(searchParams);
@@ -36,6 +41,7 @@ export default function AuthPage() {
   // Set from submit until the post-sign-in redirect, so the signed-in bounce below does not cut the toast short.
   const [handingOff, setHandingOff] = useState(false);
   const timers = useRef<number[]>([]);
+  const pendingFocus = useRef<keyof LoginInput | null>(null);
 
   usePageMeta(PAGE_META['/auth']!);
 
@@ -69,12 +75,20 @@ export default function AuthPage() {
       const { email } = (event as CustomEvent<SwitchToLoginDetail>).detail ?? {};
       setMode('login');
       if (email) loginForm.setValue('email', email);
-      window.setTimeout(() => loginForm.setFocus(email ? 'password' : 'email'), 0);
+      pendingFocus.current = email ? 'password' : 'email';
     }
     window.addEventListener(SWITCH_TO_LOGIN_EVENT, onSwitch);
     return () => window.removeEventListener(SWITCH_TO_LOGIN_EVENT, onSwitch);
   }, [loginForm]);
 
+  // Focus once the sign-in fields are mounted again (the inactive tab's fields are not in the DOM).
+  useEffect(() => {
+    if (mode !== 'login' || !pendingFocus.current) return;
+    loginForm.setFocus(pendingFocus.current);
+    pendingFocus.current = null;
+  }, [mode, loginForm]);
+
+  if (isLoading) return <FullPageLoader />;
   if (user && !handingOff) return <Navigate to={getRoleHome(user.role)} replace />;
 
   function later(callback: () => void, delay: number) {
@@ -87,13 +101,20 @@ export default function AuthPage() {
       onSuccess: (response) => {
         const info = response.subscriptionInfo;
         if (info?.needsPayment && info.subscriptionPlan !== 'free') {
-          toast({ title: 'Welcome back!', description: info.message || `Signed in as ${response.firstName}` });
-          later(() => navigate(paymentPath(info.subscriptionPlan, 'monthly', true), { replace: true }), PAYMENT_REDIRECT_MS);
+          toast({
+            title: 'Welcome back!',
+            description: info.message || `Signed in as ${response.firstName}`,
+          });
+          later(
+            () => navigate(paymentPath(info.subscriptionPlan, 'monthly', true), { replace: true }),
+            PAYMENT_REDIRECT_MS,
+          );
           return;
         }
         toast({ title: 'Welcome back!', description: `Signed in as ${response.firstName}` });
         later(
-          () => navigate(destinationAfterSignIn(response.role, params.plan, params.interval), { replace: true }),
+          () =>
+            navigate(destinationAfterSignIn(response.role, params.plan, params.interval), { replace: true }),
           SIGN_IN_REDIRECT_MS,
         );
       },
@@ -134,9 +155,13 @@ export default function AuthPage() {
       </div>
 
       {paidPlan && (
-        <p className="mb-6 rounded-lg border border-gold/40 bg-accent px-4 py-3 text-sm text-accent-foreground" data-testid="auth-plan-note">
-          You chose the <strong>{PLAN_NAMES[paidPlan]}</strong> plan, billed {params.interval}. You will pay in Naira
-          right after {mode === 'login' ? 'signing in' : 'creating your account'}.
+        <p
+          className="mb-6 rounded-lg border border-gold/40 bg-accent px-4 py-3 text-sm text-accent-foreground"
+          data-testid="auth-plan-note"
+        >
+          You chose the <strong>{PLAN_NAMES[paidPlan]}</strong> plan, billed{' '}
+          {params.interval === 'annual' ? 'annually' : 'monthly'}. You will pay in Naira right after{' '}
+          {mode === 'login' ? 'signing in' : 'creating your account'}.
         </p>
       )}
 
@@ -152,7 +177,12 @@ export default function AuthPage() {
 
         <TabsContent value="login">
           <Form {...loginForm}>
-            <form onSubmit={loginForm.handleSubmit(onLogin)} className="space-y-5" noValidate data-testid="login-form">
+            <form
+              onSubmit={loginForm.handleSubmit(onLogin)}
+              className="space-y-5"
+              noValidate
+              data-testid="login-form"
+            >
               <FormField
                 control={loginForm.control}
                 name="email"
@@ -188,13 +218,23 @@ export default function AuthPage() {
                       </Link>
                     </div>
                     <FormControl>
-                      <PasswordInput autoComplete="current-password" data-testid="login-password" {...field} />
+                      <PasswordInput
+                        autoComplete="current-password"
+                        data-testid="login-password"
+                        {...field}
+                      />
                     </FormControl>
                     <FormMessage />
                   </FormItem>
                 )}
               />
-              <Button type="submit" className="w-full" size="lg" disabled={loginBusy} data-testid="login-submit">
+              <Button
+                type="submit"
+                className="w-full"
+                size="lg"
+                disabled={loginBusy}
+                data-testid="login-submit"
+              >
                 {loginBusy && <Loader2 className="animate-spin" aria-hidden="true" />}
                 {loginMutation.isSuccess && handingOff ? 'Signing you in…' : 'Sign in'}
               </Button>
@@ -220,7 +260,7 @@ export default function AuthPage() {
               noValidate
               data-testid="register-form"
             >
-              <div className="grid gap-5 sm:grid-cols-2">
+              <div className="grid items-start gap-5 sm:grid-cols-2">
                 <FormField
                   control={registerForm.control}
                   name="firstName"
@@ -239,9 +279,7 @@ export default function AuthPage() {
                   name="lastName"
                   render={({ field }) => (
                     <FormItem>
-                      <FormLabel>
-                        Last name <span className="font-normal text-muted-foreground">(optional)</span>
-                      </FormLabel>
+                      <FormLabel>Last name (optional)</FormLabel>
                       <FormControl>
                         <Input
                           autoComplete="family-name"
@@ -288,7 +326,13 @@ export default function AuthPage() {
                   </FormItem>
                 )}
               />
-              <Button type="submit" className="w-full" size="lg" disabled={registerBusy} data-testid="register-submit">
+              <Button
+                type="submit"
+                className="w-full"
+                size="lg"
+                disabled={registerBusy}
+                data-testid="register-submit"
+              >
                 {registerBusy && <Loader2 className="animate-spin" aria-hidden="true" />}
                 Create account
               </Button>

@@ -114,7 +114,13 @@ export default function ForgotPasswordPage() {
               </FormItem>
             )}
           />
-          <Button type="submit" className="w-full" size="lg" disabled={request.isPending} data-testid="forgot-password-submit">
+          <Button
+            type="submit"
+            className="w-full"
+            size="lg"
+            disabled={request.isPending}
+            data-testid="forgot-password-submit"
+          >
             {request.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
             Send reset link
           </Button>

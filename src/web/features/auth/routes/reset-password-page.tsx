@@ -90,7 +90,9 @@ export default function ResetPasswordPage() {
           <KeyRound className="size-6" aria-hidden="true" />
         </div>
         <h1 className="text-3xl font-bold tracking-tight">Choose a new password</h1>
-        <p className="text-muted-foreground">Use at least 6 characters. You'll sign in with it right after.</p>
+        <p className="text-muted-foreground">
+          Use at least 6 characters. You'll sign in with it right after.
+        </p>
       </div>
       {!token ? (
         <InvalidLink message={MESSAGES.resetInvalid} />
@@ -99,7 +101,9 @@ export default function ResetPasswordPage() {
       ) : reset.isSuccess ? (
         <Alert variant="success" data-testid="reset-password-success">
           <AlertTitle>Password updated</AlertTitle>
-          <AlertDescription>{reset.data.message || MESSAGES.resetDone} Taking you to sign in…</AlertDescription>
+          <AlertDescription>
+            {reset.data.message || MESSAGES.resetDone} Taking you to sign in…
+          </AlertDescription>
         </Alert>
       ) : (
         <Form {...form}>
@@ -147,7 +151,13 @@ export default function ResetPasswordPage() {
                 </FormItem>
               )}
             />
-            <Button type="submit" className="w-full" size="lg" disabled={reset.isPending} data-testid="reset-password-submit">
+            <Button
+              type="submit"
+              className="w-full"
+              size="lg"
+              disabled={reset.isPending}
+              data-testid="reset-password-submit"
+            >
               {reset.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
               Reset password
             </Button>

@@ -46,13 +46,12 @@ export function GettingStartedCard() {
       <CardContent>
         <ol className="relative space-y-6">
           {STEPS.map((step, index) => (
-            <li
-              key={step.id}
-              className="relative flex gap-4"
-              data-testid={`getting-started-${step.id}`}
-            >
+            <li key={step.id} className="relative flex gap-4" data-testid={`getting-started-${step.id}`}>
               {index < STEPS.length - 1 && (
-                <span aria-hidden="true" className="absolute top-10 bottom-[-1.5rem] left-[1.125rem] w-px bg-border" />
+                <span
+                  aria-hidden="true"
+                  className="absolute top-10 bottom-[-1.5rem] left-[1.125rem] w-px bg-border"
+                />
               )}
               <span
                 className="relative flex size-9 shrink-0 items-center justify-center rounded-full border-2 border-primary/30 bg-background text-sm font-semibold text-primary"

@@ -87,14 +87,16 @@ export function PlanStatusCard({ user }: { user: User }) {
             ))}
           </dl>
           {free && (
-            <p className="text-xs text-muted-foreground">No card needed. Upgrade any time; cancel any time.</p>
+            <p className="text-xs text-muted-foreground">
+              No card needed. Upgrade any time; cancel any time.
+            </p>
           )}
         </div>
       </CardContent>
-      <CardFooter className="gap-2">
+      <CardFooter className="flex-col items-stretch gap-2">
         {free ? (
           <>
-            <Button asChild className="flex-1">
+            <Button asChild>
               <Link to="/upgrade">
                 Upgrade to Premium
                 <ArrowUpRight aria-hidden="true" />
@@ -105,7 +107,7 @@ export function PlanStatusCard({ user }: { user: User }) {
             </Button>
           </>
         ) : (
-          <Button asChild variant="outline" className="flex-1">
+          <Button asChild variant="outline">
             <Link to="/subscription">Manage subscription</Link>
           </Button>
         )}

@@ -1,4 +1,13 @@
-import { ArrowRight, BarChart3, Crown, FileText, type LucideIcon, Newspaper, Search, Send } from 'lucide-react';
+import {
+  ArrowRight,
+  BarChart3,
+  Crown,
+  FileText,
+  type LucideIcon,
+  Newspaper,
+  Search,
+  Send,
+} from 'lucide-react';
 import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
@@ -71,7 +80,7 @@ export function QuickActions({ freePlan }: { freePlan: boolean }) {
         <CardDescription>Jump straight into your most common tasks.</CardDescription>
       </CardHeader>
       <CardContent>
-        <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+        <ul className="grid gap-3 sm:grid-cols-2 2xl:grid-cols-3">
           {actions.map((action) => (
             <li key={action.id}>
               <Link

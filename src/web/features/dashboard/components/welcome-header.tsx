@@ -29,7 +29,9 @@ export function WelcomeHeader({ user }: { user: User }) {
         variant="outline"
         className={cn(
           'h-7 shrink-0 gap-1.5 px-3 text-sm',
-          premium ? 'border-gold/60 bg-gold/15 text-gold-foreground' : 'bg-secondary text-secondary-foreground',
+          premium
+            ? 'border-gold/60 bg-gold/15 text-gold-foreground'
+            : 'bg-secondary text-secondary-foreground',
         )}
         data-testid="plan-badge"
       >

@@ -8,7 +8,7 @@ import { WelcomeHeader } from '../components/welcome-header';
 
 function DashboardSkeleton() {
   return (
-    <div className="space-y-6" aria-busy="true" aria-label="Loading your dashboard">
+    <div className="space-y-6" role="status" aria-label="Loading your dashboard">
       <div className="space-y-2">
         <Skeleton className="h-4 w-28" />
         <Skeleton className="h-8 w-72" />

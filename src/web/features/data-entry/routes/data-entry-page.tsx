@@ -6,9 +6,21 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { useAuth } from '@/hooks/use-auth';
 
 const DUTIES = [
-  { icon: UploadCloud, title: 'Add businesses', body: 'Enter new companies and their contacts into the shared directory.' },
-  { icon: SearchCheck, title: 'Clean records', body: 'Fix categories, cities and duplicates so searches stay accurate.' },
-  { icon: BadgeCheck, title: 'Verify contacts', body: 'Confirm emails and phone numbers so subscribers reach real people.' },
+  {
+    icon: UploadCloud,
+    title: 'Add businesses',
+    body: 'Enter new companies and their contacts into the shared directory.',
+  },
+  {
+    icon: SearchCheck,
+    title: 'Clean records',
+    body: 'Fix categories, cities and duplicates so searches stay accurate.',
+  },
+  {
+    icon: BadgeCheck,
+    title: 'Verify contacts',
+    body: 'Confirm emails and phone numbers so subscribers reach real people.',
+  },
 ];
 
 export default function DataEntryPage() {
@@ -21,12 +33,12 @@ export default function DataEntryPage() {
             <ClipboardList className="size-5" aria-hidden="true" />
           </div>
           <CardTitle className="text-2xl">
-            <h2>Data Entry Dashboard</h2>
+            <h1>Data Entry Dashboard</h1>
           </CardTitle>
           <CardDescription className="text-base">
-            Welcome{user?.firstName ? `, ${user.firstName}` : ''}. This is your workspace for keeping Tambari's
-            business directory accurate. The directory tools — adding, cleaning and verifying contacts — open here
-            with the contacts module.
+            Welcome{user?.firstName ? `, ${user.firstName}` : ''}. This is your workspace for keeping
+            Tambari's business directory accurate. The directory tools — adding, cleaning and verifying
+            contacts — open here with the contacts module.
           </CardDescription>
         </CardHeader>
         <CardContent>

@@ -60,7 +60,12 @@ export function CampaignMockup() {
   const steps = [
     { icon: Send, label: 'Step 1 · Introduction', detail: 'Sent to 640 contacts', status: 'Sending' },
     { icon: Clock, label: 'Wait 3 days', detail: 'Only if no reply', status: 'Scheduled' },
-    { icon: Reply, label: 'Step 2 · Follow-up', detail: 'Hi {{firstName}}, circling back…', status: 'Scheduled' },
+    {
+      icon: Reply,
+      label: 'Step 2 · Follow-up',
+      detail: 'Hi {{firstName}}, circling back…',
+      status: 'Scheduled',
+    },
   ];
   return (
     <Panel title="Q3 distributor outreach">
@@ -135,7 +140,10 @@ export function RotationMockup() {
               <span className="text-muted-foreground">{account.sent} / 300 today</span>
             </div>
             <div className="h-2 rounded-full bg-muted">
-              <div className="h-2 rounded-full bg-primary" style={{ width: `${(account.sent / 300) * 100}%` }} />
+              <div
+                className="h-2 rounded-full bg-primary"
+                style={{ width: `${(account.sent / 300) * 100}%` }}
+              />
             </div>
           </li>
         ))}

@@ -19,7 +19,13 @@ import { Button } from '@/components/ui/button';
 import { usePageMeta } from '@/hooks/use-page-meta';
 import { cn } from '@/lib/utils';
 
-import { AnalyticsMockup, CampaignMockup, LeadSearchMockup, RotationMockup, TargetingMockup } from '../components/mockups';
+import {
+  AnalyticsMockup,
+  CampaignMockup,
+  LeadSearchMockup,
+  RotationMockup,
+  TargetingMockup,
+} from '../components/mockups';
 
 const STATS = [
   { value: '1M+', label: 'verified business contacts' },
@@ -83,8 +89,9 @@ export default function LandingPage() {
               Find verified African business contacts. Reach them with cold email that lands.
             </h1>
             <p className="mt-5 max-w-xl text-lg text-muted-foreground">
-              Tambari puts a verified B2B directory across Nigeria, Ghana, Kenya, South Africa and beyond next to
-              multi-step campaigns, newsletters and analytics down to revenue — in one app you pay for in Naira.
+              Tambari puts a verified B2B directory across Nigeria, Ghana, Kenya, South Africa and beyond next
+              to multi-step campaigns, newsletters and analytics down to revenue — in one app you pay for in
+              Naira.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <Button asChild size="lg" data-testid="cta-get-started">
@@ -123,7 +130,8 @@ export default function LandingPage() {
             From the right list to the booked meeting
           </h2>
           <p className="mt-3 text-muted-foreground">
-            Everything a sales team needs to prospect across the continent, without stitching five tools together.
+            Everything a sales team needs to prospect across the continent, without stitching five tools
+            together.
           </p>
         </div>
         <FeatureRow
@@ -156,7 +164,11 @@ export default function LandingPage() {
           icon={BarChart3}
           title="See what your email earned"
           body="Follow every campaign from sent to opened, clicked and replied — and on to conversions, revenue and ROI, so you know which message actually pays."
-          points={['Opens, clicks and replies per step', 'Conversions and revenue per campaign', 'ROI against your plan cost']}
+          points={[
+            'Opens, clicks and replies per step',
+            'Conversions and revenue per campaign',
+            'ROI against your plan cost',
+          ]}
           visual={<AnalyticsMockup />}
         />
       </section>
@@ -168,15 +180,23 @@ export default function LandingPage() {
               <Repeat className="size-4" aria-hidden="true" />
               Premium sender rotation
             </p>
-            <h2 id="rotation-heading" className="text-3xl font-bold tracking-tight text-sidebar-accent-foreground">
+            <h2
+              id="rotation-heading"
+              className="text-3xl font-bold tracking-tight text-sidebar-accent-foreground"
+            >
               Send 10,000+ emails a day without burning an inbox
             </h2>
             <p className="mt-4 text-sidebar-muted">
               One mailbox should send no more than 300 emails a day. Connect several and Tambari spreads each
-              campaign across them, always picking the least used account and pausing any that start to bounce.
-              Available on Starter, Growth and Pro.
+              campaign across them, always picking the least used account and pausing any that start to
+              bounce. Available on Starter, Growth and Pro.
             </p>
-            <Button asChild size="lg" className="mt-8 bg-sidebar-primary text-sidebar-primary-foreground hover:bg-sidebar-primary/90" data-testid="cta-rotation">
+            <Button
+              asChild
+              size="lg"
+              className="mt-8 bg-sidebar-primary text-sidebar-primary-foreground hover:bg-sidebar-primary/90"
+              data-testid="cta-rotation"
+            >
               <Link to="/pricing">Start Smart Rotation</Link>
             </Button>
           </div>
@@ -225,8 +245,8 @@ export default function LandingPage() {
         <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-14 text-center text-primary-foreground shadow-lg sm:px-12">
           <h2 className="text-3xl font-bold tracking-tight">Your next customers are already in Tambari</h2>
           <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
-            Start on the free plan, find your first leads and send your first campaign. Upgrade in Naira when you
-            are ready to scale.
+            Start on the free plan, find your first leads and send your first campaign. Upgrade in Naira when
+            you are ready to scale.
           </p>
           <Button asChild size="lg" variant="secondary" className="mt-8" data-testid="cta-closing">
             <Link to="/pricing">

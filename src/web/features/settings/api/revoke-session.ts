@@ -14,24 +14,14 @@ export function useRevokeSession() {
   });
 }
 
-/**
- * There is no bulk endpoint, so each other session is revoked in turn. A session that ended meanwhile
- * answers 404, which is the outcome we wanted anyway.
- */
+/** Ends every session but this one in one call; resolves to how many were ended. */
 export function useRevokeOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (ids: string[]): Promise<number> => {
-      let revoked = 0;
-      for (const id of ids) {
-        try {
-          await revoke(id);
-          revoked++;
-        } catch (error) {
-          if ((error as { status?: number }).status !== 404) throw error;
-        }
-      }
-      return revoked;
+    mutationFn: async (): Promise<number> => {
+      const response = await apiRequest('POST', '/api/user/sessions/revoke-others');
+      const body = (await response.json()) as { revoked: number };
+      return body.revoked;
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQueryKey }),
   });

@@ -1,12 +1,10 @@
-import type { User } from '@shared/auth';
-import type { updateProfileSchema } from '@shared/auth';
+import type { User, updateProfileSchema } from '@shared/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';
+import { USER_QUERY_KEY } from '@/lib/query-client';
 
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
-
-export const userQueryKey = ['/api/user'] as const;
 
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
@@ -16,7 +14,7 @@ export function useUpdateProfile() {
       return (await res.json()) as User;
     },
     onSuccess: (user) => {
-      queryClient.setQueryData(userQueryKey, user);
+      queryClient.setQueryData(USER_QUERY_KEY, user);
     },
   });
 }

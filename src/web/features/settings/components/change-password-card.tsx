@@ -3,14 +3,22 @@ import { changePasswordSchema, MESSAGES } from '@shared/auth';
 import { ShieldCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { PasswordInput } from '@/components/password-input';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import {
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { useChangePassword } from '../api/change-password';
 import { applyServerFieldErrors } from '../lib/form-errors';
-import { PasswordInput } from './password-input';
 
 const formSchema = changePasswordSchema
   .extend({ confirmPassword: z.string().min(1, 'Please confirm your new password') })
@@ -45,7 +53,8 @@ export function ChangePasswordCard() {
         onError: (error) => {
           const message = getErrorMessage(error, 'We could not change your password. Please try again.');
           if (!applyServerFieldErrors(error, ['currentPassword', 'newPassword'], form.setError)) {
-            if (message === MESSAGES.commonPassword) form.setError('newPassword', { type: 'server', message });
+            if (message === MESSAGES.commonPassword)
+              form.setError('newPassword', { type: 'server', message });
           }
           toast({ title: 'Password not changed', description: message, variant: 'destructive' });
         },
@@ -60,8 +69,8 @@ export function ChangePasswordCard() {
           <h2>Change password</h2>
         </CardTitle>
         <CardDescription>
-          Use at least 6 characters; a longer passphrase is harder to guess. Changing your password signs you out
-          on every other device, and this one stays signed in.
+          Use at least 6 characters; a longer passphrase is harder to guess. Changing your password signs you
+          out on every other device, and this one stays signed in.
         </CardDescription>
       </CardHeader>
       <Form {...form}>
@@ -74,13 +83,18 @@ export function ChangePasswordCard() {
                 <FormItem className="sm:max-w-sm">
                   <FormLabel>Current password</FormLabel>
                   <FormControl>
-                    <PasswordInput autoComplete="current-password" data-testid="current-password" {...field} />
+                    <PasswordInput
+                      autoComplete="current-password"
+                      data-testid="current-password"
+                      toggleTestId="toggle-current-password"
+                      {...field}
+                    />
                   </FormControl>
                   <FormMessage />
                 </FormItem>
               )}
             />
-            <div className="grid gap-5 sm:grid-cols-2">
+            <div className="grid items-start gap-5 sm:grid-cols-2">
               <FormField
                 control={form.control}
                 name="newPassword"
@@ -88,7 +102,12 @@ export function ChangePasswordCard() {
                   <FormItem>
                     <FormLabel>New password</FormLabel>
                     <FormControl>
-                      <PasswordInput autoComplete="new-password" data-testid="new-password" {...field} />
+                      <PasswordInput
+                        autoComplete="new-password"
+                        data-testid="new-password"
+                        toggleTestId="toggle-new-password"
+                        {...field}
+                      />
                     </FormControl>
                     <FormDescription>At least 6 characters.</FormDescription>
                     <FormMessage />
@@ -102,7 +121,12 @@ export function ChangePasswordCard() {
                   <FormItem>
                     <FormLabel>Confirm new password</FormLabel>
                     <FormControl>
-                      <PasswordInput autoComplete="new-password" data-testid="confirm-password" {...field} />
+                      <PasswordInput
+                        autoComplete="new-password"
+                        data-testid="confirm-password"
+                        toggleTestId="toggle-confirm-password"
+                        {...field}
+                      />
                     </FormControl>
                     <FormMessage />
                   </FormItem>

@@ -2,6 +2,7 @@ import { deleteAccountSchema } from '@shared/auth';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { PasswordInput } from '@/components/password-input';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -16,8 +17,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { getErrorMessage } from '@/lib/errors';
+import { USER_QUERY_KEY } from '@/lib/query-client';
 import { useDeleteAccount } from '../api/delete-account';
-import { PasswordInput } from './password-input';
 
 export function DangerZoneCard() {
   const queryClient = useQueryClient();
@@ -48,7 +49,7 @@ export function DangerZoneCard() {
     deleteAccount.mutate(parsed.data, {
       onSuccess: () => {
         // The session is gone with the account: forget everything and start over on the sign-in screen.
-        queryClient.setQueryData(['/api/user'], null);
+        queryClient.setQueryData(USER_QUERY_KEY, null);
         queryClient.clear();
         window.location.assign('/auth');
       },
@@ -102,6 +103,7 @@ export function DangerZoneCard() {
                   aria-describedby={error ? errorId : undefined}
                   disabled={deleteAccount.isPending}
                   data-testid="delete-account-password"
+                  toggleTestId="toggle-delete-account-password"
                 />
                 {error && (
                   <p id={errorId} role="alert" className="text-sm text-destructive">

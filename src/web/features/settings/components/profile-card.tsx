@@ -122,11 +122,7 @@ export function ProfileCard({ user }: { user: User }) {
             >
               Cancel
             </Button>
-            <Button
-              type="submit"
-              disabled={!form.formState.isDirty || updateProfile.isPending}
-              data-testid="profile-save"
-            >
+            <Button type="submit" disabled={updateProfile.isPending} data-testid="profile-save">
               {updateProfile.isPending ? 'Saving…' : 'Save changes'}
             </Button>
           </CardFooter>

@@ -73,7 +73,9 @@ function SessionRow({
           <dl className="grid gap-x-4 gap-y-0.5 text-sm text-muted-foreground sm:grid-cols-[auto_auto_auto] sm:justify-start">
             <div className="flex gap-1">
               <dt>IP</dt>
-              <dd className="font-mono text-xs leading-5 text-foreground/80">{session.ipAddress ?? 'Unknown'}</dd>
+              <dd className="font-mono text-xs leading-5 text-foreground/80">
+                {session.ipAddress || 'Unknown'}
+              </dd>
             </div>
             <div className="flex gap-1">
               <dt>Signed in</dt>
@@ -133,7 +135,7 @@ export function SessionsCard() {
   };
 
   const handleRevokeOthers = () => {
-    revokeOthers.mutate(otherIds, {
+    revokeOthers.mutate(undefined, {
       onSuccess: () => {
         setConfirmOpen(false);
         toast({
@@ -175,7 +177,7 @@ export function SessionsCard() {
       </CardHeader>
       <CardContent className="space-y-4">
         {sessionsQuery.isPending ? (
-          <div className="space-y-4" aria-busy="true" aria-label="Loading sessions">
+          <div className="space-y-4" role="status" aria-label="Loading sessions">
             {[0, 1].map((key) => (
               <div key={key} className="flex items-center gap-3">
                 <Skeleton className="size-10 rounded-lg" />
@@ -229,13 +231,16 @@ export function SessionsCard() {
         )}
       </CardContent>
 
-      <AlertDialog open={confirmOpen} onOpenChange={(open) => !revokeOthers.isPending && setConfirmOpen(open)}>
+      <AlertDialog
+        open={confirmOpen}
+        onOpenChange={(open) => !revokeOthers.isPending && setConfirmOpen(open)}
+      >
         <AlertDialogContent>
           <AlertDialogHeader>
             <AlertDialogTitle>Sign out all other sessions?</AlertDialogTitle>
             <AlertDialogDescription>
-              {otherIds.length === 1 ? 'One other device' : `${otherIds.length} other devices`} will be signed out
-              and will need your password to sign in again. This device stays signed in.
+              {otherIds.length === 1 ? 'One other device' : `${otherIds.length} other devices`} will be signed
+              out and will need your password to sign in again. This device stays signed in.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>

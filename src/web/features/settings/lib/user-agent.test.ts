@@ -44,7 +44,12 @@ describe('parseUserAgent', () => {
   });
 
   it('names a missing or unrecognised agent plainly', () => {
-    expect(parseUserAgent(null)).toEqual({ browser: null, os: null, device: 'unknown', label: 'Unknown device' });
+    expect(parseUserAgent(null)).toEqual({
+      browser: null,
+      os: null,
+      device: 'unknown',
+      label: 'Unknown device',
+    });
     expect(parseUserAgent('   ').label).toBe('Unknown device');
     expect(parseUserAgent('curl/8.5.0').label).toBe('curl');
     expect(parseUserAgent('SomeBot/1.0').label).toBe('Unknown device');

@@ -9,7 +9,7 @@ import { SessionsCard } from '../components/sessions-card';
 
 /** Spec §2: /settings, with the #account-settings anchor on the Profile section. */
 export default function SettingsPage() {
-  const { user, isLoading } = useAuth();
+  const { user } = useAuth();
   const { hash } = useLocation();
   const ready = Boolean(user);
 
@@ -17,8 +17,7 @@ export default function SettingsPage() {
     if (!ready || !hash) return;
     const target = document.getElementById(decodeURIComponent(hash.slice(1)));
     if (!target) return;
-    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+    target.scrollIntoView({ block: 'start' });
   }, [hash, ready]);
 
   return (
@@ -31,7 +30,7 @@ export default function SettingsPage() {
       {user ? (
         <ProfileCard user={user} />
       ) : (
-        <div className="space-y-4 rounded-xl border p-6" aria-busy={isLoading} aria-label="Loading profile">
+        <div className="space-y-4 rounded-xl border p-6" role="status" aria-label="Loading profile">
           <Skeleton className="h-5 w-24" />
           <div className="grid gap-4 sm:grid-cols-2">
             <Skeleton className="h-9" />

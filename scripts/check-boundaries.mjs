@@ -1,0 +1,72 @@
+// Import boundaries (docs/architecture.md), checked by `npm run lint`:
+//   src/shared imports nothing of ours; src/web imports only web and shared; web features do not import
+//   each other; src/server never imports worker or web.
+// A plain scanner: dependency-cruiser cannot parse with TypeScript 7's compiler yet.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve('src');
+const importPattern =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+
+function* sourceFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(full);
+    else if (/\.(ts|tsx|mts)$/.test(entry.name)) yield full;
+  }
+}
+
+function resolveSpecifier(file, specifier) {
+  if (specifier.startsWith('@shared/')) return path.join(root, 'shared', specifier.slice(8));
+  if (specifier.startsWith('@/')) return path.join(root, 'web', specifier.slice(2));
+  if (specifier.startsWith('.')) return path.resolve(path.dirname(file), specifier);
+  return null; // a package
+}
+
+const area = (p) => path.relative(root, p).split(path.sep)[0];
+const webFeature = (p) => {
+  const parts = path.relative(root, p).split(path.sep);
+  return parts[0] === 'web' && parts[1] === 'features' ? parts[2] : null;
+};
+
+const rules = [
+  { from: 'shared', forbidden: ['server', 'worker', 'web'] },
+  { from: 'web', forbidden: ['server', 'worker'] },
+  { from: 'server', forbidden: ['worker', 'web'] },
+];
+
+const violations = [];
+let checked = 0;
+for (const file of sourceFiles(root)) {
+  const text = readFileSync(file, 'utf8');
+  for (const match of text.matchAll(importPattern)) {
+    const specifier = match[1] ?? match[2] ?? match[3];
+    const target = resolveSpecifier(file, specifier);
+    if (!target) continue;
+    checked++;
+    const from = area(file);
+    const to = area(target);
+    const rule = rules.find((r) => r.from === from);
+    const where = `${path.relative(process.cwd(), file)} imports '${specifier}'`;
+    const isTest = /\.test\.tsx?$/.test(file);
+    const testSupport = path.resolve('tests');
+    if (!target.startsWith(root) && !(isTest && target.startsWith(testSupport))) {
+      violations.push(`${where}: outside src/`);
+    }
+    if (target.startsWith(root) && rule?.forbidden.includes(to))
+      violations.push(`${where}: ${from} must not import ${to}`);
+    const fromFeature = webFeature(file);
+    const toFeature = webFeature(target);
+    if (fromFeature && toFeature && fromFeature !== toFeature) {
+      violations.push(
+        `${where}: web feature '${fromFeature}' must not import feature '${toFeature}' (compose in app/)`,
+      );
+    }
+  }
+}
+if (violations.length > 0) {
+  process.stderr.write(`Import boundary violations:\n  ${violations.join('\n  ')}\n`);
+  process.exit(1);
+}
+process.stdout.write(`Import boundaries hold (${checked} local imports checked).\n`);
