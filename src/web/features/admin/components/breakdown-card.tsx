@@ -1,5 +1,5 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '@/lib/format';
 
 export interface BreakdownRow {
   key: string;

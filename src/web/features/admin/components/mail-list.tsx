@@ -1,7 +1,7 @@
 import type { DevMailSummary } from '@shared/admin';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/utils';
-import { formatDateTime, formatRelative } from '../lib/format';
+import { formatDateTime, formatRelative } from '@/lib/format';
 
 export function MailList({
   messages,

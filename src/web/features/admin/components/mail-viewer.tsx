@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { formatDateTime } from '../lib/format';
+import { formatDateTime } from '@/lib/format';
 import { extractMailLinks } from '../lib/mail-links';
 
 export function MailViewerSkeleton() {

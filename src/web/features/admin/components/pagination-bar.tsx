@@ -1,6 +1,6 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '@/lib/format';
 
 export function PaginationBar({
   page,

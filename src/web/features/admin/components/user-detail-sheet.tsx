@@ -18,7 +18,7 @@ import { useEndUserSessions } from '../api/end-user-sessions';
 import { useAdminUser } from '../api/get-admin-users';
 import { useRestoreUser } from '../api/restore-user';
 import { useUpdateAdminUser } from '../api/update-admin-user';
-import { formatDate, formatDateTime, formatNumber, formatRelative } from '../lib/format';
+import { formatDate, formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import { ConfirmDialog } from './confirm-dialog';
 import { QueryError } from './query-error';
 import { SuspendUserDialog } from './suspend-user-dialog';

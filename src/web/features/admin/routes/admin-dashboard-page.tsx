@@ -12,7 +12,7 @@ import { BreakdownCard } from '../components/breakdown-card';
 import { QueryError } from '../components/query-error';
 import { SignupsChart } from '../components/signups-chart';
 import { StatCard, StatCardSkeleton } from '../components/stat-card';
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '@/lib/format';
 import { fillSignupDays, summariseSignups } from '../lib/signups';
 
 const RECENT_AUDIT_ROWS = 10;

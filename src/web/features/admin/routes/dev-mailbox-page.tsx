@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { MailList } from '../components/mail-list';
 import { MailViewer, MailViewerSkeleton } from '../components/mail-viewer';
 import { QueryError } from '../components/query-error';
-import { formatNumber } from '../lib/format';
+import { formatNumber } from '@/lib/format';
 
 function EmptyMailbox() {
   return (

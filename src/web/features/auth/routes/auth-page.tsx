@@ -81,11 +81,14 @@ export default function AuthPage() {
     return () => window.removeEventListener(SWITCH_TO_LOGIN_EVENT, onSwitch);
   }, [loginForm]);
 
-  // Focus once the sign-in fields are mounted again (the inactive tab's fields are not in the DOM).
+  // Focus once the sign-in fields are back in the DOM: Radix mounts a tab's content one (synchronous)
+  // render after the switch, so the focus waits for the next task.
   useEffect(() => {
-    if (mode !== 'login' || !pendingFocus.current) return;
-    loginForm.setFocus(pendingFocus.current);
+    const field = pendingFocus.current;
+    if (mode !== 'login' || !field) return;
     pendingFocus.current = null;
+    const timer = window.setTimeout(() => loginForm.setFocus(field), 0);
+    return () => window.clearTimeout(timer);
   }, [mode, loginForm]);
 
   if (isLoading) return <FullPageLoader />;

@@ -20,7 +20,7 @@ import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { useSessions } from '../api/get-sessions';
 import { useRevokeOtherSessions, useRevokeSession } from '../api/revoke-session';
-import { formatDateTime, formatRelative } from '../lib/format';
+import { formatDateTime, formatRelative } from '@/lib/format';
 import { type DeviceKind, parseUserAgent } from '../lib/user-agent';
 
 const DEVICE_ICONS: Record<DeviceKind, typeof Monitor> = {
