@@ -101,5 +101,7 @@ describe('subscription rules (spec §4 as decided in PRODUCT.md)', () => {
     });
     expect(needsPayment(fresh)).toBe(true);
     expect(hasValidSubscription(fresh, NOW)).toBe(false);
+    // The blocked screen offers "Complete Payment" for it, not "Renew Subscription".
+    expect(getSubscriptionIssue(fresh, NOW)).toBe('incomplete');
   });
 });

@@ -45,8 +45,12 @@ export function getSubscriptionIssue(user: SubscriptionSubject, now = new Date()
       return user.subscriptionStatus;
     case 'active':
       return periodEndInFuture(user, now) ? null : 'expired';
-    default:
+    case 'expired':
       return 'expired';
+    default:
+      // A paid plan with no payment on record (chosen at sign-up, never paid): the spec's "none" would
+      // leave the blocked screen without a variant, so it asks for the payment that is missing.
+      return 'incomplete';
   }
 }
 

@@ -86,7 +86,9 @@ export async function updateUserByAdmin(options: {
   }
   const changes: Partial<typeof users.$inferInsert> = { updatedAt: now() };
   if (options.role) changes.role = options.role;
-  if (options.subscriptionPlan) changes.subscriptionPlan = options.subscriptionPlan;
+  if (options.subscriptionPlan && options.subscriptionPlan !== before.subscriptionPlan) {
+    Object.assign(changes, planGrant(options.subscriptionPlan, before));
+  }
   await options.db.transaction(async (tx) => {
     await tx.update(users).set(changes).where(eq(users.id, options.id));
     await recordAuditEntry({
@@ -105,6 +107,33 @@ export async function updateUserByAdmin(options: {
     });
   });
   return getAdminUserById({ db: options.db, id: options.id });
+}
+
+const COMPLIMENTARY_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * An admin moving someone to a paid plan grants it (a complimentary month unless a paid period is
+ * already running), so the user is not met by the payment screen; moving to free clears the subscription.
+ */
+function planGrant(plan: PlanId, before: AdminUser): Partial<typeof users.$inferInsert> {
+  if (plan === 'free') {
+    return {
+      subscriptionPlan: 'free',
+      subscriptionStatus: null,
+      subscriptionInterval: null,
+      subscriptionCurrentPeriodEnd: null,
+    };
+  }
+  const currentEnd = before.subscriptionCurrentPeriodEnd
+    ? new Date(before.subscriptionCurrentPeriodEnd)
+    : null;
+  const running = before.subscriptionStatus === 'active' && currentEnd && currentEnd > now();
+  return {
+    subscriptionPlan: plan,
+    subscriptionStatus: 'active',
+    subscriptionInterval: before.subscriptionInterval ?? 'monthly',
+    subscriptionCurrentPeriodEnd: running ? currentEnd : new Date(now().getTime() + COMPLIMENTARY_PERIOD_MS),
+  };
 }
 
 export async function suspendUser(options: { db: Db; actor: AuditActor; id: string; reason: string }) {

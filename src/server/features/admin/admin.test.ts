@@ -231,6 +231,12 @@ describe('admin API', () => {
         role: 'data_entry',
         subscriptionPlan: 'professional',
       });
+      // A paid plan given by an admin is granted, so the user is not met by the payment screen.
+      const granted = response.json();
+      expect(granted.subscriptionStatus).toBe('active');
+      expect(new Date(granted.subscriptionCurrentPeriodEnd).getTime()).toBeGreaterThan(
+        Date.now() + 29 * 86_400_000,
+      );
 
       const entry = await findAudit('user.updated', target.user.id);
       expect(entry).toMatchObject({
@@ -276,6 +282,26 @@ describe('admin API', () => {
       expect(response.statusCode).toBe(400);
       expect((await userRow(app, admin.user.id))?.role).toBe('super_admin');
       expect((await asAdmin()({ method: 'GET', url: '/api/admin/overview' })).statusCode).toBe(200);
+    });
+  });
+
+  it('clears the subscription when an admin moves a paid user back to the free plan', async () => {
+    const target = await createUser(app, {
+      plan: 'starter',
+      status: 'active',
+      periodEnd: new Date(Date.now() + 86_400_000),
+    });
+    const response = await asAdmin()({
+      method: 'PATCH',
+      url: `/api/admin/users/${target.user.id}`,
+      payload: { subscriptionPlan: 'free' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      subscriptionPlan: 'free',
+      plan: 'free',
+      subscriptionStatus: null,
+      subscriptionCurrentPeriodEnd: null,
     });
   });
 

@@ -3,8 +3,8 @@ import { ScrollText } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { formatAuditAction, formatAuditTarget, summariseAuditDetails } from '../lib/audit';
 import { formatDateTime, formatRelative } from '@/lib/format';
+import { formatAuditAction, formatAuditTarget, summariseAuditDetails } from '../lib/audit';
 
 function actionVariant(action: string): 'destructive' | 'success' | 'secondary' | 'outline' {
   if (/suspend|ban|delete|revoke|end/i.test(action)) return 'destructive';

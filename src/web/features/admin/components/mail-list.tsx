@@ -1,7 +1,7 @@
 import type { DevMailSummary } from '@shared/admin';
 import { Skeleton } from '@/components/ui/skeleton';
-import { cn } from '@/lib/utils';
 import { formatDateTime, formatRelative } from '@/lib/format';
+import { cn } from '@/lib/utils';
 
 export function MailList({
   messages,

@@ -1,7 +1,7 @@
 import { useId, useMemo } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { cn } from '@/lib/utils';
 import { formatNumber } from '@/lib/format';
+import { cn } from '@/lib/utils';
 import {
   type DayCount,
   fillSignupDays,

@@ -4,8 +4,8 @@ import { ROLE_LABELS } from '@shared/roles';
 import { Users } from 'lucide-react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { cn } from '@/lib/utils';
 import { formatDate, formatNumber } from '@/lib/format';
+import { cn } from '@/lib/utils';
 import { displayName, SubscriptionBadge, UserStatusBadge } from './user-badges';
 
 const COLUMNS = ['Name', 'Email', 'Role', 'Plan', 'Subscription', 'Sessions', 'Joined', 'Status'] as const;

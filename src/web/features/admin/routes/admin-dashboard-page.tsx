@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatNumber } from '@/lib/format';
 import { useAdminOverview } from '../api/get-admin-overview';
 import { useAuditLog } from '../api/get-audit-log';
 import { AuditLogTable } from '../components/audit-log-table';
@@ -12,7 +13,6 @@ import { BreakdownCard } from '../components/breakdown-card';
 import { QueryError } from '../components/query-error';
 import { SignupsChart } from '../components/signups-chart';
 import { StatCard, StatCardSkeleton } from '../components/stat-card';
-import { formatNumber } from '@/lib/format';
 import { fillSignupDays, summariseSignups } from '../lib/signups';
 
 const RECENT_AUDIT_ROWS = 10;

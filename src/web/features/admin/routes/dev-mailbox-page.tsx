@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
+import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useEmptyDevMailbox } from '../api/empty-dev-mailbox';
 import { DEV_MAILBOX_REFRESH_MS, useDevMail, useDevMailbox } from '../api/get-dev-mailbox';
@@ -11,7 +12,6 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { MailList } from '../components/mail-list';
 import { MailViewer, MailViewerSkeleton } from '../components/mail-viewer';
 import { QueryError } from '../components/query-error';
-import { formatNumber } from '@/lib/format';
 
 function EmptyMailbox() {
   return (

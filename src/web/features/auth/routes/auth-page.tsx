@@ -86,8 +86,10 @@ export default function AuthPage() {
   useEffect(() => {
     const field = pendingFocus.current;
     if (mode !== 'login' || !field) return;
-    pendingFocus.current = null;
-    const timer = window.setTimeout(() => loginForm.setFocus(field), 0);
+    const timer = window.setTimeout(() => {
+      pendingFocus.current = null;
+      loginForm.setFocus(field);
+    }, 0);
     return () => window.clearTimeout(timer);
   }, [mode, loginForm]);
 

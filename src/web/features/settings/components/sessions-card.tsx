@@ -18,9 +18,9 @@ import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle }
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
+import { formatDateTime, formatRelative } from '@/lib/format';
 import { useSessions } from '../api/get-sessions';
 import { useRevokeOtherSessions, useRevokeSession } from '../api/revoke-session';
-import { formatDateTime, formatRelative } from '@/lib/format';
 import { type DeviceKind, parseUserAgent } from '../lib/user-agent';
 
 const DEVICE_ICONS: Record<DeviceKind, typeof Monitor> = {
