@@ -17,13 +17,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors: FieldError[] = error.validation.map((issue) => {
       const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      const params = issue.params as { issue?: { code?: string; keys?: string[] } } | undefined;
-      if (params?.issue?.code === 'unrecognized_keys') {
-        const keys = params.issue.keys ?? [];
-        return {
-          path: field || keys.join(','),
-          message: `Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`,
-        };
+      if (issue.keyword === 'unrecognized_keys') {
+        const keys = ((issue.params as { keys?: string[] } | undefined)?.keys ?? []).map(String);
+        const fields = keys.join(', ');
+        return { path: field || fields, message: `Unknown field${keys.length > 1 ? 's' : ''}: ${fields}` };
       }
       return { path: field, message: issue.message ?? 'Invalid value' };
     });

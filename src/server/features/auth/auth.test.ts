@@ -145,7 +145,10 @@ describe('auth API', () => {
         role: 'super_admin',
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toContain('role');
+      expect(response.json()).toMatchObject({
+        message: 'Unknown field: role',
+        errors: [{ path: 'role', message: 'Unknown field: role' }],
+      });
       expect(await countUsersWithEmail(app, email)).toBe(0);
     });
 
