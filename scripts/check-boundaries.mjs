@@ -51,7 +51,11 @@ for (const file of sourceFiles(root)) {
     const where = `${path.relative(process.cwd(), file)} imports '${specifier}'`;
     const isTest = /\.test\.tsx?$/.test(file);
     const testSupport = path.resolve('tests');
-    if (!target.startsWith(root) && !(isTest && target.startsWith(testSupport))) {
+    // src/main.ts alone may start the fake Paystack (tests/fakes/paystack.ts): the embedded default's
+    // test-mode payments when no Paystack keys are configured. Nothing else in src/ reaches into tests/.
+    const embeddedFake =
+      path.relative(root, file) === 'main.ts' && target === path.resolve('tests', 'fakes', 'paystack');
+    if (!target.startsWith(root) && !(isTest && target.startsWith(testSupport)) && !embeddedFake) {
       violations.push(`${where}: outside src/`);
     }
     if (target.startsWith(root) && rule?.forbidden.includes(to))

@@ -5,17 +5,39 @@ import { EnvError, parseEnv } from './server/env';
 import { closeOnSignals } from './server/lib/lifecycle';
 import { resolveSecrets } from './server/lib/secrets';
 import { seedDemoAccounts } from './server/seed/demo-accounts';
+import { seedDemoDirectory } from './server/seed/demo-directory';
 import { registerWorkers } from './worker/workers';
 
 try {
-  const env = parseEnv();
+  let env = parseEnv();
+  let closeFakePaystack: (() => Promise<void>) | null = null;
+  if (!env.PAYSTACK_SECRET_KEY && env.NODE_ENV !== 'production') {
+    // The one import from src/ into tests/ (loaded only here, never in production): without Paystack keys
+    // the embedded default runs the fake Paystack on loopback, so payments work with no account or internet.
+    const { startFakePaystack } = await import('../tests/fakes/paystack');
+    const fake = await startFakePaystack({ webhookUrl: `${env.APP_URL}/api/webhooks/paystack` });
+    closeFakePaystack = fake.close;
+    env = {
+      ...env,
+      PAYSTACK_SECRET_KEY: fake.secretKey,
+      PAYSTACK_PUBLIC_KEY: fake.publicKey,
+      PAYSTACK_BASE_URL: fake.url,
+      PAYSTACK_INLINE_SCRIPT_URL: fake.inlineScriptUrl,
+    };
+    process.stdout.write(`Payments in test mode: fake Paystack at ${fake.url} (no real card is charged).\n`);
+  }
   const app = await buildApp({ env, secrets: resolveSecrets(env), runsWorkers: true });
+  if (closeFakePaystack) app.addHook('onClose', closeFakePaystack);
   const seedDemo = env.SEED_DEMO ?? !env.DATABASE_URL;
   if (seedDemo) {
     await seedDemoAccounts(app.services, {
       password: env.DEMO_PASSWORD,
       print: (line) => process.stdout.write(`${line}\n`),
     });
+    // Only the embedded default gets synthetic businesses; a real database is filled by imports.
+    if (!env.DATABASE_URL) {
+      await seedDemoDirectory(app.services.database, { print: (line) => process.stdout.write(`${line}\n`) });
+    }
   }
   await registerWorkers(app.services, app.log);
   closeOnSignals(() => app.close(), app.log);

@@ -18,9 +18,21 @@ import type { Env } from './env';
 import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { currencyRoutes } from './features/currency/currency.routes';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
+import { directoryRoutes } from './features/directory/directory.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { importsRoutes } from './features/imports/imports.routes';
+import { leadsRoutes } from './features/leads/leads.routes';
+import { listsRoutes } from './features/lists/lists.routes';
+import { billingAdminRoutes } from './features/payments/billing-admin.routes';
+import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payments.routes';
+import { type PaystackClient, paystackFromEnv } from './features/payments/paystack.client';
+import { plansRoutes } from './features/plans/plans.routes';
+import { seedPricingPlans } from './features/plans/plans.service';
+import { referenceRoutes } from './features/reference/reference.routes';
+import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
@@ -38,6 +50,8 @@ export interface Services {
   mailer: SystemMailer;
   secrets: Secrets;
   devMailbox: DevMailbox | null;
+  /** null when PAYSTACK_SECRET_KEY is unset (payment calls then answer 503). */
+  paystack: PaystackClient | null;
 }
 
 declare module 'fastify' {
@@ -86,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }));
   const ownsDatabase = !options.database;
   await database.migrate();
+  await seedPricingPlans({ db: database.db });
 
   const queue = await startQueue({
     database,
@@ -114,7 +129,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sendResetPassword: (input) => sendPasswordResetMail({ env, mailer, app, ...input }),
   });
 
-  app.decorate('services', { env, database, db: database.db, auth, queue, mailer, secrets, devMailbox });
+  const paystack = paystackFromEnv(env);
+  app.decorate('services', {
+    env,
+    database,
+    db: database.db,
+    auth,
+    queue,
+    mailer,
+    secrets,
+    devMailbox,
+    paystack,
+  });
 
   app.addHook('onClose', async () => {
     mailer.close();
@@ -126,6 +152,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Cross-site state changes are refused whatever the cookie's SameSite says (defence in depth).
   app.addHook('onRequest', async (request, reply) => {
     if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    // Paystack's server calls carry no Origin; the route authenticates them by their HMAC signature.
+    if (request.url.split('?')[0] === PAYSTACK_WEBHOOK_PATH) return;
     if (!isAllowedOrigin(request, trustedOrigins)) {
       return reply
         .code(403)
@@ -133,16 +161,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
 
+  const paystackOrigins = paystackCspOrigins(env);
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         'default-src': ["'self'"],
-        'script-src': ["'self'"],
+        'script-src': ["'self'", ...paystackOrigins.script],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'https:'],
-        'connect-src': ["'self'"],
-        'frame-src': ["'self'"],
+        'connect-src': ["'self'", ...paystackOrigins.connect],
+        'frame-src': ["'self'", ...paystackOrigins.frame],
         'upgrade-insecure-requests': env.NODE_ENV === 'production' ? [] : null,
       },
     },
@@ -162,6 +191,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(accountRoutes);
   await app.register(adminRoutes);
   await app.register(devMailboxRoutes);
+  await app.register(plansRoutes);
+  await app.register(paymentsRoutes);
+  await app.register(billingAdminRoutes);
+  await app.register(currencyRoutes);
+  await app.register(importsRoutes);
+  await app.register(referenceRoutes);
+  await app.register(leadsRoutes);
+  await app.register(listsRoutes);
+  await app.register(suppressionRoutes);
+  await app.register(directoryRoutes);
 
   const webDist = path.resolve(env.WEB_DIST_DIR);
   if (existsSync(path.join(webDist, 'index.html'))) {
@@ -179,6 +218,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   return app;
+}
+
+/** The Paystack popup's script, its checkout frame and API; in test mode also the fake's loopback origin. */
+function paystackCspOrigins(env: Env) {
+  const script = new Set(['https://js.paystack.co']);
+  const connect = new Set(['https://api.paystack.co']);
+  const frame = new Set(['https://checkout.paystack.com']);
+  for (const url of [env.PAYSTACK_INLINE_SCRIPT_URL, env.PAYSTACK_BASE_URL]) {
+    const origin = new URL(url).origin;
+    script.add(origin);
+    connect.add(origin);
+    frame.add(origin);
+  }
+  return { script: [...script], connect: [...connect], frame: [...frame] };
 }
 
 function allowedOrigins(env: Env): string[] {

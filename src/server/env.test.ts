@@ -7,6 +7,8 @@ const PRODUCTION = {
   ENCRYPTION_KEY: 'ab'.repeat(32),
   APP_URL: 'https://tambari.example',
   DATABASE_URL: 'postgres://tambari@db/tambari',
+  PAYSTACK_SECRET_KEY: 'sk_live_example',
+  PAYSTACK_PUBLIC_KEY: 'pk_live_example',
 };
 
 function errorOf(source: Record<string, string | undefined>): EnvError {
@@ -57,7 +59,14 @@ describe('parseEnv', () => {
 
   it('refuses production without its secrets, URL and database, naming each', () => {
     const error = errorOf({ NODE_ENV: 'production' });
-    for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY', 'APP_URL', 'DATABASE_URL']) {
+    for (const key of [
+      'SESSION_SECRET',
+      'ENCRYPTION_KEY',
+      'APP_URL',
+      'DATABASE_URL',
+      'PAYSTACK_SECRET_KEY',
+      'PAYSTACK_PUBLIC_KEY',
+    ]) {
       expect(error.message).toContain(`${key}: is required in production`);
     }
   });

@@ -38,16 +38,40 @@ export const envSchema = z
     SEED_DEMO: bool.optional(),
     AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
     AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+    /** Lead searches (and counts, adds to lists) per client per minute. */
+    LEADS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(120),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
       .min(1024)
       .default(256 * 1024),
     WEB_DIST_DIR: z.string().default('./dist/web'),
+    /** Largest CSV a user may upload for import (bytes). Uploads live under DATA_DIR/uploads. */
+    IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(50 * 1024 * 1024),
+    /** Paystack (payments in NGN). Unset outside production: `npm start` runs a fake Paystack on loopback. */
+    PAYSTACK_SECRET_KEY: optionalString,
+    PAYSTACK_PUBLIC_KEY: optionalString,
+    PAYSTACK_BASE_URL: z.url().default('https://api.paystack.co'),
+    PAYSTACK_INLINE_SCRIPT_URL: z.url().default('https://js.paystack.co/v2/inline.js'),
+    /** A public rate file keyed on NGN (display currencies); cached 1 h, spec fallback rates on failure. */
+    CURRENCY_RATES_URL: z
+      .url()
+      .default('https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/ngn.json'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY', 'APP_URL', 'DATABASE_URL'] as const) {
+    for (const key of [
+      'SESSION_SECRET',
+      'ENCRYPTION_KEY',
+      'APP_URL',
+      'DATABASE_URL',
+      'PAYSTACK_SECRET_KEY',
+      'PAYSTACK_PUBLIC_KEY',
+    ] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
   });

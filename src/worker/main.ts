@@ -3,8 +3,11 @@
 import pino from 'pino';
 import { openDatabase } from '../server/db/client';
 import { EnvError, parseEnv } from '../server/env';
+import { paystackFromEnv } from '../server/features/payments/paystack.client';
+import { seedPricingPlans } from '../server/features/plans/plans.service';
 import { startQueue } from '../server/jobs/queue';
 import { closeOnSignals } from '../server/lib/lifecycle';
+import { createSystemMailer } from '../server/lib/mailer';
 import { registerWorkers } from './workers';
 
 try {
@@ -16,11 +19,21 @@ try {
   const log = pino({ level: env.LOG_LEVEL, base: { process: 'worker' } });
   const database = await openDatabase({ url: env.DATABASE_URL, poolSize: 5 });
   await database.migrate();
+  await seedPricingPlans({ db: database.db });
   const queue = await startQueue({ database, url: env.DATABASE_URL, runsWorkers: true });
-  await registerWorkers({ db: database.db, queue }, log);
+  // Without SMTP_URL, system mail goes to the development mailbox the web process runs.
+  const mailer = createSystemMailer({
+    smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${env.DEV_MAILBOX_PORT}?ignoreTLS=true`,
+    from: env.SMTP_FROM,
+  });
+  await registerWorkers(
+    { db: database.db, database, queue, env, mailer, paystack: paystackFromEnv(env) },
+    log,
+  );
   log.info('worker started');
   closeOnSignals(async () => {
     await queue.stop({ graceful: true, timeout: 10_000 });
+    mailer.close();
     await database.close();
   }, log);
 } catch (error) {

@@ -29,5 +29,12 @@ export async function startQueue(options: CreateQueueOptions): Promise<Queue> {
   return boss;
 }
 
-export const JOB_NAMES = ['purge-expired-sessions'] as const;
+export const JOB_NAMES = [
+  'purge-expired-sessions',
+  'renew-subscriptions',
+  'import-contacts',
+  'purge-stale-imports',
+  'rebuild-directory-facets',
+  'purge-deleted-lists',
+] as const;
 export type JobName = (typeof JOB_NAMES)[number];

@@ -175,3 +175,27 @@ describe('resolveGuard — subscription', () => {
     expect(resolveGuard('/admin/users/', free, NOW)).toEqual({ type: 'redirect', to: '/dashboard' });
   });
 });
+
+describe('resolveGuard — billing routes (spec §2 public routes)', () => {
+  const BILLING = ['/pricing', '/checkout', '/payment', '/payment-success', '/complete-signup'];
+
+  it.each(BILLING)('opens %s signed out', (path) => {
+    expect(resolveGuard(path, null, NOW)).toEqual({ type: 'allow' });
+  });
+
+  it.each(BILLING)('opens %s to a subscriber whose payment is incomplete', (path) => {
+    const unpaid = user({ subscriptionPlan: 'professional', subscriptionStatus: 'incomplete' });
+    expect(resolveGuard(path, unpaid, NOW)).toEqual({ type: 'allow' });
+    expect(resolveGuard(path, free, NOW)).toEqual({ type: 'allow' });
+  });
+
+  it('keeps /subscription and /upgrade signed-in only and behind the subscription check', () => {
+    expect(resolveGuard('/subscription', null, NOW)).toEqual({ type: 'redirect', to: '/auth' });
+    expect(resolveGuard('/upgrade', null, NOW)).toEqual({ type: 'redirect', to: '/auth' });
+    expect(resolveGuard('/upgrade', paidActive, NOW)).toEqual({ type: 'allow' });
+  });
+
+  it.each(BILLING)('still sends a data entry officer on %s to /data-entry', (path) => {
+    expect(resolveGuard(path, dataEntry, NOW)).toEqual({ type: 'redirect', to: '/data-entry' });
+  });
+});

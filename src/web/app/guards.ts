@@ -30,8 +30,25 @@ export type GuardUser = SubscriptionSubject & { role: Role };
 export const PUBLIC_PATHS = ['/', '/auth', '/forgot-password', '/reset-password'] as const;
 const SIGNED_IN_BOUNCE_PATHS = ['/', '/auth'] as const;
 
+/**
+ * Spec §2: the billing steps are public routes too. Signed out they open (the payment screen itself sends
+ * the visitor to /auth with the plan kept); signed in they are steps towards a valid subscription, so a
+ * subscriber never meets the blocked screen on them. Data entry officers still stay on their dashboard.
+ */
+export const PUBLIC_BILLING_PATHS = [
+  '/pricing',
+  '/checkout',
+  '/payment',
+  '/payment-success',
+  '/complete-signup',
+] as const;
+
 export function isPublicPath(pathname: string): boolean {
   return (PUBLIC_PATHS as readonly string[]).includes(normalizePath(pathname));
+}
+
+export function isPublicBillingPath(pathname: string): boolean {
+  return (PUBLIC_BILLING_PATHS as readonly string[]).includes(normalizePath(pathname));
 }
 
 export function isSubscriptionExempt(pathname: string): boolean {
@@ -57,7 +74,7 @@ export function resolveGuard(
   const path = normalizePath(pathname);
 
   if (!user) {
-    return isPublicPath(path) ? ALLOW : { type: 'redirect', to: '/auth' };
+    return isPublicPath(path) || isPublicBillingPath(path) ? ALLOW : { type: 'redirect', to: '/auth' };
   }
 
   if ((SIGNED_IN_BOUNCE_PATHS as readonly string[]).includes(path)) {
@@ -75,7 +92,7 @@ export function resolveGuard(
 
   if (isAdminPath(path) && user.role !== 'super_admin') return { type: 'redirect', to: '/dashboard' };
 
-  if (user.role === 'super_admin') return ALLOW;
+  if (user.role === 'super_admin' || isPublicBillingPath(path)) return ALLOW;
 
   if (!hasValidSubscription(user, now) && !isSubscriptionExempt(path)) {
     return { type: 'blocked', issue: getSubscriptionIssue(user, now) ?? 'expired' };

@@ -4,6 +4,7 @@ import { createBrowserRouter, Navigate, Outlet, ScrollRestoration } from 'react-
 import { RootRouteErrorBoundary, RouteErrorBoundary } from '@/app/error-boundary';
 import { AppLayout } from '@/app/layouts/app-layout';
 import { PublicLayout } from '@/app/layouts/public-layout';
+import { SessionLayout } from '@/app/layouts/session-layout';
 import { NotFoundPage } from '@/app/not-found-page';
 import { PublicOnlyRoute } from '@/app/public-only-route';
 import { FullPageLoader } from '@/components/page-loader';
@@ -17,7 +18,21 @@ const SettingsPage = lazy(() => import('@/features/settings/routes/settings-page
 const AdminDashboardPage = lazy(() => import('@/features/admin/routes/admin-dashboard-page'));
 const AdminUsersPage = lazy(() => import('@/features/admin/routes/admin-users-page'));
 const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-page'));
+const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
+const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
+const LeadDiscoveryPage = lazy(() => import('@/features/contacts/routes/lead-discovery-page'));
+const ListDetailPage = lazy(() => import('@/features/contacts/routes/list-detail-page'));
+const ImportPage = lazy(() => import('@/features/contacts/routes/import-page'));
+const AdminContactDatabasePage = lazy(() => import('@/features/contacts/routes/admin-contact-database-page'));
+const AdminImportPage = lazy(() => import('@/features/contacts/routes/admin-import-page'));
+const PricingPage = lazy(() => import('@/features/billing/routes/pricing-page'));
+const PaymentPage = lazy(() => import('@/features/billing/routes/payment-page'));
+const CheckoutRedirect = lazy(() => import('@/features/billing/routes/checkout-redirect'));
+const PaymentSuccessPage = lazy(() => import('@/features/billing/routes/payment-success-page'));
+const CompleteSignupPage = lazy(() => import('@/features/billing/routes/complete-signup-page'));
+const SubscriptionPage = lazy(() => import('@/features/billing/routes/subscription-page'));
+const UpgradePage = lazy(() => import('@/features/billing/routes/upgrade-page'));
 
 function RootLayout() {
   return (
@@ -47,6 +62,22 @@ export const routes = [
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
       {
+        // Billing steps: public signed out, inside the app shell signed in (spec §2).
+        element: <SessionLayout />,
+        children: [
+          {
+            errorElement: <RouteErrorBoundary />,
+            children: [
+              { path: 'pricing', element: <PricingPage /> },
+              { path: 'payment', element: <PaymentPage /> },
+              { path: 'checkout', element: <CheckoutRedirect /> },
+              { path: 'payment-success', element: <PaymentSuccessPage /> },
+              { path: 'complete-signup', element: <CompleteSignupPage /> },
+            ],
+          },
+        ],
+      },
+      {
         element: <AppLayout />,
         children: [
           {
@@ -54,11 +85,22 @@ export const routes = [
             children: [
               { path: 'dashboard', element: <DashboardPage /> },
               { path: 'settings', element: <SettingsPage /> },
+              { path: 'subscription', element: <SubscriptionPage /> },
+              { path: 'upgrade', element: <UpgradePage /> },
               { path: 'data-entry', element: <DataEntryPage /> },
+              { path: 'lead-discovery', element: <LeadDiscoveryPage /> },
+              { path: 'lead-discovery/import', element: <ImportPage /> },
+              { path: 'lead-discovery/lists/:listId', element: <ListDetailPage /> },
               { path: 'contacts', element: <Navigate to="/lead-discovery" replace /> },
+              { path: 'admin/contact-database', element: <AdminContactDatabasePage /> },
+              { path: 'admin/contact-database/import', element: <AdminImportPage /> },
               { path: 'admin-dashboard', element: <AdminDashboardPage /> },
               { path: 'admin/users', element: <AdminUsersPage /> },
               { path: 'admin/dev-mailbox', element: <DevMailboxPage /> },
+              { path: 'admin/orders', element: <AdminOrdersPage /> },
+              { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
+              { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
+              { path: 'admin-subscriptions', element: <Navigate to="/admin/subscriptions" replace /> },
               { path: 'admin/database-manager', element: <Navigate to="/admin/contact-database" replace /> },
               { path: 'contact-sync', element: <Navigate to="/admin-dashboard" replace /> },
             ],

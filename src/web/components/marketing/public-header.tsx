@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 import { BrandLogo } from '@/components/brand-logo';
+import { CurrencySelector } from '@/components/currency-selector';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
@@ -43,6 +44,7 @@ export function PublicHeader() {
           ))}
         </nav>
         <div className="hidden items-center gap-2 md:flex">
+          <CurrencySelector />
           <Button asChild variant="ghost" data-testid="header-login">
             <Link to="/auth">Login</Link>
           </Button>
@@ -50,18 +52,20 @@ export function PublicHeader() {
             <Link to="/auth?mode=signup">Create Free Account</Link>
           </Button>
         </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="md:hidden"
-          aria-label={open ? 'Close menu' : 'Open menu'}
-          aria-expanded={open}
-          aria-controls="public-mobile-menu"
-          onClick={() => setOpen((value) => !value)}
-          data-testid="public-menu-toggle"
-        >
-          {open ? <X /> : <Menu />}
-        </Button>
+        <div className="flex items-center gap-1 md:hidden">
+          <CurrencySelector testId="currency-selector-mobile" />
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={open ? 'Close menu' : 'Open menu'}
+            aria-expanded={open}
+            aria-controls="public-mobile-menu"
+            onClick={() => setOpen((value) => !value)}
+            data-testid="public-menu-toggle"
+          >
+            {open ? <X /> : <Menu />}
+          </Button>
+        </div>
       </div>
       {open && (
         <div id="public-mobile-menu" className="border-t bg-background md:hidden">

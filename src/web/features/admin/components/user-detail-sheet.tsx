@@ -3,6 +3,8 @@ import { PLAN_IDS, PLAN_NAMES, type PlanId } from '@shared/plans';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
 import { Ban, Info, LogOut, RotateCcw } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { QueryError } from '@/components/query-error';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
@@ -19,8 +21,6 @@ import { useEndUserSessions } from '../api/end-user-sessions';
 import { useAdminUser } from '../api/get-admin-users';
 import { useRestoreUser } from '../api/restore-user';
 import { useUpdateAdminUser } from '../api/update-admin-user';
-import { ConfirmDialog } from './confirm-dialog';
-import { QueryError } from './query-error';
 import { SuspendUserDialog } from './suspend-user-dialog';
 import { displayName, initials, SubscriptionBadge, UserStatusBadge } from './user-badges';
 

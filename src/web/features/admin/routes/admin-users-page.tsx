@@ -2,17 +2,17 @@ import type { AdminUser } from '@shared/admin';
 import { ScrollText, Users } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { QueryError } from '@/components/query-error';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useAdminUsers } from '../api/get-admin-users';
 import { useAuditLog } from '../api/get-audit-log';
 import { AuditLogTable } from '../components/audit-log-table';
 import { PaginationBar } from '../components/pagination-bar';
-import { QueryError } from '../components/query-error';
 import { UserDetailSheet } from '../components/user-detail-sheet';
 import { type UserFilterValues, UsersFilters } from '../components/users-filters';
 import { UsersTable } from '../components/users-table';
-import { useDebouncedValue } from '../lib/use-debounced-value';
 import {
   readUserListParams,
   USERS_PAGE_SIZE,

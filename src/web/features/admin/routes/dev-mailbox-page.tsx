@@ -1,5 +1,7 @@
 import { Inbox, MailOpen, RefreshCw, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { toast } from '@/hooks/use-toast';
@@ -8,10 +10,8 @@ import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useEmptyDevMailbox } from '../api/empty-dev-mailbox';
 import { DEV_MAILBOX_REFRESH_MS, useDevMail, useDevMailbox } from '../api/get-dev-mailbox';
-import { ConfirmDialog } from '../components/confirm-dialog';
 import { MailList } from '../components/mail-list';
 import { MailViewer, MailViewerSkeleton } from '../components/mail-viewer';
-import { QueryError } from '../components/query-error';
 
 function EmptyMailbox() {
   return (

@@ -24,6 +24,15 @@ describe('readAuthParams', () => {
     },
   );
 
+  it('opens sign in with mode=login even when a plan rides along', () => {
+    expect(readAuthParams(new URLSearchParams('mode=login&plan=starter&interval=annual'))).toEqual({
+      email: '',
+      plan: 'starter',
+      interval: 'annual',
+      startOnSignUp: false,
+    });
+  });
+
   it('reads the email, a known plan and interval, and ignores unknown values', () => {
     expect(
       readAuthParams(new URLSearchParams('email=ada%40example.com&plan=professional&interval=annual')),

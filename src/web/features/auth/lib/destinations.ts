@@ -7,7 +7,10 @@ export interface AuthUrlParams {
   email: string;
   plan: PlanId | null;
   interval: BillingInterval;
-  /** Spec §2: `mode=signup`, an email or a plan in the URL open the create-account side. */
+  /**
+   * Spec §2: `mode=signup`, an email or a plan in the URL open the create-account side; `mode=login` (the
+   * payment screen's "Please Sign In") opens sign in even with a plan.
+   */
   startOnSignUp: boolean;
 }
 
@@ -17,7 +20,8 @@ export function readAuthParams(params: URLSearchParams): AuthUrlParams {
   const plan = isPlanId(rawPlan) ? rawPlan : null;
   const rawInterval = params.get('interval');
   const interval = isBillingInterval(rawInterval) ? rawInterval : 'monthly';
-  const startOnSignUp = params.get('mode') === 'signup' || email !== '' || rawPlan !== null;
+  const mode = params.get('mode');
+  const startOnSignUp = mode !== 'login' && (mode === 'signup' || email !== '' || rawPlan !== null);
   return { email, plan, interval, startOnSignUp };
 }
 

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from '@shared/auth';
+import { type LoginInput, loginSchema, type RegisterInput, registerSchema, type User } from '@shared/auth';
 import { PLAN_NAMES } from '@shared/plans';
+import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -17,6 +18,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { SWITCH_TO_LOGIN_EVENT, type SwitchToLoginDetail, useAuth } from '@/hooks/use-auth';
 import { usePageMeta } from '@/hooks/use-page-meta';
 import { toast } from '@/hooks/use-toast';
+import { apiRequest } from '@/lib/api';
+import { USER_QUERY_KEY } from '@/lib/query-client';
 
 import { AuthShell } from '../components/auth-shell';
 import {
@@ -35,6 +38,7 @@ const PAYMENT_REDIRECT_MS = 1500;
 export default function AuthPage() {
   const { user, isLoading, loginMutation, registerMutation } = useAuth();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const params = readAuthParams(searchParams);
   const [mode, setMode] = useState<Mode>(params.startOnSignUp ? 'register' : 'login');
@@ -133,8 +137,24 @@ export default function AuthPage() {
     registerMutation.mutate(
       { ...values, ...(lastName ? { lastName } : { lastName: undefined }) },
       {
-        onSuccess: (created) => {
+        onSuccess: async (created) => {
           toast({ title: 'Account created!', description: `Welcome to Tambari, ${created.firstName}!` });
+          if (params.plan && params.plan !== 'free') {
+            // The chosen plan is recorded on the account (status incomplete until paid), so a later sign-in
+            // brings the user back to finish paying (spec §4 needsPayment). The payment screen works even if
+            // this fails, so a failure only costs that reminder.
+            try {
+              const res = await apiRequest('POST', '/api/subscription/select-plan', {
+                planId: params.plan,
+                interval: params.interval,
+              });
+              queryClient.setQueryData<User | null>(USER_QUERY_KEY, (await res.json()) as User);
+              // Replaces the refetch registration started, which may answer with the plan before this change.
+              void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+            } catch {
+              // Paying still works from /payment.
+            }
+          }
           navigate(destinationAfterRegistration(params.plan, params.interval), { replace: true });
         },
         onError: () => setHandingOff(false),

@@ -1,9 +1,12 @@
 import type { User } from '@shared/auth';
+import type { UserPlan } from '@shared/payments';
+import { useQuery } from '@tanstack/react-query';
 import { ArrowUpRight, CalendarClock, CreditCard } from 'lucide-react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
 import {
   formatDate,
   periodEndLabel,
@@ -30,7 +33,10 @@ export function PlanStatusCard({ user }: { user: User }) {
     user.subscriptionCurrentPeriodEnd,
   );
   const periodEnd = !free ? user.subscriptionCurrentPeriodEnd : null;
-  const limits = planLimitRows(user.subscriptionPlan);
+  // Spec §6: a paid plan's limits come from the plan endpoint; the free plan shows the spec's defaults.
+  const planQuery = useQuery<UserPlan>({ queryKey: ['/api/user/plan'], enabled: !free, staleTime: 0 });
+  const limits = planLimitRows(user.subscriptionPlan, free ? undefined : planQuery.data);
+  const limitsLoading = !free && planQuery.isPending;
 
   return (
     <Card data-testid="plan-status-card">
@@ -79,12 +85,19 @@ export function PlanStatusCard({ user }: { user: User }) {
         <div className="space-y-2">
           <h3 className="text-sm font-medium">{free ? 'Free plan limits' : 'Included'}</h3>
           <dl className="divide-y rounded-lg border text-sm" data-testid="plan-limits">
-            {limits.map((row) => (
-              <div key={row.label} className="flex items-center justify-between gap-3 px-3 py-2">
-                <dt className="text-muted-foreground">{row.label}</dt>
-                <dd className="font-medium">{row.value}</dd>
-              </div>
-            ))}
+            {limitsLoading
+              ? [0, 1, 2].map((row) => (
+                  <div key={row} className="flex items-center justify-between gap-3 px-3 py-2.5">
+                    <Skeleton className="h-4 w-24" />
+                    <Skeleton className="h-4 w-16" />
+                  </div>
+                ))
+              : limits.map((row) => (
+                  <div key={row.label} className="flex items-center justify-between gap-3 px-3 py-2">
+                    <dt className="text-muted-foreground">{row.label}</dt>
+                    <dd className="font-medium">{row.value}</dd>
+                  </div>
+                ))}
           </dl>
           {free && (
             <p className="text-xs text-muted-foreground">

@@ -40,6 +40,22 @@ describe('planLimitRows', () => {
   it('opens every country and category on a paid plan', () => {
     expect(planLimitRows('starter').map((row) => row.value)).toEqual(['All countries', 'All categories']);
   });
+
+  it("reads a paid plan's limits from the plan endpoint; -1 or missing is Unlimited (spec §6)", () => {
+    const rows = planLimitRows('starter', { newsletterLimit: 20, campaignLimit: -1, recipientLimit: 10000 });
+    expect(rows.map((row) => [row.label, row.value])).toEqual([
+      ['Newsletters', '20 per month'],
+      ['Campaigns', 'Unlimited'],
+      ['Recipients', '10,000'],
+      ['Countries', 'All countries'],
+      ['Business categories', 'All categories'],
+    ]);
+    expect(
+      planLimitRows('enterprise', {})
+        .slice(0, 3)
+        .map((row) => row.value),
+    ).toEqual(['Unlimited', 'Unlimited', 'Unlimited']);
+  });
 });
 
 describe('subscriptionStatusDisplay', () => {

@@ -20,7 +20,20 @@ export interface PlanLimitRow {
   value: string;
 }
 
-export function planLimitRows(plan: PlanId): PlanLimitRow[] {
+/** Spec §3 Plan info / §6: a paid plan's limits from GET /api/user/plan; -1 or a missing value is unlimited. */
+export interface PlanLimits {
+  newsletterLimit?: number | null;
+  campaignLimit?: number | null;
+  recipientLimit?: number | null;
+  senderAccountLimit?: number | null;
+}
+
+function limitValue(limit: number | null | undefined, suffix = ''): string {
+  if (limit === undefined || limit === null || limit < 0) return 'Unlimited';
+  return `${new Intl.NumberFormat('en-NG').format(limit)}${suffix}`;
+}
+
+export function planLimitRows(plan: PlanId, limits?: PlanLimits): PlanLimitRow[] {
   if (plan === 'free') {
     return [
       { label: 'Newsletters', value: `${FREE_PLAN_LIMITS.newsletters} per month` },
@@ -29,9 +42,19 @@ export function planLimitRows(plan: PlanId): PlanLimitRow[] {
       { label: 'Business categories', value: `${FREE_PLAN_LIMITS.categories} category` },
     ];
   }
-  return [
+  const coverage = [
     { label: 'Countries', value: 'All countries' },
     { label: 'Business categories', value: 'All categories' },
+  ];
+  if (!limits) return coverage;
+  return [
+    { label: 'Newsletters', value: limitValue(limits.newsletterLimit, ' per month') },
+    { label: 'Campaigns', value: limitValue(limits.campaignLimit, ' per month') },
+    { label: 'Recipients', value: limitValue(limits.recipientLimit) },
+    ...(limits.senderAccountLimit !== undefined
+      ? [{ label: 'Sender accounts', value: limitValue(limits.senderAccountLimit) }]
+      : []),
+    ...coverage,
   ];
 }
 

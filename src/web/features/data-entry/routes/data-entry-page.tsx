@@ -1,66 +1,54 @@
-import { BadgeCheck, ClipboardList, LifeBuoy, SearchCheck, UploadCloud } from 'lucide-react';
-import { Link } from 'react-router';
-
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import type { DirectoryContact } from '@shared/contacts';
+import { type InfiniteData, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DirectoryContactDialog } from '@/components/contacts/directory-contact-dialog';
 import { useAuth } from '@/hooks/use-auth';
+import { CONTACTS_PATH, type DirectoryPage, dataEntryKey } from '../api/data-entry';
+import { AddContactCard } from '../components/add-contact-card';
+import { StatsCards } from '../components/stats-cards';
+import { VerificationQueue } from '../components/verification-queue';
 
-const DUTIES = [
-  {
-    icon: UploadCloud,
-    title: 'Add businesses',
-    body: 'Enter new companies and their contacts into the shared directory.',
-  },
-  {
-    icon: SearchCheck,
-    title: 'Clean records',
-    body: 'Fix categories, cities and duplicates so searches stay accurate.',
-  },
-  {
-    icon: BadgeCheck,
-    title: 'Verify contacts',
-    body: 'Confirm emails and phone numbers so subscribers reach real people.',
-  },
-];
-
+/** Spec §2: /data-entry, the data entry officer's home: today's numbers, Add contact, the queue. */
 export default function DataEntryPage() {
   const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<string | null>(null);
+
+  // An edit shows in the queue at once, without reloading every page of it.
+  const applyEdit = (saved: DirectoryContact) =>
+    queryClient.setQueryData<InfiniteData<DirectoryPage>>([...dataEntryKey, 'queue'], (data) =>
+      data
+        ? {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              items: page.items.map((item) => (item.id === saved.id ? saved : item)),
+            })),
+          }
+        : data,
+    );
+
   return (
-    <div className="mx-auto w-full max-w-4xl space-y-6">
-      <Card data-testid="data-entry-welcome">
-        <CardHeader>
-          <div className="mb-2 flex size-11 items-center justify-center rounded-lg bg-secondary text-primary">
-            <ClipboardList className="size-5" aria-hidden="true" />
-          </div>
-          <CardTitle className="text-2xl">
-            <h1>Data Entry Dashboard</h1>
-          </CardTitle>
-          <CardDescription className="text-base">
-            Welcome{user?.firstName ? `, ${user.firstName}` : ''}. This is your workspace for keeping
-            Tambari's business directory accurate. The directory tools — adding, cleaning and verifying
-            contacts — open here with the contacts module.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <ul className="grid gap-4 sm:grid-cols-3">
-            {DUTIES.map((duty) => (
-              <li key={duty.title} className="rounded-lg border p-4">
-                <duty.icon className="size-5 text-primary" aria-hidden="true" />
-                <p className="mt-3 font-medium">{duty.title}</p>
-                <p className="mt-1 text-sm text-muted-foreground">{duty.body}</p>
-              </li>
-            ))}
-          </ul>
-        </CardContent>
-        <CardFooter>
-          <Button asChild variant="outline">
-            <Link to="/help">
-              <LifeBuoy aria-hidden="true" />
-              Read the data standards in Help
-            </Link>
-          </Button>
-        </CardFooter>
-      </Card>
+    <div className="mx-auto w-full max-w-7xl space-y-6" data-testid="data-entry-page">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Data Entry Dashboard</h1>
+        <p className="text-muted-foreground">
+          Welcome{user?.firstName ? `, ${user.firstName}` : ''}. Add businesses to the directory and verify
+          the ones waiting in the queue.
+        </p>
+      </header>
+      <StatsCards />
+      <div className="grid items-start gap-6 xl:grid-cols-2">
+        <VerificationQueue onEdit={(contact) => setEditing(contact.id)} />
+        <AddContactCard onOpenContact={(contact) => setEditing(contact.id)} />
+      </div>
+      <DirectoryContactDialog
+        contactId={editing}
+        basePath={CONTACTS_PATH}
+        onOpenChange={(open) => !open && setEditing(null)}
+        onSaved={applyEdit}
+        invalidateKeys={[[...dataEntryKey, 'stats']]}
+      />
     </div>
   );
 }

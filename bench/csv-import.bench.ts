@@ -1,0 +1,299 @@
+// CSV import throughput: the real import job (streamed parse, row rules, COPY into the staging table,
+// one INSERT … SELECT into list_contacts) on a generated file with 5% duplicates and 3% invalid rows,
+// against a bare COPY of the same file into a table of list_contacts' columns, in the same run.
+// `npm run bench -- csv-import --db postgres|pglite [--count N]` (default: 100,000 then 1,000,000).
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { PGlite } from '@electric-sql/pglite';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
+import { imports, users } from '../src/server/db/schema/index';
+import { INSPECT_BYTES, inspectHead } from '../src/server/features/imports/csv-inspect';
+import { createList } from '../src/server/features/lists/lists.service';
+import { seedPricingPlans } from '../src/server/features/plans/plans.service';
+import { importContacts } from '../src/server/jobs/import-contacts.job';
+import { createBenchDatabase } from './support';
+
+const COLUMNS = [
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'job_title',
+  'phone',
+  'website',
+  'city',
+  'country_code',
+];
+const FIRST = [
+  'Ada',
+  'Chidi',
+  'Ngozi',
+  'Kwame',
+  'Amara',
+  'Tunde',
+  'Wanjiru',
+  'Thabo',
+  'Efua',
+  'Bola',
+  'Zoë',
+  'Yaw',
+];
+const LAST = ['Obi', 'Eze', 'Mensah', 'Okafor', 'Kamau', 'Dlamini', 'Adeyemi', 'Boateng', 'Nwosu', 'Ndlovu'];
+const CITIES: [string, string][] = [
+  ['Lagos', 'NG'],
+  ['Abuja', 'NG'],
+  ['Accra', 'GH'],
+  ['Nairobi', 'KE'],
+  ['Johannesburg', 'ZA'],
+  ['Kano', 'NG'],
+];
+const TITLES = [
+  'CEO',
+  'Founder',
+  'Head of Sales',
+  'Procurement Manager',
+  'Marketing Lead',
+  'Operations Director',
+];
+
+/** N data rows: 5% repeat an earlier address in another case, 3% hold an invalid address. */
+async function generateFile(file: string, rows: number): Promise<{ duplicates: number; invalid: number }> {
+  let duplicates = 0;
+  let invalid = 0;
+  async function* lines() {
+    yield `${COLUMNS.join(',')}\n`;
+    let chunk = '';
+    for (let i = 0; i < rows; i++) {
+      const bucket = i % 100;
+      const first = FIRST[i % FIRST.length]!;
+      const last = LAST[(i * 7) % LAST.length]!;
+      const [city, country] = CITIES[i % CITIES.length]!;
+      let email: string;
+      if (bucket < 3) {
+        email = `${first.toLowerCase()}.${last.toLowerCase()}.${i}@@example`;
+        invalid++;
+      } else if (bucket < 8 && i >= 100) {
+        // A case variant of an address 50 rows back (bucket 53–57: a valid original, never a copy).
+        const j = i - 50;
+        email = `${FIRST[j % FIRST.length]!}.${LAST[(j * 7) % LAST.length]!}.${j}@Example.COM`;
+        duplicates++;
+      } else {
+        email = `${first.toLowerCase()}.${last.toLowerCase()}.${i}@example.com`;
+      }
+      const company = i % 11 === 0 ? `"${last} & Sons, Ltd"` : `${last} Holdings ${i % 997}`;
+      chunk += `${email},${first},${last},${company},${TITLES[i % TITLES.length]},+234 80${i % 10} ${String(1_000_000 + (i % 9_000_000)).slice(0, 7)},https://${last.toLowerCase()}${i % 997}.example.com,${city},${country}\n`;
+      if (chunk.length > 1 << 16) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    yield chunk;
+  }
+  await pipeline(lines, createWriteStream(file));
+  return { duplicates, invalid };
+}
+
+/** Samples the resident set size while `work` runs. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, peakRssMb: Math.round(peak / (1024 * 1024)) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function bareCopy(
+  database: DatabaseHandle,
+  file: string,
+  userId: string,
+  listId: string,
+): Promise<number> {
+  const scratch = `bench_copy_${randomUUID().replaceAll('-', '')}`;
+  await database.executeSql(
+    `CREATE TABLE ${scratch} (LIKE list_contacts INCLUDING DEFAULTS INCLUDING IDENTITY);
+     ALTER TABLE ${scratch} ALTER COLUMN user_id SET DEFAULT '${userId}', ALTER COLUMN list_id SET DEFAULT '${listId}',
+       ALTER COLUMN source SET DEFAULT 'import', ALTER COLUMN email_normalized DROP NOT NULL`,
+  );
+  const sql = `COPY ${scratch} (${COLUMNS.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true)`;
+  const started = performance.now();
+  const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
+  if (database.kind === 'postgres') {
+    const connection = await (client as pg.Pool).connect();
+    try {
+      await pipeline(createReadStream(file), connection.query(copyFrom(sql)));
+    } finally {
+      connection.release();
+    }
+  } else {
+    await (client as PGlite).query(sql.replace('STDIN', "'/dev/blob'"), [], { blob: await openAsBlob(file) });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await database.executeSql(`DROP TABLE ${scratch}`);
+  return seconds;
+}
+
+/**
+ * The file is made by a child process, so the garbage of making it does not count in this process's
+ * memory; the import runs after a full collection.
+ */
+function generateInChild(file: string, rows: number): { duplicates: number; invalid: number } {
+  const output = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), 'generate', file, String(rows)],
+    {
+      encoding: 'utf8',
+    },
+  );
+  return JSON.parse(output.trim().split('\n').at(-1)!);
+}
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+async function runOnce(database: DatabaseHandle, rows: number, dir: string, kind: string) {
+  const file = path.join(dir, `bench-${rows}.csv`);
+  const generated = generateInChild(file, rows);
+  const size = statSync(file).size;
+  process.stdout.write(
+    `${kind}: generated ${rows.toLocaleString('en')} rows (${(size / 1e6).toFixed(1)} MB), ${generated.duplicates} duplicates, ${generated.invalid} invalid\n`,
+  );
+
+  const userId = `bench-${randomUUID()}`;
+  await database.db.insert(users).values({
+    id: userId,
+    name: 'Bench',
+    email: `${userId}@tambari.test`,
+    subscriptionPlan: 'enterprise',
+    subscriptionStatus: 'active',
+    subscriptionCurrentPeriodEnd: new Date(Date.now() + 30 * 86_400_000),
+  });
+  const list = await createList({ db: database.db, userId, name: `Bench ${rows}` });
+  const handle = await open(file, 'r');
+  const head = Buffer.alloc(Math.min(size, INSPECT_BYTES));
+  await handle.read(head, 0, head.length, 0);
+  await handle.close();
+  const { lineBreak, ...inspection } = inspectHead({
+    head,
+    complete: size <= head.length,
+    fileSize: size,
+    target: 'list',
+  });
+  const [row] = await database.db
+    .insert(imports)
+    .values({
+      userId,
+      target: 'list',
+      listId: list.id,
+      fileName: path.basename(file),
+      filePath: file,
+      sizeBytes: size,
+      encoding: inspection.encoding,
+      delimiter: inspection.delimiter,
+      lineBreak,
+      hasHeader: inspection.hasHeader,
+      inspection,
+      estimatedRows: inspection.estimatedRows,
+      mapping: inspection.suggestedMapping,
+      status: 'queued',
+    })
+    .returning();
+
+  // The job deletes its file when done: keep a copy for the COPY baseline.
+  const copyFile = path.join(dir, `bench-${rows}-copy.csv`);
+  await pipeline(createReadStream(file), createWriteStream(copyFile));
+
+  collectGarbage();
+  process.stdout.write(
+    `${kind}: RSS before the import ${Math.round(process.memoryUsage().rss / (1024 * 1024))} MB\n`,
+  );
+  const started = performance.now();
+  let moveMs = 0;
+  const log = {
+    debug: (details: { ms?: number }, message: string) => {
+      if (message === 'final move') moveMs = details.ms ?? 0;
+    },
+    info: () => {},
+    error: (details: unknown, message: string) => process.stderr.write(`${message} ${String(details)}\n`),
+    child: () => log,
+  } as unknown as FastifyBaseLogger;
+  const { result: outcome, peakRssMb } = await withPeakRss(() =>
+    importContacts({ database, importId: row!.id, log }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const [done] = await database.db.select().from(imports).where(eq(imports.id, row!.id));
+  if (outcome !== 'completed') throw new Error(`import ended ${outcome}: ${done?.errorMessage}`);
+  const expected = rows - generated.duplicates - generated.invalid;
+  process.stdout.write(
+    `${kind}: import ${seconds.toFixed(2)} s (reading + staging ${(seconds - moveMs / 1000).toFixed(2)} s, final move into list_contacts ${(moveMs / 1000).toFixed(2)} s), ${Math.round(rows / seconds).toLocaleString('en')} rows/s; imported ${done!.importedRows} (expected ${expected}), duplicates ${done!.duplicateRows}, invalid ${done!.invalidRows}, peak RSS ${peakRssMb} MB\n`,
+  );
+  if (done!.importedRows !== expected || done!.duplicateRows !== generated.duplicates)
+    throw new Error('wrong counts');
+
+  const copySeconds = await bareCopy(database, copyFile, userId, list.id);
+  process.stdout.write(
+    `${kind}: bare COPY ${copySeconds.toFixed(2)} s, ${Math.round(rows / copySeconds).toLocaleString('en')} rows/s\n`,
+  );
+  rmSync(copyFile, { force: true });
+  rmSync(file, { force: true });
+  const rowsPerS = Math.round(rows / seconds);
+  const copyRowsPerS = Math.round(rows / copySeconds);
+  return {
+    bench: 'csv-import',
+    db: kind,
+    rows,
+    rows_per_s: rowsPerS,
+    copy_rows_per_s: copyRowsPerS,
+    ratio_vs_copy: Number((rowsPerS / copyRowsPerS).toFixed(2)),
+    peak_rss_mb: peakRssMb,
+  };
+}
+
+export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+  const counts = options.count ? [options.count] : [100_000, 1_000_000];
+  const dir = mkdtempSync(path.join(tmpdir(), 'tambari-bench-import-'));
+  const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
+  const database = await openDatabase(
+    bench ? { url: bench.url, poolSize: 4 } : { dataDir: path.join(dir, 'pglite') },
+  );
+  try {
+    await database.migrate();
+    await seedPricingPlans({ db: database.db });
+    let last: Record<string, unknown> = {};
+    for (const rows of counts) {
+      last = await runOnce(database, rows, dir, options.db);
+      if (counts.length > 1) process.stdout.write(`${JSON.stringify(last)}\n`);
+    }
+    return last;
+  } finally {
+    await database.close();
+    await bench?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (
+  process.argv[2] === 'generate' &&
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href
+) {
+  const counts = await generateFile(process.argv[3]!, Number(process.argv[4]));
+  process.stdout.write(`${JSON.stringify(counts)}\n`);
+}

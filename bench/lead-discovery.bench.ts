@@ -1,0 +1,215 @@
+// Lead discovery at scale: seeds N synthetic directory contacts (default 1,000,000), then runs 200 random
+// filter combinations (country, city, category, keyword, flags, sort) through the API as a premium user,
+// each timing GET /api/leads/count and the first page of GET /api/leads/search sent together.
+// Goal (PostgreSQL): p95 ≤ 50 ms. LEAD_BENCH_DATABASE_URL reuses an already seeded PostgreSQL database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { buildApp } from '../src/server/app';
+import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
+import { users } from '../src/server/db/schema/index';
+import { parseEnv } from '../src/server/env';
+import { ephemeralSecrets } from '../src/server/lib/secrets';
+import { BRAND_WORDS, SEED_COUNTRIES } from '../src/server/seed/directory-data';
+import { createRandom } from '../src/server/seed/directory-generator';
+import { seedDirectory } from '../src/server/seed/seed-directory';
+import { BUSINESS_CATEGORIES } from '../src/shared/categories';
+import { createBenchDatabase, percentile } from './support';
+
+const COMBINATIONS = 200;
+const KEYWORDS = [
+  ...BRAND_WORDS.slice(0, 40),
+  'haulage',
+  'freight',
+  'solar',
+  'pharmacy',
+  'okafor',
+  'mensah',
+  'adeyemi',
+  'foods',
+  'motors',
+  'consult',
+];
+
+export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+  const count = options.count ?? 1_000_000;
+  const reuseUrl = options.db === 'postgres' ? process.env.LEAD_BENCH_DATABASE_URL : undefined;
+  const bench = options.db === 'postgres' && !reuseUrl ? await createBenchDatabase() : null;
+  const pgliteDir = options.db === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
+  const database: DatabaseHandle = await openDatabase(
+    options.db === 'postgres' ? { url: reuseUrl ?? bench!.url } : { dataDir: pgliteDir! },
+  );
+  await database.migrate();
+
+  const existing = await scalar(database, sql`SELECT count(*) FROM directory_contacts`);
+  if (existing < count) {
+    process.stdout.write(
+      `seeding ${(count - existing).toLocaleString('en-US')} directory contacts on ${options.db}…\n`,
+    );
+    let reported = 0;
+    const seeded = await seedDirectory({
+      database,
+      count: count - existing,
+      onProgress: (n) => {
+        if (n - reported >= 200_000) {
+          reported = n;
+          process.stdout.write(`  ${n.toLocaleString('en-US')}\n`);
+        }
+      },
+    });
+    process.stdout.write(
+      `seeded in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round((seeded.inserted / seeded.ms) * 1000)} rows/s)\n`,
+    );
+  } else {
+    process.stdout.write(`reusing ${existing.toLocaleString('en-US')} directory contacts\n`);
+  }
+  const contacts = await scalar(database, sql`SELECT count(*) FROM directory_contacts`);
+
+  const app = await buildApp({
+    env: parseEnv({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DEV_MAILBOX_PORT: '0',
+      AUTH_RATE_LIMIT_MAX: '1000000',
+      LEADS_RATE_LIMIT_MAX: '1000000',
+      ...(options.db === 'postgres' ? { DATABASE_URL: reuseUrl ?? bench!.url } : {}),
+    }),
+    secrets: ephemeralSecrets(),
+    database,
+    persistent: false,
+  });
+  const email = `bench-leads-${Date.now()}@tambari.test`;
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: { email, password: 'Bench-pass-2026', firstName: 'Bench' },
+  });
+  await app.services.db
+    .update(users)
+    .set({
+      subscriptionPlan: 'enterprise',
+      subscriptionStatus: 'active',
+      subscriptionCurrentPeriodEnd: new Date(Date.now() + 86_400_000),
+    })
+    .where(eq(users.id, registered.json().id));
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { email, password: 'Bench-pass-2026' },
+  });
+  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+
+  // Real cities with contacts, per country, for the city filter.
+  const cityRows = (
+    (await app.services.db.execute(
+      sql`SELECT country_code, city FROM directory_facet_counts WHERE city <> '' AND total > 20 GROUP BY 1, 2`,
+    )) as unknown as { rows: { country_code: string; city: string }[] }
+  ).rows;
+  const citiesOf = new Map<string, string[]>();
+  for (const row of cityRows)
+    citiesOf.set(row.country_code, [...(citiesOf.get(row.country_code) ?? []), row.city]);
+
+  const random = createRandom(42);
+  const countries = SEED_COUNTRIES.map(([code]) => code);
+  const categories = BUSINESS_CATEGORIES.map((c) => c.slug);
+  const combos = Array.from({ length: COMBINATIONS + 20 }, () => {
+    const params = new URLSearchParams();
+    const roll = random.next();
+    const country =
+      roll < 0.7
+        ? [random.pick(countries)]
+        : roll < 0.8
+          ? [random.pick(countries), random.pick(countries)]
+          : [];
+    for (const c of country) params.append('country', c);
+    if (country.length === 1 && random.chance(0.35)) {
+      const cities = citiesOf.get(country[0]!);
+      if (cities?.length) params.append('city', random.pick(cities));
+    }
+    const categoryRoll = random.next();
+    const category =
+      categoryRoll < 0.6
+        ? [random.pick(categories)]
+        : categoryRoll < 0.7
+          ? [random.pick(categories), random.pick(categories)]
+          : [];
+    for (const c of category) params.append('category', c);
+    if (random.chance(0.25)) params.set('q', random.pick(KEYWORDS));
+    if (random.chance(0.3)) params.set('verifiedOnly', 'true');
+    if (random.chance(0.25)) params.set('hasPhone', 'true');
+    if (random.chance(0.2)) params.set('hasWebsite', 'true');
+    const sortRoll = random.next();
+    const sort = sortRoll < 0.7 ? 'company_asc' : sortRoll < 0.85 ? 'company_desc' : 'newest';
+    return { filters: params.toString(), sort };
+  });
+
+  const timings: number[] = [];
+  const countTimings: number[] = [];
+  const searchTimings: number[] = [];
+  const slowest: { ms: number; filters: string }[] = [];
+  for (const [i, combo] of combos.entries()) {
+    const started = performance.now();
+    const [counted, searched] = await Promise.all([
+      timed(() =>
+        app.inject({ method: 'GET', url: `/api/leads/count?${combo.filters}`, headers: { cookie } }),
+      ),
+      timed(() =>
+        app.inject({
+          method: 'GET',
+          url: `/api/leads/search?${combo.filters}&sort=${combo.sort}&limit=25`,
+          headers: { cookie },
+        }),
+      ),
+    ]);
+    const ms = performance.now() - started;
+    if (counted.result.statusCode !== 200 || searched.result.statusCode !== 200) {
+      throw new Error(
+        `lead discovery answered ${counted.result.statusCode}/${searched.result.statusCode} for ${combo.filters}: ${searched.result.body}`,
+      );
+    }
+    if (i < 20) continue; // warm-up
+    timings.push(ms);
+    countTimings.push(counted.ms);
+    searchTimings.push(searched.ms);
+    slowest.push({ ms, filters: `${combo.filters}&sort=${combo.sort}` });
+  }
+  for (const list of [timings, countTimings, searchTimings]) list.sort((a, b) => a - b);
+  slowest.sort((a, b) => b.ms - a.ms);
+
+  const fmt = (list: number[]) =>
+    `p50 ${percentile(list, 50).toFixed(1)} ms, p95 ${percentile(list, 95).toFixed(1)} ms, max ${list.at(-1)!.toFixed(1)} ms`;
+  process.stdout.write(
+    `${COMBINATIONS} filter combinations over ${contacts.toLocaleString('en-US')} contacts on ${options.db}\n` +
+      `  count + first page: ${fmt(timings)}\n` +
+      `  count alone:        ${fmt(countTimings)}\n` +
+      `  first page alone:   ${fmt(searchTimings)}\n` +
+      `  slowest: ${slowest
+        .slice(0, 3)
+        .map((s) => `${s.ms.toFixed(0)} ms ${s.filters}`)
+        .join('\n           ')}\n`,
+  );
+
+  await app.close();
+  await database.close();
+  await bench?.drop();
+  if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  return {
+    bench: 'lead-discovery',
+    db: options.db,
+    contacts,
+    p50_ms: Number(percentile(timings, 50).toFixed(2)),
+    p95_ms: Number(percentile(timings, 95).toFixed(2)),
+  };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - started };
+}
+
+async function scalar(database: DatabaseHandle, query: ReturnType<typeof sql>): Promise<number> {
+  const result = (await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
+  return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
+}

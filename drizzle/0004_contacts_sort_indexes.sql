@@ -1,0 +1,2 @@
+CREATE INDEX "directory_contacts_country_created_idx" ON "directory_contacts" USING btree ("country_code","created_at","id") WHERE "directory_contacts"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "directory_contacts_category_created_idx" ON "directory_contacts" USING btree ("category","created_at","id") WHERE "directory_contacts"."deleted_at" is null;

@@ -1,0 +1,224 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  CONTACT_SOURCES,
+  LIST_CONTACT_SOURCES,
+  SUPPRESSION_REASONS,
+  VERIFICATION_STATUSES,
+} from '../../../shared/contacts';
+import { users } from './auth';
+
+/*
+ * Contacts: the shared B2B directory (lead discovery), the user's own lists, and suppressions.
+ *
+ * Hand-written SQL lives in the contacts migration next to the generated DDL: the pg_trgm extension
+ * (before the trigram indexes), the statement-level triggers that keep `directory_facet_counts` in
+ * step with `directory_contacts` (`directory_facets_track`, `directory_facets_rebuild()`), and the one
+ * that keeps `contact_lists.contact_count` in step with `list_contacts` (`list_contacts_track_count`).
+ * Writers (the CSV importer included) therefore never maintain those counters themselves.
+ */
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** The shared directory of businesses that lead discovery searches. Soft-deleted rows keep `deleted_at`. */
+export const directoryContacts = pgTable(
+  'directory_contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyName: text('company_name').notNull(),
+    contactName: text('contact_name'),
+    jobTitle: text('job_title'),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    website: text('website'),
+    address: text('address'),
+    city: text('city'),
+    countryCode: text('country_code').notNull(),
+    /** A slug of src/shared/categories.ts. */
+    category: text('category').notNull(),
+    source: text('source', { enum: CONTACT_SOURCES }).notNull(),
+    verificationStatus: text('verification_status', { enum: VERIFICATION_STATUSES })
+      .notNull()
+      .default('unverified'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    verifiedBy: text('verified_by'),
+    invalidReason: text('invalid_reason'),
+    createdBy: text('created_by'),
+    ...timestamps,
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('directory_contacts_country_code_check', sql`${t.countryCode} ~ '^[A-Z]{2}$'`),
+    uniqueIndex('directory_contacts_email_key').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
+    // Lead discovery: equality filters first, then the sort key and id for keyset paging.
+    index('directory_contacts_geo_idx')
+      .on(t.countryCode, t.category, t.city, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_country_category_company_idx')
+      .on(t.countryCode, t.category, t.companyName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_country_company_idx')
+      .on(t.countryCode, t.companyName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_category_company_idx')
+      .on(t.category, t.companyName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_company_idx').on(t.companyName, t.id).where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_created_idx').on(t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
+    // "Newest first" within a country or a category (a small country is otherwise found by walking
+    // the whole created_at index).
+    index('directory_contacts_country_created_idx')
+      .on(t.countryCode, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_category_created_idx')
+      .on(t.category, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_company_trgm_idx').using('gin', t.companyName.op('gin_trgm_ops')),
+    index('directory_contacts_contact_trgm_idx').using('gin', t.contactName.op('gin_trgm_ops')),
+    // Data entry: the verification queue (oldest first) and each officer's own counts.
+    index('directory_contacts_queue_idx')
+      .on(t.verificationStatus, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('directory_contacts_created_by_idx').on(t.createdBy, t.createdAt),
+    index('directory_contacts_verified_by_idx').on(t.verifiedBy, t.verifiedAt),
+  ],
+);
+
+/**
+ * Audience roll-up of the live directory, kept by triggers on `directory_contacts` and rebuilt by
+ * `directory_facets_rebuild()`. One row per (country, category, city) plus one row per
+ * (country, category) with city = '' holding the all-cities totals, so an unfiltered count reads a few
+ * thousand rows. The flag filters only ever require a flag, so each subset of (verified, phone, website)
+ * has its own column.
+ */
+export const directoryFacetCounts = pgTable(
+  'directory_facet_counts',
+  {
+    countryCode: text('country_code').notNull(),
+    category: text('category').notNull(),
+    /** '' = all cities of the country and category (including contacts without a city). */
+    city: text('city').notNull(),
+    total: bigint('total', { mode: 'number' }).notNull().default(0),
+    verified: bigint('verified', { mode: 'number' }).notNull().default(0),
+    withPhone: bigint('with_phone', { mode: 'number' }).notNull().default(0),
+    withWebsite: bigint('with_website', { mode: 'number' }).notNull().default(0),
+    verifiedPhone: bigint('verified_phone', { mode: 'number' }).notNull().default(0),
+    verifiedWebsite: bigint('verified_website', { mode: 'number' }).notNull().default(0),
+    phoneWebsite: bigint('phone_website', { mode: 'number' }).notNull().default(0),
+    verifiedPhoneWebsite: bigint('verified_phone_website', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.countryCode, t.category, t.city] }),
+    index('directory_facet_counts_city_category_idx').on(t.city, t.category),
+  ],
+);
+
+/** A free-plan user's chosen country and category (spec §6: 1 country, 1 category). */
+export const leadScopes = pgTable('lead_scopes', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  countryCode: text('country_code').notNull(),
+  category: text('category').notNull(),
+  ...timestamps,
+});
+
+/** A user's contact list. Deleting moves it to the recycle bin (`deleted_at`); purged after 30 days. */
+export const contactLists = pgTable(
+  'contact_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** Names of the list's custom fields; values live in list_contacts.custom_fields. Merge tags later. */
+    customFields: jsonb('custom_fields').$type<string[]>().notNull().default([]),
+    contactCount: integer('contact_count').notNull().default(0),
+    ...timestamps,
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('contact_lists_user_name_key')
+      .on(t.userId, sql`lower(${t.name})`)
+      .where(sql`${t.deletedAt} is null`),
+    index('contact_lists_user_idx').on(t.userId, t.createdAt),
+    index('contact_lists_deleted_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
+  ],
+);
+
+/** The members of a list. A bigint identity id keeps keyset paging and send batches cheap. */
+export const listContacts = pgTable(
+  'list_contacts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    /** The whole address lower-cased and trimmed: the duplicate key within a list. */
+    emailNormalized: text('email_normalized').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    company: text('company'),
+    jobTitle: text('job_title'),
+    phone: text('phone'),
+    website: text('website'),
+    city: text('city'),
+    countryCode: text('country_code'),
+    customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
+    /** info@, sales@ …: deliverable but not a person; shown as a warning. */
+    roleAddress: boolean('role_address').notNull().default(false),
+    source: text('source', { enum: LIST_CONTACT_SOURCES }).notNull(),
+    directoryContactId: uuid('directory_contact_id'),
+    ...timestamps,
+  },
+  (t) => [
+    unique('list_contacts_list_email_key').on(t.listId, t.emailNormalized),
+    index('list_contacts_user_list_idx').on(t.userId, t.listId, t.id),
+  ],
+);
+
+/**
+ * Addresses that must never be mailed: per user, or platform-wide when user_id is null. Only a hash of
+ * the address is kept (it outlives the contact), with a masked hint such as `j***@example.com` to show.
+ */
+export const suppressions = pgTable(
+  'suppressions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** sha256 hex of the trimmed, lower-cased address. */
+    emailHash: text('email_hash').notNull(),
+    emailHint: text('email_hint').notNull(),
+    reason: text('reason', { enum: SUPPRESSION_REASONS }).notNull(),
+    source: text('source'),
+    note: text('note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('suppressions_user_hash_key').on(t.userId, t.emailHash).nullsNotDistinct(),
+    index('suppressions_user_created_idx').on(t.userId, t.createdAt, t.id),
+  ],
+);

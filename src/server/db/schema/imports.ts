@@ -1,0 +1,93 @@
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { ImportInspection, ImportMapping } from '../../../shared/imports';
+import { users } from './auth';
+import { contactLists } from './contacts';
+
+export const IMPORT_TARGET_VALUES = ['list', 'suppression', 'directory'] as const;
+export const IMPORT_STATUS_VALUES = [
+  'uploaded',
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+
+/**
+ * One CSV upload and the job that imports it. Progress is saved after every batch so a rerun resumes;
+ * rows wait in a per-import staging table (`import_staging_<id>`, made by the job) until the end.
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    target: text('target', { enum: IMPORT_TARGET_VALUES }).notNull(),
+    listId: uuid('list_id').references(() => contactLists.id, { onDelete: 'set null' }),
+    /** Target `list` with a new list: made when the import starts. */
+    newListName: text('new_list_name'),
+    fileName: text('file_name').notNull(),
+    /** Absolute path of the uploaded file; deleted when the import ends. */
+    filePath: text('file_path').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    encoding: text('encoding').notNull(),
+    delimiter: text('delimiter').notNull(),
+    /** '\n' (also \r\n) or '\r' (old Mac files). */
+    lineBreak: text('line_break').notNull(),
+    hasHeader: boolean('has_header').notNull(),
+    inspection: jsonb('inspection').$type<ImportInspection>().notNull(),
+    mapping: jsonb('mapping').$type<ImportMapping>(),
+    options: jsonb('options').$type<{ checkMx: boolean }>().notNull().default({ checkMx: false }),
+    status: text('status', { enum: IMPORT_STATUS_VALUES }).notNull().default('uploaded'),
+    estimatedRows: integer('estimated_rows').notNull().default(0),
+    totalRows: integer('total_rows'),
+    processedRows: integer('processed_rows').notNull().default(0),
+    bytesProcessed: bigint('bytes_processed', { mode: 'number' }).notNull().default(0),
+    /** Rows in the staging table, checked on resume (an unlogged table is emptied by a server crash). */
+    stagedRows: integer('staged_rows').notNull().default(0),
+    importedRows: integer('imported_rows').notNull().default(0),
+    duplicateRows: integer('duplicate_rows').notNull().default(0),
+    existingRows: integer('existing_rows').notNull().default(0),
+    invalidRows: integer('invalid_rows').notNull().default(0),
+    roleAddressRows: integer('role_address_rows').notNull().default(0),
+    errorMessage: text('error_message'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('imports_user_created_idx').on(t.userId, t.createdAt),
+    index('imports_status_idx').on(t.status, t.updatedAt),
+  ],
+);
+
+/** Every row that was not imported, with its original cells: the import report. */
+export const importRejections = pgTable(
+  'import_rejections',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    line: integer('line').notNull(),
+    reason: text('reason').notNull(),
+    values: jsonb('values').$type<string[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.importId, t.line] })],
+);

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { currencyRatesSchema, geoSchema } from '../../../shared/currency';
+import { createRatesCache, lookupGeo } from './currency.service';
+
+export async function currencyRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const rates = createRatesCache({ url: app.services.env.CURRENCY_RATES_URL, log: app.log });
+  const tags = ['currency'];
+
+  app.get(
+    '/api/currency/rates',
+    { schema: { tags, response: { 200: currencyRatesSchema } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=600');
+      return rates.getRates();
+    },
+  );
+
+  app.get('/api/geo', { schema: { tags, response: { 200: geoSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    return lookupGeo(request.ip);
+  });
+}

@@ -1,0 +1,271 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { messageSchema } from '../../../shared/auth';
+import {
+  adminDirectoryCountSchema,
+  adminDirectoryQuerySchema,
+  bulkIdsSchema,
+  bulkRecategorizeSchema,
+  bulkResultSchema,
+  bulkVerifySchema,
+  contactErrorSchema,
+  createDirectoryContactSchema,
+  dataEntryStatsQuerySchema,
+  dataEntryStatsSchema,
+  directoryContactPageSchema,
+  directoryContactSchema,
+  duplicateContactErrorSchema,
+  updateDirectoryContactSchema,
+  uuidParamsSchema,
+  verificationQueueQuerySchema,
+  verifyContactSchema,
+} from '../../../shared/contacts';
+import { AppError } from '../../lib/errors';
+import { requireRole, requireSession } from '../../lib/http';
+import type { AuditActor } from '../admin/audit.service';
+import {
+  createDirectoryContact,
+  getDataEntryStats,
+  getDirectoryContact,
+  listVerificationQueue,
+  updateDirectoryContact,
+  verifyDirectoryContact,
+} from './directory.service';
+import {
+  bulkDeleteDirectoryContacts,
+  bulkRecategorizeDirectoryContacts,
+  bulkRestoreDirectoryContacts,
+  bulkVerifyDirectoryContacts,
+  countAdminDirectory,
+  editDirectoryContactByAdmin,
+  requestFacetRebuild,
+  searchAdminDirectory,
+} from './directory-admin.service';
+
+/** Data entry officers, and super admins who may do their work too. */
+async function requireDirectoryStaff(request: FastifyRequest) {
+  const session = await requireSession(request);
+  if (session.user.role !== 'data_entry' && session.user.role !== 'super_admin') {
+    throw new AppError('forbidden', 'You do not have permission to do that.');
+  }
+  return session.user;
+}
+
+async function requireSuperAdmin(request: FastifyRequest): Promise<AuditActor> {
+  const { user } = await requireRole(request, 'super_admin');
+  return { id: user.id, email: user.email, ipAddress: request.ip };
+}
+
+export async function directoryRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, queue } = app.services;
+  const errors = {
+    400: contactErrorSchema,
+    401: contactErrorSchema,
+    403: contactErrorSchema,
+    404: contactErrorSchema,
+  };
+  const params = uuidParamsSchema;
+
+  // --- Data entry -----------------------------------------------------------------------------------
+  const tags = ['data-entry'];
+
+  app.post(
+    '/api/data-entry/contacts',
+    {
+      schema: {
+        tags,
+        body: createDirectoryContactSchema,
+        response: { 201: directoryContactSchema, 409: duplicateContactErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireDirectoryStaff(request);
+      reply.code(201);
+      return createDirectoryContact({ db, actorId: user.id, fields: request.body });
+    },
+  );
+
+  app.get(
+    '/api/data-entry/contacts/:id',
+    { schema: { tags, params, response: { 200: directoryContactSchema, ...errors } } },
+    async (request) => {
+      await requireDirectoryStaff(request);
+      return getDirectoryContact({ db, id: request.params.id });
+    },
+  );
+
+  app.patch(
+    '/api/data-entry/contacts/:id',
+    {
+      schema: {
+        tags,
+        params,
+        body: updateDirectoryContactSchema,
+        response: { 200: directoryContactSchema, 409: duplicateContactErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireDirectoryStaff(request);
+      const { after } = await updateDirectoryContact({ db, id: request.params.id, fields: request.body });
+      return after;
+    },
+  );
+
+  app.get(
+    '/api/data-entry/queue',
+    {
+      schema: {
+        tags,
+        querystring: verificationQueueQuerySchema,
+        response: { 200: directoryContactPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireDirectoryStaff(request);
+      return listVerificationQueue({ db, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/data-entry/contacts/:id/verify',
+    {
+      schema: {
+        tags,
+        params,
+        body: verifyContactSchema,
+        response: { 200: directoryContactSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await requireDirectoryStaff(request);
+      return verifyDirectoryContact({ db, actorId: user.id, id: request.params.id, ...request.body });
+    },
+  );
+
+  app.get(
+    '/api/data-entry/stats',
+    {
+      schema: {
+        tags,
+        querystring: dataEntryStatsQuerySchema,
+        response: { 200: dataEntryStatsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await requireDirectoryStaff(request);
+      return getDataEntryStats({ db, userId: user.id, timeZone: request.query.tz });
+    },
+  );
+
+  // --- Admin directory ------------------------------------------------------------------------------
+  const adminTags = ['admin'];
+
+  app.get(
+    '/api/admin/directory',
+    {
+      schema: {
+        tags: adminTags,
+        querystring: adminDirectoryQuerySchema,
+        response: { 200: directoryContactPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return searchAdminDirectory({ db, query: request.query });
+    },
+  );
+
+  app.get(
+    '/api/admin/directory/count',
+    {
+      schema: {
+        tags: adminTags,
+        querystring: adminDirectoryQuerySchema,
+        response: { 200: adminDirectoryCountSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return countAdminDirectory({ db, query: request.query });
+    },
+  );
+
+  app.get(
+    '/api/admin/directory/:id',
+    { schema: { tags: adminTags, params, response: { 200: directoryContactSchema, ...errors } } },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return getDirectoryContact({ db, id: request.params.id, includeDeleted: true });
+    },
+  );
+
+  app.patch(
+    '/api/admin/directory/:id',
+    {
+      schema: {
+        tags: adminTags,
+        params,
+        body: updateDirectoryContactSchema,
+        response: { 200: directoryContactSchema, 409: duplicateContactErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return editDirectoryContactByAdmin({ db, actor, id: request.params.id, fields: request.body });
+    },
+  );
+
+  app.post(
+    '/api/admin/directory/bulk-verify',
+    { schema: { tags: adminTags, body: bulkVerifySchema, response: { 200: bulkResultSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return bulkVerifyDirectoryContacts({ db, actor, ...request.body });
+    },
+  );
+
+  app.post(
+    '/api/admin/directory/bulk-recategorize',
+    {
+      schema: {
+        tags: adminTags,
+        body: bulkRecategorizeSchema,
+        response: { 200: bulkResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return bulkRecategorizeDirectoryContacts({ db, actor, ...request.body });
+    },
+  );
+
+  app.post(
+    '/api/admin/directory/bulk-delete',
+    { schema: { tags: adminTags, body: bulkIdsSchema, response: { 200: bulkResultSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return bulkDeleteDirectoryContacts({ db, actor, ids: request.body.ids });
+    },
+  );
+
+  app.post(
+    '/api/admin/directory/bulk-restore',
+    { schema: { tags: adminTags, body: bulkIdsSchema, response: { 200: bulkResultSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return bulkRestoreDirectoryContacts({ db, actor, ids: request.body.ids });
+    },
+  );
+
+  app.post(
+    '/api/admin/directory/rebuild-facets',
+    { schema: { tags: adminTags, response: { 202: messageSchema, ...errors } } },
+    async (request, reply) => {
+      const actor = await requireSuperAdmin(request);
+      await requestFacetRebuild({ db, actor, queue });
+      reply.code(202);
+      return { message: 'The audience counts are being recomputed.' };
+    },
+  );
+}

@@ -1,0 +1,130 @@
+import { eq } from 'drizzle-orm';
+import type { DatabaseHandle } from '../../db/client';
+import { type imports, users } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { assertRecipientCapacity } from '../leads/plan-access';
+import { getPlanLimits } from '../plans/plan-limits.service';
+import type { ImportCounters } from './import-batch';
+import type { ImportSession } from './import-session';
+import { moveStagedRows } from './import-staging';
+
+type ImportRow = typeof imports.$inferSelect;
+
+/** An import that cannot complete for a reason the user is told (its message is shown as is). */
+export class ImportRefused extends Error {}
+
+class OverRecipientLimit extends Error {
+  constructor(
+    readonly used: number,
+    readonly adding: number,
+  ) {
+    super('over the plan recipient limit');
+  }
+}
+
+/**
+ * The plan's recipient limit counts list contacts (lists.service does the same for single adds): an
+ * import that would pass it fails as a whole, with the plan's own message, and changes nothing.
+ */
+export async function finishImport(input: {
+  database: DatabaseHandle;
+  session: ImportSession;
+  row: ImportRow;
+  table: string;
+  counters: ImportCounters;
+}): Promise<'completed' | 'cancelled'> {
+  const { database, session, row, table, counters } = input;
+  const [owner] = await database.db.select({ role: users.role }).from(users).where(eq(users.id, row.userId));
+  const limit =
+    row.target !== 'list' || owner?.role === 'super_admin'
+      ? -1
+      : (await getPlanLimits({ db: database.db, userId: row.userId })).recipients;
+  try {
+    return await finish(session, row, table, counters, limit);
+  } catch (error) {
+    if (!(error instanceof OverRecipientLimit)) throw error;
+    try {
+      await assertRecipientCapacity({
+        db: database.db,
+        actor: { id: row.userId, role: owner?.role ?? 'user' },
+        used: error.used,
+        adding: error.adding,
+      });
+    } catch (refusal) {
+      if (refusal instanceof AppError) throw new ImportRefused(refusal.message);
+      throw refusal;
+    }
+    throw new ImportRefused("This import would pass your plan's contact limit.");
+  }
+}
+
+/** The one transaction that changes the target. Returns 'cancelled' when the import was cancelled first. */
+async function finish(
+  session: ImportSession,
+  row: ImportRow,
+  table: string,
+  counters: ImportCounters,
+  recipientLimit: number,
+): Promise<'completed' | 'cancelled'> {
+  return session.transaction(async (tx) => {
+    const { rows: locked } = await tx.query<{ status: string }>(
+      'SELECT status FROM imports WHERE id = $1 FOR UPDATE',
+      [row.id],
+    );
+    if (locked[0]?.status !== 'running') return 'cancelled';
+    let customFields: string[] | null = null;
+    let used = 0;
+    if (row.target === 'list') {
+      // The same per-user lock as single adds, so two writers cannot both pass the recipient limit.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contacts:${row.userId}`]);
+      const { rows: totals } = await tx.query<{ n: number }>(
+        'SELECT coalesce(sum(contact_count), 0)::int AS n FROM contact_lists WHERE user_id = $1 AND deleted_at IS NULL',
+        [row.userId],
+      );
+      used = Number(totals[0]?.n ?? 0);
+      const { rows: lists } = await tx.query<{ custom_fields: string[] }>(
+        'SELECT custom_fields FROM contact_lists WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE',
+        [row.listId, row.userId],
+      );
+      if (!lists[0])
+        throw new ImportRefused('The list was deleted during the import, so nothing was imported.');
+      customFields = mergeCustomFields(lists[0].custom_fields, row.mapping ?? {});
+    }
+    const moved = await moveStagedRows(tx, table, {
+      target: row.target,
+      userId: row.userId,
+      listId: row.listId,
+    });
+    if (recipientLimit >= 0 && used + moved.inserted > recipientLimit)
+      throw new OverRecipientLimit(used, moved.inserted);
+    const raced = counters.staged - moved.inserted;
+    if (row.target === 'list') {
+      // contact_count follows list_contacts through the migration's statement trigger.
+      await tx.query('UPDATE contact_lists SET custom_fields = $2::jsonb, updated_at = $3 WHERE id = $1', [
+        row.listId,
+        JSON.stringify(customFields),
+        now(),
+      ]);
+    }
+    await tx.query(
+      `UPDATE imports SET status = 'completed', total_rows = $2, processed_rows = $2, imported_rows = $3,
+         existing_rows = existing_rows + $4, role_address_rows = $5, bytes_processed = size_bytes,
+         finished_at = $6, updated_at = $6
+       WHERE id = $1`,
+      [row.id, counters.processed, moved.inserted, raced, moved.roleAddresses, now()],
+    );
+    return 'completed';
+  });
+}
+
+function mergeCustomFields(current: unknown, mapping: Record<string, string>): string[] {
+  const names = Array.isArray(current) ? current.filter((v): v is string => typeof v === 'string') : [];
+  for (const value of Object.values(mapping)) {
+    if (value.startsWith('custom:')) {
+      const name = value.slice('custom:'.length);
+      if (!names.includes(name)) names.push(name);
+    }
+  }
+  return names;
+}

@@ -1,0 +1,111 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { DatabaseHandle } from '../../db/client';
+
+export interface SessionResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/**
+ * One connection for the whole import, whichever engine: parameterised queries, COPY … FROM STDIN for
+ * bulk rows (pg-copy-streams on PostgreSQL, PGlite's /dev/blob), and transactions on that connection.
+ */
+export interface ImportSession {
+  readonly kind: DatabaseHandle['kind'];
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SessionResult<T>>;
+  /** `data` is COPY text format: tab-separated, `\N` for null, one row per line (see `copyLine`). */
+  copyIn(table: string, columns: readonly string[], data: string): Promise<void>;
+  transaction<T>(work: (tx: ImportSession) => Promise<T>): Promise<T>;
+  release(): Promise<void>;
+}
+
+export async function openImportSession(database: DatabaseHandle): Promise<ImportSession> {
+  const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
+  if (database.kind === 'postgres') return postgresSession(await (client as pg.Pool).connect());
+  return pgliteSession(client as PGlite);
+}
+
+function postgresSession(client: pg.PoolClient): ImportSession {
+  let broken = false;
+  const session: ImportSession = {
+    kind: 'postgres',
+    async query<T>(text: string, params?: unknown[]) {
+      try {
+        const result = await client.query(text, params as unknown[] | undefined);
+        return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        if (!(error as { code?: string }).code) broken = true;
+        throw error;
+      }
+    },
+    async copyIn(table, columns, data) {
+      const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+      await pipeline(Readable.from([Buffer.from(data, 'utf8')]), stream);
+    },
+    async transaction(work) {
+      await session.query('BEGIN');
+      try {
+        const result = await work(session);
+        await session.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        throw error;
+      }
+    },
+    async release() {
+      client.release(broken ? true : undefined);
+    },
+  };
+  return session;
+}
+
+function pgliteSession(client: PGlite): ImportSession {
+  const wrap = (runner: PGlite | Transaction, inTransaction: boolean): ImportSession => ({
+    kind: 'pglite',
+    async query<T>(text: string, params?: unknown[]) {
+      const result = await runner.query<T>(text, params as unknown[] | undefined);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async copyIn(table, columns, data) {
+      await runner.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], {
+        blob: new Blob([data]),
+      });
+    },
+    async transaction(work) {
+      if (inTransaction) return work(wrap(runner, true));
+      // PGlite's transaction holds its single connection: other callers wait until it ends.
+      return (runner as PGlite).transaction((tx) => work(wrap(tx, true)));
+    },
+    async release() {},
+  });
+  return wrap(client, false);
+}
+
+/** One row of COPY text format. */
+export function copyLine(values: readonly (string | number | boolean | null)[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) line += '\t';
+    const value = values[i];
+    if (value === null || value === undefined) line += '\\N';
+    else if (typeof value === 'string') line += copyEscape(value);
+    else line += String(value);
+  }
+  return `${line}\n`;
+}
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
+function copyEscape(value: string): string {
+  if (!COPY_SPECIAL.test(value)) return value;
+  return value.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+  );
+}

@@ -1,0 +1,407 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Multipart } from '@fastify/multipart';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  FINISHED_IMPORT_STATUSES,
+  formatBytes,
+  IMPORT_MESSAGES,
+  type ImportInspection,
+  type ImportReinspectInput,
+  type ImportStartInput,
+  type ImportSummary,
+  type ImportUploadResult,
+  importUploadFieldsSchema,
+} from '../../../shared/imports';
+import type { Database } from '../../db/client';
+import { contactLists, imports } from '../../db/schema/index';
+import { importContactsJob } from '../../jobs/import-contacts.job';
+import type { Queue } from '../../jobs/queue';
+import { now } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { createList } from '../lists/lists.service';
+import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
+import { validateMapping } from './import-mapping';
+
+type ImportRow = typeof imports.$inferSelect;
+
+export interface ImportActor {
+  id: string;
+  role: string;
+}
+
+export function toImportSummary(row: ImportRow, listName: string | null): ImportSummary {
+  const finished = FINISHED_IMPORT_STATUSES.includes(row.status);
+  let percent = 0;
+  if (row.status === 'completed') percent = 100;
+  else if (row.status === 'running' || finished) {
+    percent = row.sizeBytes > 0 ? Math.min(99, Math.floor((row.bytesProcessed / row.sizeBytes) * 100)) : 0;
+  }
+  return {
+    id: row.id,
+    target: row.target,
+    status: row.status,
+    fileName: row.fileName,
+    sizeBytes: row.sizeBytes,
+    listId: row.listId,
+    listName: listName ?? row.newListName,
+    encoding: row.encoding as ImportSummary['encoding'],
+    delimiter: row.delimiter as ImportSummary['delimiter'],
+    hasHeader: row.hasHeader,
+    totalRows: row.totalRows,
+    estimatedRows: row.totalRows ?? Math.max(row.estimatedRows, row.processedRows),
+    processedRows: row.processedRows,
+    percent,
+    importedRows: row.importedRows,
+    duplicateRows: row.duplicateRows,
+    existingRows: row.existingRows,
+    invalidRows: row.invalidRows,
+    roleAddressRows: row.roleAddressRows,
+    options: { checkMx: row.options?.checkMx ?? false },
+    errorMessage: row.errorMessage,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+function uploadResult(row: ImportRow, listName: string | null): ImportUploadResult {
+  const { encoding, delimiter, columns, previewRows, suggestedMapping, estimatedRows } = row.inspection;
+  return {
+    importId: row.id,
+    import: toImportSummary(row, listName),
+    encoding,
+    delimiter,
+    hasHeader: row.inspection.hasHeader,
+    columns,
+    previewRows,
+    suggestedMapping,
+    estimatedRows,
+  };
+}
+
+async function readHead(filePath: string): Promise<{ head: Buffer; size: number }> {
+  const handle = await open(filePath, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(size, INSPECT_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return { head: buffer.subarray(0, bytesRead), size };
+  } finally {
+    await handle.close();
+  }
+}
+
+function safeSegment(value: string): string {
+  return value.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+async function listNameOf(db: Database, userId: string, listId: string | null): Promise<string | null> {
+  if (!listId) return null;
+  const [list] = await db
+    .select({ name: contactLists.name })
+    .from(contactLists)
+    .where(and(eq(contactLists.id, listId), eq(contactLists.userId, userId)))
+    .limit(1);
+  return list?.name ?? null;
+}
+
+async function assertLiveList(db: Database, userId: string, listId: string): Promise<void> {
+  const [list] = await db
+    .select({ id: contactLists.id })
+    .from(contactLists)
+    .where(and(eq(contactLists.id, listId), eq(contactLists.userId, userId), isNull(contactLists.deletedAt)))
+    .limit(1);
+  if (!list) throw notFound('List not found');
+}
+
+async function assertListNameFree(db: Database, userId: string, name: string): Promise<void> {
+  const [list] = await db
+    .select({ id: contactLists.id })
+    .from(contactLists)
+    .where(
+      and(
+        eq(contactLists.userId, userId),
+        isNull(contactLists.deletedAt),
+        eq(sql`lower(${contactLists.name})`, name.toLowerCase()),
+      ),
+    )
+    .limit(1);
+  if (list) throw new AppError('conflict', 'You already have a list with this name.');
+}
+
+/**
+ * POST /api/imports: streams the one file part to DATA_DIR/uploads/<user>/<uuid>.csv (never buffered
+ * whole; the size limit stops it), inspects its head and records the import as `uploaded`. A file that
+ * cannot be imported is deleted and nothing is recorded.
+ */
+export async function uploadImport(options: {
+  db: Database;
+  dataDir: string;
+  maxBytes: number;
+  actor: ImportActor;
+  parts: AsyncIterableIterator<Multipart>;
+}): Promise<ImportUploadResult> {
+  const { db, actor } = options;
+  const id = randomUUID();
+  const dir = path.resolve(options.dataDir, 'uploads', safeSegment(actor.id));
+  const filePath = path.join(dir, `${id}.csv`);
+  const fields: Record<string, string> = {};
+  let fileName: string | null = null;
+  try {
+    for await (const part of options.parts) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (fileName !== null) {
+        part.file.resume();
+        continue;
+      }
+      // Check what the fields sent so far allow before storing anything.
+      checkFields(fields, actor, false);
+      fileName = (part.filename || 'upload.csv').slice(0, 255);
+      await mkdir(dir, { recursive: true });
+      await pipeline(part.file, createWriteStream(filePath));
+      if (part.file.truncated) throw tooLarge(options.maxBytes);
+    }
+    if (fileName === null) throw new AppError('bad_request', IMPORT_MESSAGES.noFile);
+    const input = checkFields(fields, actor, true);
+    if (input.listId) await assertLiveList(db, actor.id, input.listId);
+    if (input.newListName) await assertListNameFree(db, actor.id, input.newListName);
+
+    const { head, size } = await readHead(filePath);
+    const inspection = inspectHead({
+      head,
+      complete: size <= head.length,
+      fileSize: size,
+      target: input.target,
+    });
+    const [row] = await db
+      .insert(imports)
+      .values({
+        id,
+        userId: actor.id,
+        target: input.target,
+        listId: input.target === 'list' ? (input.listId ?? null) : null,
+        newListName: input.target === 'list' && !input.listId ? (input.newListName ?? null) : null,
+        fileName,
+        filePath,
+        sizeBytes: size,
+        ...inspectionColumns(inspection),
+        createdAt: now(),
+        updatedAt: now(),
+      })
+      .returning();
+    return uploadResult(row!, await listNameOf(db, actor.id, row!.listId));
+  } catch (error) {
+    await unlink(filePath).catch(() => {});
+    throw uploadError(error, options.maxBytes);
+  }
+}
+
+/** What went wrong while reading the multipart body, in the user's words; our own faults stay 500s. */
+function uploadError(error: unknown, maxBytes: number): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown })?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxBytes);
+  if (code === 'FST_FILES_LIMIT') return new AppError('bad_request', IMPORT_MESSAGES.oneFile);
+  // Disk and other system errors (ENOSPC, EACCES …) are ours.
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return error;
+  return new AppError('bad_request', IMPORT_MESSAGES.unreadableUpload);
+}
+
+function inspectionColumns(inspection: InspectResult) {
+  const { lineBreak, ...stored } = inspection;
+  return {
+    encoding: inspection.encoding,
+    delimiter: inspection.delimiter,
+    lineBreak,
+    hasHeader: inspection.hasHeader,
+    inspection: stored satisfies ImportInspection,
+    estimatedRows: inspection.estimatedRows,
+  };
+}
+
+function tooLarge(maxBytes: number) {
+  return new AppError('payload_too_large', IMPORT_MESSAGES.tooLarge(formatBytes(maxBytes)));
+}
+
+function checkFields(fields: Record<string, string>, actor: ImportActor, complete: boolean) {
+  const parsed = importUploadFieldsSchema.safeParse({
+    target: fields.target || undefined,
+    listId: fields.listId || undefined,
+    newListName: fields.newListName?.trim() || undefined,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue?.path[0] === 'listId') throw notFound('List not found');
+    throw new AppError(
+      'bad_request',
+      issue?.path[0] === 'target' ? IMPORT_MESSAGES.badTarget : (issue?.message ?? IMPORT_MESSAGES.badTarget),
+    );
+  }
+  const input = parsed.data;
+  if (input.target === 'directory' && actor.role !== 'super_admin') {
+    throw new AppError('forbidden', IMPORT_MESSAGES.directoryForbidden);
+  }
+  if (complete && input.target === 'list' && !input.listId && !input.newListName) {
+    throw new AppError('bad_request', IMPORT_MESSAGES.listRequired);
+  }
+  return input;
+}
+
+export async function getImportRow(db: Database, userId: string, id: string): Promise<ImportRow> {
+  const [row] = await db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.id, id), eq(imports.userId, userId)))
+    .limit(1);
+  if (!row) throw notFound(IMPORT_MESSAGES.notFound);
+  return row;
+}
+
+export async function getImportById(options: {
+  db: Database;
+  userId: string;
+  id: string;
+}): Promise<ImportSummary> {
+  const row = await getImportRow(options.db, options.userId, options.id);
+  return toImportSummary(row, await listNameOf(options.db, options.userId, row.listId));
+}
+
+export async function getImportPreview(options: {
+  db: Database;
+  userId: string;
+  id: string;
+}): Promise<ImportUploadResult> {
+  const row = await getImportRow(options.db, options.userId, options.id);
+  return uploadResult(row, await listNameOf(options.db, options.userId, row.listId));
+}
+
+export async function listImports(options: { db: Database; userId: string }): Promise<ImportSummary[]> {
+  const rows = await options.db
+    .select({ row: imports, listName: contactLists.name })
+    .from(imports)
+    .leftJoin(contactLists, eq(contactLists.id, imports.listId))
+    .where(eq(imports.userId, options.userId))
+    .orderBy(desc(imports.createdAt))
+    .limit(50);
+  return rows.map(({ row, listName }) => toImportSummary(row, listName));
+}
+
+/** POST /api/imports/:id/inspect: the head again, with the user's choice of encoding or delimiter. */
+export async function reinspectImport(options: {
+  db: Database;
+  userId: string;
+  id: string;
+  input: ImportReinspectInput;
+}): Promise<ImportUploadResult> {
+  const row = await getImportRow(options.db, options.userId, options.id);
+  if (row.status !== 'uploaded') throw new AppError('conflict', IMPORT_MESSAGES.notStartable);
+  const { head, size } = await readHead(row.filePath).catch(() => {
+    throw new AppError('bad_request', IMPORT_MESSAGES.fileGone);
+  });
+  const inspection = inspectHead({
+    head,
+    complete: size <= head.length,
+    fileSize: size,
+    target: row.target,
+    overrides: options.input,
+  });
+  const [updated] = await options.db
+    .update(imports)
+    .set({ ...inspectionColumns(inspection), updatedAt: now() })
+    .where(and(eq(imports.id, row.id), eq(imports.userId, options.userId)))
+    .returning();
+  return uploadResult(updated!, await listNameOf(options.db, options.userId, row.listId));
+}
+
+/** POST /api/imports/:id/start: checks the mapping, makes the new list if asked, queues the job. */
+export async function startImport(options: {
+  db: Database;
+  queue: Queue;
+  userId: string;
+  id: string;
+  input: ImportStartInput;
+}): Promise<ImportSummary> {
+  const { db, userId, input } = options;
+  const row = await getImportRow(db, userId, options.id);
+  if (row.status !== 'uploaded') throw new AppError('conflict', IMPORT_MESSAGES.notStartable);
+  let existingCustomFields: string[] = [];
+  if (row.listId) {
+    const [list] = await db
+      .select({ customFields: contactLists.customFields })
+      .from(contactLists)
+      .where(
+        and(eq(contactLists.id, row.listId), eq(contactLists.userId, userId), isNull(contactLists.deletedAt)),
+      )
+      .limit(1);
+    if (!list) throw notFound('List not found');
+    existingCustomFields = list.customFields ?? [];
+  } else if (row.target === 'list' && !row.newListName) {
+    throw new AppError('bad_request', IMPORT_MESSAGES.listRequired);
+  }
+  validateMapping({
+    mapping: input.mapping,
+    columnCount: row.inspection.columns.length,
+    target: row.target,
+    existingCustomFields,
+  });
+  const listId =
+    row.listId ??
+    (row.target === 'list' ? (await createList({ db, userId, name: row.newListName! })).id : null);
+  const [queued] = await db
+    .update(imports)
+    .set({
+      status: 'queued',
+      listId,
+      mapping: input.mapping,
+      hasHeader: input.hasHeader,
+      options: { checkMx: input.options?.checkMx ?? false },
+      updatedAt: now(),
+    })
+    .where(and(eq(imports.id, row.id), eq(imports.userId, userId), eq(imports.status, 'uploaded')))
+    .returning();
+  if (!queued) throw new AppError('conflict', IMPORT_MESSAGES.notStartable);
+  await options.queue.send(importContactsJob.name, { importId: row.id }, importContactsJob.options);
+  return toImportSummary(queued, await listNameOf(db, userId, listId));
+}
+
+/**
+ * POST /api/imports/:id/cancel. Not yet running: cancelled at once. Running: the job sees it at its next
+ * batch, throws its staged rows away and leaves the list as it was.
+ */
+export async function cancelImport(options: {
+  db: Database;
+  userId: string;
+  id: string;
+}): Promise<ImportSummary> {
+  const { db, userId } = options;
+  const row = await getImportRow(db, userId, options.id);
+  const at = now();
+  const [cancelled] = await db
+    .update(imports)
+    .set({
+      status: 'cancelled',
+      finishedAt: sql`CASE WHEN ${imports.status} = 'running' THEN NULL ELSE ${at.toISOString()}::timestamptz END`,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(imports.id, row.id),
+        eq(imports.userId, userId),
+        inArray(imports.status, ['uploaded', 'queued', 'running']),
+      ),
+    )
+    .returning();
+  if (!cancelled) throw new AppError('conflict', IMPORT_MESSAGES.notCancellable);
+  if (row.status !== 'running') {
+    // No job holds the file; a queued job that starts later finds the import cancelled and stops.
+    await unlink(row.filePath).catch(() => {});
+  }
+  return toImportSummary(cancelled, await listNameOf(db, userId, cancelled.listId));
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  addToListResultSchema,
+  addToListSchema,
+  contactErrorSchema,
+  freePlanScopeInputSchema,
+  freePlanScopeSchema,
+  leadCountSchema,
+  leadFiltersSchema,
+  leadSearchQuerySchema,
+  leadSearchResultSchema,
+} from '../../../shared/contacts';
+import { requireSession } from '../../lib/http';
+import { addLeadsToList, countLeads, getFreePlanScope, searchLeads, setFreePlanScope } from './leads.service';
+
+export async function leadsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, env } = app.services;
+  const tags = ['leads'];
+  const errors = {
+    400: contactErrorSchema,
+    401: contactErrorSchema,
+    403: contactErrorSchema,
+    404: contactErrorSchema,
+    409: contactErrorSchema,
+    429: contactErrorSchema,
+  };
+  // Lead search is the costliest read a user can repeat (DESIGN.md security rules).
+  const searchLimit = { rateLimit: { max: env.LEADS_RATE_LIMIT_MAX, timeWindow: 60_000 } };
+
+  app.get(
+    '/api/leads/search',
+    {
+      config: searchLimit,
+      schema: {
+        tags,
+        querystring: leadSearchQuerySchema,
+        response: { 200: leadSearchResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      const { sort, cursor, limit, ...filters } = request.query;
+      return searchLeads({ db, actor: user, filters, sort, cursor, limit });
+    },
+  );
+
+  app.get(
+    '/api/leads/count',
+    {
+      config: searchLimit,
+      schema: { tags, querystring: leadFiltersSchema, response: { 200: leadCountSchema, ...errors } },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return countLeads({ db, actor: user, filters: request.query });
+    },
+  );
+
+  app.get(
+    '/api/leads/free-plan-scope',
+    { schema: { tags, response: { 200: freePlanScopeSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getFreePlanScope({ db, actor: user });
+    },
+  );
+
+  app.put(
+    '/api/leads/free-plan-scope',
+    { schema: { tags, body: freePlanScopeInputSchema, response: { 200: freePlanScopeSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return setFreePlanScope({ db, actor: user, ...request.body });
+    },
+  );
+
+  app.post(
+    '/api/leads/add-to-list',
+    {
+      config: searchLimit,
+      schema: { tags, body: addToListSchema, response: { 200: addToListResultSchema, ...errors } },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return addLeadsToList({ db, actor: user, ...request.body });
+    },
+  );
+}

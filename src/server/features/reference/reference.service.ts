@@ -1,0 +1,125 @@
+import ct from 'countries-and-timezones';
+import { City, Country as CscCountry } from 'country-state-city';
+import { sql } from 'drizzle-orm';
+import { BUSINESS_CATEGORIES, CATEGORY_GROUPS } from '../../../shared/categories';
+import type { Country } from '../../../shared/contacts';
+import type { Database } from '../../db/client';
+import { notFound } from '../../lib/errors';
+
+/*
+ * Reference data: ISO 3166 countries and their cities (country-state-city), time zones
+ * (countries-and-timezones), and the business categories. Static data is built once per process;
+ * the per-country contact counts come from the audience roll-up and are cached briefly.
+ */
+
+type StaticCountry = Omit<Country, 'active' | 'contactCount'>;
+
+let staticCountries: StaticCountry[] | null = null;
+const countryByCode = new Map<string, StaticCountry>();
+
+function countries(): StaticCountry[] {
+  if (!staticCountries) {
+    staticCountries = CscCountry.getAllCountries()
+      .map((c) => ({
+        code: c.isoCode,
+        name: c.name,
+        flag: c.flag,
+        currency: c.currency,
+        phoneCode: c.phonecode.startsWith('+') ? c.phonecode : `+${c.phonecode}`,
+        timezones: ct.getCountry(c.isoCode)?.timezones ?? c.timezones?.map((tz) => tz.zoneName) ?? [],
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+    for (const country of staticCountries) countryByCode.set(country.code, country);
+  }
+  return staticCountries;
+}
+
+export function getCountryInfo(code: string): StaticCountry | undefined {
+  countries();
+  return countryByCode.get(code.toUpperCase());
+}
+
+export function countryName(code: string): string {
+  return getCountryInfo(code)?.name ?? code;
+}
+
+export function isKnownCountry(code: string): boolean {
+  return getCountryInfo(code) !== undefined;
+}
+
+const COUNTS_TTL_MS = 60_000;
+let countsCache: { at: number; counts: Map<string, number> } | null = null;
+
+/** Live directory contacts per country, from the roll-up (the all-cities rows). */
+async function contactCountsByCountry(db: Database): Promise<Map<string, number>> {
+  if (countsCache && Date.now() - countsCache.at < COUNTS_TTL_MS) return countsCache.counts;
+  const result = await db.execute(
+    sql`SELECT country_code, sum(total)::bigint AS n FROM directory_facet_counts WHERE city = '' GROUP BY country_code`,
+  );
+  const rows = (result as unknown as { rows: { country_code: string; n: string | number }[] }).rows;
+  const counts = new Map(rows.map((r) => [r.country_code, Number(r.n)]));
+  countsCache = { at: Date.now(), counts };
+  return counts;
+}
+
+export async function listCountries({ db }: { db: Database }): Promise<Country[]> {
+  const counts = await contactCountsByCountry(db);
+  return countries().map((country) => {
+    const contactCount = counts.get(country.code) ?? 0;
+    return { ...country, active: contactCount > 0, contactCount };
+  });
+}
+
+interface CityEntry {
+  name: string;
+  stateCode: string;
+  folded: string;
+}
+const cityCache = new Map<string, CityEntry[]>();
+
+/** Lower-case without accents, so "sao" finds "São Paulo". */
+export function foldText(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
+}
+
+function citiesOf(code: string): CityEntry[] {
+  let cities = cityCache.get(code);
+  if (!cities) {
+    cities = (City.getCitiesOfCountry(code) ?? [])
+      .map((c) => ({ name: c.name, stateCode: c.stateCode, folded: foldText(c.name) }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.stateCode.localeCompare(b.stateCode));
+    cityCache.set(code, cities);
+  }
+  return cities;
+}
+
+export function listCities(options: { countryCode: string; q?: string; limit: number }) {
+  const code = options.countryCode.toUpperCase();
+  if (!isKnownCountry(code)) throw notFound('Country not found');
+  const needle = options.q ? foldText(options.q.trim()) : '';
+  const matching = needle ? citiesOf(code).filter((c) => c.folded.startsWith(needle)) : citiesOf(code);
+  return {
+    countryCode: code,
+    cities: matching.slice(0, options.limit).map(({ name, stateCode }) => ({ name, stateCode })),
+    truncated: matching.length > options.limit,
+  };
+}
+
+/** The reference spelling of a city typed by hand ("lagos" → "Lagos"), or the input, trimmed. */
+export function canonicalCity(countryCode: string, city: string | null | undefined): string | null {
+  const trimmed = city?.trim();
+  if (!trimmed) return null;
+  const folded = foldText(trimmed);
+  const match = citiesOf(countryCode.toUpperCase()).find((c) => c.folded === folded);
+  return match?.name ?? trimmed;
+}
+
+export function listCategories() {
+  return {
+    groups: [...CATEGORY_GROUPS],
+    categories: BUSINESS_CATEGORIES.map((c) => ({ ...c, synonyms: [...c.synonyms] })),
+  };
+}

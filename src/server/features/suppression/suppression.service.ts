@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import {
+  CONTACT_MESSAGES,
+  emailDedupeKey,
+  maskEmail,
+  REMOVABLE_SUPPRESSION_REASONS,
+  type Suppression,
+  type SuppressionReason,
+} from '../../../shared/contacts';
+import type { Database } from '../../db/client';
+import { suppressions } from '../../db/schema/index';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { AppError, notFound } from '../../lib/errors';
+
+/*
+ * Addresses never to be mailed. A row is either the user's own (user_id) or platform-wide (user_id null,
+ * kept by super admins and by hard bounces/complaints the platform sees). Only a sha256 of the address is
+ * stored, so the entry outlives the contact and the list it came from.
+ */
+
+type SuppressionRow = typeof suppressions.$inferSelect;
+
+/** sha256 hex of the trimmed, lower-cased address. */
+export function hashEmail(email: string): string {
+  return createHash('sha256').update(emailDedupeKey(email)).digest('hex');
+}
+
+export function toSuppressionDto(row: SuppressionRow): Suppression {
+  return {
+    id: row.id,
+    emailHint: row.emailHint,
+    reason: row.reason,
+    source: row.source,
+    note: row.note,
+    removable: row.userId === null || REMOVABLE_SUPPRESSION_REASONS.includes(row.reason),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The user's own entries or the platform's, for these hashes (two probes of the unique index). */
+function ownerOrPlatform(userId: string, hashes: string[]): SQL {
+  return sql`(${suppressions.userId} = ${userId} OR ${suppressions.userId} IS NULL) AND ${inArray(suppressions.emailHash, hashes)}`;
+}
+
+/** Whether this address may not be mailed by this user (their own list or the platform's). */
+export async function isSuppressed(options: {
+  db: Database;
+  userId: string;
+  email: string;
+}): Promise<boolean> {
+  const [row] = await options.db
+    .select({ id: suppressions.id })
+    .from(suppressions)
+    .where(ownerOrPlatform(options.userId, [hashEmail(options.email)]))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The addresses among `emails` that this user may not mail, as given. One query per 1,000 addresses,
+ * for send-time checks and imports.
+ */
+export async function filterSuppressed(options: {
+  db: Database;
+  userId: string;
+  emails: readonly string[];
+}): Promise<Set<string>> {
+  const suppressed = new Set<string>();
+  for (let start = 0; start < options.emails.length; start += 1_000) {
+    const batch = options.emails.slice(start, start + 1_000);
+    const byHash = new Map<string, string[]>();
+    for (const email of batch) {
+      const hash = hashEmail(email);
+      byHash.set(hash, [...(byHash.get(hash) ?? []), email]);
+    }
+    const rows = await options.db
+      .selectDistinct({ hash: suppressions.emailHash })
+      .from(suppressions)
+      .where(ownerOrPlatform(options.userId, [...byHash.keys()]));
+    for (const row of rows) for (const email of byHash.get(row.hash) ?? []) suppressed.add(email);
+  }
+  return suppressed;
+}
+
+export interface SuppressionEntry {
+  email: string;
+  reason?: SuppressionReason;
+  note?: string | null;
+}
+
+/**
+ * Adds entries for a user (or platform-wide with `userId: null`) in batches; an address already
+ * suppressed for that owner is left as it is. Safe to run twice. The CSV importer calls this.
+ */
+export async function addSuppressions(options: {
+  db: Database;
+  userId: string | null;
+  entries: readonly SuppressionEntry[];
+  source?: string | null;
+  defaultReason?: SuppressionReason;
+}): Promise<{ added: number; alreadySuppressed: number }> {
+  let added = 0;
+  const unique = new Map<string, SuppressionEntry>();
+  for (const entry of options.entries) {
+    const hash = hashEmail(entry.email);
+    if (!unique.has(hash)) unique.set(hash, entry);
+  }
+  const rows = [...unique.entries()].map(([emailHash, entry]) => ({
+    userId: options.userId,
+    emailHash,
+    emailHint: maskEmail(entry.email),
+    reason: entry.reason ?? options.defaultReason ?? 'manual',
+    source: options.source ?? null,
+    note: entry.note ?? null,
+  }));
+  for (let start = 0; start < rows.length; start += 1_000) {
+    const inserted = await options.db
+      .insert(suppressions)
+      .values(rows.slice(start, start + 1_000))
+      .onConflictDoNothing({ target: [suppressions.userId, suppressions.emailHash] })
+      .returning({ id: suppressions.id });
+    added += inserted.length;
+  }
+  return { added, alreadySuppressed: options.entries.length - added };
+}
+
+export async function addSuppression(options: {
+  db: Database;
+  userId: string | null;
+  email: string;
+  reason: SuppressionReason;
+  source?: string | null;
+  note?: string | null;
+}): Promise<{ added: boolean }> {
+  const result = await addSuppressions({
+    db: options.db,
+    userId: options.userId,
+    entries: [{ email: options.email, reason: options.reason, note: options.note }],
+    source: options.source,
+  });
+  return { added: result.added === 1 };
+}
+
+const ownerIs = (userId: string | null) =>
+  userId === null ? isNull(suppressions.userId) : eq(suppressions.userId, userId);
+
+/** One owner's entries, newest first (keyset). `userId: null` lists the platform-wide ones. */
+export async function listSuppressions(options: {
+  db: Database;
+  userId: string | null;
+  email?: string;
+  reason?: SuppressionReason;
+  cursor?: string;
+  limit: number;
+}): Promise<{ items: Suppression[]; nextCursor: string | null }> {
+  const after = decodeCursor('suppressions', options.cursor, 2);
+  const conditions: SQL[] = [ownerIs(options.userId)];
+  if (options.email) conditions.push(eq(suppressions.emailHash, hashEmail(options.email)));
+  if (options.reason) conditions.push(eq(suppressions.reason, options.reason));
+  if (after) {
+    conditions.push(
+      sql`(${suppressions.createdAt}, ${suppressions.id}) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)`,
+    );
+  }
+  const rows = await options.db
+    .select({ row: suppressions, createdAtText: sql<string>`${suppressions.createdAt}::text` })
+    .from(suppressions)
+    .where(and(...conditions))
+    .orderBy(desc(suppressions.createdAt), desc(suppressions.id))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => toSuppressionDto(r.row)),
+    nextCursor:
+      rows.length > options.limit && last
+        ? encodeCursor('suppressions', [last.createdAtText, last.row.id])
+        : null,
+  };
+}
+
+/**
+ * Lifts one entry. A user may lift their manual and bounce entries; unsubscribes and complaints are
+ * permanent (PRODUCT.md: honoured at once and forever). Super admins manage the platform-wide list.
+ */
+export async function removeSuppression(options: {
+  db: Database;
+  userId: string | null;
+  id: string;
+}): Promise<SuppressionRow> {
+  const [row] = await options.db
+    .select()
+    .from(suppressions)
+    .where(and(eq(suppressions.id, options.id), ownerIs(options.userId)))
+    .limit(1);
+  if (!row) throw notFound('Suppression not found');
+  if (options.userId !== null && !REMOVABLE_SUPPRESSION_REASONS.includes(row.reason)) {
+    throw new AppError('forbidden', CONTACT_MESSAGES.suppressionPermanent);
+  }
+  await options.db.delete(suppressions).where(eq(suppressions.id, row.id));
+  return row;
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  parseLimitInput,
+  parseNairaInput,
+  readOrderListParams,
+  readSubscriptionListParams,
+  writeOrderListParams,
+  writeSubscriptionListParams,
+} from './billing-list-params';
+
+describe('order list params', () => {
+  it('round-trips the filters through the URL', () => {
+    const state = {
+      search: 'ada',
+      status: 'success' as const,
+      plan: 'starter' as const,
+      from: '2026-01-01',
+      to: '2026-01-31',
+      page: 3,
+    };
+    expect(readOrderListParams(writeOrderListParams(state))).toEqual(state);
+  });
+
+  it('drops what a hand-edited link got wrong and reads a reversed range the right way round', () => {
+    expect(readOrderListParams(new URLSearchParams('status=paid&plan=gold&from=yesterday&page=-2'))).toEqual({
+      search: '',
+      status: undefined,
+      plan: undefined,
+      from: undefined,
+      to: undefined,
+      page: 1,
+    });
+    expect(readOrderListParams(new URLSearchParams('from=2026-02-10&to=2026-02-01'))).toMatchObject({
+      from: '2026-02-01',
+      to: '2026-02-10',
+    });
+  });
+
+  it('leaves defaults out of the URL', () => {
+    expect(writeOrderListParams({ search: ' ', page: 1 }).toString()).toBe('');
+  });
+});
+
+describe('subscription list params', () => {
+  it('reads the tab, state and paid plan', () => {
+    expect(
+      readSubscriptionListParams(new URLSearchParams('tab=plans&status=past_due&plan=enterprise&q=x')),
+    ).toEqual({
+      tab: 'plans',
+      search: 'x',
+      status: 'past_due',
+      plan: 'enterprise',
+      page: 1,
+    });
+    expect(readSubscriptionListParams(new URLSearchParams('plan=free&status=none')).plan).toBeUndefined();
+    expect(writeSubscriptionListParams({ tab: 'subscriptions', search: '', page: 2 }).toString()).toBe(
+      'page=2',
+    );
+  });
+});
+
+describe('plan editor inputs', () => {
+  it('turns naira into whole kobo', () => {
+    expect(parseNairaInput('15000')).toBe(1_500_000);
+    expect(parseNairaInput('₦15,000')).toBe(1_500_000);
+    expect(parseNairaInput('99.5')).toBe(9_950);
+    expect(parseNairaInput('12.345')).toBeNull();
+    expect(parseNairaInput('-5')).toBeNull();
+    expect(parseNairaInput('ten')).toBeNull();
+  });
+
+  it('reads Unlimited, -1 and empty as -1, and refuses anything else that is not a whole number', () => {
+    expect(parseLimitInput('Unlimited')).toBe(-1);
+    expect(parseLimitInput('-1')).toBe(-1);
+    expect(parseLimitInput('')).toBe(-1);
+    expect(parseLimitInput('10,000')).toBe(10_000);
+    expect(parseLimitInput('2.5')).toBeNull();
+    expect(parseLimitInput('-3')).toBeNull();
+  });
+});

@@ -1,0 +1,26 @@
+import { CheckCircle2 } from 'lucide-react';
+
+import { INCLUDED_IN_ALL_PLANS } from '@/lib/billing';
+import { cn } from '@/lib/utils';
+
+/** Spec §2: what every plan includes. */
+export function IncludedFeatures({ className, columns = 2 }: { className?: string; columns?: 1 | 2 | 4 }) {
+  return (
+    <ul
+      className={cn(
+        'grid gap-3 text-sm',
+        columns === 2 && 'sm:grid-cols-2',
+        columns === 4 && 'sm:grid-cols-2 lg:grid-cols-4',
+        className,
+      )}
+      data-testid="included-features"
+    >
+      {INCLUDED_IN_ALL_PLANS.map((feature) => (
+        <li key={feature} className="flex items-center gap-2">
+          <CheckCircle2 className="size-4 shrink-0 text-success" aria-hidden="true" />
+          {feature}
+        </li>
+      ))}
+    </ul>
+  );
+}

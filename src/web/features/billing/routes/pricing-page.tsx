@@ -1,0 +1,206 @@
+import type { PricingPlan } from '@shared/payments';
+import { type BillingInterval, isBillingInterval } from '@shared/plans';
+import { hasValidSubscription } from '@shared/subscription';
+import { BadgeCheck, CalendarX2, CreditCard, ShieldCheck } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+
+import { PAGE_META } from '@/app/page-meta';
+import { CurrencySelector } from '@/components/currency-selector';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { useAuth } from '@/hooks/use-auth';
+import { usePageMeta } from '@/hooks/use-page-meta';
+import { toast } from '@/hooks/use-toast';
+import { annualSavingPercent, readSelectedPlan, saveSelectedPlan } from '@/lib/billing';
+import { getErrorMessage } from '@/lib/errors';
+import { cn } from '@/lib/utils';
+
+import { usePricingPlans } from '../api/get-pricing-plans';
+import { useSelectPlan } from '../api/select-plan';
+import { IncludedFeatures } from '../components/included-features';
+import { IntervalToggle } from '../components/interval-toggle';
+import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
+import { PlansError } from '../components/plans-error';
+import { type PlanAction, planActionFor } from '../lib/plan-actions';
+
+const PAYMENT_FACTS = [
+  {
+    icon: CreditCard,
+    title: 'Billed in Naira',
+    body: 'Pay by Visa, Mastercard or Verve through Paystack. Other currencies are shown for reference only.',
+  },
+  {
+    icon: CalendarX2,
+    title: 'Cancel anytime',
+    body: 'Cancel from your Subscription page; you keep your plan until the end of the period you paid for.',
+  },
+  {
+    icon: BadgeCheck,
+    title: 'Fair upgrades',
+    body: 'Move up a plan and the unused part of your current period is credited against the new price.',
+  },
+  {
+    icon: ShieldCheck,
+    title: 'Free plan, no card',
+    body: 'Start on Free with no card at all, and only pay when your outreach outgrows it.',
+  },
+];
+
+/** The savings badge of the Annual option: "2 months free" when every plan is priced at ten months. */
+function savingsLabel(plans: PricingPlan[] | undefined): string | undefined {
+  const percents = (plans ?? []).filter((p) => p.priceMonthly > 0).map(annualSavingPercent);
+  if (percents.length === 0) return undefined;
+  const best = Math.max(...percents);
+  if (best <= 0) return undefined;
+  if (percents.every((p) => p === 17)) return '2 months free';
+  return percents.every((p) => p === best) ? `Save ${best}%` : `Save up to ${best}%`;
+}
+
+/**
+ * Spec §2 /pricing: the four plans from GET /api/pricing-plans, a monthly/annual switch with the annual
+ * saving, each plan's limits and a "Choose plan" that leads to sign-up or to payment (spec §4).
+ */
+export default function PricingPage() {
+  usePageMeta(PAGE_META['/pricing']!);
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const plansQuery = usePricingPlans();
+  const selectPlan = useSelectPlan();
+  const [interval, setBillingInterval] = useState<BillingInterval>(() => {
+    const fromUrl = searchParams.get('interval');
+    if (isBillingInterval(fromUrl)) return fromUrl;
+    return readSelectedPlan()?.interval ?? 'monthly';
+  });
+  const [pendingPlan, setPendingPlan] = useState<string | null>(null);
+
+  const paidAndValid = Boolean(user && user.subscriptionPlan !== 'free' && hasValidSubscription(user));
+  const plans = plansQuery.data;
+
+  function run(plan: PricingPlan, action: PlanAction) {
+    saveSelectedPlan(plan.id, interval);
+    if (action.type === 'navigate') {
+      navigate(action.to);
+      return;
+    }
+    if (action.type === 'select-free') {
+      setPendingPlan(plan.id);
+      selectPlan.mutate(
+        { planId: 'free', interval: 'monthly' },
+        {
+          onSuccess: () => {
+            toast({
+              title: 'You are on the Free plan',
+              description: 'Upgrade any time from your dashboard.',
+            });
+            navigate('/dashboard');
+          },
+          onError: (error) =>
+            toast({
+              title: 'Plan not changed',
+              description: getErrorMessage(
+                error,
+                'We could not switch you to the Free plan. Please try again.',
+              ),
+              variant: 'destructive',
+            }),
+          onSettled: () => setPendingPlan(null),
+        },
+      );
+    }
+  }
+
+  return (
+    <div className={cn(!user && 'bg-[radial-gradient(ellipse_at_top,var(--color-accent),transparent_55%)]')}>
+      <div
+        className={cn('mx-auto w-full max-w-7xl space-y-12', !user && 'px-4 py-14 sm:px-6 md:py-20')}
+        data-testid="pricing-page"
+      >
+        <header className="mx-auto max-w-3xl space-y-4 text-center">
+          <p className="text-sm font-semibold tracking-wide text-primary uppercase">Pricing</p>
+          <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-5xl">
+            Plans that grow with your outreach
+          </h1>
+          <p className="text-lg text-muted-foreground">
+            Start free, then move up when you need more campaigns, recipients and sender accounts. Every paid
+            plan is billed in Naira and can be cancelled anytime.
+          </p>
+          <div className="flex flex-col items-center justify-center gap-3 pt-2 sm:flex-row">
+            <IntervalToggle
+              value={interval}
+              onChange={setBillingInterval}
+              savingLabel={savingsLabel(plans)}
+            />
+            <div className="flex items-center gap-2 text-sm text-muted-foreground">
+              <span id="pricing-currency-label">Show prices in</span>
+              <CurrencySelector testId="pricing-currency-selector" showName align="center" />
+            </div>
+          </div>
+        </header>
+
+        {plansQuery.isError ? (
+          <PlansError error={plansQuery.error} onRetry={() => plansQuery.refetch()} />
+        ) : (
+          <section
+            aria-label="Plans"
+            className="grid gap-6 pt-3 sm:grid-cols-2 xl:grid-cols-4"
+            data-testid="pricing-plans"
+            data-interval={interval}
+          >
+            {plans
+              ? plans.map((plan) => {
+                  const action = planActionFor({ plan: plan.id, interval, user, paidAndValid });
+                  return (
+                    <PlanCard
+                      key={plan.id}
+                      plan={plan}
+                      interval={interval}
+                      highlighted={plan.id === 'professional'}
+                      current={Boolean(
+                        user && user.subscriptionPlan === plan.id && (paidAndValid || plan.id === 'free'),
+                      )}
+                      ctaLabel={action.label}
+                      ctaDisabled={action.type === 'none'}
+                      busy={pendingPlan === plan.id}
+                      onChoose={() => run(plan, action)}
+                    />
+                  );
+                })
+              : [0, 1, 2, 3].map((key) => <PlanCardSkeleton key={key} />)}
+          </section>
+        )}
+
+        <Card className="gap-4" aria-labelledby="included-heading">
+          <CardHeader>
+            <CardTitle>
+              <h2 id="included-heading" className="text-lg">
+                Included in all plans
+              </h2>
+            </CardTitle>
+            <CardDescription>Every Tambari account, Free included, comes with these.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <IncludedFeatures columns={4} />
+          </CardContent>
+        </Card>
+
+        <section aria-labelledby="billing-facts-heading" className="space-y-6">
+          <h2 id="billing-facts-heading" className="text-center text-2xl font-semibold tracking-tight">
+            How billing works
+          </h2>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+            {PAYMENT_FACTS.map((fact) => (
+              <div key={fact.title} className="space-y-2">
+                <span className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
+                  <fact.icon className="size-5" aria-hidden="true" />
+                </span>
+                <h3 className="font-semibold">{fact.title}</h3>
+                <p className="text-sm text-muted-foreground">{fact.body}</p>
+              </div>
+            ))}
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}

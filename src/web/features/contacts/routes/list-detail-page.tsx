@@ -1,0 +1,481 @@
+import type { ListContact } from '@shared/contacts';
+import {
+  ArrowLeft,
+  Download,
+  FileUp,
+  Loader2,
+  MoreHorizontal,
+  Pencil,
+  Search,
+  Trash2,
+  UserPlus,
+  UserRoundX,
+  Users,
+} from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { CursorPagination } from '@/components/cursor-pagination';
+import { QueryError } from '@/components/query-error';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useCursorPages } from '@/hooks/use-cursor-pages';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useCountries } from '@/hooks/use-reference';
+import { toast } from '@/hooks/use-toast';
+import { rowRange } from '@/lib/cursor-pages';
+import { getErrorMessage, getErrorStatus } from '@/lib/errors';
+import { formatDate, formatNumber } from '@/lib/format';
+import { cn } from '@/lib/utils';
+import { listExportUrl, useList, useListContacts, useRemoveListContacts } from '../api/lists';
+import { ListContactDialog } from '../components/list-contact-dialog';
+import { ListFormDialog } from '../components/list-form-dialog';
+import { useDeleteListWithUndo } from '../components/use-delete-list';
+import {
+  emptySelection,
+  isRowSelected,
+  pageCheckState,
+  type Selection,
+  selectedCount,
+  togglePage,
+  toggleRow,
+} from '../lib/selection';
+
+const PAGE_SIZE = 50;
+
+const SOURCE_LABELS: Record<ListContact['source'], string> = {
+  import: 'CSV import',
+  lead_discovery: 'Directory',
+  manual: 'Added by hand',
+};
+
+function contactName(contact: ListContact): string {
+  return [contact.firstName, contact.lastName].filter(Boolean).join(' ');
+}
+
+/** A list's members: search, keyset pages, edit, remove, import and export. */
+export default function ListDetailPage() {
+  const { listId = '' } = useParams();
+  const navigate = useNavigate();
+  const list = useList(listId);
+  const { byCode } = useCountries();
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search, 300).trim();
+  const pager = useCursorPages(q);
+  const members = useListContacts(listId, { q, cursor: pager.cursor, limit: PAGE_SIZE });
+  const remove = useRemoveListContacts(listId);
+  const deleteList = useDeleteListWithUndo();
+
+  const [selection, setSelection] = useState<Selection<number>>(emptySelection<number>());
+  const [editing, setEditing] = useState<ListContact | undefined>();
+  const [contactOpen, setContactOpen] = useState(false);
+  const [editListOpen, setEditListOpen] = useState(false);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const items = members.data?.items;
+  const pageIds = useMemo(() => items?.map((contact) => contact.id) ?? [], [items]);
+  const chosen = selectedCount(selection, undefined);
+  const customFields = list.data?.customFields ?? [];
+  const range = rowRange(pager.pages, PAGE_SIZE, items?.length ?? 0);
+
+  if (list.isError) {
+    const status = getErrorStatus(list.error);
+    return (
+      <div className="mx-auto w-full max-w-3xl space-y-4">
+        <Button variant="ghost" asChild>
+          <Link to="/lead-discovery?tab=lists">
+            <ArrowLeft aria-hidden="true" />
+            My lists
+          </Link>
+        </Button>
+        <QueryError
+          title={status === 404 ? 'This list does not exist' : 'The list could not be loaded'}
+          error={list.error}
+          onRetry={status === 404 ? undefined : () => list.refetch()}
+          testId="list-error"
+        />
+      </div>
+    );
+  }
+
+  const data = list.data;
+  const selectionIds = selection.mode === 'ids' ? [...selection.ids] : [];
+
+  return (
+    <div className="mx-auto w-full max-w-7xl space-y-6" data-testid="list-detail-page">
+      <div className="space-y-3">
+        <Button variant="ghost" size="sm" className="-ml-2" asChild>
+          <Link to="/lead-discovery?tab=lists">
+            <ArrowLeft aria-hidden="true" />
+            My lists
+          </Link>
+        </Button>
+        <header className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
+          <div className="min-w-0 space-y-1">
+            {data ? (
+              <h1 className="truncate text-2xl font-semibold tracking-tight" data-testid="list-name-heading">
+                {data.name}
+              </h1>
+            ) : (
+              <Skeleton className="h-8 w-64" />
+            )}
+            {data ? (
+              <p className="text-muted-foreground">
+                <span data-testid="list-contact-count">{formatNumber(data.contactCount)}</span>{' '}
+                {data.contactCount === 1 ? 'contact' : 'contacts'}
+                {data.description ? ` · ${data.description}` : ''}
+              </p>
+            ) : (
+              <Skeleton className="h-4 w-40" />
+            )}
+          </div>
+          {data && (
+            <div className="flex flex-wrap gap-2">
+              <Button variant="outline" asChild>
+                <Link to={`/lead-discovery/import?listId=${data.id}`} data-testid="list-import-csv">
+                  <FileUp aria-hidden="true" />
+                  Import CSV
+                </Link>
+              </Button>
+              <Button variant="outline" asChild>
+                <a href={listExportUrl(data.id)} download data-testid="list-export-csv">
+                  <Download aria-hidden="true" />
+                  Export CSV
+                </a>
+              </Button>
+              <Button
+                onClick={() => {
+                  setEditing(undefined);
+                  setContactOpen(true);
+                }}
+                data-testid="add-list-contact"
+              >
+                <UserPlus aria-hidden="true" />
+                Add contact
+              </Button>
+              <DropdownMenu>
+                <DropdownMenuTrigger asChild>
+                  <Button variant="ghost" size="icon" aria-label="More list actions" data-testid="list-more">
+                    <MoreHorizontal aria-hidden="true" />
+                  </Button>
+                </DropdownMenuTrigger>
+                <DropdownMenuContent align="end">
+                  <DropdownMenuItem onSelect={() => setEditListOpen(true)} data-testid="rename-list">
+                    <Pencil aria-hidden="true" />
+                    Rename or edit fields
+                  </DropdownMenuItem>
+                  <DropdownMenuSeparator />
+                  <DropdownMenuItem variant="destructive" onSelect={() => setConfirmDelete(true)}>
+                    <Trash2 aria-hidden="true" />
+                    Delete list
+                  </DropdownMenuItem>
+                </DropdownMenuContent>
+              </DropdownMenu>
+            </div>
+          )}
+        </header>
+      </div>
+
+      <Card className="py-4">
+        <CardContent className="grid gap-4 px-4">
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <div className="relative sm:w-80">
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+                aria-hidden="true"
+              />
+              <Input
+                type="search"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+                placeholder="Search email, name or company"
+                aria-label="Search this list"
+                className="pl-9"
+                maxLength={100}
+                data-testid="list-search"
+              />
+              {(search.trim() !== q || (members.isFetching && members.isPlaceholderData)) && (
+                <Loader2
+                  className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
+                  aria-hidden="true"
+                />
+              )}
+            </div>
+            {chosen > 0 && (
+              <div className="flex items-center gap-2">
+                <span className="text-sm text-muted-foreground" aria-live="polite">
+                  {formatNumber(chosen)} selected
+                </span>
+                <Button variant="ghost" size="sm" onClick={() => setSelection(emptySelection<number>())}>
+                  Clear
+                </Button>
+                <Button
+                  variant="destructive"
+                  size="sm"
+                  onClick={() => setConfirmRemove(true)}
+                  data-testid="remove-selected"
+                >
+                  <UserRoundX aria-hidden="true" />
+                  Remove from list
+                </Button>
+              </div>
+            )}
+          </div>
+
+          {members.isError && !items ? (
+            <QueryError
+              title="Contacts could not be loaded"
+              error={members.error}
+              onRetry={() => members.refetch()}
+            />
+          ) : items && items.length === 0 && !members.isPlaceholderData ? (
+            <div
+              className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-6 py-14 text-center"
+              data-testid="list-empty"
+            >
+              <Users className="size-8 text-muted-foreground" aria-hidden="true" />
+              <p className="font-medium">{q ? 'No contact matches this search' : 'This list is empty'}</p>
+              <p className="max-w-sm text-sm text-muted-foreground">
+                {q
+                  ? 'Search looks in email addresses, names and companies.'
+                  : 'Import a CSV file, add contacts from Browse Contacts, or add one by hand.'}
+              </p>
+              {!q && data && (
+                <div className="mt-2 flex flex-wrap justify-center gap-2">
+                  <Button size="sm" variant="outline" asChild>
+                    <Link to={`/lead-discovery/import?listId=${data.id}`}>
+                      <FileUp aria-hidden="true" />
+                      Import CSV
+                    </Link>
+                  </Button>
+                  <Button size="sm" variant="outline" asChild>
+                    <Link to="/lead-discovery">
+                      <Search aria-hidden="true" />
+                      Browse Contacts
+                    </Link>
+                  </Button>
+                </div>
+              )}
+            </div>
+          ) : (
+            <>
+              <div
+                className={cn(
+                  'overflow-hidden rounded-lg border transition-opacity',
+                  members.isPlaceholderData && 'opacity-60',
+                )}
+              >
+                <Table data-testid="list-contacts-table" aria-busy={members.isFetching}>
+                  <TableHeader>
+                    <TableRow className="bg-muted/40 hover:bg-muted/40">
+                      <TableHead className="w-10 pl-3">
+                        <Checkbox
+                          checked={pageCheckState(selection, pageIds)}
+                          onCheckedChange={(value) =>
+                            setSelection(togglePage(selection, pageIds, value === true))
+                          }
+                          aria-label="Select every contact on this page"
+                          disabled={!items?.length}
+                        />
+                      </TableHead>
+                      <TableHead>Email</TableHead>
+                      <TableHead>Name</TableHead>
+                      <TableHead>Company</TableHead>
+                      <TableHead className="hidden xl:table-cell">Job title</TableHead>
+                      <TableHead className="hidden 2xl:table-cell">Phone</TableHead>
+                      <TableHead className="hidden md:table-cell">Location</TableHead>
+                      {customFields.map((name) => (
+                        <TableHead key={name} className="font-mono text-xs">
+                          {name}
+                        </TableHead>
+                      ))}
+                      <TableHead className="hidden 2xl:table-cell">Source</TableHead>
+                      <TableHead className="hidden sm:table-cell">Added</TableHead>
+                      <TableHead className="sticky right-0 w-12 bg-muted">
+                        <span className="sr-only">Edit</span>
+                      </TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {!items
+                      ? Array.from({ length: 8 }, (_, index) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
+                          <TableRow key={index}>
+                            {Array.from({ length: 8 }, (_, cell) => (
+                              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
+                              <TableCell key={cell}>
+                                <Skeleton className="h-4 w-full max-w-28" />
+                              </TableCell>
+                            ))}
+                          </TableRow>
+                        ))
+                      : items.map((contact) => {
+                          const country = contact.countryCode ? byCode.get(contact.countryCode) : undefined;
+                          const selected = isRowSelected(selection, contact.id);
+                          return (
+                            <TableRow
+                              key={contact.id}
+                              data-state={selected ? 'selected' : undefined}
+                              data-testid="list-contact-row"
+                            >
+                              <TableCell className="pl-3">
+                                <Checkbox
+                                  checked={selected}
+                                  onCheckedChange={(value) =>
+                                    setSelection(toggleRow(selection, contact.id, value === true, pageIds))
+                                  }
+                                  aria-label={`Select ${contact.email}`}
+                                />
+                              </TableCell>
+                              <TableCell className="max-w-60">
+                                <span className="flex items-center gap-2">
+                                  <span className="truncate" title={contact.email}>
+                                    {contact.email}
+                                  </span>
+                                  {contact.roleAddress && (
+                                    <Badge
+                                      variant="outline"
+                                      className="text-muted-foreground"
+                                      title="A shared mailbox (info@, sales@…), not a person"
+                                    >
+                                      Role
+                                    </Badge>
+                                  )}
+                                </span>
+                              </TableCell>
+                              <TableCell className="max-w-40 truncate">
+                                {contactName(contact) || '—'}
+                              </TableCell>
+                              <TableCell className="max-w-44 truncate">{contact.company ?? '—'}</TableCell>
+                              <TableCell className="hidden max-w-40 truncate xl:table-cell">
+                                {contact.jobTitle ?? '—'}
+                              </TableCell>
+                              <TableCell className="hidden whitespace-nowrap 2xl:table-cell">
+                                {contact.phone ?? '—'}
+                              </TableCell>
+                              <TableCell className="hidden max-w-40 truncate md:table-cell">
+                                {[contact.city, country?.name ?? contact.countryCode]
+                                  .filter(Boolean)
+                                  .join(', ') || '—'}
+                              </TableCell>
+                              {customFields.map((name) => (
+                                <TableCell key={name} className="max-w-40 truncate">
+                                  {contact.customFields[name] || '—'}
+                                </TableCell>
+                              ))}
+                              <TableCell className="hidden whitespace-nowrap text-muted-foreground 2xl:table-cell">
+                                {SOURCE_LABELS[contact.source]}
+                              </TableCell>
+                              <TableCell className="hidden whitespace-nowrap text-muted-foreground sm:table-cell">
+                                {formatDate(contact.createdAt)}
+                              </TableCell>
+                              <TableCell className="sticky right-0 bg-card">
+                                <Button
+                                  variant="ghost"
+                                  size="icon-sm"
+                                  onClick={() => {
+                                    setEditing(contact);
+                                    setContactOpen(true);
+                                  }}
+                                  aria-label={`Edit ${contact.email}`}
+                                  data-testid="edit-list-contact"
+                                >
+                                  <Pencil aria-hidden="true" />
+                                </Button>
+                              </TableCell>
+                            </TableRow>
+                          );
+                        })}
+                  </TableBody>
+                </Table>
+              </div>
+              {items && items.length > 0 && (
+                <CursorPagination
+                  from={range.from}
+                  to={range.to}
+                  total={q ? undefined : data?.contactCount}
+                  hasPrevious={pager.hasPrevious}
+                  hasNext={Boolean(members.data?.nextCursor)}
+                  onPrevious={pager.goPrevious}
+                  onNext={() => pager.goNext(members.data?.nextCursor)}
+                  busy={members.isPlaceholderData && members.isFetching}
+                  testId="list-pagination"
+                />
+              )}
+            </>
+          )}
+        </CardContent>
+      </Card>
+
+      {data && (
+        <>
+          <ListContactDialog list={data} contact={editing} open={contactOpen} onOpenChange={setContactOpen} />
+          <ListFormDialog open={editListOpen} onOpenChange={setEditListOpen} list={data} />
+        </>
+      )}
+      <ConfirmDialog
+        open={confirmRemove}
+        onOpenChange={setConfirmRemove}
+        title={`Remove ${formatNumber(chosen)} ${chosen === 1 ? 'contact' : 'contacts'} from the list?`}
+        description={<p>They leave this list only; other lists and the directory keep them.</p>}
+        confirmLabel="Remove"
+        pendingLabel="Removing…"
+        destructive
+        pending={remove.isPending}
+        testId="confirm-remove-contacts"
+        onConfirm={() =>
+          remove.mutate(selectionIds, {
+            onSuccess: (result) => {
+              setConfirmRemove(false);
+              setSelection(emptySelection<number>());
+              toast({
+                title: 'Contacts removed',
+                description: `${formatNumber(result.removed)} ${result.removed === 1 ? 'contact' : 'contacts'} removed from the list.`,
+              });
+            },
+            onError: (error) =>
+              toast({
+                title: 'Not removed',
+                description: getErrorMessage(error, 'Please try again.'),
+                variant: 'destructive',
+              }),
+          })
+        }
+      />
+      <ConfirmDialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title="Delete this list?"
+        description={
+          <p>
+            <strong>{data?.name}</strong> moves to the recycle bin. You can restore it for 30 days.
+          </p>
+        }
+        confirmLabel="Delete"
+        pendingLabel="Deleting…"
+        destructive
+        pending={deleteList.pending}
+        onConfirm={() =>
+          data &&
+          deleteList.run(data, () => {
+            setConfirmDelete(false);
+            navigate('/lead-discovery?tab=lists');
+          })
+        }
+      />
+    </div>
+  );
+}

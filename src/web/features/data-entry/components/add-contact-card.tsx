@@ -1,0 +1,63 @@
+import type { DirectoryContact } from '@shared/contacts';
+import { UserPlus } from 'lucide-react';
+import { useState } from 'react';
+import {
+  DirectoryContactForm,
+  type DirectoryContactFormInput,
+  EMPTY_DIRECTORY_CONTACT,
+} from '@/components/contacts/directory-contact-form';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { toast } from '@/hooks/use-toast';
+import { useCreateDirectoryContact } from '../api/data-entry';
+
+/** Adds a business to the shared directory. A duplicate email shows the existing contact and "Open it". */
+export function AddContactCard({ onOpenContact }: { onOpenContact: (contact: DirectoryContact) => void }) {
+  const create = useCreateDirectoryContact();
+  const [formKey, setFormKey] = useState(0);
+  // Country and category carry over to the next contact: officers usually enter one market at a time.
+  const [defaults, setDefaults] = useState<DirectoryContactFormInput>(EMPTY_DIRECTORY_CONTACT);
+
+  return (
+    <Card id="add-contact" data-testid="add-contact-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <UserPlus className="size-5 text-primary" aria-hidden="true" />
+          <h2>Add contact</h2>
+        </CardTitle>
+        <CardDescription>New contacts join the verification queue as unverified.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <DirectoryContactForm
+          testId="add-contact-form"
+          resetKey={formKey}
+          defaultValues={defaults}
+          submitLabel="Add contact"
+          pendingLabel="Adding…"
+          pending={create.isPending}
+          error={create.error}
+          onOpenDuplicate={(existing) => {
+            create.reset();
+            onOpenContact(existing);
+          }}
+          onSubmit={(values) =>
+            create.mutate(values, {
+              onSuccess: (contact) => {
+                toast({
+                  title: 'Contact added',
+                  description: `${contact.companyName} is in the verification queue.`,
+                });
+                setDefaults({
+                  ...EMPTY_DIRECTORY_CONTACT,
+                  countryCode: values.countryCode,
+                  category: values.category,
+                });
+                setFormKey((key) => key + 1);
+                create.reset();
+              },
+            })
+          }
+        />
+      </CardContent>
+    </Card>
+  );
+}
