@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import ct from 'countries-and-timezones';
-import { City, Country as CscCountry } from 'country-state-city';
 import { sql } from 'drizzle-orm';
 import { BUSINESS_CATEGORIES, CATEGORY_GROUPS } from '../../../shared/categories';
 import type { Country } from '../../../shared/contacts';
@@ -14,12 +14,22 @@ import { notFound } from '../../lib/errors';
 
 type StaticCountry = Omit<Country, 'active' | 'contactCount'>;
 
+// country-state-city holds every city on earth (~70 MB in memory): load it on first use, not at boot,
+// so processes that never serve reference data (workers, the importer) do not carry it.
+type CountryStateCity = typeof import('country-state-city');
+let countryStateCity: CountryStateCity | null = null;
+function csc(): CountryStateCity {
+  countryStateCity ??= createRequire(import.meta.url)('country-state-city') as CountryStateCity;
+  return countryStateCity;
+}
+
 let staticCountries: StaticCountry[] | null = null;
 const countryByCode = new Map<string, StaticCountry>();
 
 function countries(): StaticCountry[] {
   if (!staticCountries) {
-    staticCountries = CscCountry.getAllCountries()
+    staticCountries = csc()
+      .Country.getAllCountries()
       .map((c) => ({
         code: c.isoCode,
         name: c.name,
@@ -88,7 +98,7 @@ export function foldText(value: string): string {
 function citiesOf(code: string): CityEntry[] {
   let cities = cityCache.get(code);
   if (!cities) {
-    cities = (City.getCitiesOfCountry(code) ?? [])
+    cities = (csc().City.getCitiesOfCountry(code) ?? [])
       .map((c) => ({ name: c.name, stateCode: c.stateCode, folded: foldText(c.name) }))
       .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.stateCode.localeCompare(b.stateCode));
     cityCache.set(code, cities);
