@@ -182,6 +182,7 @@ async function run(
       .catch((e: unknown) =>
         log?.error({ err: e, importId: initial.id }, 'could not mark the import failed'),
       );
+    await dropUnfilledNewList(session, initial).catch(() => {});
     await cleanUp(session, initial).catch(() => {});
     return 'failed';
   }
@@ -317,6 +318,7 @@ async function readFile(
 
 /** A cancelled import keeps nothing: no staged rows, no report, no file. */
 async function discard(session: ImportSession, row: ImportRow): Promise<void> {
+  await dropUnfilledNewList(session, row);
   await session.query('DELETE FROM import_rejections WHERE user_id = $1 AND import_id = $2', [
     row.userId,
     row.id,
@@ -326,6 +328,18 @@ async function discard(session: ImportSession, row: ImportRow): Promise<void> {
     [row.id, now()],
   );
   await cleanUp(session, row);
+}
+
+/**
+ * "Leaves the list exactly as before": a list made for this import (a new list name at upload) did not
+ * exist before, so it goes again when the import ends without filling it.
+ */
+async function dropUnfilledNewList(session: ImportSession, row: ImportRow): Promise<void> {
+  if (!row.newListName || !row.listId) return;
+  await session.query('DELETE FROM contact_lists WHERE id = $1 AND user_id = $2 AND contact_count = 0', [
+    row.listId,
+    row.userId,
+  ]);
 }
 
 async function cleanUp(session: ImportSession, row: ImportRow): Promise<void> {

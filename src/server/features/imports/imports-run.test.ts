@@ -513,6 +513,39 @@ describe('cancel, failure, resume', () => {
     expect(await contactsOf(list.id)).toHaveLength(0);
   });
 
+  it('cancelled, takes away the new list it was to create, so nothing is left behind', async () => {
+    const name = `New list ${Date.now()}`;
+    const uploaded = await uploadCsv(app, owner.cookie, 'email\nnew@example.com\n', {
+      target: 'list',
+      newListName: name,
+    });
+    const { importId, suggestedMapping } = uploaded.json<ImportUploadResult>();
+    expect((await start(importId, { mapping: suggestedMapping, hasHeader: true })).statusCode).toBe(200);
+    const made = await app.services.db
+      .select({ id: contactLists.id })
+      .from(contactLists)
+      .where(and(eq(contactLists.userId, owner.user.id), eq(contactLists.name, name)));
+    expect(made).toHaveLength(1);
+
+    await app.inject({
+      method: 'POST',
+      url: `/api/imports/${importId}/cancel`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(await runImportJob(app, importId)).toBe('already-finished');
+    const left = await app.services.db
+      .select({ id: contactLists.id })
+      .from(contactLists)
+      .where(and(eq(contactLists.userId, owner.user.id), eq(contactLists.name, name)));
+    expect(left).toHaveLength(0);
+    // The same name is free again for the next attempt.
+    const retry = await uploadCsv(app, owner.cookie, 'email\nnew@example.com\n', {
+      target: 'list',
+      newListName: name,
+    });
+    expect(retry.statusCode).toBe(201);
+  });
+
   it('failing in the final move (a database error), leaves the list unchanged', async () => {
     const list = await makeList(app, owner.user.id);
     await importFile(app, owner.cookie, 'email\nkeep@example.com\n', { target: 'list', listId: list.id });

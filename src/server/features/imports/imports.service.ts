@@ -402,6 +402,20 @@ export async function cancelImport(options: {
   if (row.status !== 'running') {
     // No job holds the file; a queued job that starts later finds the import cancelled and stops.
     await unlink(row.filePath).catch(() => {});
+    // A list made for this import did not exist before it, so it goes again while still empty
+    // (a running import's job does the same when it stops).
+    if (row.newListName && cancelled.listId) {
+      await db
+        .delete(contactLists)
+        .where(
+          and(
+            eq(contactLists.id, cancelled.listId),
+            eq(contactLists.userId, userId),
+            eq(contactLists.contactCount, 0),
+          ),
+        );
+      return toImportSummary({ ...cancelled, listId: null }, null);
+    }
   }
   return toImportSummary(cancelled, await listNameOf(db, userId, cancelled.listId));
 }
