@@ -131,6 +131,19 @@ test.describe('payments', () => {
     await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
   });
 
+  test('the landing page shows the plan prices from /api/pricing-plans and links to /pricing', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await chooseCurrency(page, 'currency-selector', 'NGN');
+    const teaser = page.getByTestId('landing-pricing');
+    await expect(teaser.getByTestId('landing-plan-price-starter')).toHaveText('₦15,000');
+    await expect(teaser.getByTestId('landing-plan-price-professional')).toHaveText('₦35,000');
+    await expect(teaser.getByTestId('landing-plan-professional')).toContainText('Growth');
+    await teaser.getByTestId('landing-pricing-link').click();
+    await expect(page).toHaveURL('/pricing');
+  });
+
   test('the currency selector switches the displayed prices to USD and back', async ({ page }) => {
     await page.goto('/pricing');
     const starter = page.getByTestId('plan-price-starter');

@@ -233,6 +233,31 @@ describe('payments API', () => {
       expect(await receiptsFor(ctx.app, user.email)).toHaveLength(0);
     });
 
+    it('refuses a payment that was not made in Naira and activates nothing', async () => {
+      const user = await createUser(ctx.app, { plan: 'starter', status: 'incomplete' });
+      const payment = (await initialize(ctx.app, user, 'starter')).json<InitializePaymentResponse>();
+      // The amount matches the order, the currency does not (Paystack answers what was charged).
+      const pending = ctx.fake.transactions.get(payment.reference);
+      expect(pending).toBeDefined();
+      if (pending) pending.currency = 'USD';
+      ctx.fake.complete(payment.reference, 'success');
+      const response = await activate(ctx.app, user, {
+        paymentReference: payment.reference,
+        planId: 'starter',
+        interval: 'monthly',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        message: PAYMENT_MESSAGES.currencyMismatch,
+        reason: 'currency_mismatch',
+      });
+      expect(await userRow(ctx.app, user.user.id)).toMatchObject({
+        subscriptionStatus: 'incomplete',
+        subscriptionCurrentPeriodEnd: null,
+      });
+      expect(await orderByReference(ctx.app, payment.reference)).toMatchObject({ status: 'failed' });
+    });
+
     it("answers 404 for another user's reference and for an unknown one", async () => {
       const owner = await createUser(ctx.app);
       const thief = await createUser(ctx.app);

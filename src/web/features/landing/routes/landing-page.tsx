@@ -26,6 +26,7 @@ import {
   RotationMockup,
   TargetingMockup,
 } from '../components/mockups';
+import { PricingTeaser } from '../components/pricing-teaser';
 
 const STATS = [
   { value: '1M+', label: 'verified business contacts' },
@@ -240,6 +241,8 @@ export default function LandingPage() {
           </li>
         </ul>
       </section>
+
+      <PricingTeaser />
 
       <section className="px-4 pb-20 sm:px-6">
         <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-14 text-center text-primary-foreground shadow-lg sm:px-12">

@@ -1,0 +1,79 @@
+import type { PricingPlan } from '@shared/payments';
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight } from 'lucide-react';
+import { Link } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useCurrency } from '@/hooks/use-currency';
+import { formatLimit, perIntervalSuffix } from '@/lib/billing';
+
+/**
+ * Spec §7: GET /api/pricing-plans is used on the landing page. A compact teaser of the live plan prices
+ * (in the display currency; always charged in NGN) that leads to /pricing for the full comparison.
+ */
+export function PricingTeaser() {
+  const { data: plans, isPending, isError } = useQuery<PricingPlan[]>({ queryKey: ['/api/pricing-plans'] });
+  const { currency, formatKobo, isLoading: currencyLoading } = useCurrency();
+  // Placeholders until both the plans and the display currency are known, so prices never flicker.
+  const loading = isPending || currencyLoading;
+
+  return (
+    <section
+      className="mx-auto max-w-6xl px-4 pb-20 sm:px-6"
+      aria-labelledby="pricing-teaser-heading"
+      data-testid="landing-pricing"
+    >
+      <div className="text-center">
+        <h2 id="pricing-teaser-heading" className="text-3xl font-bold tracking-tight">
+          Simple pricing in Naira
+        </h2>
+        <p className="mx-auto mt-3 max-w-2xl text-muted-foreground">
+          No credit card needed for the free plan. Pay by Visa, Mastercard or Verve, and cancel at any time.
+        </p>
+      </div>
+      {!isError && (
+        <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-busy={loading}>
+          {loading
+            ? [0, 1, 2, 3].map((slot) => (
+                <li key={slot} className="rounded-xl border bg-card p-6">
+                  <Skeleton className="h-5 w-24" />
+                  <Skeleton className="mt-4 h-8 w-32" />
+                  <Skeleton className="mt-3 h-4 w-40" />
+                </li>
+              ))
+            : (plans ?? []).map((plan) => (
+                <li
+                  key={plan.id}
+                  className="rounded-xl border bg-card p-6"
+                  data-testid={`landing-plan-${plan.id}`}
+                >
+                  <h3 className="font-semibold">{plan.name}</h3>
+                  <p className="mt-3 flex items-baseline gap-1">
+                    <span
+                      className="text-2xl font-bold tabular-nums"
+                      data-testid={`landing-plan-price-${plan.id}`}
+                      data-currency={currency}
+                    >
+                      {formatKobo(plan.priceMonthly)}
+                    </span>
+                    <span className="text-sm text-muted-foreground">{perIntervalSuffix('monthly')}</span>
+                  </p>
+                  <p className="mt-2 text-sm text-muted-foreground">
+                    {formatLimit(plan.recipientLimit, { one: 'recipient', other: 'recipients' })}
+                  </p>
+                </li>
+              ))}
+        </ul>
+      )}
+      <div className="mt-8 text-center">
+        <Button asChild variant="outline" data-testid="landing-pricing-link">
+          <Link to="/pricing">
+            Compare plans
+            <ArrowRight aria-hidden="true" />
+          </Link>
+        </Button>
+      </div>
+    </section>
+  );
+}
