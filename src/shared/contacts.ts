@@ -33,6 +33,9 @@ export const LIST_RECYCLE_BIN_DAYS = 30;
 export const BULK_IDS_MAX = 1_000;
 export const CITY_RESULTS_MAX = 500;
 export const CUSTOM_FIELDS_MAX = 20;
+/** A custom field name (a merge tag): lists and the importer share this rule. */
+export const CUSTOM_FIELD_NAME_MAX = 40;
+export const CUSTOM_FIELD_NAME = /^[a-z][a-z0-9_]{0,39}$/;
 
 /** The built-in list contact fields; custom field names may not reuse them (they are merge tags too). */
 export const LIST_CONTACT_FIELDS = [
@@ -324,7 +327,7 @@ export const addToListResultSchema = z.object({
 const customFieldName = z
   .string()
   .trim()
-  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'Use lower-case letters, digits and _ (start with a letter)')
+  .regex(CUSTOM_FIELD_NAME, 'Use lower-case letters, digits and _ (start with a letter)')
   .refine(
     (name) => !(LIST_CONTACT_FIELDS as readonly string[]).includes(name),
     'This name is a built-in field',

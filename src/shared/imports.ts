@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CUSTOM_FIELDS_MAX, LIST_CONTACT_FIELDS } from './contacts';
+import { CUSTOM_FIELD_NAME, CUSTOM_FIELDS_MAX, LIST_CONTACT_FIELDS } from './contacts';
 
 // CSV imports (issue 3 items 5–7): upload → inspect → map → run as a job → report.
 // docs/api-imports.md describes the endpoints; the web wizard reuses these schemas.
@@ -88,8 +88,8 @@ export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
 };
 
 export const CUSTOM_FIELD_PREFIX = 'custom:';
-/** Custom field names are slugs: lower-case letters, digits and underscores, starting with a letter. */
-export const CUSTOM_FIELD_NAME = /^[a-z][a-z0-9_]{0,49}$/;
+/** Custom field names are slugs: lower-case letters, digits and underscores, starting with a letter (the list rule). */
+export { CUSTOM_FIELD_NAME };
 /** A list holds at most this many custom fields (its own plus the import's). */
 export const MAX_CUSTOM_FIELDS = CUSTOM_FIELDS_MAX;
 /** Custom field names may not reuse the built-in field names (they are merge tags too). */
@@ -102,7 +102,7 @@ export const mappingValueSchema = z.union([
   z
     .string()
     .regex(
-      /^custom:[a-z][a-z0-9_]{0,49}$/,
+      new RegExp(`^custom:${CUSTOM_FIELD_NAME.source.slice(1)}`),
       'Custom field names use lower-case letters, digits and underscores, starting with a letter',
     ),
 ]);
@@ -165,6 +165,7 @@ export const IMPORT_REASONS = {
   tooLong: 'Row is too long',
   malformed: 'Row could not be read (unbalanced quotes?)',
   tooManyColumns: 'Row has too many columns',
+  unreadable: "Row has characters the file's encoding cannot read (mixed encodings?)",
 } as const;
 
 export const importColumnSchema = z.object({

@@ -1,5 +1,6 @@
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
+import { CUSTOM_FIELD_NAME_MAX } from '../../../shared/contacts';
 import {
   IMPORT_DELIMITERS,
   IMPORT_FIELDS_BY_TARGET,
@@ -158,13 +159,41 @@ export function detectEncoding(head: Buffer): ImportEncoding | 'binary' {
   if (oddZeros / pairs > 0.3 && evenZeros / pairs < 0.05) return 'utf-16le';
   if (evenZeros / pairs > 0.3 && oddZeros / pairs < 0.05) return 'utf-16be';
   if (evenZeros + oddZeros > 0) return 'binary';
-  if (isValidUtf8(head)) return 'utf-8';
+  if (isValidUtf8(head) || mostlyUtf8(sample)) return 'utf-8';
   const guess = chardet.analyse(sample)[0]?.name?.toLowerCase() ?? '';
   if (guess === 'utf-16le') return 'utf-16le';
   if (guess === 'utf-16be') return 'utf-16be';
   // Any byte string decodes in Windows-1252 (a superset of ISO-8859-1 for text): what spreadsheet
   // programs on Windows write when they do not write UTF-8.
   return 'windows-1252';
+}
+
+/**
+ * Mixed encodings: a UTF-8 file with a few Windows-1252 lines pasted in. More valid multi-byte UTF-8
+ * sequences than stray high bytes → UTF-8, and the stray lines are rejected row by row (U+FFFD).
+ */
+function mostlyUtf8(sample: Buffer): boolean {
+  let sequences = 0;
+  let stray = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const byte = sample[i]!;
+    if (byte < 0x80) continue;
+    const length =
+      byte >= 0xc2 && byte <= 0xdf
+        ? 2
+        : byte >= 0xe0 && byte <= 0xef
+          ? 3
+          : byte >= 0xf0 && byte <= 0xf4
+            ? 4
+            : 0;
+    let valid = length > 0 && i + length <= sample.length;
+    for (let k = 1; valid && k < length; k++) valid = (sample[i + k]! & 0xc0) === 0x80;
+    if (valid) {
+      sequences++;
+      i += length - 1;
+    } else stray++;
+  }
+  return sequences > stray;
 }
 
 function isValidUtf8(head: Buffer): boolean {
@@ -272,8 +301,8 @@ function pickEmailColumn(headers: string[], emailCounts: number[], hasHeader: bo
 
 /** A custom field name from a header: "Favourite Colour!" → favourite_colour. */
 export function slugify(header: string, fallback: string): string {
-  let slug = normaliseHeader(header).replace(/ /g, '_').slice(0, 50).replace(/_+$/, '');
-  if (slug && !/^[a-z]/.test(slug)) slug = `f_${slug}`.slice(0, 50);
+  let slug = normaliseHeader(header).replace(/ /g, '_').slice(0, CUSTOM_FIELD_NAME_MAX).replace(/_+$/, '');
+  if (slug && !/^[a-z]/.test(slug)) slug = `f_${slug}`.slice(0, CUSTOM_FIELD_NAME_MAX).replace(/_+$/, '');
   return slug || fallback;
 }
 

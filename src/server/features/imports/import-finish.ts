@@ -1,4 +1,6 @@
 import { eq } from 'drizzle-orm';
+import { CUSTOM_FIELDS_MAX } from '../../../shared/contacts';
+import { IMPORT_MESSAGES } from '../../../shared/imports';
 import type { DatabaseHandle } from '../../db/client';
 import { type imports, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
@@ -90,6 +92,9 @@ async function finish(
       if (!lists[0])
         throw new ImportRefused('The list was deleted during the import, so nothing was imported.');
       customFields = mergeCustomFields(lists[0].custom_fields, row.mapping ?? {});
+      // Checked at start too; the list may have gained fields since (PATCH /api/lists/:id).
+      if (customFields.length > CUSTOM_FIELDS_MAX)
+        throw new ImportRefused(IMPORT_MESSAGES.mappingTooManyCustom);
     }
     const moved = await moveStagedRows(tx, table, {
       target: row.target,

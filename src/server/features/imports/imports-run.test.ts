@@ -248,6 +248,24 @@ describe('an import end to end', () => {
     ]);
   });
 
+  it('reads a UTF-8 file with a Windows-1252 line as UTF-8 and rejects that line, storing nothing garbled', async () => {
+    const list = await makeList(app, owner.user.id);
+    const { upload, outcome } = await importFile(app, owner.cookie, fixture('mixed-encodings.csv'), {
+      target: 'list',
+      listId: list.id,
+    });
+    expect(outcome).toBe('completed');
+    expect(upload.encoding).toBe('utf-8');
+    expect((await contactsOf(list.id)).map((c) => [c.email, c.firstName, c.lastName])).toEqual([
+      ['ada@example.com', 'Adé', 'Okonkwo'],
+      ['zoe@example.com', 'Zoë', 'Ålund'],
+      ['chloe@example.com', 'Chloé', 'Dupont'],
+    ]);
+    expect((await report(upload.importId)).slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['3', IMPORT_REASONS.unreadable, 'hans@example.com'],
+    ]);
+  });
+
   it('splits a full name column', async () => {
     const list = await makeList(app, owner.user.id);
     await importFile(app, owner.cookie, fixture('tab-delimited.csv'), { target: 'list', listId: list.id });
@@ -402,6 +420,23 @@ describe('the mapping', () => {
     const response = await start(upload.importId, { mapping, hasHeader: true });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe(message);
+    expect((await summary(upload.importId)).status).toBe('uploaded');
+  });
+
+  it('refuses a custom field name longer than a list accepts (the same rule as PATCH /api/lists/:id)', async () => {
+    const name = `f${'x'.repeat(40)}`;
+    const response = await start(upload.importId, {
+      mapping: { '0': 'email', '1': `custom:${name}` },
+      hasHeader: true,
+    });
+    expect(response.statusCode).toBe(400);
+    const list = await app.inject({
+      method: 'POST',
+      url: '/api/lists',
+      headers: { cookie: owner.cookie },
+      payload: { name: `${name}-list`, customFields: [name] },
+    });
+    expect(list.statusCode).toBe(400);
     expect((await summary(upload.importId)).status).toBe('uploaded');
   });
 
@@ -680,6 +715,47 @@ describe('cancel, failure, resume', () => {
     const result = await summary(importId, free.cookie);
     expect(result.errorMessage).toMatch(/Free plan allows 500 recipients/);
     expect(await contactsOf(list.id)).toHaveLength(0);
+  });
+
+  it('fails whole when the list gained custom fields meanwhile and would pass the 20-field limit', async () => {
+    const list = await makeList(app, owner.user.id);
+    const uploaded = await uploadCsv(app, owner.cookie, 'email,notes\nada@example.com,Call back\n', {
+      target: 'list',
+      listId: list.id,
+    });
+    const { importId } = uploaded.json<ImportUploadResult>();
+    const mapping = { '0': 'email', '1': 'custom:notes' };
+    expect((await start(importId, { mapping, hasHeader: true })).statusCode).toBe(200);
+    const fields = Array.from({ length: 20 }, (_, i) => `field_${i}`);
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: `/api/lists/${list.id}`,
+      headers: { cookie: owner.cookie },
+      payload: { customFields: fields },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(await runImportJob(app, importId)).toBe('failed');
+    expect((await summary(importId)).errorMessage).toBe(IMPORT_MESSAGES.mappingTooManyCustom);
+    expect(await contactsOf(list.id)).toHaveLength(0);
+    const [after] = await app.services.db.select().from(contactLists).where(eq(contactLists.id, list.id));
+    expect(after!.customFields).toEqual(fields);
+  });
+
+  it('refused by the plan recipient limit, takes away the new list it was to create', async () => {
+    const free = await createUser(app);
+    const name = `Too big ${Date.now()}`;
+    const uploaded = await uploadCsv(app, free.cookie, bigFile(501), { target: 'list', newListName: name });
+    const { importId, suggestedMapping } = uploaded.json<ImportUploadResult>();
+    expect(
+      (await start(importId, { mapping: suggestedMapping, hasHeader: true }, free.cookie)).statusCode,
+    ).toBe(200);
+    expect(await runImportJob(app, importId)).toBe('failed');
+    expect((await summary(importId, free.cookie)).errorMessage).toMatch(/Free plan allows 500 recipients/);
+    const left = await app.services.db
+      .select({ id: contactLists.id })
+      .from(contactLists)
+      .where(eq(contactLists.userId, free.user.id));
+    expect(left).toHaveLength(0);
   });
 });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, makeList, multipartBody, uploadCsv } from '../../../../tests/factories/imports';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { createTestApp } from '../../../../tests/setup/test-app';
+import { CUSTOM_FIELD_NAME } from '../../../shared/contacts';
 import { IMPORT_MESSAGES, type ImportUploadResult } from '../../../shared/imports';
 import { imports } from '../../db/schema/index';
 
@@ -238,6 +239,13 @@ describe('POST /api/imports: what the inspection finds', () => {
     const pipe = await inspect(fixture('pipe-delimited.csv'));
     expect(pipe.delimiter).toBe('|');
     expect(pipe.suggestedMapping).toEqual({ '0': 'email', '1': 'company', '2': 'website' });
+  });
+
+  it('suggests custom field names a list accepts, however long the header', async () => {
+    const header = 'Preferred delivery window for weekday shipments and returns';
+    const result = await inspect(`email,${header}\nada@example.com,Mornings\n`);
+    expect(result.suggestedMapping['1']).toBe('custom:preferred_delivery_window_for_weekday_sh');
+    expect(result.suggestedMapping['1']?.slice('custom:'.length)).toMatch(CUSTOM_FIELD_NAME);
   });
 
   it('sees when there is no header row', async () => {

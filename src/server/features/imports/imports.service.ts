@@ -366,7 +366,17 @@ export async function startImport(options: {
     })
     .where(and(eq(imports.id, row.id), eq(imports.userId, userId), eq(imports.status, 'uploaded')))
     .returning();
-  if (!queued) throw new AppError('conflict', IMPORT_MESSAGES.notStartable);
+  if (!queued) {
+    // Started or cancelled meanwhile: the list just made for this attempt goes again.
+    if (!row.listId && listId) {
+      await db
+        .delete(contactLists)
+        .where(
+          and(eq(contactLists.id, listId), eq(contactLists.userId, userId), eq(contactLists.contactCount, 0)),
+        );
+    }
+    throw new AppError('conflict', IMPORT_MESSAGES.notStartable);
+  }
   await options.queue.send(importContactsJob.name, { importId: row.id }, importContactsJob.options);
   return toImportSummary(queued, await listNameOf(db, userId, listId));
 }

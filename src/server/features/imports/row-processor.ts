@@ -75,12 +75,15 @@ export class RowProcessor {
   private readonly emailIndex: number;
   private readonly fields: Partial<Record<ImportField, number>> = {};
   private readonly custom: [string, number][] = [];
+  /** Every mapped column: a character the file's encoding could not read (U+FFFD) there rejects the row. */
+  private readonly mapped: number[] = [];
 
   constructor(private readonly options: { target: ImportTarget; mapping: ImportMapping }) {
     let emailIndex = -1;
     for (const [key, value] of Object.entries(options.mapping)) {
       const index = Number(key);
       if (value === 'ignore') continue;
+      this.mapped.push(index);
       if (value.startsWith(CUSTOM_FIELD_PREFIX))
         this.custom.push([value.slice(CUSTOM_FIELD_PREFIX.length), index]);
       else if (value === 'email') emailIndex = index;
@@ -119,6 +122,9 @@ export class RowProcessor {
       );
     }
     if (isBlank(cells)) return BLANK;
+    // Mixed encodings (a Windows-1252 line in a UTF-8 file): never store garbled text.
+    if (this.mapped.some((index) => cells[index]?.includes('\uFFFD')))
+      return this.rejected(record, IMPORT_REASONS.unreadable);
     const emailCell = cells[this.emailIndex] ?? '';
     const email = normaliseEmail(emailCell);
     if (!email) {

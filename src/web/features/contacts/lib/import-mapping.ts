@@ -1,4 +1,9 @@
-import { CUSTOM_FIELDS_MAX, LIST_CONTACT_FIELDS } from '@shared/contacts';
+import {
+  CUSTOM_FIELD_NAME,
+  CUSTOM_FIELD_NAME_MAX,
+  CUSTOM_FIELDS_MAX,
+  LIST_CONTACT_FIELDS,
+} from '@shared/contacts';
 import {
   CUSTOM_FIELD_PREFIX,
   IMPORT_FIELD_LABELS,
@@ -10,11 +15,7 @@ import {
   type ImportTarget,
 } from '@shared/imports';
 
-/**
- * A list's custom field names (src/shared/contacts.ts): the list keeps them, so its rules apply, which are
- * stricter than the importer's (40 characters, not a built-in field, at most 20).
- */
-const LIST_CUSTOM_FIELD_NAME = /^[a-z][a-z0-9_]{0,39}$/;
+/** A list's custom field names (src/shared/contacts.ts; the importer applies the same rule). */
 const BUILT_IN_FIELDS = new Set<string>(LIST_CONTACT_FIELDS);
 
 /** Columns a directory import cannot do without (the directory's own required fields). */
@@ -65,7 +66,7 @@ export function slugifyCustomName(header: string, fallbackIndex = 0): string {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^[^a-z]+/, '')
     .replace(/_+$/, '')
-    .slice(0, 40)
+    .slice(0, CUSTOM_FIELD_NAME_MAX)
     .replace(/_+$/, '');
   return slug || `field_${fallbackIndex + 1}`;
 }
@@ -171,7 +172,7 @@ export function validateChoices(choices: ColumnChoices, target: ImportTarget): M
     customCount += 1;
     if (target !== 'list') {
       byColumn[index] = IMPORT_MESSAGES.mappingCustomNotAllowed;
-    } else if (!LIST_CUSTOM_FIELD_NAME.test(choice.name)) {
+    } else if (!CUSTOM_FIELD_NAME.test(choice.name)) {
       byColumn[index] = CUSTOM_NAME_RULE;
     } else if (BUILT_IN_FIELDS.has(choice.name)) {
       byColumn[index] = `“${choice.name}” is a built-in field: map the column to it instead.`;
