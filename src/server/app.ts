@@ -79,7 +79,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: loggerOptions(env),
     bodyLimit: env.BODY_LIMIT_BYTES,
-    trustProxy: env.NODE_ENV === 'production',
+    // Trust exactly TRUST_PROXY hops of X-Forwarded-For (proxy-addr counts hops from the socket).
+    trustProxy: (_address: string, hop: number) => hop < env.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: false } },

@@ -40,6 +40,12 @@ export const envSchema = z
     AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
     /** Lead searches (and counts, adds to lists) per client per minute. */
     LEADS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(120),
+    /**
+     * How many proxies in front of the app may set X-Forwarded-For (e.g. 1 behind one load balancer).
+     * 0, the default, trusts none: a server reached directly must not let clients choose their own address,
+     * which rate limits, session records and the currency geo lookup all read.
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()

@@ -9,7 +9,7 @@ export const CLIENT_IP_HEADER = 'x-tambari-client-ip';
 
 export function requestHeaders(request: FastifyRequest): Headers {
   const headers = fromNodeHeaders(request.headers);
-  // request.ip honours X-Forwarded-For only behind a trusted proxy (trustProxy in production).
+  // request.ip honours X-Forwarded-For only for the TRUST_PROXY hops the operator configured.
   headers.set(CLIENT_IP_HEADER, request.ip);
   return headers;
 }

@@ -34,6 +34,28 @@ describe('rate limits on the auth endpoints', () => {
     expect((await post('10.0.1.2', '/api/login', payload)).statusCode).toBe(401);
   });
 
+  it('does not let a client escape the limit by forging X-Forwarded-For when no proxy is trusted', async () => {
+    const payload = { email: uniqueEmail('forged'), password: 'Wrong-password-1' };
+    for (let i = 0; i < LIMIT; i++) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload,
+        remoteAddress: '10.0.9.9',
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      });
+      expect(response.statusCode).toBe(401);
+    }
+    const blocked = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload,
+      remoteAddress: '10.0.9.9',
+      headers: { 'x-forwarded-for': '203.0.113.200' },
+    });
+    expect(blocked.statusCode).toBe(429);
+  });
+
   it('blocks a correct password too once the limit is reached', async () => {
     // The limited user is made from another address so the sign-up does not count against 10.0.2.1.
     const { email } = await createUser(app);
@@ -156,4 +178,27 @@ describe('cross-site requests and bursts on the default limits', () => {
     expect(health.statusCode).toBe(200);
     // Every failed sign-in hashes a password on purpose (no timing oracle); a loaded machine needs room.
   }, 120_000);
+});
+
+describe('behind a trusted load balancer (TRUST_PROXY=1)', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await createTestApp({ AUTH_RATE_LIMIT_MAX: String(LIMIT), TRUST_PROXY: '1' });
+  });
+  afterAll(() => app.close());
+
+  it('counts each client address the balancer reports separately', async () => {
+    const payload = { email: uniqueEmail('proxied'), password: 'Wrong-password-1' };
+    const login = (client: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload,
+        remoteAddress: '10.0.0.1',
+        headers: { 'x-forwarded-for': client },
+      });
+    for (let i = 0; i < LIMIT; i++) expect((await login('198.51.100.7')).statusCode).toBe(401);
+    expect((await login('198.51.100.7')).statusCode).toBe(429);
+    expect((await login('198.51.100.8')).statusCode).toBe(401);
+  });
 });
