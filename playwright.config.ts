@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { E2E_BASE_URL, E2E_DEMO_PASSWORD, E2E_PORT } from './tests/e2e/support/env';
 
+const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.e2e-data';
+
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
@@ -25,7 +27,8 @@ export default defineConfig({
   },
   webServer: {
     // The built client served by the real server on a fresh embedded database.
-    command: 'rm -rf .e2e-data && npx tsx src/main.ts',
+    // E2E_DATA_DIR lets parallel runs (one per engineer) keep their own embedded database.
+    command: `rm -rf ${JSON.stringify(E2E_DATA_DIR)} && npx tsx src/main.ts`,
     url: `${E2E_BASE_URL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -36,7 +39,7 @@ export default defineConfig({
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
       APP_URL: E2E_BASE_URL,
-      DATA_DIR: '.e2e-data',
+      DATA_DIR: E2E_DATA_DIR,
       DEMO_PASSWORD: E2E_DEMO_PASSWORD,
       DEV_MAILBOX_PORT: '0',
       AUTH_RATE_LIMIT_MAX: '1000',

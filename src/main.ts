@@ -6,6 +6,7 @@ import { closeOnSignals } from './server/lib/lifecycle';
 import { resolveSecrets } from './server/lib/secrets';
 import { seedDemoAccounts } from './server/seed/demo-accounts';
 import { seedDemoDirectory } from './server/seed/demo-directory';
+import { seedDemoSenderAccount } from './server/seed/demo-sender-account';
 import { registerWorkers } from './worker/workers';
 
 try {
@@ -34,13 +35,17 @@ try {
       password: env.DEMO_PASSWORD,
       print: (line) => process.stdout.write(`${line}\n`),
     });
+    await seedDemoSenderAccount(app.services, { print: (line) => process.stdout.write(`${line}\n`) });
     // Only the embedded default gets synthetic businesses; a real database is filled by imports.
     if (!env.DATABASE_URL) {
       await seedDemoDirectory(app.services.database, { print: (line) => process.stdout.write(`${line}\n`) });
     }
   }
-  await registerWorkers(app.services, app.log);
-  closeOnSignals(() => app.close(), app.log);
+  const workers = await registerWorkers(app.services, app.log);
+  closeOnSignals(async () => {
+    await app.close();
+    workers.close();
+  }, app.log);
   await app.listen({ host: env.HOST, port: env.PORT });
   process.stdout.write(`\nTambari is running at ${env.APP_URL}\n\n`);
 } catch (error) {

@@ -17,7 +17,12 @@ import { type DatabaseHandle, openDatabase } from './db/client';
 import type { Env } from './env';
 import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
+import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
+import { aiRoutes } from './features/ai/ai.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.routes';
+import { campaignsRoutes } from './features/campaigns/campaigns.routes';
+import { personalizeRoutes } from './features/campaigns/personalize.routes';
 import { currencyRoutes } from './features/currency/currency.routes';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
@@ -26,13 +31,18 @@ import { healthRoutes } from './features/health/health.routes';
 import { importsRoutes } from './features/imports/imports.routes';
 import { leadsRoutes } from './features/leads/leads.routes';
 import { listsRoutes } from './features/lists/lists.routes';
+import { newslettersRoutes } from './features/newsletters/newsletters.routes';
 import { billingAdminRoutes } from './features/payments/billing-admin.routes';
 import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payments.routes';
 import { type PaystackClient, paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { referenceRoutes } from './features/reference/reference.routes';
+import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
+import { templatesRoutes } from './features/templates/templates.routes';
+import { isUnsubscribePost, trackingRoutes } from './features/tracking/tracking.routes';
+import { createDatabaseTrackingBuffer, type TrackingBuffer } from './features/tracking/tracking-buffer';
 import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
@@ -40,6 +50,7 @@ import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
 import type { Secrets } from './lib/secrets';
+import { seedLibraryTemplates } from './seed/templates/index';
 
 export interface Services {
   env: Env;
@@ -52,6 +63,8 @@ export interface Services {
   devMailbox: DevMailbox | null;
   /** null when PAYSTACK_SECRET_KEY is unset (payment calls then answer 503). */
   paystack: PaystackClient | null;
+  /** Opens and clicks waiting to be written to email_events in multi-row inserts. */
+  trackingBuffer: TrackingBuffer;
 }
 
 declare module 'fastify' {
@@ -102,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ownsDatabase = !options.database;
   await database.migrate();
   await seedPricingPlans({ db: database.db });
+  await seedLibraryTemplates({ db: database.db });
 
   const queue = await startQueue({
     database,
@@ -131,6 +145,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const paystack = paystackFromEnv(env);
+  const trackingBuffer = createDatabaseTrackingBuffer({
+    db: database.db,
+    log: app.log,
+    flushIntervalMs: env.TRACKING_FLUSH_MS,
+  });
   app.decorate('services', {
     env,
     database,
@@ -141,9 +160,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secrets,
     devMailbox,
     paystack,
+    trackingBuffer,
   });
 
   app.addHook('onClose', async () => {
+    // Buffered opens and clicks are written before the database closes (the HTTP server has already
+    // finished its requests: Fastify runs this hook after closing it).
+    await trackingBuffer.close();
     mailer.close();
     await devMailbox?.close();
     await queue.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
@@ -155,6 +178,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
     // Paystack's server calls carry no Origin; the route authenticates them by their HMAC signature.
     if (request.url.split('?')[0] === PAYSTACK_WEBHOOK_PATH) return;
+    // RFC 8058 one-click unsubscribes come from mail providers' servers; the token is the authority.
+    if (isUnsubscribePost(request.method, request.url)) return;
     if (!isAllowedOrigin(request, trustedOrigins)) {
       return reply
         .code(403)
@@ -190,6 +215,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(accountRoutes);
+  await app.register(aiRoutes);
   await app.register(adminRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
@@ -201,7 +227,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(leadsRoutes);
   await app.register(listsRoutes);
   await app.register(suppressionRoutes);
+  await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
+  await app.register(trackingRoutes);
+  await app.register(newslettersRoutes);
+  await app.register(campaignsRoutes);
+  await app.register(personalizeRoutes);
+  await app.register(campaignStatsRoutes);
+  await app.register(adminCampaignsRoutes);
+  await app.register(templatesRoutes);
 
   const webDist = path.resolve(env.WEB_DIST_DIR);
   if (existsSync(path.join(webDist, 'index.html'))) {

@@ -67,8 +67,46 @@ export const envSchema = z
     CURRENCY_RATES_URL: z
       .url()
       .default('https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/ngn.json'),
+    /**
+     * Which addresses a user's SMTP/IMAP host may resolve to. `public` (production default) refuses private,
+     * loopback, link-local and metadata addresses; `loopback` (embedded default) also allows 127.0.0.0/8
+     * and ::1, for the development mailbox; `private` allows RFC 1918 networks too (self-hosted relays).
+     */
+    SENDER_NETWORK: z.enum(['public', 'loopback', 'private']).optional(),
+    /**
+     * DNS servers for the sender domain checks (SPF, DKIM, DMARC, MX), comma separated `ip` or `ip:port`.
+     * Unset: the system's resolvers.
+     */
+    SENDER_DNS_SERVERS: optionalString,
+    /** Minutes between IMAP polls of each sender account (replies, bounces). */
+    IMAP_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
+    /** How long a worker owns a claimed message; an expired lease is recovered by another worker. */
+    SEND_LEASE_SECONDS: z.coerce.number().int().min(10).max(3600).default(120),
+    /** Messages a dispatcher claims at once (and sends concurrently). */
+    DISPATCH_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+    /**
+     * How often buffered opens and clicks are written to the database (they are also written at once
+     * when 1,000 wait, and on shutdown). A crash loses at most this much.
+     */
+    TRACKING_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+    /** Dispatch loops each worker process runs at once (they share the outbox through SKIP LOCKED). */
+    DISPATCH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /**
+     * AI writing: an OpenAI-compatible provider (`…/v1` base URL, model name, key when it needs one).
+     * Unset: the AI buttons explain how to connect one and the AI endpoints answer 503.
+     */
+    AI_BASE_URL: optionalString.pipe(z.url('must be a URL such as https://api.openai.com/v1').optional()),
+    AI_API_KEY: optionalString,
+    AI_MODEL: optionalString,
+    /** AI writes and rewrites per client per minute (the per-plan daily limit applies on top). */
+    AI_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+    /** How long one AI generation may take before it is cut off. */
+    AI_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   })
   .superRefine((env, ctx) => {
+    if (env.AI_BASE_URL && !env.AI_MODEL) {
+      ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'is required when AI_BASE_URL is set' });
+    }
     if (env.NODE_ENV !== 'production') return;
     for (const key of [
       'SESSION_SECRET',
@@ -82,7 +120,10 @@ export const envSchema = z
     }
   });
 
-export type Env = z.infer<typeof envSchema> & { APP_URL: string };
+export type Env = z.infer<typeof envSchema> & {
+  APP_URL: string;
+  SENDER_NETWORK: 'public' | 'loopback' | 'private';
+};
 
 export class EnvError extends Error {}
 
@@ -95,5 +136,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const env = result.data;
-  return { ...env, APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/$/, '') };
+  return {
+    ...env,
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/$/, ''),
+    SENDER_NETWORK: env.SENDER_NETWORK ?? (env.NODE_ENV === 'production' ? 'public' : 'loopback'),
+  };
 }

@@ -8,6 +8,8 @@ import { seedPricingPlans } from '../server/features/plans/plans.service';
 import { startQueue } from '../server/jobs/queue';
 import { closeOnSignals } from '../server/lib/lifecycle';
 import { createSystemMailer } from '../server/lib/mailer';
+import { resolveSecrets } from '../server/lib/secrets';
+import { seedLibraryTemplates } from '../server/seed/templates/index';
 import { registerWorkers } from './workers';
 
 try {
@@ -20,19 +22,29 @@ try {
   const database = await openDatabase({ url: env.DATABASE_URL, poolSize: 5 });
   await database.migrate();
   await seedPricingPlans({ db: database.db });
+  await seedLibraryTemplates({ db: database.db });
   const queue = await startQueue({ database, url: env.DATABASE_URL, runsWorkers: true });
   // Without SMTP_URL, system mail goes to the development mailbox the web process runs.
   const mailer = createSystemMailer({
     smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${env.DEV_MAILBOX_PORT}?ignoreTLS=true`,
     from: env.SMTP_FROM,
   });
-  await registerWorkers(
-    { db: database.db, database, queue, env, mailer, paystack: paystackFromEnv(env) },
+  const workers = await registerWorkers(
+    {
+      db: database.db,
+      database,
+      queue,
+      env,
+      mailer,
+      paystack: paystackFromEnv(env),
+      secrets: resolveSecrets(env),
+    },
     log,
   );
   log.info('worker started');
   closeOnSignals(async () => {
     await queue.stop({ graceful: true, timeout: 10_000 });
+    workers.close();
     mailer.close();
     await database.close();
   }, log);

@@ -1,24 +1,70 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../server/app';
+import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
+import { checkSenderDomainsJob } from '../server/jobs/check-sender-domains.job';
+import { dispatchOutboxJob } from '../server/jobs/dispatch-outbox.job';
 import { importContactsJob } from '../server/jobs/import-contacts.job';
+import { pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
+import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
 import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
 import { purgeExpiredSessionsJob } from '../server/jobs/purge-expired-sessions.job';
 import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
+import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
+import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
+import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
+import { handleAdvanceCampaignSequences } from './handlers/advance-campaign-sequences.handler';
+import { handleCheckSenderDomains } from './handlers/check-sender-domains.handler';
+import {
+  createDispatcher,
+  handleDispatchOutbox,
+  handleRecoverOutboxLeases,
+} from './handlers/dispatch-outbox.handler';
 import { handleImportContacts } from './handlers/import-contacts.handler';
+import { handlePollSenderMailbox } from './handlers/poll-sender-mailbox.handler';
+import { handlePollSenderMailboxes } from './handlers/poll-sender-mailboxes.handler';
 import { handlePurgeDeletedLists } from './handlers/purge-deleted-lists.handler';
 import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.handler';
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
+import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
+import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
 
 export type WorkerServices = Pick<Services, 'db' | 'queue'> &
-  Partial<Pick<Services, 'env' | 'mailer' | 'paystack' | 'database'>>;
+  Partial<Pick<Services, 'env' | 'mailer' | 'paystack' | 'database' | 'secrets' | 'devMailbox'>>;
 
-/** Registers every job handler and cron schedule on this process's queue. */
-export async function registerWorkers(services: WorkerServices, log: FastifyBaseLogger): Promise<void> {
+/** Registers every job handler and cron schedule on this process's queue. Answers a cleanup for shutdown. */
+export async function registerWorkers(
+  services: WorkerServices,
+  log: FastifyBaseLogger,
+): Promise<{ close(): void }> {
   const { queue } = services;
+  const dispatcher = createDispatcher(services);
+  // Several drains at once per process: each claims its own batch (SKIP LOCKED), so SMTP round trips
+  // of one batch overlap the database work of another.
+  await queue.work(
+    dispatchOutboxJob.name,
+    { localConcurrency: services.env?.DISPATCH_CONCURRENCY ?? 2 },
+    async (jobs) => {
+      for (const job of jobs) {
+        await handleDispatchOutbox({
+          services,
+          dispatcher,
+          log: log.child({ jobId: job.id, job: job.name }),
+          signal: job.signal,
+        });
+      }
+    },
+  );
+  await queue.schedule(dispatchOutboxJob.name, dispatchOutboxJob.cron, {});
+  await queue.work(recoverOutboxLeasesJob.name, async (jobs) => {
+    for (const job of jobs) {
+      await handleRecoverOutboxLeases({ services, log: log.child({ jobId: job.id, job: job.name }) });
+    }
+  });
+  await queue.schedule(recoverOutboxLeasesJob.name, recoverOutboxLeasesJob.cron, {});
   await queue.work(purgeExpiredSessionsJob.name, async (jobs) => {
     for (const job of jobs) {
       const jobLog = log.child({ jobId: job.id, job: job.name });
@@ -53,6 +99,7 @@ export async function registerWorkers(services: WorkerServices, log: FastifyBase
   for (const [definition, handle] of [
     [rebuildDirectoryFacetsJob, handleRebuildDirectoryFacets],
     [purgeDeletedListsJob, handlePurgeDeletedLists],
+    [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
   ] as const) {
     await queue.work(definition.name, async (jobs) => {
       for (const job of jobs) {
@@ -75,4 +122,60 @@ export async function registerWorkers(services: WorkerServices, log: FastifyBase
     }
   });
   await queue.schedule(purgeStaleImportsJob.name, purgeStaleImportsJob.cron, {});
+  await queue.work(checkSenderDomainsJob.name, async (jobs) => {
+    for (const job of jobs) {
+      await handleCheckSenderDomains({
+        services,
+        log: log.child({ jobId: job.id, job: job.name }),
+        payload: checkSenderDomainsJob.payload.parse(job.data ?? {}),
+      });
+    }
+  });
+  await queue.schedule(checkSenderDomainsJob.name, checkSenderDomainsJob.cron, {});
+  await queue.work(pollSenderMailboxesJob.name, async (jobs) => {
+    for (const job of jobs) {
+      await handlePollSenderMailboxes({
+        services,
+        log: log.child({ jobId: job.id, job: job.name }),
+        payload: pollSenderMailboxesJob.payload.parse(job.data ?? {}),
+      });
+    }
+  });
+  await queue.schedule(pollSenderMailboxesJob.name, pollSenderMailboxesJob.cron, {});
+  // Mailbox polls wait on remote servers, not on us: several run at once per process.
+  await queue.work(
+    pollSenderMailboxJob.name,
+    { localConcurrency: pollSenderMailboxJob.concurrency },
+    async (jobs) => {
+      for (const job of jobs) {
+        await handlePollSenderMailbox({
+          services,
+          log: log.child({ jobId: job.id, job: job.name }),
+          payload: pollSenderMailboxJob.payload.parse(job.data ?? {}),
+        });
+      }
+    },
+  );
+  // Campaign sequences (#5): due steps queued every minute, and at once after a launch.
+  await queue.work(advanceCampaignSequencesJob.name, async (jobs) => {
+    for (const job of jobs) {
+      await handleAdvanceCampaignSequences({
+        services,
+        log: log.child({ jobId: job.id, job: job.name }),
+        payload: advanceCampaignSequencesJob.payload.parse(job.data ?? {}),
+      });
+    }
+  });
+  await queue.schedule(advanceCampaignSequencesJob.name, advanceCampaignSequencesJob.cron, {});
+  await queue.work(startScheduledCampaignsJob.name, async (jobs) => {
+    for (const job of jobs) {
+      await handleStartScheduledCampaigns({
+        services,
+        log: log.child({ jobId: job.id, job: job.name }),
+        payload: startScheduledCampaignsJob.payload.parse(job.data ?? {}),
+      });
+    }
+  });
+  await queue.schedule(startScheduledCampaignsJob.name, startScheduledCampaignsJob.cron, {});
+  return { close: () => dispatcher.close() };
 }

@@ -2,12 +2,14 @@ import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A tiny authoritative DNS server on loopback UDP for the import's MX check: answers MX and A queries
- * from a table, NXDOMAIN for names it does not know.
+ * A tiny authoritative DNS server on loopback UDP for the import's MX check and the sender domain checks:
+ * answers MX, A and TXT queries from a table, NXDOMAIN for names it does not know.
  */
 export interface FakeDnsZone {
   mx?: { priority: number; exchange: string }[];
   a?: string[];
+  /** TXT records; a value longer than 255 characters is sent as several strings, as real DNS does. */
+  txt?: string[];
 }
 
 export interface FakeDns {
@@ -18,6 +20,7 @@ export interface FakeDns {
 
 const TYPE_A = 1;
 const TYPE_MX = 15;
+const TYPE_TXT = 16;
 
 function encodeName(name: string): Buffer {
   const parts = name === '' ? [] : name.split('.');
@@ -57,6 +60,8 @@ export async function startFakeDns(zones: Record<string, FakeDnsZone>): Promise<
       }
     } else if (zone && type === TYPE_A) {
       for (const ip of zone.a ?? []) answers.push(record(TYPE_A, Buffer.from(ip.split('.').map(Number))));
+    } else if (zone && type === TYPE_TXT) {
+      for (const value of zone.txt ?? []) answers.push(record(TYPE_TXT, encodeTxt(value)));
     }
     const header = Buffer.alloc(12);
     msg.copy(header, 0, 0, 2);
@@ -72,6 +77,16 @@ export async function startFakeDns(zones: Record<string, FakeDnsZone>): Promise<
     queries,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
+}
+
+function encodeTxt(value: string): Buffer {
+  const bytes = Buffer.from(value);
+  const strings: Buffer[] = [];
+  for (let offset = 0; offset < bytes.length || strings.length === 0; offset += 255) {
+    const chunk = bytes.subarray(offset, offset + 255);
+    strings.push(Buffer.concat([Buffer.from([chunk.length]), chunk]));
+  }
+  return Buffer.concat(strings);
 }
 
 function record(type: number, rdata: Buffer): Buffer {

@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type Queue as QueueDefinition } from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
 
 export type Queue = PgBoss;
@@ -25,7 +25,7 @@ export async function startQueue(options: CreateQueueOptions): Promise<Queue> {
     // Surfaced through the health check; pg-boss retries its own maintenance on the next tick.
   });
   await boss.start();
-  for (const job of JOB_NAMES) await boss.createQueue(job);
+  for (const job of JOB_NAMES) await boss.createQueue(job, QUEUE_OPTIONS[job]);
   return boss;
 }
 
@@ -36,5 +36,25 @@ export const JOB_NAMES = [
   'purge-stale-imports',
   'rebuild-directory-facets',
   'purge-deleted-lists',
+  // Sending engine (docs/sending.md)
+  'dispatch-outbox',
+  'recover-outbox-leases',
+  'check-sender-domains',
+  'poll-sender-mailboxes',
+  'poll-sender-mailbox',
+  // Campaigns (#5)
+  'advance-campaign-sequences',
+  'start-scheduled-campaigns',
+  // Newsletters and bulk emails (#5)
+  'send-scheduled-newsletters',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
+
+/**
+ * Queues that are not plain FIFO. A policy is fixed when pg-boss first creates the queue.
+ * poll-sender-mailbox: one queued-or-active job per singletonKey (the account), so polls of one mailbox
+ * never overlap however often the fan-out runs.
+ */
+const QUEUE_OPTIONS: Partial<Record<JobName, Omit<QueueDefinition, 'name'>>> = {
+  'poll-sender-mailbox': { policy: 'exclusive' },
+};

@@ -17,3 +17,9 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   if (pg?.code !== '23505') return false;
   return !constraint || !pg.constraint || pg.constraint === constraint;
 }
+
+/** A deadlock (40P01) or serialization failure (40001): the transaction may simply be run again. */
+export function isRetryableTransactionError(error: unknown): boolean {
+  const code = pgError(error)?.code;
+  return code === '40P01' || code === '40001';
+}

@@ -5,6 +5,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -15,6 +15,7 @@ const ForgotPasswordPage = lazy(() => import('@/features/auth/routes/forgot-pass
 const ResetPasswordPage = lazy(() => import('@/features/auth/routes/reset-password-page'));
 const DashboardPage = lazy(() => import('@/features/dashboard/routes/dashboard-page'));
 const SettingsPage = lazy(() => import('@/features/settings/routes/settings-page'));
+const LaunchPage = lazy(() => import('@/features/settings/routes/launch-page'));
 const AdminDashboardPage = lazy(() => import('@/features/admin/routes/admin-dashboard-page'));
 const AdminUsersPage = lazy(() => import('@/features/admin/routes/admin-users-page'));
 const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-page'));
@@ -33,6 +34,20 @@ const PaymentSuccessPage = lazy(() => import('@/features/billing/routes/payment-
 const CompleteSignupPage = lazy(() => import('@/features/billing/routes/complete-signup-page'));
 const SubscriptionPage = lazy(() => import('@/features/billing/routes/subscription-page'));
 const UpgradePage = lazy(() => import('@/features/billing/routes/upgrade-page'));
+const TemplatesPage = lazy(() => import('@/features/templates/routes/templates-page'));
+const AdminTemplatesPage = lazy(() => import('@/features/templates/routes/admin-templates-page'));
+const CampaignStepsPage = lazy(() => import('@/features/campaigns/routes/steps-page'));
+const CampaignStepEditorPage = lazy(() => import('@/features/campaigns/routes/step-editor-page'));
+const AdminCampaignStepsPage = lazy(() => import('@/features/campaigns/routes/admin-steps-page'));
+const AdminCampaignStepEditorPage = lazy(() => import('@/features/campaigns/routes/admin-step-editor-page'));
+const CampaignsPage = lazy(() => import('@/features/campaigns/routes/campaigns-page'));
+const CampaignPage = lazy(() => import('@/features/campaigns/routes/campaign-page'));
+const AdminCampaignsPage = lazy(() => import('@/features/campaigns/routes/admin-campaigns-page'));
+const AdminCampaignPage = lazy(() => import('@/features/campaigns/routes/admin-campaign-page'));
+const NewslettersPage = lazy(() => import('@/features/newsletters/routes/newsletters-page'));
+const NewsletterEditorPage = lazy(() => import('@/features/newsletters/routes/newsletter-editor-page'));
+const AdminNewslettersPage = lazy(() => import('@/features/newsletters/routes/admin-newsletters-page'));
+const AdminNewsletterPage = lazy(() => import('@/features/newsletters/routes/admin-newsletter-page'));
 
 function RootLayout() {
   return (
@@ -73,6 +88,8 @@ export const routes = [
               { path: 'checkout', element: <CheckoutRedirect /> },
               { path: 'payment-success', element: <PaymentSuccessPage /> },
               { path: 'complete-signup', element: <CompleteSignupPage /> },
+              // Spec §2: /templates is public read-only signed out, the full library signed in.
+              { path: 'templates', element: <TemplatesPage /> },
             ],
           },
         ],
@@ -85,6 +102,7 @@ export const routes = [
             children: [
               { path: 'dashboard', element: <DashboardPage /> },
               { path: 'settings', element: <SettingsPage /> },
+              { path: 'launch', element: <LaunchPage /> },
               { path: 'subscription', element: <SubscriptionPage /> },
               { path: 'upgrade', element: <UpgradePage /> },
               { path: 'data-entry', element: <DataEntryPage /> },
@@ -101,8 +119,29 @@ export const routes = [
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
               { path: 'admin-subscriptions', element: <Navigate to="/admin/subscriptions" replace /> },
+              { path: 'admin/templates', element: <AdminTemplatesPage /> },
+              { path: 'admin-templates', element: <Navigate to="/admin/templates" replace /> },
               { path: 'admin/database-manager', element: <Navigate to="/admin/contact-database" replace /> },
               { path: 'contact-sync', element: <Navigate to="/admin-dashboard" replace /> },
+              { path: 'campaigns', element: <CampaignsPage /> },
+              { path: 'campaigns/:id', element: <CampaignPage /> },
+              { path: 'admin/campaigns', element: <AdminCampaignsPage /> },
+              { path: 'admin/campaigns/:id', element: <AdminCampaignPage /> },
+              { path: 'campaigns/:campaignId/steps', element: <CampaignStepsPage /> },
+              { path: 'campaigns/:campaignId/step/:stepId/edit', element: <CampaignStepEditorPage /> },
+              { path: 'admin/campaigns/:campaignId/steps', element: <AdminCampaignStepsPage /> },
+              {
+                path: 'admin/campaigns/:campaignId/step/:stepId/edit',
+                element: <AdminCampaignStepEditorPage />,
+              },
+              { path: 'newsletters', element: <NewslettersPage /> },
+              { path: 'newsletters/editor', element: <NewsletterEditorPage /> },
+              { path: 'newsletters/editor/:id', element: <NewsletterEditorPage key="edit" /> },
+              { path: 'newsletter-editor', element: <NewsletterEditorPage /> },
+              { path: 'admin/newsletters', element: <AdminNewslettersPage /> },
+              { path: 'admin/newsletters/editor', element: <Navigate to="/admin/newsletters" replace /> },
+              { path: 'admin/newsletters/editor/:id', element: <AdminNewsletterPage /> },
+              { path: 'admin/newsletter-editor', element: <Navigate to="/admin/newsletters" replace /> },
             ],
           },
         ],

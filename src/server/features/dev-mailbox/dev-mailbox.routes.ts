@@ -3,8 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { devMailSchema, devMailSummarySchema } from '../../../shared/admin';
 import { errorSchema, messageSchema } from '../../../shared/auth';
+import { inboundResultSchema, simulateInboundInputSchema } from '../../../shared/inbound';
 import { requireRole } from '../../lib/http';
 import { clearDevMail, getDevMailById, listDevMail } from './dev-mailbox.service';
+import { simulateDevMailAnswer } from './dev-mailbox-simulate.service';
 
 export async function devMailboxRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -32,6 +34,28 @@ export async function devMailboxRoutes(fastify: FastifyInstance) {
     async (request) => {
       await requireRole(request, 'super_admin');
       return getDevMailById({ db, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/admin/dev-mailbox/messages/:id/simulate',
+    {
+      schema: {
+        tags,
+        params: z.object({ id: z.uuid({ error: 'Message not found' }) }),
+        body: simulateInboundInputSchema,
+        response: { 200: inboundResultSchema, 400: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      await requireRole(request, 'super_admin');
+      return simulateDevMailAnswer({
+        db,
+        log: request.log,
+        id: request.params.id,
+        kind: request.body.kind,
+        senderHealth: { mailer: app.services.mailer, appUrl: app.services.env.APP_URL },
+      });
     },
   );
 

@@ -24,6 +24,12 @@ export async function startDevMailbox(options: {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // Any login is accepted (loopback only, nothing leaves the machine), so sender accounts that
+    // authenticate — the "Tambari test mailbox" one does — work here unchanged.
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username });
+    },
     size: MAX_MESSAGE_BYTES,
     banner: 'Tambari development mailbox',
     logger: false,

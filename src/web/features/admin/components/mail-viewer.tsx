@@ -7,6 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { formatDateTime } from '@/lib/format';
 import { extractMailLinks } from '../lib/mail-links';
+import { SimulateActions } from './simulate-actions';
 
 export function MailViewerSkeleton() {
   return (
@@ -47,6 +48,7 @@ export function MailViewer({ mail, onBack }: { mail: DevMail; onBack: () => void
             <time dateTime={mail.receivedAt}>{formatDateTime(mail.receivedAt)}</time>
           </dd>
         </dl>
+        <SimulateActions key={mail.id} mailId={mail.id} />
       </header>
 
       <Tabs key={mail.id} defaultValue={defaultTab} className="min-h-0 flex-1 gap-4 p-4 sm:p-6">

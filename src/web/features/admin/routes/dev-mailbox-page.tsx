@@ -22,8 +22,8 @@ function EmptyMailbox() {
       <p className="font-medium">The mailbox is empty</p>
       <p className="max-w-sm text-sm text-muted-foreground">
         While no SMTP server is configured, Tambari delivers its system emails here instead of sending them:
-        password resets, account notices and other messages from the platform. Request a password reset, for
-        example, and the email appears within a few seconds.
+        password resets, account notices and other messages from the platform. Campaigns sent through the
+        Tambari test mailbox sender account land here too; open one to simulate a reply or a bounce.
       </p>
     </div>
   );
@@ -80,7 +80,8 @@ export default function DevMailboxPage() {
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight">Dev Mailbox</h1>
           <p className="text-muted-foreground">
-            System emails caught by the built-in mailbox while no SMTP server is configured.
+            Emails caught by the built-in mailbox: system emails while no SMTP server is configured, and
+            everything sent through the Tambari test mailbox sender account.
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">

@@ -1,7 +1,7 @@
 import { ArrowRight, Mailbox, Rocket, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 
 const STEPS = [
   {
@@ -9,8 +9,8 @@ const STEPS = [
     title: 'Connect your mail server',
     description:
       'Add the SMTP account your emails go out from. Tambari checks its SPF, DKIM and DMARC records and tells you what to fix.',
-    href: '/settings',
-    action: 'Open settings',
+    href: '/launch',
+    action: 'Connect mail server',
     icon: Mailbox,
   },
   {
@@ -42,6 +42,14 @@ export function GettingStartedCard() {
           <h2>Getting started</h2>
         </CardTitle>
         <CardDescription>Three steps from a new account to your first campaign.</CardDescription>
+        <CardAction>
+          <Button asChild size="sm" data-testid="getting-started-quick-setup">
+            <Link to="/launch">
+              <Rocket aria-hidden="true" />
+              Quick setup
+            </Link>
+          </Button>
+        </CardAction>
       </CardHeader>
       <CardContent>
         <ol className="relative space-y-6">

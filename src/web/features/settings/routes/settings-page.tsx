@@ -5,9 +5,13 @@ import { useAuth } from '@/hooks/use-auth';
 import { ChangePasswordCard } from '../components/change-password-card';
 import { DangerZoneCard } from '../components/danger-zone-card';
 import { ProfileCard } from '../components/profile-card';
+import { SenderAccountsCard } from '../components/sender-accounts/sender-accounts-card';
 import { SessionsCard } from '../components/sessions-card';
 
-/** Spec §2: /settings, with the #account-settings anchor on the Profile section. */
+/**
+ * Spec §2: /settings, with the #account-settings anchor on the Profile section and #sender-accounts on the
+ * mailboxes campaigns are sent from.
+ */
 export default function SettingsPage() {
   const { user } = useAuth();
   const { hash } = useLocation();
@@ -24,7 +28,9 @@ export default function SettingsPage() {
     <div className="mx-auto w-full max-w-3xl space-y-6" data-testid="settings-page">
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
-        <p className="text-muted-foreground">Manage your profile, password and signed-in devices.</p>
+        <p className="text-muted-foreground">
+          Manage your profile, the mailboxes you send from, your password and signed-in devices.
+        </p>
       </header>
 
       {user ? (
@@ -39,6 +45,7 @@ export default function SettingsPage() {
           <Skeleton className="h-9" />
         </div>
       )}
+      {user && <SenderAccountsCard user={user} />}
       <ChangePasswordCard />
       <SessionsCard />
       <DangerZoneCard />

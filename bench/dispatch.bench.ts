@@ -1,0 +1,274 @@
+// Dispatch throughput: 20,000 messages from 200 sender accounts to a local SMTP sink on loopback, random
+// gap zero, on the real PostgreSQL with 2 worker processes (the real `src/worker/main.ts`, pg-boss
+// jobs, leases, rotation, suppression checks, events). Timed from the first enqueue until every message
+// is recorded as sent. In the same run: the bare rate of nodemailer's pool (2 processes, the same sink,
+// the same message size). Duplicates and lost messages are counted at the sink against the outbox.
+// `npm run bench -- dispatch [--count N]` (always PostgreSQL: several processes share the database).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../src/server/db/client';
+import {
+  campaignContacts,
+  campaignSenderAccounts,
+  campaigns,
+  senderAccounts,
+  users,
+} from '../src/server/db/schema/index';
+import { seedPricingPlans } from '../src/server/features/plans/plans.service';
+import { queueMessages } from '../src/server/features/sending/outbox.service';
+import { startQueue } from '../src/server/jobs/queue';
+import { encryptSecret } from '../src/server/lib/crypto';
+import { startSmtpSink } from '../tests/fakes/smtp-sink';
+import { createBenchDatabase } from './support';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ACCOUNTS = 200;
+const WORKERS = 2;
+const BODY = `<html><body><p>Hello {{firstName}},</p><p>${'We supply fresh produce to restaurants across Lagos. '.repeat(8)}</p><p>See <a href="https://kanofoods.example.com/offer">our offer</a> and <a href="https://kanofoods.example.com/menu">the menu</a>.</p><p>Ada</p></body></html>`;
+
+function peakRssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function waitFor(
+  predicate: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The bare baseline: nodemailer pools sending prebuilt messages as fast as the sink takes them. */
+async function bareRate(sinkPort: number, total: number): Promise<number> {
+  const script = `
+    import nodemailer from 'nodemailer';
+    const [port, count] = process.argv.slice(1).map(Number);
+    const t = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: true, maxConnections: 10, auth: { user: 'bare', pass: 'bare' } });
+    const html = ${JSON.stringify(BODY)};
+    let next = 0;
+    await Promise.all(Array.from({ length: 100 }, async () => {
+      while (next < count) {
+        const i = next++;
+        await t.sendMail({ from: 'Ada <ada@sender.test>', to: 'lead' + i + '@example.com', subject: 'Partnership', html, text: 'Hello', messageId: '<bare-' + process.pid + '-' + i + '@sender.test>' });
+      }
+    }));
+    t.close();`;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: WORKERS }, () => {
+      const child = spawn(
+        process.execPath,
+        ['--input-type=module', '-e', script, String(sinkPort), String(total / WORKERS)],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        },
+      );
+      return new Promise<void>((resolve, reject) =>
+        child.on('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`bare sender exited ${code}`)),
+        ),
+      );
+    }),
+  );
+  return Math.round((total / (performance.now() - started)) * 1000);
+}
+
+export async function run(options: {
+  db: 'pglite' | 'postgres';
+  count?: number;
+}): Promise<Record<string, unknown>> {
+  // Always the real PostgreSQL, whatever --db says: two worker processes cannot share an embedded PGlite.
+  const total = options.count ?? 20_000;
+  const bench = await createBenchDatabase();
+  const sink = await startSmtpSink({ keepRaw: false });
+  const workers: ChildProcess[] = [];
+  try {
+    const database = await openDatabase({ url: bench.url, poolSize: 6 });
+    await database.migrate();
+    await seedPricingPlans({ db: database.db });
+    const encryptionKey = randomBytes(32);
+    const userId = randomUUID();
+    await database.db.insert(users).values({
+      id: userId,
+      name: 'Bench',
+      email: `${userId}@tambari.test`,
+      subscriptionPlan: 'enterprise',
+      subscriptionStatus: 'active',
+      subscriptionCurrentPeriodEnd: new Date(Date.now() + 30 * 86_400_000),
+    });
+    const sealed = encryptSecret('sink-password', encryptionKey);
+    const accounts = await database.db
+      .insert(senderAccounts)
+      .values(
+        Array.from({ length: ACCOUNTS }, (_, i) => ({
+          userId,
+          label: `Sender ${i}`,
+          fromName: `Sender ${i}`,
+          fromEmail: `sender${i}@sender.test`,
+          postalAddress: '12 Marina Road, Lagos, Nigeria',
+          smtpHost: '127.0.0.1',
+          smtpPort: 2525,
+          smtpSecurity: 'none' as const,
+          smtpUser: `sender${i}`,
+          smtpPasswordEnc: sealed,
+          dailyCap: 300,
+          isDevMailbox: true,
+        })),
+      )
+      .returning({ id: senderAccounts.id });
+    const [campaign] = await database.db
+      .insert(campaigns)
+      .values({
+        userId,
+        name: 'Bench campaign',
+        status: 'active',
+        windowStartMinute: 0,
+        windowEndMinute: 1440,
+        sendDays: [1, 2, 3, 4, 5, 6, 7],
+        gapMinSeconds: 0,
+        gapMaxSeconds: 0,
+      })
+      .returning();
+    await database.db
+      .insert(campaignSenderAccounts)
+      .values(accounts.map((a) => ({ campaignId: campaign!.id, senderAccountId: a.id })));
+    const contacts: { id: string; email: string }[] = [];
+    for (let start = 0; start < total; start += 2_000) {
+      contacts.push(
+        ...(await database.db
+          .insert(campaignContacts)
+          .values(
+            Array.from({ length: Math.min(2_000, total - start) }, (_, i) => ({
+              campaignId: campaign!.id,
+              userId,
+              email: `lead${start + i}@example.com`,
+              firstName: `Lead${start + i}`,
+            })),
+          )
+          .returning({ id: campaignContacts.id, email: campaignContacts.email })),
+      );
+    }
+    process.stderr.write(`set up ${ACCOUNTS} accounts and ${total} contacts\n`);
+
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tambari-dispatch-'));
+    const workerEnv = {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATABASE_URL: bench.url,
+      ENCRYPTION_KEY: encryptionKey.toString('hex'),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      DATA_DIR: dataDir,
+      DEV_MAILBOX_PORT: String(sink.port),
+      LOG_LEVEL: 'info',
+      DISPATCH_BATCH_SIZE: process.env.DISPATCH_BATCH_SIZE ?? '100',
+      DISPATCH_CONCURRENCY: process.env.DISPATCH_CONCURRENCY ?? '3',
+    };
+    for (let i = 0; i < WORKERS; i++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
+        cwd: ROOT,
+        env: workerEnv,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      workers.push(child);
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('worker started')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`worker exited ${code}`)));
+      });
+    }
+    process.stderr.write(`${WORKERS} workers up\n`);
+
+    const queue = await startQueue({ database, url: bench.url, runsWorkers: false });
+    const sentCount = async () => {
+      const result = await database.db.execute(
+        sql`SELECT count(*) FILTER (WHERE state = 'sent')::int AS sent, count(*) FILTER (WHERE state NOT IN ('sent', 'queued', 'sending'))::int AS other FROM outbox_messages`,
+      );
+      const row = (result as unknown as { rows: { sent: number; other: number }[] }).rows[0]!;
+      return { sent: Number(row.sent), other: Number(row.other) };
+    };
+
+    const started = performance.now();
+    for (let start = 0; start < total; start += 1_000) {
+      await queueMessages({
+        db: database.db,
+        queue,
+        appUrl: 'http://localhost:3000',
+        campaign: campaign!,
+        dispatchConcurrency: WORKERS * Number(workerEnv.DISPATCH_CONCURRENCY),
+        messages: contacts.slice(start, start + 1_000).map((c) => ({
+          campaignContactId: c.id,
+          toEmail: c.email,
+          subject: 'Partnership with Kano Foods',
+          html: BODY,
+        })),
+      });
+    }
+    const enqueuedMs = performance.now() - started;
+    let last = { sent: 0, other: 0 };
+    await waitFor(
+      async () => {
+        last = await sentCount();
+        return last.sent + last.other >= total;
+      },
+      15 * 60_000,
+      100,
+    );
+    const elapsedMs = performance.now() - started;
+    const msgsPerSecond = Math.round((total / elapsedMs) * 1000);
+    const peakRss = Math.max(...workers.map((w) => peakRssMb(w.pid)));
+    process.stderr.write(
+      `enqueued in ${Math.round(enqueuedMs)} ms; all recorded after ${Math.round(elapsedMs)} ms (${last.other} not sent)\n`,
+    );
+
+    const ids = (await database.db.execute(
+      sql`SELECT message_id FROM outbox_messages WHERE state = 'sent'`,
+    )) as unknown as {
+      rows: { message_id: string }[];
+    };
+    let duplicates = 0;
+    let lost = total - ids.rows.length;
+    for (const { message_id } of ids.rows) {
+      const n = sink.counts.get(message_id) ?? 0;
+      if (n === 0) lost++;
+      if (n > 1) duplicates += n - 1;
+    }
+    for (const w of workers) w.kill('SIGTERM');
+    await queue.stop({ graceful: false }).catch(() => {});
+    await database.close();
+
+    sink.counts.clear();
+    const bare = await bareRate(sink.port, total);
+    return {
+      bench: 'dispatch',
+      messages: total,
+      msgs_per_s: msgsPerSecond,
+      bare_msgs_per_s: bare,
+      ratio: Math.round((msgsPerSecond / bare) * 100) / 100,
+      peak_rss_mb: peakRss,
+      duplicates,
+      lost,
+    };
+  } finally {
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    await sink.close();
+    await bench.drop();
+  }
+}

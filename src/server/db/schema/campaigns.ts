@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  NEWSLETTER_STATUSES,
+  STEP_CONDITIONS,
+  VARIANT_KEYS,
+  WINNER_METRICS,
+} from '../../../shared/campaigns';
+import { users } from './auth';
+import { campaigns } from './sending';
+
+/*
+ * What the user writes: a campaign's steps and their A/B variants, newsletters and bulk emails, the
+ * template library and AI usage. The sending engine's own tables (campaigns, campaign_contacts, outbox…)
+ * are in sending.ts; campaigns get their audience and schedule columns there.
+ */
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const campaignSteps = pgTable(
+  'campaign_steps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 1-based order in the sequence. */
+    position: integer('position').notNull(),
+    delayDays: integer('delay_days').notNull().default(0),
+    delayHours: integer('delay_hours').notNull().default(0),
+    /** Count the delay in working days (Monday–Friday). */
+    businessDays: boolean('business_days').notNull().default(false),
+    condition: text('condition', { enum: STEP_CONDITIONS }).notNull().default('always'),
+    winnerMetric: text('winner_metric', { enum: WINNER_METRICS }),
+    winnerAfterSends: integer('winner_after_sends'),
+    /** Set once the winner rule has picked a variant; later contacts all get it. */
+    winnerVariantKey: text('winner_variant_key', { enum: VARIANT_KEYS }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('campaign_steps_campaign_position_key').on(t.campaignId, t.position)],
+);
+
+export const campaignStepVariants = pgTable(
+  'campaign_step_variants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    stepId: uuid('step_id')
+      .notNull()
+      .references(() => campaignSteps.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    key: text('key', { enum: VARIANT_KEYS }).notNull(),
+    subject: text('subject').notNull(),
+    bodyHtml: text('body_html').notNull(),
+    splitPercent: integer('split_percent').notNull().default(100),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('campaign_step_variants_step_key').on(t.stepId, t.key),
+    check('campaign_step_variants_split_check', sql`${t.splitPercent} between 0 and 100`),
+  ],
+);
+
+/** Newsletters (block editor) and bulk emails (one rich-text message): one send to lists. */
+export const newsletters = pgTable(
+  'newsletters',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['newsletter', 'bulk'] })
+      .notNull()
+      .default('newsletter'),
+    name: text('name').notNull(),
+    subject: text('subject').notNull().default(''),
+    preheader: text('preheader').notNull().default(''),
+    /** The block editor's document (newsletters); null for bulk emails. */
+    blocks: jsonb('blocks').$type<unknown[]>(),
+    /** Rendered, email-safe HTML (from the blocks, or the bulk email's body). */
+    html: text('html').notNull().default(''),
+    text: text('text').notNull().default(''),
+    status: text('status', { enum: NEWSLETTER_STATUSES }).notNull().default('draft'),
+    listIds: uuid('list_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    senderAccountIds: uuid('sender_account_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The sending engine's campaign row (kind newsletter/bulk) created when it is sent. */
+    campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'set null' }),
+    /** Opaque id of the public web version (/n/<token>). */
+    webToken: text('web_token').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index('newsletters_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('newsletters_web_token_key').on(t.webToken),
+    index('newsletters_scheduled_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
+  ],
+);
+
+/** The template library (user_id null, managed by super admins) and each user's own saved templates. */
+export const emailTemplates = pgTable(
+  'email_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Stable id of a library template (seeded from code); null for users' own. */
+    slug: text('slug'),
+    kind: text('kind', { enum: ['email', 'newsletter'] })
+      .notNull()
+      .default('email'),
+    category: text('category').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    subject: text('subject').notNull(),
+    bodyHtml: text('body_html').notNull(),
+    /** Newsletter layouts: the block document. */
+    blocks: jsonb('blocks').$type<unknown[]>(),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    published: boolean('published').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('email_templates_slug_key').on(t.slug).where(sql`${t.slug} is not null`),
+    index('email_templates_user_idx').on(t.userId, t.category),
+    index('email_templates_category_idx').on(t.category).where(sql`${t.userId} is null`),
+  ],
+);
+
+/** One row per AI generation, for the per-plan daily limit. */
+export const aiGenerations = pgTable(
+  'ai_generations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ai_generations_user_idx').on(t.userId, t.createdAt)],
+);

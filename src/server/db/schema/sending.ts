@@ -1,0 +1,367 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { CampaignAudience } from '../../../shared/campaigns';
+import {
+  CAMPAIGN_CONTACT_STATUSES,
+  CAMPAIGN_KINDS,
+  CAMPAIGN_STATUSES,
+  type DomainCheck,
+  EMAIL_EVENT_TYPES,
+  OUTBOX_STATES,
+  SENDER_STATUSES,
+  SMTP_SECURITY,
+  TIMEZONE_MODES,
+} from '../../../shared/sending';
+import { users } from './auth';
+
+/*
+ * The sending engine: sender accounts, the campaigns that own mail (the campaigns issue adds steps and
+ * audiences on top), each recipient's place in a campaign, the outbox (one row per message, a state
+ * machine with leases), per-domain pacing counters and the event log analytics aggregates.
+ */
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const senderAccounts = pgTable(
+  'sender_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    fromName: text('from_name').notNull(),
+    fromEmail: text('from_email').notNull(),
+    replyTo: text('reply_to'),
+    postalAddress: text('postal_address').notNull(),
+    smtpHost: text('smtp_host').notNull(),
+    smtpPort: integer('smtp_port').notNull(),
+    smtpSecurity: text('smtp_security', { enum: SMTP_SECURITY }).notNull(),
+    smtpUser: text('smtp_user').notNull(),
+    /** AES-256-GCM sealed (src/server/lib/crypto.ts); `keyVersion` names the key that sealed it. */
+    smtpPasswordEnc: text('smtp_password_enc').notNull(),
+    imapEnabled: boolean('imap_enabled').notNull().default(false),
+    imapHost: text('imap_host'),
+    imapPort: integer('imap_port'),
+    imapSecurity: text('imap_security', { enum: SMTP_SECURITY }),
+    imapUser: text('imap_user'),
+    imapPasswordEnc: text('imap_password_enc'),
+    keyVersion: integer('key_version').notNull().default(1),
+    dailyCap: integer('daily_cap').notNull().default(50),
+    warmupEnabled: boolean('warmup_enabled').notNull().default(false),
+    warmupStart: integer('warmup_start').notNull().default(10),
+    warmupIncrement: integer('warmup_increment').notNull().default(5),
+    /** The account-local day the ramp started on (day 0). */
+    warmupStartedOn: date('warmup_started_on'),
+    /** The account's own day for caps ("today" is the day in this zone). */
+    timeZone: text('time_zone').notNull().default('Africa/Lagos'),
+    dkimSelector: text('dkim_selector'),
+    status: text('status', { enum: SENDER_STATUSES }).notNull().default('active'),
+    statusReason: text('status_reason'),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
+    /** Consecutive authentication failures; several in a row mark the account failing. */
+    authFailures: integer('auth_failures').notNull().default(0),
+    /** Sends counted against `sendsDay` (the account-local date); a new day starts from zero. */
+    sendsToday: integer('sends_today').notNull().default(0),
+    sendsDay: date('sends_day'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** The campaign's random gap: the account sends nothing more before then. */
+    nextSendAt: timestamp('next_send_at', { withTimezone: true }),
+    /** After a temporary error the account rests until then. */
+    cooldownUntil: timestamp('cooldown_until', { withTimezone: true }),
+    imapUidValidity: bigint('imap_uid_validity', { mode: 'number' }),
+    imapLastUid: bigint('imap_last_uid', { mode: 'number' }),
+    imapCheckedAt: timestamp('imap_checked_at', { withTimezone: true }),
+    imapError: text('imap_error'),
+    domainCheck: jsonb('domain_check').$type<DomainCheck>(),
+    domainCheckedAt: timestamp('domain_checked_at', { withTimezone: true }),
+    /** The built-in "Tambari test mailbox" of the embedded default. */
+    isDevMailbox: boolean('is_dev_mailbox').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index('sender_accounts_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('sender_accounts_user_from_key').on(t.userId, sql`lower(${t.fromEmail})`),
+    check('sender_accounts_daily_cap_check', sql`${t.dailyCap} between 1 and 300`),
+    check('sender_accounts_sends_today_check', sql`${t.sendsToday} between 0 and 300`),
+  ],
+);
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('campaign'),
+    status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('draft'),
+    /** Lists and saved lead-discovery filters; copied into campaign_contacts at launch. */
+    audience: jsonb('audience').$type<CampaignAudience>().notNull().default({ listIds: [], leadFilters: [] }),
+    /** Launch later: the campaign is 'scheduled' until then. */
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /** Sending window in minutes after local midnight: [start, end). */
+    windowStartMinute: integer('window_start_minute')
+      .notNull()
+      .default(8 * 60),
+    windowEndMinute: integer('window_end_minute')
+      .notNull()
+      .default(17 * 60),
+    /** ISO weekdays (1 = Monday) on which mail may leave. */
+    sendDays: integer('send_days').array().notNull().default(sql`'{1,2,3,4,5}'::integer[]`),
+    timezoneMode: text('timezone_mode', { enum: TIMEZONE_MODES }).notNull().default('recipient'),
+    timeZone: text('time_zone').notNull().default('Africa/Lagos'),
+    gapMinSeconds: integer('gap_min_seconds').notNull().default(60),
+    gapMaxSeconds: integer('gap_max_seconds').notNull().default(180),
+    /** At most this many messages of this campaign a day (null: only the accounts' caps). */
+    dailyCap: integer('daily_cap'),
+    /** At most this many messages an hour to one recipient domain (null: no limit). */
+    domainPacePerHour: integer('domain_pace_per_hour'),
+    trackOpens: boolean('track_opens').notNull().default(true),
+    trackClicks: boolean('track_clicks').notNull().default(true),
+    /** A CNAME of the user's pointing at us, used in tracking links instead of APP_URL. */
+    trackingDomain: text('tracking_domain'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('campaigns_user_idx').on(t.userId, t.createdAt),
+    check('campaigns_gap_check', sql`${t.gapMinSeconds} >= 0 and ${t.gapMaxSeconds} >= ${t.gapMinSeconds}`),
+    check(
+      'campaigns_window_check',
+      sql`${t.windowStartMinute} between 0 and 1440 and ${t.windowEndMinute} between 0 and 1440`,
+    ),
+  ],
+);
+
+export const campaignSenderAccounts = pgTable(
+  'campaign_sender_accounts',
+  {
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    senderAccountId: uuid('sender_account_id')
+      .notNull()
+      .references(() => senderAccounts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.senderAccountId] }),
+    index('campaign_sender_accounts_account_idx').on(t.senderAccountId),
+  ],
+);
+
+/** A recipient's place in a campaign: a reply, bounce or unsubscribe ends their sequence here. */
+export const campaignContacts = pgTable(
+  'campaign_contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    company: text('company'),
+    countryCode: text('country_code'),
+    city: text('city'),
+    /** Resolved from country/city when the contact joins; used for recipient-time-zone windows. */
+    timeZone: text('time_zone'),
+    fields: jsonb('fields').$type<Record<string, string>>().notNull().default({}),
+    status: text('status', { enum: CAMPAIGN_CONTACT_STATUSES }).notNull().default('active'),
+    /** The last step queued for this contact (0: none yet). */
+    currentStep: integer('current_step').notNull().default(0),
+    /** When the next step is due (its delay after the last one was sent); null while nothing is due. */
+    nextStepAt: timestamp('next_step_at', { withTimezone: true }),
+    /** Where the contact came from: a list row or a directory contact. */
+    listContactId: bigint('list_contact_id', { mode: 'number' }),
+    directoryContactId: uuid('directory_contact_id'),
+    /** A reply marked "won" with its deal value (analytics: revenue and ROI). */
+    wonAt: timestamp('won_at', { withTimezone: true }),
+    dealValue: numeric('deal_value', { precision: 14, scale: 2 }),
+    dealCurrency: text('deal_currency'),
+    /** Out of office: no mail before this time. */
+    pausedUntil: timestamp('paused_until', { withTimezone: true }),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('campaign_contacts_campaign_email_key').on(t.campaignId, sql`lower(${t.email})`),
+    index('campaign_contacts_next_step_idx')
+      .on(t.nextStepAt)
+      .where(sql`${t.status} = 'active' and ${t.nextStepAt} is not null`),
+    index('campaign_contacts_user_email_idx').on(t.userId, sql`lower(${t.email})`),
+  ],
+);
+
+/**
+ * One row per message. queued → sending → sent | failed | bounced | suppressed | cancelled.
+ * A `sending` row is leased to one worker until `leaseUntil`; an expired lease is recovered (see
+ * docs/sending.md). `phase` tells whether SMTP DATA may have started, which decides how it is recovered.
+ */
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Opaque public id used by the open pixel, click links and the unsubscribe page. */
+    token: text('token').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    campaignContactId: uuid('campaign_contact_id')
+      .notNull()
+      .references(() => campaignContacts.id, { onDelete: 'cascade' }),
+    /** The campaigns issue's step and A/B variant; free text ids so this table does not depend on them. */
+    stepId: uuid('step_id'),
+    variantKey: text('variant_key'),
+    toEmail: text('to_email').notNull(),
+    toName: text('to_name'),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text'),
+    /**
+     * Our RFC 5322 Message-ID (without angle brackets) on the sending account's domain: set when the
+     * message is first given an account, then kept, so a retry carries the same id.
+     */
+    messageId: text('message_id'),
+    /** Original URLs of tracked links, by index (click links carry only the index). */
+    links: jsonb('links').$type<string[]>().notNull().default([]),
+    senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
+    state: text('state', { enum: OUTBOX_STATES }).notNull().default('queued'),
+    /** 'claimed' (no SMTP yet) or 'delivering' (DATA may have reached the server). */
+    phase: text('phase'),
+    sendAfter: timestamp('send_after', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    smtpResponse: text('smtp_response'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('outbox_messages_token_key').on(t.token),
+    uniqueIndex('outbox_messages_message_id_key').on(t.messageId),
+    // The dispatcher's claim: due queued rows in send order.
+    index('outbox_messages_due_idx').on(t.sendAfter).where(sql`${t.state} = 'queued'`),
+    index('outbox_messages_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'sending'`),
+    index('outbox_messages_campaign_idx').on(t.campaignId, t.state),
+    index('outbox_messages_contact_idx').on(t.campaignContactId),
+    index('outbox_messages_account_sent_idx')
+      .on(t.senderAccountId, t.sentAt)
+      .where(sql`${t.sentAt} is not null`),
+    index('outbox_messages_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** Per-user, per-recipient-domain hourly counters for the campaign's domain pace. */
+export const domainPaceCounters = pgTable(
+  'domain_pace_counters',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
+    sent: integer('sent').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.domain, t.hourStart] })],
+);
+
+/**
+ * Every state change and tracking hit. Analytics aggregates these; `machine` marks hits from privacy
+ * proxies and link scanners so they can be counted apart from people.
+ *
+ * Append-only and written at tracking speed, so only the owner is a foreign key (deleting a user deletes
+ * their events); the other ids are plain columns. Only draft campaigns (no events yet) can be deleted,
+ * and a deleted sender account's events keep its id as history. Four more key checks per row cost more
+ * than writing the row (docs/decisions/tracking-endpoints.md).
+ */
+export const emailEvents = pgTable(
+  'email_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id'),
+    stepId: uuid('step_id'),
+    campaignContactId: uuid('campaign_contact_id'),
+    outboxMessageId: uuid('outbox_message_id'),
+    senderAccountId: uuid('sender_account_id'),
+    type: text('type', { enum: EMAIL_EVENT_TYPES }).notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Clicked URL, bounce diagnostic, reply subject… */
+    detail: text('detail'),
+    machine: boolean('machine').notNull().default(false),
+    /** Why it was judged a machine: apple_mpp, scanner, prefetch… */
+    machineReason: text('machine_reason'),
+    userAgent: text('user_agent'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+  },
+  (t) => [
+    index('email_events_campaign_idx').on(t.campaignId, t.type, t.occurredAt),
+    index('email_events_user_idx').on(t.userId, t.occurredAt),
+    index('email_events_message_idx').on(t.outboxMessageId),
+  ],
+);
+
+/** Messages read from a sender account's mailbox (IMAP) or simulated from the dev mailbox. */
+export const inboundMessages = pgTable(
+  'inbound_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
+    outboxMessageId: uuid('outbox_message_id').references(() => outboxMessages.id, { onDelete: 'set null' }),
+    campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
+    campaignContactId: uuid('campaign_contact_id').references(() => campaignContacts.id, {
+      onDelete: 'set null',
+    }),
+    /** reply | out_of_office | bounce_hard | bounce_soft | complaint | other */
+    kind: text('kind').notNull(),
+    messageIdHeader: text('message_id_header'),
+    fromAddress: text('from_address'),
+    subject: text('subject'),
+    textBody: text('text_body'),
+    /** Parsed extras: bounce status code, diagnostic, out-of-office return date. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('inbound_messages_user_idx').on(t.userId, t.receivedAt),
+    index('inbound_messages_campaign_idx').on(t.campaignId, t.receivedAt),
+    uniqueIndex('inbound_messages_account_msgid_key')
+      .on(t.senderAccountId, t.messageIdHeader)
+      .where(sql`${t.messageIdHeader} is not null`),
+  ],
+);

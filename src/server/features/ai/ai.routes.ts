@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { aiErrorSchema, aiRewriteInputSchema, aiStatusSchema, aiWriteInputSchema } from '../../../shared/ai';
+import { getSession, requireSession } from '../../lib/http';
+import { assertAiConfigured, createAiProvider, getAiStatus, startAiStream } from './ai.service';
+import { buildRewritePrompt, buildWritePrompt, type Prompt } from './ai-prompts';
+
+export async function aiRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, env } = app.services;
+  const provider = createAiProvider(env);
+  const tags = ['ai'];
+  const errors = {
+    400: aiErrorSchema,
+    401: aiErrorSchema,
+    403: aiErrorSchema,
+    429: aiErrorSchema,
+    503: aiErrorSchema,
+  };
+  // Generations cost the operator money: a burst limit per user on top of the daily plan limit.
+  const perMinute = {
+    rateLimit: {
+      max: env.AI_RATE_LIMIT_MAX,
+      timeWindow: 60_000,
+      keyGenerator: async (request: FastifyRequest) => (await getSession(request))?.user.id ?? request.ip,
+    },
+  };
+
+  app.get(
+    '/api/ai/status',
+    { schema: { tags, response: { 200: aiStatusSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getAiStatus({ db, userId: user.id, provider });
+    },
+  );
+
+  /** Streams the generation as plain text; a failure before the first words is a JSON error instead. */
+  const streamTo = async (request: FastifyRequest, reply: FastifyReply, action: string, prompt: Prompt) => {
+    const { user } = await requireSession(request);
+    const configured = assertAiConfigured(provider);
+    const clientGone = new AbortController();
+    // 'close' on the response fires when it is finished or when the client hung up before that.
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) clientGone.abort();
+    });
+    const text = await startAiStream({
+      db,
+      userId: user.id,
+      provider: configured,
+      action,
+      prompt,
+      signal: clientGone.signal,
+      log: request.log,
+    });
+    const body = Readable.from(text, { objectMode: false });
+    body.on('error', () => clientGone.abort());
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-accel-buffering', 'no')
+      .send(body);
+  };
+
+  app.post(
+    '/api/ai/write',
+    { config: perMinute, schema: { tags, body: aiWriteInputSchema, response: errors } },
+    async (request, reply) =>
+      streamTo(request, reply, `write:${request.body.kind}`, buildWritePrompt(request.body)),
+  );
+
+  app.post(
+    '/api/ai/rewrite',
+    { config: perMinute, schema: { tags, body: aiRewriteInputSchema, response: errors } },
+    async (request, reply) =>
+      streamTo(request, reply, `rewrite:${request.body.action}`, buildRewritePrompt(request.body)),
+  );
+}

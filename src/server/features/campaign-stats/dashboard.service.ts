@@ -1,0 +1,157 @@
+import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  percentString,
+  RECENT_ITEMS_MAX,
+  type RecentCampaign,
+  type RecentNewsletter,
+  type UserStats,
+} from '../../../shared/campaign-stats';
+import type { Database } from '../../db/client';
+import { campaignContacts, campaigns, leadScopes, newsletters } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { countFromFacets } from '../directory/directory.queries';
+import { countRecipients, isLeadScopeRestricted } from '../leads/plan-access';
+import { countsByCampaign } from './campaign-stats.service';
+
+/*
+ * The dashboard's stat cards and recent lists (spec §2 Dashboard, §7 /api/user/stats and
+ * /api/user/{campaigns,newsletters}/recent). "This month" is the calendar month in UTC, the same month
+ * the plan's per-month limits count.
+ */
+
+/** The first instant of the month `at` falls in (UTC). */
+export function startOfUtcMonth(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+/** Campaign rows (one per campaign, newsletter or bulk send) → their recipients. */
+async function recipientCounts(db: Database, campaignIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (campaignIds.length === 0) return out;
+  const rows = await db
+    .select({ id: campaignContacts.campaignId, n: sql<number>`count(*)::int` })
+    .from(campaignContacts)
+    .where(inArray(campaignContacts.campaignId, campaignIds))
+    .groupBy(campaignContacts.campaignId);
+  for (const row of rows) out.set(row.id, Number(row.n));
+  return out;
+}
+
+/**
+ * Available Contacts: the directory contacts the user's plan lets them reach (the free plan's chosen
+ * country and category; every contact on a paid plan or before a free user has chosen).
+ */
+async function availableContacts(db: Database, user: { id: string; role?: string | null }) {
+  const restricted = await isLeadScopeRestricted({ db, actor: user });
+  if (!restricted) return { count: await countFromFacets({ db, filters: {} }), scope: 'all' as const };
+  const [scope] = await db.select().from(leadScopes).where(eq(leadScopes.userId, user.id)).limit(1);
+  if (!scope) return { count: await countFromFacets({ db, filters: {} }), scope: 'choose_scope' as const };
+  const count = await countFromFacets({
+    db,
+    filters: { country: [scope.countryCode], category: [scope.category] },
+  });
+  return { count, scope: 'plan_scope' as const };
+}
+
+export async function getUserStats(options: {
+  db: Database;
+  user: { id: string; role?: string | null };
+}): Promise<UserStats> {
+  const { db, user } = options;
+  const monthStart = startOfUtcMonth(now());
+  const [available, listContacts, [sentNewsletters], [sentCampaigns]] = await Promise.all([
+    availableContacts(db, user),
+    countRecipients({ db, userId: user.id }),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(newsletters)
+      .where(
+        and(
+          eq(newsletters.userId, user.id),
+          inArray(newsletters.status, ['sending', 'sent']),
+          gte(newsletters.sentAt, monthStart),
+        ),
+      ),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(campaigns)
+      .where(
+        and(
+          eq(campaigns.userId, user.id),
+          eq(campaigns.kind, 'campaign'),
+          gte(campaigns.startedAt, monthStart),
+        ),
+      ),
+  ]);
+  return {
+    availableContacts: available.count,
+    availableContactsScope: available.scope,
+    listContacts,
+    newslettersSent: Number(sentNewsletters?.n ?? 0),
+    campaignsSent: Number(sentCampaigns?.n ?? 0),
+    monthStart: monthStart.toISOString(),
+  };
+}
+
+/** The newest campaigns (not archived), with their recipients and open/click rates. */
+export async function listRecentCampaigns(options: {
+  db: Database;
+  userId: string;
+}): Promise<RecentCampaign[]> {
+  const { db } = options;
+  const rows = await db
+    .select()
+    .from(campaigns)
+    .where(
+      and(eq(campaigns.userId, options.userId), eq(campaigns.kind, 'campaign'), isNull(campaigns.archivedAt)),
+    )
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
+    .limit(RECENT_ITEMS_MAX);
+  const ids = rows.map((r) => r.id);
+  const [counts, recipients] = await Promise.all([
+    countsByCampaign({ db, campaignIds: ids }),
+    recipientCounts(db, ids),
+  ]);
+  return rows.map((row) => {
+    const c = counts.get(row.id);
+    return {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      recipientCount: recipients.get(row.id) ?? 0,
+      sentAt: row.startedAt?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+      openRate: percentString(c?.openedHuman ?? 0, c?.sent ?? 0),
+      clickRate: percentString(c?.clicked ?? 0, c?.sent ?? 0),
+    };
+  });
+}
+
+/** The newest newsletters and bulk emails, with the recipients of those sent. */
+export async function listRecentNewsletters(options: {
+  db: Database;
+  userId: string;
+}): Promise<RecentNewsletter[]> {
+  const { db } = options;
+  const rows = await db
+    .select()
+    .from(newsletters)
+    .where(eq(newsletters.userId, options.userId))
+    .orderBy(desc(newsletters.createdAt), desc(newsletters.id))
+    .limit(RECENT_ITEMS_MAX);
+  const recipients = await recipientCounts(
+    db,
+    rows.flatMap((r) => (r.campaignId ? [r.campaignId] : [])),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    subject: row.subject,
+    status: row.status,
+    recipientCount: row.campaignId ? (recipients.get(row.campaignId) ?? 0) : 0,
+    sentAt: row.sentAt?.toISOString() ?? null,
+    scheduledAt: row.scheduledAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}

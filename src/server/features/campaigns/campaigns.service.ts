@@ -1,0 +1,531 @@
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import {
+  CAMPAIGN_MESSAGES,
+  type Campaign,
+  type CampaignListItem,
+  type CampaignUpdateInput,
+  type campaignSettingsSchema,
+  type campaignUpdateSchema,
+} from '../../../shared/campaigns';
+import type { CampaignStatus } from '../../../shared/sending';
+import type { Database } from '../../db/client';
+import {
+  campaignContacts,
+  campaignSenderAccounts,
+  campaignSteps,
+  campaignStepVariants,
+  campaigns,
+  contactLists,
+  emailEvents,
+  outboxMessages,
+  senderAccounts,
+} from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
+import { assertWithinLimit } from '../plans/plan-limits.service';
+import { loadSteps } from './steps.service';
+
+/*
+ * Campaigns: settings, lifecycle (draft → scheduled/active ⇄ paused → completed | stopped), archive,
+ * duplicate. Launching is in launch.service.ts and the sequence's progress in sequencing.ts.
+ */
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+type SettingsInput = import('zod').infer<typeof campaignSettingsSchema>;
+type UpdateInput = import('zod').infer<typeof campaignUpdateSchema>;
+
+/** Who acts: the owner, or a super admin through the admin routes (audited). */
+export interface CampaignActor {
+  id: string;
+  email?: string;
+  role?: string | null;
+  ipAddress?: string | null;
+}
+
+/** Statuses in which the sequence is not running, so settings and steps may change. */
+const EDITABLE: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
+const ENDED: readonly CampaignStatus[] = ['completed', 'stopped'];
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+async function senderIdsOf(db: Database, campaignIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  if (campaignIds.length === 0) return map;
+  const rows = await db
+    .select()
+    .from(campaignSenderAccounts)
+    .where(inArray(campaignSenderAccounts.campaignId, campaignIds));
+  for (const row of rows) map.set(row.campaignId, [...(map.get(row.campaignId) ?? []), row.senderAccountId]);
+  return map;
+}
+
+async function contactCountsOf(db: Database, campaignIds: string[]): Promise<Map<string, number>> {
+  const map = new Map<string, number>();
+  if (campaignIds.length === 0) return map;
+  const rows = await db
+    .select({ campaignId: campaignContacts.campaignId, n: count() })
+    .from(campaignContacts)
+    .where(inArray(campaignContacts.campaignId, campaignIds))
+    .groupBy(campaignContacts.campaignId);
+  for (const row of rows) map.set(row.campaignId, Number(row.n));
+  return map;
+}
+
+function toBaseDto(row: CampaignRow, senderAccountIds: string[], contactCount: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    status: row.status,
+    archivedAt: iso(row.archivedAt),
+    scheduledAt: iso(row.scheduledAt),
+    startedAt: iso(row.startedAt),
+    completedAt: iso(row.completedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    audience: { listIds: row.audience?.listIds ?? [], leadFilters: row.audience?.leadFilters ?? [] },
+    senderAccountIds,
+    windowStartMinute: row.windowStartMinute,
+    windowEndMinute: row.windowEndMinute,
+    sendDays: row.sendDays,
+    timezoneMode: row.timezoneMode,
+    timeZone: row.timeZone,
+    gapMinSeconds: row.gapMinSeconds,
+    gapMaxSeconds: row.gapMaxSeconds,
+    dailyCap: row.dailyCap,
+    domainPacePerHour: row.domainPacePerHour,
+    trackOpens: row.trackOpens,
+    trackClicks: row.trackClicks,
+    trackingDomain: row.trackingDomain,
+    contactCount,
+  };
+}
+
+export async function toCampaignDto(db: Database, row: CampaignRow): Promise<Campaign> {
+  const [senders, counts, steps] = await Promise.all([
+    senderIdsOf(db, [row.id]),
+    contactCountsOf(db, [row.id]),
+    loadSteps({ db, campaignId: row.id }),
+  ]);
+  return { ...toBaseDto(row, senders.get(row.id) ?? [], counts.get(row.id) ?? 0), steps };
+}
+
+/** The user's own campaign (any kind); another user's id answers 404. */
+export async function getCampaignRow(options: {
+  db: Database;
+  userId: string;
+  id: string;
+}): Promise<CampaignRow> {
+  const [row] = await options.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, options.id), eq(campaigns.userId, options.userId)))
+    .limit(1);
+  if (!row) throw notFound(CAMPAIGN_MESSAGES.notFound);
+  return row;
+}
+
+/** Any user's campaign (admin routes and jobs). */
+export async function getCampaignRowById(options: { db: Database; id: string }): Promise<CampaignRow> {
+  const [row] = await options.db.select().from(campaigns).where(eq(campaigns.id, options.id)).limit(1);
+  if (!row) throw notFound(CAMPAIGN_MESSAGES.notFound);
+  return row;
+}
+
+export async function getCampaignForUser(options: {
+  db: Database;
+  userId: string;
+  id: string;
+}): Promise<Campaign> {
+  return toCampaignDto(options.db, await getCampaignRow(options));
+}
+
+/** Campaign rows with steps, counts and events, for lists (GET /api/campaigns and /api/user/campaigns). */
+export async function listCampaigns(options: {
+  db: Database;
+  userId: string;
+  status?: CampaignStatus;
+  archived?: boolean;
+}): Promise<CampaignListItem[]> {
+  const { db } = options;
+  const conditions: SQL[] = [eq(campaigns.userId, options.userId), eq(campaigns.kind, 'campaign')];
+  if (options.status) conditions.push(eq(campaigns.status, options.status));
+  if (options.archived !== undefined)
+    conditions.push(options.archived ? isNotNull(campaigns.archivedAt) : isNull(campaigns.archivedAt));
+  const rows = await db
+    .select()
+    .from(campaigns)
+    .where(and(...conditions))
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id));
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return [];
+  const [senders, contactsByCampaign, stepCounts, eventCounts] = await Promise.all([
+    senderIdsOf(db, ids),
+    contactCountsOf(db, ids),
+    db
+      .select({ campaignId: campaignSteps.campaignId, n: count() })
+      .from(campaignSteps)
+      .where(inArray(campaignSteps.campaignId, ids))
+      .groupBy(campaignSteps.campaignId),
+    db
+      .select({
+        campaignId: emailEvents.campaignId,
+        sent: sql<number>`count(*) filter (where ${emailEvents.type} = 'sent')::int`,
+        opened: sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'opened' and not ${emailEvents.machine})::int`,
+        replied: sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'replied')::int`,
+      })
+      .from(emailEvents)
+      .where(
+        and(
+          eq(emailEvents.userId, options.userId),
+          inArray(emailEvents.campaignId, ids),
+          inArray(emailEvents.type, ['sent', 'opened', 'replied']),
+        ),
+      )
+      .groupBy(emailEvents.campaignId),
+  ]);
+  const steps = new Map(stepCounts.map((r) => [r.campaignId, Number(r.n)]));
+  const events = new Map(eventCounts.map((r) => [r.campaignId!, r]));
+  return rows.map((row) => {
+    const e = events.get(row.id);
+    return {
+      ...toBaseDto(row, senders.get(row.id) ?? [], contactsByCampaign.get(row.id) ?? 0),
+      stepCount: steps.get(row.id) ?? 0,
+      sent: Number(e?.sent ?? 0),
+      opened: Number(e?.opened ?? 0),
+      replied: Number(e?.replied ?? 0),
+    };
+  });
+}
+
+function startOfUtcMonth(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+/** Spec §6: campaigns created this calendar month count against the plan's campaign limit. */
+export async function assertCampaignAllowance(options: { db: Database; actor: CampaignActor }) {
+  if (options.actor.role === 'super_admin') return;
+  const [row] = await options.db
+    .select({ n: count() })
+    .from(campaigns)
+    .where(
+      and(
+        eq(campaigns.userId, options.actor.id),
+        eq(campaigns.kind, 'campaign'),
+        gte(campaigns.createdAt, startOfUtcMonth(now())),
+      ),
+    );
+  await assertWithinLimit({
+    db: options.db,
+    userId: options.actor.id,
+    limit: 'campaigns',
+    used: Number(row?.n ?? 0),
+  });
+}
+
+async function assertOwnLists(db: Database, userId: string, listIds: readonly string[]) {
+  const unique = [...new Set(listIds)];
+  if (unique.length === 0) return;
+  const rows = await db
+    .select({ id: contactLists.id })
+    .from(contactLists)
+    .where(
+      and(eq(contactLists.userId, userId), inArray(contactLists.id, unique), isNull(contactLists.deletedAt)),
+    );
+  if (rows.length !== unique.length)
+    throw new AppError('validation', CAMPAIGN_MESSAGES.listNotFound, {
+      errors: [{ path: 'audience.listIds', message: CAMPAIGN_MESSAGES.listNotFound }],
+    });
+}
+
+async function assertOwnSenders(db: Database, userId: string, ids: readonly string[]) {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const rows = await db
+    .select({ id: senderAccounts.id })
+    .from(senderAccounts)
+    .where(and(eq(senderAccounts.userId, userId), inArray(senderAccounts.id, unique)));
+  if (rows.length !== unique.length)
+    throw new AppError('validation', CAMPAIGN_MESSAGES.senderNotFound, {
+      errors: [{ path: 'senderAccountIds', message: CAMPAIGN_MESSAGES.senderNotFound }],
+    });
+}
+
+async function setSenders(db: Database, campaignId: string, ids: readonly string[]) {
+  await db.delete(campaignSenderAccounts).where(eq(campaignSenderAccounts.campaignId, campaignId));
+  const unique = [...new Set(ids)];
+  if (unique.length > 0)
+    await db
+      .insert(campaignSenderAccounts)
+      .values(unique.map((senderAccountId) => ({ campaignId, senderAccountId })));
+}
+
+function settingsColumns(input: Partial<SettingsInput>): Partial<typeof campaigns.$inferInsert> {
+  const { senderAccountIds: _ignored, scheduledAt, ...rest } = input;
+  return {
+    ...rest,
+    ...(scheduledAt !== undefined ? { scheduledAt: scheduledAt ? new Date(scheduledAt) : null } : {}),
+  };
+}
+
+export async function createCampaign(options: {
+  db: Database;
+  actor: CampaignActor;
+  input: SettingsInput;
+}): Promise<Campaign> {
+  const { db, actor, input } = options;
+  await assertOwnLists(db, actor.id, input.audience.listIds);
+  await assertOwnSenders(db, actor.id, input.senderAccountIds);
+  await assertCampaignAllowance({ db, actor });
+  const at = now();
+  const row = await db.transaction(async (trx) => {
+    const tx = trx as unknown as Database;
+    const [created] = await tx
+      .insert(campaigns)
+      .values({
+        userId: actor.id,
+        kind: 'campaign',
+        ...settingsColumns(input),
+        name: input.name,
+        status: 'draft',
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning();
+    await setSenders(tx, created!.id, input.senderAccountIds);
+    return created!;
+  });
+  return toCampaignDto(db, row);
+}
+
+export async function updateCampaign(options: {
+  db: Database;
+  userId: string;
+  id: string;
+  input: UpdateInput | CampaignUpdateInput;
+}): Promise<Campaign> {
+  const { db } = options;
+  const input = options.input as UpdateInput;
+  const row = await getCampaignRow(options);
+  const changesOtherThanName = Object.keys(input).some((k) => k !== 'name');
+  if (changesOtherThanName && !EDITABLE.includes(row.status)) {
+    throw new AppError(
+      'conflict',
+      ENDED.includes(row.status) ? CAMPAIGN_MESSAGES.notEditable : CAMPAIGN_MESSAGES.pauseToEdit,
+    );
+  }
+  const gapMin = input.gapMinSeconds ?? row.gapMinSeconds;
+  const gapMax = input.gapMaxSeconds ?? row.gapMaxSeconds;
+  if (gapMax < gapMin) {
+    const message = 'The longest gap must be at least the shortest';
+    throw new AppError('validation', message, { errors: [{ path: 'gapMaxSeconds', message }] });
+  }
+  if (input.audience) {
+    // The audience is copied into the campaign at launch; after that it is fixed.
+    if (row.status !== 'draft' && row.status !== 'scheduled')
+      throw new AppError('conflict', 'The audience cannot change once the campaign has started');
+    await assertOwnLists(db, options.userId, input.audience.listIds);
+  }
+  if (input.senderAccountIds) await assertOwnSenders(db, options.userId, input.senderAccountIds);
+  const updated = await db.transaction(async (trx) => {
+    const tx = trx as unknown as Database;
+    const [saved] = await tx
+      .update(campaigns)
+      .set({ ...settingsColumns(input), updatedAt: now() })
+      .where(eq(campaigns.id, row.id))
+      .returning();
+    if (input.senderAccountIds) await setSenders(tx, row.id, input.senderAccountIds);
+    return saved!;
+  });
+  return toCampaignDto(db, updated);
+}
+
+/** A draft copy with the same settings, steps and variants, and no contacts. */
+export async function duplicateCampaign(options: {
+  db: Database;
+  actor: CampaignActor;
+  id: string;
+}): Promise<Campaign> {
+  const { db, actor } = options;
+  const source = await getCampaignRow({ db, userId: actor.id, id: options.id });
+  if (source.kind !== 'campaign') throw notFound(CAMPAIGN_MESSAGES.notFound);
+  await assertCampaignAllowance({ db, actor });
+  const at = now();
+  const copy = await db.transaction(async (trx) => {
+    const tx = trx as unknown as Database;
+    const {
+      id: _id,
+      status: _status,
+      startedAt: _startedAt,
+      completedAt: _completedAt,
+      archivedAt: _archivedAt,
+      createdAt: _createdAt,
+      updatedAt: _updatedAt,
+      name,
+      ...settings
+    } = source;
+    const copyName = `${name} (copy)`.slice(0, 120);
+    const [created] = await tx
+      .insert(campaigns)
+      .values({ ...settings, name: copyName, status: 'draft', createdAt: at, updatedAt: at })
+      .returning();
+    const senders = (await senderIdsOf(tx, [source.id])).get(source.id) ?? [];
+    await setSenders(tx, created!.id, senders);
+    const steps = await tx
+      .select()
+      .from(campaignSteps)
+      .where(eq(campaignSteps.campaignId, source.id))
+      .orderBy(asc(campaignSteps.position));
+    for (const step of steps) {
+      const {
+        id: stepId,
+        campaignId: _c,
+        createdAt: _a,
+        updatedAt: _b,
+        winnerVariantKey: _w,
+        ...rest
+      } = step;
+      const [newStep] = await tx
+        .insert(campaignSteps)
+        .values({ ...rest, campaignId: created!.id, createdAt: at, updatedAt: at })
+        .returning({ id: campaignSteps.id });
+      const variants = await tx
+        .select()
+        .from(campaignStepVariants)
+        .where(eq(campaignStepVariants.stepId, stepId));
+      if (variants.length > 0)
+        await tx.insert(campaignStepVariants).values(
+          variants.map(({ id: _v, stepId: _s, campaignId: _cc, createdAt: _x, updatedAt: _y, ...v }) => ({
+            ...v,
+            stepId: newStep!.id,
+            campaignId: created!.id,
+            createdAt: at,
+            updatedAt: at,
+          })),
+        );
+    }
+    return created!;
+  });
+  return toCampaignDto(db, copy);
+}
+
+export async function archiveCampaign(options: {
+  db: Database;
+  userId: string;
+  id: string;
+  archived: boolean;
+}): Promise<Campaign> {
+  const row = await getCampaignRow(options);
+  if (options.archived && (row.status === 'active' || row.status === 'scheduled'))
+    throw new AppError('conflict', CAMPAIGN_MESSAGES.archiveActive);
+  const at = now();
+  const [saved] = await options.db
+    .update(campaigns)
+    .set({ archivedAt: options.archived ? (row.archivedAt ?? at) : null, updatedAt: at })
+    .where(eq(campaigns.id, row.id))
+    .returning();
+  return toCampaignDto(options.db, saved!);
+}
+
+export async function deleteCampaign(options: { db: Database; userId: string; id: string }): Promise<void> {
+  const row = await getCampaignRow(options);
+  if (row.status !== 'draft' || row.kind !== 'campaign')
+    throw new AppError('conflict', CAMPAIGN_MESSAGES.onlyDraftsDeleted);
+  await options.db.delete(campaigns).where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'draft')));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pause, resume, stop: the owner's routes and the admin twins share these.
+
+interface LifecycleOptions {
+  db: Database;
+  campaignId: string;
+  actor: CampaignActor;
+  /** Only this owner's campaign (the user routes); admins leave it out. */
+  userId?: string;
+  /** Write an audit log entry (the admin twins). */
+  audit?: boolean;
+}
+
+async function lifecycleRow(options: LifecycleOptions): Promise<CampaignRow> {
+  return options.userId
+    ? getCampaignRow({ db: options.db, userId: options.userId, id: options.campaignId })
+    : getCampaignRowById({ db: options.db, id: options.campaignId });
+}
+
+async function audit(options: LifecycleOptions, action: string, row: CampaignRow) {
+  if (!options.audit) return;
+  const actor: AuditActor = {
+    id: options.actor.id,
+    email: options.actor.email ?? '',
+    ipAddress: options.actor.ipAddress ?? null,
+  };
+  await recordAuditEntry({
+    db: options.db,
+    actor,
+    action,
+    targetType: 'campaign',
+    targetId: row.id,
+    details: { name: row.name, ownerId: row.userId },
+  });
+}
+
+/** Stops the sequence for now; queued messages stay and wait (the dispatcher skips paused campaigns). */
+export async function pauseCampaign(options: LifecycleOptions): Promise<Campaign> {
+  const row = await lifecycleRow(options);
+  if (row.status !== 'active') throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotPause);
+  const [saved] = await options.db
+    .update(campaigns)
+    .set({ status: 'paused', updatedAt: now() })
+    .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'active')))
+    .returning();
+  if (!saved) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotPause);
+  await audit(options, 'campaign.pause', row);
+  return toCampaignDto(options.db, saved);
+}
+
+export async function resumeCampaign(options: LifecycleOptions): Promise<Campaign> {
+  const row = await lifecycleRow(options);
+  if (row.status !== 'paused') throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);
+  const [saved] = await options.db
+    .update(campaigns)
+    .set({ status: 'active', updatedAt: now() })
+    .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'paused')))
+    .returning();
+  if (!saved) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);
+  await audit(options, 'campaign.resume', row);
+  return toCampaignDto(options.db, saved);
+}
+
+/** Ends the campaign for good: queued messages cancelled, contacts still in the sequence 'stopped'. */
+export async function stopCampaign(options: LifecycleOptions): Promise<Campaign> {
+  const row = await lifecycleRow(options);
+  if (row.status === 'completed' || row.status === 'stopped')
+    throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotStop);
+  const at = now();
+  const saved = await options.db.transaction(async (trx) => {
+    const tx = trx as unknown as Database;
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: 'stopped', completedAt: at, updatedAt: at })
+      .where(
+        and(eq(campaigns.id, row.id), inArray(campaigns.status, ['draft', 'scheduled', 'active', 'paused'])),
+      )
+      .returning();
+    if (!updated) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotStop);
+    await tx
+      .update(outboxMessages)
+      .set({ state: 'cancelled', updatedAt: at })
+      .where(and(eq(outboxMessages.campaignId, row.id), eq(outboxMessages.state, 'queued')));
+    await tx
+      .update(campaignContacts)
+      .set({ status: 'stopped', nextStepAt: null, statusChangedAt: at, updatedAt: at })
+      .where(
+        and(eq(campaignContacts.campaignId, row.id), inArray(campaignContacts.status, ['active', 'paused'])),
+      );
+    return updated;
+  });
+  await audit(options, 'campaign.stop', row);
+  return toCampaignDto(options.db, saved);
+}

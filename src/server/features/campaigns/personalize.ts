@@ -1,0 +1,142 @@
+import { compileTemplate, pathLabel, renderTemplate } from './merge-tags';
+import { spin } from './spintax';
+
+/*
+ * One recipient's copy of a message: spintax first (on the template, never on the contact's data), then
+ * merge tags. The same seed gives the same text, so the preview of a contact is what they will receive.
+ * Pure and synchronous: the sequencer and the newsletter sender call it per message.
+ */
+
+export interface PersonalizeContact {
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  company?: string | null;
+  city?: string | null;
+  countryCode?: string | null;
+  fields?: Record<string, string | null | undefined> | null;
+}
+
+export interface PersonalizeSender {
+  fromName: string;
+  fromEmail: string;
+}
+
+export interface RenderedForContact {
+  subject: string;
+  html: string;
+  /** Merge tags the template reads that this contact has no value for (their fallback, or nothing, was used). */
+  fallbacksUsed: string[];
+  /** Liquid errors met while rendering (the text was sent without its merge tags); empty when all is well. */
+  templateErrors: string[];
+}
+
+/** A contact for previews when the audience is empty or the editor has no campaign. */
+export const SAMPLE_CONTACT: PersonalizeContact = {
+  email: 'amaka.okonkwo@example.com',
+  firstName: 'Amaka',
+  lastName: 'Okonkwo',
+  company: 'Kano Foods',
+  city: 'Lagos',
+  countryCode: 'NG',
+  fields: {},
+};
+
+/**
+ * The seed for a contact's copy of one step: stable before and after launch (the preview of an audience
+ * contact runs before campaign_contacts exist), different per step so each email spins anew.
+ */
+export function renderSeed(input: { campaignId: string; stepId?: string | null; email: string }): string {
+  return `${input.campaignId}:${input.stepId ?? ''}:${input.email.trim().toLowerCase()}`;
+}
+
+let regionNames: Intl.DisplayNames | null = null;
+const countryNames = new Map<string, string>();
+
+/** "NG" → "Nigeria", cached; an unknown code stays as it is. */
+export function countryNameOf(code: string | null | undefined): string {
+  if (!code) return '';
+  const upper = code.trim().toUpperCase();
+  const cached = countryNames.get(upper);
+  if (cached !== undefined) return cached;
+  let name = upper;
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+    if (/^[A-Z]{2}$/.test(upper)) name = regionNames.of(upper) ?? upper;
+  } catch {
+    name = upper;
+  }
+  countryNames.set(upper, name);
+  return name;
+}
+
+const clean = (value: string | null | undefined): string => (typeof value === 'string' ? value.trim() : '');
+
+/** What a template can read: the contact, its custom fields (also by bare name), and the sender. */
+export function mergeScope(
+  contact: PersonalizeContact,
+  sender: PersonalizeSender | null,
+): Record<string, unknown> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(contact.fields ?? {})) {
+    if (typeof value === 'string' && value.trim() !== '') fields[key] = value.trim();
+  }
+  const firstName = clean(contact.firstName);
+  const lastName = clean(contact.lastName);
+  // Custom fields first, so a field called "company" never hides the contact's own column.
+  return {
+    ...fields,
+    firstName,
+    lastName,
+    fullName: [firstName, lastName].filter(Boolean).join(' '),
+    email: clean(contact.email),
+    company: clean(contact.company),
+    city: clean(contact.city),
+    country: countryNameOf(contact.countryCode),
+    countryCode: clean(contact.countryCode).toUpperCase(),
+    senderName: clean(sender?.fromName),
+    senderEmail: clean(sender?.fromEmail),
+    fields,
+  };
+}
+
+function isEmpty(scope: Record<string, unknown>, path: string[]): boolean {
+  let value: unknown = scope;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return true;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value === null || value === undefined || value === '';
+}
+
+function collectFallbacks(source: string, scope: Record<string, unknown>, into: Set<string>): void {
+  for (const path of compileTemplate(source).variables) {
+    if (path.includes('?')) continue;
+    if (isEmpty(scope, path)) into.add(pathLabel(path));
+  }
+}
+
+export function renderForContact(input: {
+  subject: string;
+  html: string;
+  contact: PersonalizeContact;
+  sender: PersonalizeSender | null;
+  seed: string;
+}): RenderedForContact {
+  const scope = mergeScope(input.contact, input.sender);
+  const subjectSource = spin(input.subject, `${input.seed}|subject`);
+  const htmlSource = spin(input.html, `${input.seed}|html`);
+  const subject = renderTemplate(subjectSource, scope, 'text');
+  const html = renderTemplate(htmlSource, scope, 'html');
+  const fallbacks = new Set<string>();
+  collectFallbacks(subjectSource, scope, fallbacks);
+  collectFallbacks(htmlSource, scope, fallbacks);
+  const templateErrors = [subject.error, html.error].filter((e): e is string => e !== null);
+  return {
+    // A subject is one line; a newline from a contact's data or a template would end the header.
+    subject: subject.output.replace(/[\r\n\t]+/g, ' ').trim(),
+    html: html.output,
+    fallbacksUsed: [...fallbacks],
+    templateErrors,
+  };
+}

@@ -1,0 +1,471 @@
+import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import type { CampaignStep } from '../../../shared/campaigns';
+import { type PrelaunchItem, type PrelaunchReport, SPAM_SCORE_THRESHOLD } from '../../../shared/personalize';
+import type { Database } from '../../db/client';
+import {
+  campaignContacts,
+  campaignSenderAccounts,
+  contactLists,
+  senderAccounts,
+  users,
+} from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { effectiveDailyCap } from '../sender-accounts/sender-account-rules';
+import type { SenderAccountRow } from '../sender-accounts/sender-transport';
+import { type AudienceContact, resolveAudience } from './audience.service';
+import { type CampaignRow, getCampaignRow } from './campaigns.service';
+import { analyzeMergeTags, pathLabel, suggestTag } from './merge-tags';
+import { mergeScope } from './personalize';
+import { CONSENT_COUNTRIES, checkLinks, dailyCapacity, estimateFinish } from './prelaunch-checks';
+import { scoreSpam, visibleText } from './spam-rules';
+import { flattenSpintax } from './spintax';
+import { loadSteps } from './steps.service';
+
+/*
+ * The pre-launch check: everything that would make a campaign fail or land in spam, found before the first
+ * email leaves. Blockers stop the launch (launch.service.ts calls getPrelaunchReport); warnings are shown
+ * and left to the user. It reads the whole audience once (the same resolution the launch uses) to count
+ * the contacts who would get a fallback and where they live.
+ */
+
+const LONG_FINISH_DAYS = 60;
+
+const TAG_LABELS: Record<string, string> = {
+  firstName: 'first name',
+  lastName: 'last name',
+  fullName: 'name',
+  email: 'email address',
+  company: 'company',
+  city: 'city',
+  country: 'country',
+  countryCode: 'country',
+  senderName: 'sender name',
+  senderEmail: 'sender email',
+};
+
+function where(step: CampaignStep, variantKey: string): string {
+  const single = step.variants.length === 1;
+  return `Step ${step.position}${single ? '' : ` (${variantKey})`}`;
+}
+
+/** The custom field names of the audience's lists. */
+async function audienceFields(db: Database, userId: string, listIds: string[]): Promise<string[]> {
+  if (listIds.length === 0) return [];
+  const rows = await db
+    .select({ customFields: contactLists.customFields })
+    .from(contactLists)
+    .where(
+      and(eq(contactLists.userId, userId), inArray(contactLists.id, listIds), isNull(contactLists.deletedAt)),
+    );
+  return [...new Set(rows.flatMap((r) => r.customFields ?? []))];
+}
+
+async function campaignAccounts(
+  db: Database,
+  campaignId: string,
+  userId: string,
+): Promise<SenderAccountRow[]> {
+  const rows = await db
+    .select({ account: senderAccounts })
+    .from(campaignSenderAccounts)
+    .innerJoin(senderAccounts, eq(senderAccounts.id, campaignSenderAccounts.senderAccountId))
+    .where(and(eq(campaignSenderAccounts.campaignId, campaignId), eq(senderAccounts.userId, userId)))
+    .orderBy(asc(senderAccounts.createdAt), asc(senderAccounts.id));
+  return rows.map((r) => r.account);
+}
+
+/** Launched campaigns read their copied contacts; drafts (and scheduled ones) their audience, as launch will. */
+async function* audienceOf(
+  db: Database,
+  campaign: CampaignRow,
+  role: string | null,
+): AsyncGenerator<AudienceContact> {
+  const [copied] = await db
+    .select({ id: campaignContacts.id })
+    .from(campaignContacts)
+    .where(eq(campaignContacts.campaignId, campaign.id))
+    .limit(1);
+  if (!copied) {
+    yield* resolveAudience({ db, userId: campaign.userId, role, audience: campaign.audience });
+    return;
+  }
+  let lastId: string | null = null;
+  for (;;) {
+    const rows: (typeof campaignContacts.$inferSelect)[] = await db
+      .select()
+      .from(campaignContacts)
+      .where(
+        and(
+          eq(campaignContacts.campaignId, campaign.id),
+          ...(lastId ? [gt(campaignContacts.id, lastId)] : []),
+        ),
+      )
+      .orderBy(asc(campaignContacts.id))
+      .limit(1_000);
+    if (rows.length === 0) return;
+    lastId = rows.at(-1)!.id;
+    for (const r of rows) {
+      yield {
+        email: r.email,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        company: r.company,
+        city: r.city,
+        countryCode: r.countryCode,
+        fields: r.fields ?? {},
+      };
+    }
+  }
+}
+
+interface VariantCopy {
+  step: CampaignStep;
+  key: string;
+  subject: string;
+  html: string;
+}
+
+export async function getPrelaunchReport(options: {
+  db: Database;
+  userId: string;
+  campaignId: string;
+}): Promise<PrelaunchReport> {
+  const { db, userId } = options;
+  const campaign = await getCampaignRow({ db, userId, id: options.campaignId });
+  const [owner] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
+  const [steps, accounts, knownFields] = await Promise.all([
+    loadSteps({ db, campaignId: campaign.id }),
+    campaignAccounts(db, campaign.id, userId),
+    audienceFields(db, userId, campaign.audience.listIds ?? []),
+  ]);
+  const blockers: PrelaunchItem[] = [];
+  const warnings: PrelaunchItem[] = [];
+  const passed: PrelaunchItem[] = [];
+
+  // --- The copy: merge tags, unsubscribe tags, links, spam score -------------------------------------
+  const copies: VariantCopy[] = steps.flatMap((step) =>
+    step.variants.map((v) => ({ step, key: v.key, subject: v.subject, html: v.bodyHtml })),
+  );
+  if (steps.length === 0) {
+    blockers.push({ code: 'no_steps', message: 'Add at least one step: the campaign has no email to send' });
+  }
+  const usedPaths = new Map<string, { path: string[]; withDefault: boolean }>();
+  let tagProblems = 0;
+  let linkProblems = 0;
+  let spamWarnings = 0;
+  let worstSpam = 0;
+  for (const copy of copies) {
+    const at = where(copy.step, copy.key);
+    const ids = { stepId: copy.step.id, variantKey: copy.key };
+    const flatHtml = flattenSpintax(copy.html);
+    if (visibleText(flatHtml).trim() === '' && !/<img\b/i.test(flatHtml)) {
+      blockers.push({ code: 'empty_body', message: `${at}: the email body is empty`, ...ids });
+    }
+    const tags = analyzeMergeTags({ subject: copy.subject, html: copy.html, knownFields });
+    if (tags.syntaxErrors.length > 0) {
+      tagProblems++;
+      blockers.push({
+        code: 'merge_tag_syntax',
+        message: `${at}: fix the merge tag ${tags.syntaxErrors.length === 1 ? 'error' : 'errors'}`,
+        detail: tags.syntaxErrors.join('\n'),
+        ...ids,
+      });
+    }
+    if (tags.unknownTags.length > 0) {
+      tagProblems++;
+      const named = tags.unknownTags.map((tag) => {
+        const suggestion = suggestTag(tag.replace(/^fields\./, ''), knownFields);
+        return suggestion ? `{{ ${tag} }} (did you mean {{ ${suggestion} }}?)` : `{{ ${tag} }}`;
+      });
+      blockers.push({
+        code: 'unknown_merge_tags',
+        message: `${at}: unknown merge ${named.length === 1 ? 'tag' : 'tags'} ${named.join(', ')}`,
+        detail:
+          'Known tags are the contact fields, your sender fields and the custom fields of the chosen lists.',
+        ...ids,
+      });
+    }
+    if (tags.unsubscribeTags.length > 0) {
+      blockers.push({
+        code: 'unsubscribe_tag',
+        message: `${at}: remove {{ ${tags.unsubscribeTags[0]} }} — Tambari adds an unsubscribe link to every email itself`,
+        ...ids,
+      });
+    }
+    const flatSubject = flattenSpintax(copy.subject);
+    const notCounted = new Set([...tags.unknownTags, ...tags.unsubscribeTags]);
+    for (const path of tags.variables) {
+      const key = pathLabel(path);
+      if (notCounted.has(key)) continue;
+      const withDefault = new RegExp(
+        `\\{\\{-?\\s*${key.replace(/[.[\]]/g, '\\$&')}\\s*\\|\\s*default\\s*:`,
+      ).test(`${flatSubject}\n${flatHtml}`);
+      const seen = usedPaths.get(key);
+      usedPaths.set(key, { path, withDefault: (seen?.withDefault ?? true) && withDefault });
+    }
+
+    const links = checkLinks(flatHtml);
+    if (links.shortened.length > 0) {
+      linkProblems++;
+      blockers.push({
+        code: 'link_shortener',
+        message: `${at}: replace shortened links with the full address (spam filters block shorteners)`,
+        detail: links.shortened.join('\n'),
+        ...ids,
+      });
+    }
+    if (links.broken.length > 0) {
+      linkProblems++;
+      warnings.push({
+        code: 'broken_link',
+        message: `${at}: ${links.broken.length === 1 ? 'a link looks' : `${links.broken.length} links look`} broken`,
+        detail: links.broken.map((b) => `${b.url} — ${b.reason}`).join('\n'),
+        ...ids,
+      });
+    }
+    if (links.insecure.length > 0) {
+      linkProblems++;
+      warnings.push({
+        code: 'insecure_link',
+        message: `${at}: use https:// links (http:// ones look unsafe to mail clients)`,
+        detail: links.insecure.join('\n'),
+        ...ids,
+      });
+    }
+
+    const spam = scoreSpam({ subject: flatSubject, html: flatHtml });
+    worstSpam = Math.max(worstSpam, spam.score);
+    if (spam.spammy) {
+      spamWarnings++;
+      warnings.push({
+        code: 'spam_score',
+        message: `${at}: spam score ${spam.score} (above ${SPAM_SCORE_THRESHOLD}) — this copy may land in spam`,
+        detail: spam.hits
+          .slice(0, 8)
+          .map((hit) => `${hit.description} (+${hit.score.toFixed(1)})`)
+          .join('\n'),
+        ...ids,
+      });
+    }
+  }
+  if (copies.length > 0) {
+    if (tagProblems === 0)
+      passed.push({ code: 'merge_tags', message: 'Every merge tag is known and well formed' });
+    if (linkProblems === 0)
+      passed.push({ code: 'links', message: 'Links look complete and none is shortened' });
+    if (spamWarnings === 0) {
+      passed.push({
+        code: 'spam_score',
+        message: `Spam score ${worstSpam} at most (below ${SPAM_SCORE_THRESHOLD})`,
+      });
+    }
+  }
+  passed.push({
+    code: 'unsubscribe',
+    message: 'Every email gets an unsubscribe link and one-click unsubscribe headers',
+  });
+
+  // --- The audience: size, fallbacks, privacy-law countries ---------------------------------------------
+  let audienceSize = 0;
+  const missing = new Map<string, number>();
+  const consent = new Map<string, number>();
+  const contactPaths = [...usedPaths.values()].filter(
+    (p) => p.path[0] !== 'senderName' && p.path[0] !== 'senderEmail',
+  );
+  try {
+    for await (const contact of audienceOf(db, campaign, owner?.role ?? null)) {
+      audienceSize++;
+      if (contactPaths.length > 0) {
+        const scope = mergeScope(contact, null);
+        for (const { path } of contactPaths) {
+          if (isMissing(scope, path)) missing.set(pathLabel(path), (missing.get(pathLabel(path)) ?? 0) + 1);
+        }
+      }
+      const law = contact.countryCode ? CONSENT_COUNTRIES[contact.countryCode.toUpperCase()] : undefined;
+      if (law) consent.set(law, (consent.get(law) ?? 0) + 1);
+    }
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    blockers.push({ code: 'audience_invalid', message: error.message });
+  }
+  if (audienceSize === 0 && !blockers.some((b) => b.code === 'audience_invalid')) {
+    blockers.push({
+      code: 'empty_audience',
+      message:
+        'Nobody in this audience can be emailed: choose lists or lead filters with contacts who are not suppressed',
+    });
+  } else if (audienceSize > 0) {
+    passed.push({
+      code: 'audience',
+      message: `${audienceSize.toLocaleString('en')} contacts in the audience`,
+    });
+  }
+  let fallbackWarnings = 0;
+  for (const [key, count] of missing) {
+    const used = usedPaths.get(key)!;
+    const name = TAG_LABELS[key] ?? key.replace(/^fields\./, '');
+    fallbackWarnings++;
+    warnings.push({
+      code: 'fallbacks',
+      message: `${count.toLocaleString('en')} of ${audienceSize.toLocaleString('en')} contacts have no ${name}`,
+      detail: used.withDefault
+        ? 'They get the fallback you wrote.'
+        : `Their copy will have a gap where {{ ${key} }} is. Add a fallback: {{ ${key} | default: "…" }}`,
+    });
+  }
+  if (fallbackWarnings === 0 && audienceSize > 0 && contactPaths.length > 0) {
+    passed.push({ code: 'fallbacks', message: 'Every contact has a value for every merge tag' });
+  }
+  for (const [law, count] of consent) {
+    warnings.push({
+      code: 'consent',
+      message: `${count.toLocaleString('en')} contacts are covered by ${law}: make sure you have their consent or a legitimate interest`,
+      detail:
+        law === 'POPIA'
+          ? 'South Africa’s POPIA allows unsolicited direct marketing only to people who consented or are existing customers.'
+          : 'Under GDPR, cold email needs a legitimate interest you can show, a clear sender and an easy opt-out.',
+    });
+  }
+
+  // --- Sender accounts and their domains ---------------------------------------------------------------
+  const active = accounts.filter((a) => a.status === 'active');
+  if (accounts.length === 0) {
+    blockers.push({ code: 'no_sender', message: 'Choose at least one sender account to send from' });
+  } else if (active.length === 0) {
+    blockers.push({
+      code: 'no_active_sender',
+      message: 'None of the chosen sender accounts can send: resume or fix one of them',
+      detail: accounts
+        .map((a) => `${a.fromEmail}: ${a.status}${a.statusReason ? ` — ${a.statusReason}` : ''}`)
+        .join('\n'),
+    });
+  } else if (active.length < accounts.length) {
+    warnings.push({
+      code: 'sender_unhealthy',
+      message: `${accounts.length - active.length} of ${accounts.length} sender accounts are paused or failing; the others carry the campaign`,
+      detail: accounts
+        .filter((a) => a.status !== 'active')
+        .map((a) => `${a.fromEmail}: ${a.status}${a.statusReason ? ` — ${a.statusReason}` : ''}`)
+        .join('\n'),
+    });
+  } else {
+    passed.push({
+      code: 'senders',
+      message: `${active.length} sender ${active.length === 1 ? 'account' : 'accounts'} ready`,
+    });
+  }
+  const domains = new Map<string, SenderAccountRow>();
+  for (const account of active) {
+    const domain = account.fromEmail.slice(account.fromEmail.lastIndexOf('@') + 1).toLowerCase();
+    if (!domains.has(domain)) domains.set(domain, account);
+  }
+  let dnsProblems = 0;
+  for (const [domain, account] of domains) {
+    if (account.isDevMailbox) continue;
+    const check = account.domainCheck;
+    if (!check) {
+      dnsProblems++;
+      warnings.push({
+        code: 'domain_unchecked',
+        message: `${domain}: SPF, DKIM and DMARC have not been checked yet — run the domain check on the sender account`,
+      });
+      continue;
+    }
+    if (check.spf.status === 'fail') {
+      dnsProblems++;
+      blockers.push({
+        code: 'spf_fail',
+        message: `${domain}: SPF fails — mail from this domain is likely to be rejected`,
+        detail: [
+          check.spf.detail,
+          check.spf.fix ? `Add ${check.spf.fix.type} ${check.spf.fix.host}: ${check.spf.fix.value}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      });
+    } else if (check.spf.status === 'warn') {
+      dnsProblems++;
+      warnings.push({
+        code: 'spf_warn',
+        message: `${domain}: SPF needs attention`,
+        detail: check.spf.detail,
+      });
+    }
+    if (check.dkim.status !== 'pass') {
+      dnsProblems++;
+      warnings.push({
+        code: 'dkim',
+        message: `${domain}: DKIM ${check.dkim.status === 'fail' ? 'fails' : 'was not confirmed'}`,
+        detail: check.dkim.detail,
+      });
+    }
+    if (check.dmarc.status !== 'pass') {
+      dnsProblems++;
+      warnings.push({
+        code: 'dmarc',
+        message: `${domain}: DMARC ${check.dmarc.status === 'fail' ? 'is missing or fails' : 'needs attention'}`,
+        detail: check.dmarc.detail,
+      });
+    }
+  }
+  if (domains.size > 0 && dnsProblems === 0) {
+    passed.push({ code: 'domains', message: 'SPF, DKIM and DMARC pass for every sending domain' });
+  }
+
+  // --- Schedule and estimated finish ---------------------------------------------------------------------
+  const at = now();
+  const scheduledAt = campaign.scheduledAt;
+  if (campaign.status === 'draft' && scheduledAt && scheduledAt.getTime() < at.getTime()) {
+    warnings.push({
+      code: 'schedule_past',
+      message: 'The scheduled start has passed: the campaign starts as soon as you launch it',
+    });
+  }
+  const start = scheduledAt && scheduledAt.getTime() > at.getTime() ? scheduledAt : at;
+  const capacity = dailyCapacity({
+    accounts: active.map((a) => ({ cap: effectiveDailyCap(a, start) })),
+    windowStartMinute: campaign.windowStartMinute,
+    windowEndMinute: campaign.windowEndMinute,
+    gapMinSeconds: campaign.gapMinSeconds,
+    gapMaxSeconds: campaign.gapMaxSeconds,
+    dailyCap: campaign.dailyCap,
+  });
+  const finish = estimateFinish({
+    start,
+    audienceSize,
+    steps,
+    dailyCapacity: capacity,
+    sendDays: campaign.sendDays,
+    windowStartMinute: campaign.windowStartMinute,
+    windowEndMinute: campaign.windowEndMinute,
+    timeZone: campaign.timeZone,
+  });
+  if (finish && finish.getTime() - start.getTime() > LONG_FINISH_DAYS * 86_400_000) {
+    warnings.push({
+      code: 'long_finish',
+      message: `At ${capacity.toLocaleString('en')} emails a day this campaign takes more than ${LONG_FINISH_DAYS} days`,
+      detail: 'Add sender accounts, widen the sending window or shorten the gaps to finish sooner.',
+    });
+  }
+
+  return {
+    ready: blockers.length === 0,
+    blockers,
+    warnings,
+    passed,
+    audienceSize,
+    estimatedFinish: finish ? finish.toISOString() : null,
+    dailyCapacity: capacity,
+  };
+}
+
+function isMissing(scope: Record<string, unknown>, path: string[]): boolean {
+  let value: unknown = scope;
+  for (const segment of path) {
+    if (segment === '?') return false;
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return true;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value === null || value === undefined || value === '';
+}

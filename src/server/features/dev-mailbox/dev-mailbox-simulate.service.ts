@@ -1,0 +1,88 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  INBOUND_MESSAGES,
+  type InboundKind,
+  type InboundResult,
+  type SimulatedInboundKind,
+} from '../../../shared/inbound';
+import type { Database } from '../../db/client';
+import { devMailMessages, outboxMessages, senderAccounts } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { notFound } from '../../lib/errors';
+import type { SystemMailer } from '../../lib/mailer';
+import { extractMessageIds } from '../inbound/bounce-report';
+import { processInboundMessage } from '../inbound/process-inbound';
+import { buildSimulatedMail } from '../inbound/simulated-mail';
+
+/*
+ * The development mailbox's "simulate" buttons: answer a caught campaign message as its recipient (or
+ * their mail server) would, and run the answer through the real inbound processing, scoped to the owner
+ * of the campaign message it answers.
+ */
+
+const EXPECTED_KIND: Record<SimulatedInboundKind, InboundKind> = {
+  reply: 'reply',
+  bounce: 'bounce_hard',
+  out_of_office: 'out_of_office',
+  unsubscribe: 'unsubscribe_request',
+};
+
+const ADDRESS = /[^\s<>"',;:]+@[^\s<>"',;:]+/;
+
+export async function simulateDevMailAnswer(options: {
+  db: Database;
+  log: FastifyBaseLogger;
+  id: string;
+  kind: SimulatedInboundKind;
+  senderHealth?: { mailer: SystemMailer; appUrl: string };
+}): Promise<InboundResult> {
+  const { db } = options;
+  const [caught] = await db.select().from(devMailMessages).where(eq(devMailMessages.id, options.id)).limit(1);
+  if (!caught) throw notFound('Message not found');
+  const notCampaign = {
+    kind: EXPECTED_KIND[options.kind],
+    matched: false,
+    detail: INBOUND_MESSAGES.notACampaignMessage,
+  };
+
+  const messageId = extractMessageIds(caught.headers.find((h) => h.key === 'message-id')?.value)[0];
+  if (!messageId) return notCampaign;
+  const [sent] = await db
+    .select({
+      messageId: outboxMessages.messageId,
+      userId: outboxMessages.userId,
+      senderAccountId: outboxMessages.senderAccountId,
+      toEmail: outboxMessages.toEmail,
+      subject: outboxMessages.subject,
+      sentAt: outboxMessages.sentAt,
+      accountEmail: senderAccounts.fromEmail,
+    })
+    .from(outboxMessages)
+    .leftJoin(senderAccounts, eq(senderAccounts.id, outboxMessages.senderAccountId))
+    .where(inArray(outboxMessages.messageId, [...new Set([messageId, messageId.toLowerCase()])]))
+    .limit(1);
+  if (!sent?.messageId) return notCampaign;
+
+  const at = now();
+  const raw = buildSimulatedMail({
+    kind: options.kind,
+    at,
+    original: {
+      messageId: sent.messageId,
+      subject: caught.subject || sent.subject,
+      from: ADDRESS.exec(caught.fromAddress)?.[0] ?? sent.accountEmail ?? 'sender@localhost',
+      to: sent.toEmail,
+      sentAt: sent.sentAt ?? caught.receivedAt,
+      text: caught.text,
+    },
+  });
+  return processInboundMessage({
+    db,
+    log: options.log,
+    raw,
+    senderAccountId: sent.senderAccountId,
+    userId: sent.userId,
+    senderHealth: options.senderHealth,
+  });
+}

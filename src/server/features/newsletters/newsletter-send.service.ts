@@ -1,0 +1,483 @@
+import { and, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
+import { NEWSLETTER_MESSAGES, type Newsletter } from '../../../shared/newsletters';
+import type { Database } from '../../db/client';
+import {
+  campaignContacts,
+  campaignSenderAccounts,
+  campaigns,
+  contactLists,
+  newsletters,
+  senderAccounts,
+} from '../../db/schema/index';
+import type { Queue } from '../../jobs/queue';
+import { now } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
+import { renderForContact } from '../campaigns/personalize';
+import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
+import { queueMessages, wakeDispatchers } from '../sending/outbox.service';
+import { resolveRecipientTimeZone } from '../sending/recipient-time-zone';
+import { hasVisibleContent, wrapBulkHtml } from './bulk-html';
+import { getNewsletterRow, type NewsletterRow, newsletterDto } from './newsletters.service';
+
+/*
+ * A newsletter or bulk email goes out through the sending engine: one `campaigns` row (kind
+ * newsletter|bulk, active, all day every day, no gap, tracking on), a campaign contact per recipient and
+ * one queued message each, rendered for that recipient. The newsletter is 'sending' until the engine has
+ * nothing queued or in flight for it, then 'sent'.
+ *
+ * Recipients are walked in batches; each batch's contacts and messages are written in one transaction,
+ * and the campaign's `started_at` is set only when the whole audience is queued. A send interrupted by
+ * a restart is picked up again by the `send-scheduled-newsletters` job: contacts already in the
+ * campaign are skipped (the campaign/address unique key), so nobody gets two copies.
+ */
+
+export interface SendContext {
+  db: Database;
+  queue: Queue | null;
+  appUrl: string;
+  dispatchConcurrency?: number;
+}
+
+/** A send that made no progress for this long lost its process; the job takes it over. */
+export const STALLED_SEND_MS = 10 * 60 * 1000;
+const SEND_BATCH = 500;
+const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
+
+interface SendTargets {
+  listIds: string[];
+  senderAccountIds: string[];
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)];
+}
+
+function checkContent(row: NewsletterRow): void {
+  if (!row.subject.trim()) throw new AppError('validation', NEWSLETTER_MESSAGES.needsSubject);
+  if (!hasVisibleContent(row.html)) throw new AppError('validation', NEWSLETTER_MESSAGES.needsBody);
+}
+
+/** The lists are the owner's and live, the accounts the owner's with at least one active. */
+async function checkTargets(db: Database, userId: string, targets: SendTargets): Promise<void> {
+  const listIds = unique(targets.listIds);
+  const senderIds = unique(targets.senderAccountIds);
+  if (listIds.length === 0) throw new AppError('validation', NEWSLETTER_MESSAGES.needsLists);
+  if (senderIds.length === 0) throw new AppError('validation', NEWSLETTER_MESSAGES.needsSenders);
+  const lists = await db
+    .select({ id: contactLists.id })
+    .from(contactLists)
+    .where(
+      and(eq(contactLists.userId, userId), inArray(contactLists.id, listIds), isNull(contactLists.deletedAt)),
+    );
+  if (lists.length !== listIds.length) throw notFound('List not found');
+  const accounts = await db
+    .select({ id: senderAccounts.id, status: senderAccounts.status })
+    .from(senderAccounts)
+    .where(and(eq(senderAccounts.userId, userId), inArray(senderAccounts.id, senderIds)));
+  if (accounts.length !== senderIds.length) throw notFound('Sender account not found');
+  if (!accounts.some((a) => a.status === 'active')) {
+    throw new AppError('conflict', NEWSLETTER_MESSAGES.noActiveSender);
+  }
+}
+
+/** Refuses an empty audience, and one larger than the plan's recipient limit. */
+async function checkAudience(db: Database, userId: string, listIds: string[]): Promise<void> {
+  const limits = await getPlanLimits({ db, userId });
+  const cap = limits.recipients < 0 ? 1 : limits.recipients + 1;
+  let n = 0;
+  for await (const batch of resolveAudienceBatches({
+    db,
+    userId,
+    audience: { listIds, leadFilters: [] },
+    limit: cap,
+  })) {
+    n += batch.length;
+  }
+  if (n === 0) throw new AppError('validation', NEWSLETTER_MESSAGES.emptyAudience);
+  if (limits.recipients >= 0)
+    await assertWithinLimit({ db, userId, limit: 'recipients', used: 0, adding: n });
+}
+
+/** Sends now. */
+export async function sendNewsletter(
+  ctx: SendContext & { userId: string; id: string; input: SendTargets },
+): Promise<Newsletter> {
+  const { db, userId } = ctx;
+  const row = await getNewsletterRow({ db, userId, id: ctx.id });
+  if (row.status !== 'draft' && row.status !== 'scheduled') {
+    throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
+  }
+  checkContent(row);
+  await checkTargets(db, userId, ctx.input);
+  await checkAudience(db, userId, unique(ctx.input.listIds));
+  const claimed = await startSend(ctx, row, ctx.input, ['draft', 'scheduled']);
+  if (!claimed) throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
+  await queueAudience(ctx, claimed.campaignId);
+  return newsletterDto(db, ctx.appUrl, await getNewsletterRow({ db, userId, id: row.id }));
+}
+
+/**
+ * Moves the newsletter to 'sending' (only from the given statuses: two sends never both start) and
+ * creates its engine campaign, in one transaction.
+ */
+async function startSend(
+  ctx: SendContext,
+  row: NewsletterRow,
+  targets: SendTargets,
+  from: NewsletterRow['status'][],
+): Promise<{ campaignId: string } | null> {
+  const at = now();
+  return ctx.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(newsletters)
+      .set({
+        status: 'sending',
+        listIds: unique(targets.listIds),
+        senderAccountIds: unique(targets.senderAccountIds),
+        sentAt: at,
+        updatedAt: at,
+      })
+      .where(and(eq(newsletters.id, row.id), inArray(newsletters.status, from)))
+      .returning();
+    if (!claimed) return null;
+    const [campaign] = await tx
+      .insert(campaigns)
+      .values({
+        userId: row.userId,
+        name: (row.subject || row.name).slice(0, 200),
+        kind: row.kind,
+        status: 'active',
+        audience: { listIds: claimed.listIds, leadFilters: [] },
+        windowStartMinute: 0,
+        windowEndMinute: 1440,
+        sendDays: [1, 2, 3, 4, 5, 6, 7],
+        timezoneMode: 'fixed',
+        gapMinSeconds: 0,
+        gapMaxSeconds: 0,
+        trackOpens: true,
+        trackClicks: true,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: campaigns.id });
+    await tx
+      .insert(campaignSenderAccounts)
+      .values(
+        claimed.senderAccountIds.map((senderAccountId) => ({ campaignId: campaign!.id, senderAccountId })),
+      );
+    await tx.update(newsletters).set({ campaignId: campaign!.id }).where(eq(newsletters.id, row.id));
+    return { campaignId: campaign!.id };
+  });
+}
+
+/** The email as it is sent (before personalisation): the rendered blocks, or the wrapped rich text. */
+export function sendableHtml(row: Pick<NewsletterRow, 'kind' | 'html' | 'subject'>): string {
+  return row.kind === 'bulk' ? wrapBulkHtml(row.html, row.subject) : row.html;
+}
+
+/**
+ * Copies the audience into the campaign and queues one rendered message per new contact. Safe to run
+ * again on a send that was interrupted.
+ */
+export async function queueAudience(ctx: SendContext, campaignId: string): Promise<number> {
+  const { db } = ctx;
+  const [row] = await db.select().from(newsletters).where(eq(newsletters.campaignId, campaignId)).limit(1);
+  const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
+  if (!row || !campaign || campaign.startedAt) return 0;
+  const [sender] = await db
+    .select({ fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
+    .from(campaignSenderAccounts)
+    .innerJoin(senderAccounts, eq(senderAccounts.id, campaignSenderAccounts.senderAccountId))
+    .where(eq(campaignSenderAccounts.campaignId, campaignId))
+    .orderBy(sql`${senderAccounts.status} = 'active' desc`, senderAccounts.createdAt)
+    .limit(1);
+  const html = sendableHtml(row);
+  let queued = 0;
+  const batches = resolveAudienceBatches({
+    db,
+    userId: row.userId,
+    audience: { listIds: row.listIds, leadFilters: [] },
+  });
+  let pending: AudienceContact[] = [];
+  const flush = async (contacts: AudienceContact[]) => {
+    queued += await db.transaction(async (tx) => {
+      const at = now();
+      const inserted = await tx
+        .insert(campaignContacts)
+        .values(
+          contacts.map((c) => ({
+            campaignId,
+            userId: row.userId,
+            email: c.email,
+            firstName: c.firstName,
+            lastName: c.lastName,
+            company: c.company,
+            city: c.city,
+            countryCode: c.countryCode,
+            timeZone: resolveRecipientTimeZone({ countryCode: c.countryCode, city: c.city }),
+            fields: c.fields,
+            directoryContactId: c.directoryContactId ?? null,
+            currentStep: 1,
+            createdAt: at,
+            updatedAt: at,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning();
+      if (inserted.length === 0) return 0;
+      const messages = inserted.map((contact) => {
+        const rendered = renderForContact({
+          subject: row.subject,
+          html,
+          contact: {
+            email: contact.email,
+            firstName: contact.firstName,
+            lastName: contact.lastName,
+            company: contact.company,
+            city: contact.city,
+            countryCode: contact.countryCode,
+            fields: contact.fields,
+          },
+          sender: sender ?? null,
+          seed: contact.id,
+        });
+        const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
+        return {
+          campaignContactId: contact.id,
+          toEmail: contact.email,
+          toName: name || null,
+          subject: rendered.subject,
+          html: rendered.html,
+        };
+      });
+      const result = await queueMessages({ db: tx, queue: null, appUrl: ctx.appUrl, campaign, messages });
+      // Progress marker: a send whose campaign stops moving is taken over by the job.
+      await tx.update(campaigns).set({ updatedAt: at }).where(eq(campaigns.id, campaignId));
+      return result.queued;
+    });
+  };
+  for await (const batch of batches) {
+    pending.push(...batch);
+    if (pending.length >= SEND_BATCH) {
+      await flush(pending);
+      pending = [];
+      if (ctx.queue) await wakeDispatchers({ queue: ctx.queue, parallelism: ctx.dispatchConcurrency ?? 2 });
+    }
+  }
+  if (pending.length > 0) await flush(pending);
+  await db
+    .update(campaigns)
+    .set({ startedAt: now(), updatedAt: now() })
+    .where(and(eq(campaigns.id, campaignId), isNull(campaigns.startedAt)));
+  if (ctx.queue && queued > 0) {
+    await wakeDispatchers({ queue: ctx.queue, parallelism: ctx.dispatchConcurrency ?? 2 });
+  }
+  return queued;
+}
+
+export async function scheduleNewsletter(options: {
+  db: Database;
+  appUrl: string;
+  userId: string;
+  id: string;
+  input: SendTargets & { scheduledAt: string };
+}): Promise<Newsletter> {
+  const { db, userId } = options;
+  const row = await getNewsletterRow({ db, userId, id: options.id });
+  if (row.status !== 'draft' && row.status !== 'scheduled') {
+    throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
+  }
+  const when = new Date(options.input.scheduledAt);
+  const at = now();
+  if (Number.isNaN(when.getTime()) || when.getTime() <= at.getTime()) {
+    throw new AppError('validation', NEWSLETTER_MESSAGES.scheduleInPast, {
+      errors: [{ path: 'scheduledAt', message: NEWSLETTER_MESSAGES.scheduleInPast }],
+    });
+  }
+  if (when.getTime() - at.getTime() > YEAR_MS) {
+    throw new AppError('validation', NEWSLETTER_MESSAGES.scheduleTooFar, {
+      errors: [{ path: 'scheduledAt', message: NEWSLETTER_MESSAGES.scheduleTooFar }],
+    });
+  }
+  checkContent(row);
+  await checkTargets(db, userId, options.input);
+  await checkAudience(db, userId, unique(options.input.listIds));
+  const [updated] = await db
+    .update(newsletters)
+    .set({
+      status: 'scheduled',
+      scheduledAt: when,
+      listIds: unique(options.input.listIds),
+      senderAccountIds: unique(options.input.senderAccountIds),
+      updatedAt: at,
+    })
+    .where(and(eq(newsletters.id, row.id), inArray(newsletters.status, ['draft', 'scheduled'])))
+    .returning();
+  if (!updated) throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
+  return newsletterDto(db, options.appUrl, updated);
+}
+
+/** Back to draft. Usable by super admins for any user's newsletter (`userId` omitted). */
+export async function unscheduleNewsletter(options: {
+  db: Database;
+  appUrl: string;
+  userId?: string;
+  id: string;
+}): Promise<Newsletter> {
+  const { db } = options;
+  const [updated] = await db
+    .update(newsletters)
+    .set({ status: 'draft', scheduledAt: null, updatedAt: now() })
+    .where(
+      and(
+        eq(newsletters.id, options.id),
+        options.userId ? eq(newsletters.userId, options.userId) : undefined,
+        eq(newsletters.status, 'scheduled'),
+      ),
+    )
+    .returning();
+  if (!updated) {
+    // Tell "not yours / not there" (404) from "not scheduled" (409).
+    const [exists] = await db
+      .select({ id: newsletters.id })
+      .from(newsletters)
+      .where(
+        and(
+          eq(newsletters.id, options.id),
+          options.userId ? eq(newsletters.userId, options.userId) : undefined,
+        ),
+      )
+      .limit(1);
+    if (!exists) throw notFound(NEWSLETTER_MESSAGES.notFound);
+    throw new AppError('conflict', NEWSLETTER_MESSAGES.notScheduled);
+  }
+  return newsletterDto(db, options.appUrl, updated);
+}
+
+export interface ScheduledRunSummary {
+  started: number;
+  failed: number;
+  resumed: number;
+  finished: number;
+}
+
+/**
+ * The `send-scheduled-newsletters` job (every minute; safe to run twice, or on two workers at once):
+ * starts due scheduled sends, takes over stalled ones, and marks finished ones 'sent'.
+ */
+export async function runNewsletterSchedule(
+  ctx: SendContext & { log?: { warn(obj: object, msg: string): void } },
+): Promise<ScheduledRunSummary> {
+  const { db } = ctx;
+  const summary: ScheduledRunSummary = { started: 0, failed: 0, resumed: 0, finished: 0 };
+  const at = now();
+
+  const due = await db
+    .select()
+    .from(newsletters)
+    .where(and(eq(newsletters.status, 'scheduled'), lte(newsletters.scheduledAt, at)))
+    .orderBy(newsletters.scheduledAt)
+    .limit(50);
+  for (const row of due) {
+    const targets = { listIds: row.listIds, senderAccountIds: row.senderAccountIds };
+    try {
+      checkContent(row);
+      await checkTargets(db, row.userId, targets);
+      await checkAudience(db, row.userId, row.listIds);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      // It cannot go as planned (a list deleted, no active account…): back to draft for the owner to fix.
+      await db
+        .update(newsletters)
+        .set({ status: 'draft', updatedAt: now() })
+        .where(and(eq(newsletters.id, row.id), eq(newsletters.status, 'scheduled')));
+      ctx.log?.warn(
+        { newsletterId: row.id, reason: error.message },
+        'scheduled newsletter could not be sent',
+      );
+      summary.failed++;
+      continue;
+    }
+    const claimed = await startSend(ctx, row, targets, ['scheduled']);
+    if (!claimed) continue; // unscheduled, or another worker took it
+    await queueAudience(ctx, claimed.campaignId);
+    summary.started++;
+  }
+
+  const stalled = await db
+    .select({ campaignId: campaigns.id })
+    .from(newsletters)
+    .innerJoin(campaigns, eq(campaigns.id, newsletters.campaignId))
+    .where(
+      and(
+        eq(newsletters.status, 'sending'),
+        isNull(campaigns.startedAt),
+        lt(campaigns.updatedAt, new Date(at.getTime() - STALLED_SEND_MS)),
+      ),
+    )
+    .limit(20);
+  for (const { campaignId } of stalled) {
+    // Claim the takeover by moving the progress marker: a second worker's guard then fails.
+    const [mine] = await db
+      .update(campaigns)
+      .set({ updatedAt: now() })
+      .where(
+        and(
+          eq(campaigns.id, campaignId),
+          isNull(campaigns.startedAt),
+          lt(campaigns.updatedAt, new Date(at.getTime() - STALLED_SEND_MS)),
+        ),
+      )
+      .returning({ id: campaigns.id });
+    if (!mine) continue;
+    await queueAudience(ctx, campaignId);
+    summary.resumed++;
+  }
+
+  summary.finished = await finishNewsletterSends({ db });
+  return summary;
+}
+
+/** 'sending' → 'sent' once every recipient is queued and the engine has nothing queued or in flight. */
+export async function finishNewsletterSends({ db }: { db: Database }): Promise<number> {
+  const done = await db
+    .select({ id: newsletters.id, campaignId: campaigns.id })
+    .from(newsletters)
+    .innerJoin(campaigns, eq(campaigns.id, newsletters.campaignId))
+    .where(
+      and(
+        eq(newsletters.status, 'sending'),
+        isNotNull(campaigns.startedAt),
+        sql`not exists (select 1 from outbox_messages o where o.campaign_id = ${campaigns.id} and o.state in ('queued', 'sending'))`,
+      ),
+    )
+    .limit(200);
+  let finished = 0;
+  for (const row of done) {
+    const at = now();
+    const marked = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(newsletters)
+        .set({ status: 'sent', updatedAt: at })
+        .where(and(eq(newsletters.id, row.id), eq(newsletters.status, 'sending')))
+        .returning({ id: newsletters.id });
+      if (!updated) return false;
+      await tx
+        .update(campaigns)
+        .set({
+          status: sql`case when ${campaigns.status} = 'stopped' then 'stopped' else 'completed' end`,
+          completedAt: at,
+          updatedAt: at,
+        })
+        .where(eq(campaigns.id, row.campaignId));
+      await tx
+        .update(campaignContacts)
+        .set({ status: 'completed', statusChangedAt: at, updatedAt: at })
+        .where(and(eq(campaignContacts.campaignId, row.campaignId), eq(campaignContacts.status, 'active')));
+      return true;
+    });
+    if (marked) finished++;
+  }
+  return finished;
+}

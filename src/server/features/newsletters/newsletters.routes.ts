@@ -1,0 +1,235 @@
+import { createReadStream } from 'node:fs';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorSchema } from '../../../shared/auth';
+import {
+  NEWSLETTER_IMAGE_MAX_BYTES,
+  NEWSLETTER_MESSAGES,
+  newsletterCreateSchema,
+  newsletterImageSchema,
+  newsletterListQuerySchema,
+  newsletterScheduleSchema,
+  newsletterSchema,
+  newsletterSendSchema,
+  newsletterTestSendSchema,
+  newsletterUpdateSchema,
+} from '../../../shared/newsletters';
+import { AppError } from '../../lib/errors';
+import { requireSession } from '../../lib/http';
+import { renderWebVersion, sendNewsletterTest } from './newsletter-delivery';
+import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
+import { scheduleNewsletter, sendNewsletter, unscheduleNewsletter } from './newsletter-send.service';
+import {
+  createNewsletter,
+  deleteNewsletter,
+  duplicateNewsletter,
+  getNewsletter,
+  listNewsletters,
+  updateNewsletter,
+} from './newsletters.service';
+
+export async function newslettersRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, env, queue, secrets } = app.services;
+  // Encapsulated here: only the image upload reads multipart bodies.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: NEWSLETTER_IMAGE_MAX_BYTES, files: 1, fields: 5, fieldSize: 1000, parts: 10 },
+  });
+  const tags = ['newsletters'];
+  const params = z.object({ id: z.uuid(NEWSLETTER_MESSAGES.notFound) });
+  const errors = {
+    400: errorSchema,
+    401: errorSchema,
+    403: errorSchema,
+    404: errorSchema,
+    409: errorSchema,
+  };
+  const appUrl = env.APP_URL;
+  const sendContext = { db, queue, appUrl, dispatchConcurrency: env.DISPATCH_CONCURRENCY };
+
+  app.get(
+    '/api/newsletters',
+    {
+      schema: {
+        tags,
+        querystring: newsletterListQuerySchema,
+        response: { 200: z.array(newsletterSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return listNewsletters({ db, appUrl, userId: user.id, kind: request.query.kind });
+    },
+  );
+
+  app.post(
+    '/api/newsletters',
+    { schema: { tags, body: newsletterCreateSchema, response: { 201: newsletterSchema, ...errors } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      const created = await createNewsletter({ db, appUrl, userId: user.id, input: request.body });
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.post(
+    '/api/newsletters/images',
+    {
+      schema: {
+        tags,
+        response: { 201: newsletterImageSchema, ...errors, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      await requireSession(request);
+      if (!request.isMultipart()) throw new AppError('bad_request', NEWSLETTER_MESSAGES.imageMissing);
+      const saved = await saveNewsletterImage({ dataDir: env.DATA_DIR, appUrl, parts: request.parts() });
+      return reply.code(201).send(saved);
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id',
+    { schema: { tags, params, response: { 200: newsletterSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getNewsletter({ db, appUrl, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.patch(
+    '/api/newsletters/:id',
+    {
+      schema: { tags, params, body: newsletterUpdateSchema, response: { 200: newsletterSchema, ...errors } },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return updateNewsletter({ db, appUrl, userId: user.id, id: request.params.id, input: request.body });
+    },
+  );
+
+  app.delete(
+    '/api/newsletters/:id',
+    { schema: { tags, params, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      await deleteNewsletter({ db, userId: user.id, id: request.params.id });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/newsletters/:id/duplicate',
+    { schema: { tags, params, response: { 201: newsletterSchema, ...errors } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      const copy = await duplicateNewsletter({ db, appUrl, userId: user.id, id: request.params.id });
+      return reply.code(201).send(copy);
+    },
+  );
+
+  app.post(
+    '/api/newsletters/:id/send',
+    { schema: { tags, params, body: newsletterSendSchema, response: { 200: newsletterSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return sendNewsletter({ ...sendContext, userId: user.id, id: request.params.id, input: request.body });
+    },
+  );
+
+  app.post(
+    '/api/newsletters/:id/schedule',
+    {
+      schema: {
+        tags,
+        params,
+        body: newsletterScheduleSchema,
+        response: { 200: newsletterSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return scheduleNewsletter({ db, appUrl, userId: user.id, id: request.params.id, input: request.body });
+    },
+  );
+
+  app.post(
+    '/api/newsletters/:id/unschedule',
+    { schema: { tags, params, response: { 200: newsletterSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return unscheduleNewsletter({ db, appUrl, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/newsletters/:id/test-send',
+    {
+      schema: {
+        tags,
+        params,
+        body: newsletterTestSendSchema,
+        response: { 200: z.object({ ok: z.literal(true) }), ...errors },
+      },
+      // Each test is a real email through the user's server.
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      await sendNewsletterTest({
+        db,
+        encryptionKey: secrets.encryptionKey,
+        network: env.SENDER_NETWORK,
+        devMailboxPort: app.services.devMailbox?.port ?? null,
+        user: {
+          id: user.id,
+          email: user.email,
+          firstName: (user as { firstName?: string | null }).firstName ?? null,
+          lastName: (user as { lastName?: string | null }).lastName ?? null,
+        },
+        id: request.params.id,
+        input: request.body,
+      });
+      return { ok: true as const };
+    },
+  );
+
+  // Public: the web version linked from the mail. No session, no tracking.
+  app.get(
+    '/n/:token',
+    { schema: { hide: true, params: z.object({ token: z.string().max(100) }) } },
+    async (request, reply) => {
+      const html = await renderWebVersion({ db, token: request.params.token });
+      reply
+        .header('x-robots-tag', 'noindex')
+        .header('cache-control', 'private, max-age=60')
+        .type('text/html; charset=utf-8');
+      if (html === null) {
+        return reply
+          .code(404)
+          .send(
+            '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body style="font-family:sans-serif;padding:40px;text-align:center"><h1>This email is not available</h1><p>The link may be mistyped, or the sender has removed it.</p></body></html>',
+          );
+      }
+      return reply.send(html);
+    },
+  );
+
+  // Public: uploaded newsletter images, fetched by mail clients.
+  app.get(
+    '/media/:name',
+    { schema: { hide: true, params: z.object({ name: z.string().max(100) }) } },
+    async (request, reply) => {
+      const file = await findMediaFile(env.DATA_DIR, request.params.name);
+      if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      return reply
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('content-security-policy', "default-src 'none'")
+        .type(contentTypeOf(request.params.name))
+        .send(createReadStream(file));
+    },
+  );
+}

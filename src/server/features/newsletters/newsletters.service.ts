@@ -1,0 +1,363 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { renderNewsletter } from '../../../shared/newsletter-render';
+import {
+  NEWSLETTER_MESSAGES,
+  type Newsletter,
+  type NewsletterBlock,
+  type NewsletterCreateSchemaOutput,
+  type NewsletterKind,
+  type NewsletterStats,
+  newsletterBlocksSchema,
+  starterBlocks,
+} from '../../../shared/newsletters';
+import type { Database } from '../../db/client';
+import { campaignContacts, emailEvents, newsletters } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { assertWithinLimit } from '../plans/plan-limits.service';
+import { bulkText, sanitizeBulkHtml } from './bulk-html';
+
+/*
+ * Newsletters and bulk emails as documents: create (within the plan's monthly allowance), edit while
+ * they are drafts or scheduled, duplicate, delete. Sending is newsletter-send.service.ts.
+ */
+
+export type NewsletterRow = typeof newsletters.$inferSelect;
+
+const EDITABLE = new Set<NewsletterRow['status']>(['draft', 'scheduled']);
+
+function newWebToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+function iso(value: Date | null): string | null {
+  return value ? value.toISOString() : null;
+}
+
+export function webUrlOf(appUrl: string, row: Pick<NewsletterRow, 'webToken'>): string {
+  return `${appUrl}/n/${row.webToken}`;
+}
+
+export function toNewsletterDto(
+  row: NewsletterRow,
+  options: { appUrl: string; recipientCount?: number; stats?: NewsletterStats },
+): Newsletter {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    subject: row.subject,
+    preheader: row.preheader,
+    blocks: row.blocks ?? null,
+    html: row.html,
+    text: row.text,
+    status: row.status,
+    listIds: row.listIds,
+    senderAccountIds: row.senderAccountIds,
+    scheduledAt: iso(row.scheduledAt),
+    sentAt: iso(row.sentAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    webUrl: webUrlOf(options.appUrl, row),
+    recipientCount: options.recipientCount ?? 0,
+    ...(options.stats ? { stats: options.stats } : {}),
+  };
+}
+
+/** Recipients and engagement of sent newsletters, by their engine campaign. */
+export async function loadSendFigures(
+  db: Database,
+  userId: string,
+  campaignIds: string[],
+): Promise<Map<string, { recipients: number; stats: NewsletterStats }>> {
+  const figures = new Map<string, { recipients: number; stats: NewsletterStats }>();
+  if (campaignIds.length === 0) return figures;
+  const [recipients, events] = await Promise.all([
+    db
+      .select({ campaignId: campaignContacts.campaignId, n: count() })
+      .from(campaignContacts)
+      .where(inArray(campaignContacts.campaignId, campaignIds))
+      .groupBy(campaignContacts.campaignId),
+    db
+      .select({
+        campaignId: emailEvents.campaignId,
+        sent: sql<number>`count(*) filter (where ${emailEvents.type} = 'sent')`.mapWith(Number),
+        opened:
+          sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'opened' and not ${emailEvents.machine})`.mapWith(
+            Number,
+          ),
+        clicked:
+          sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'clicked' and not ${emailEvents.machine})`.mapWith(
+            Number,
+          ),
+        unsubscribed:
+          sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'unsubscribed')`.mapWith(
+            Number,
+          ),
+      })
+      .from(emailEvents)
+      .where(and(eq(emailEvents.userId, userId), inArray(emailEvents.campaignId, campaignIds)))
+      .groupBy(emailEvents.campaignId),
+  ]);
+  for (const id of campaignIds) {
+    figures.set(id, { recipients: 0, stats: { sent: 0, opened: 0, clicked: 0, unsubscribed: 0 } });
+  }
+  for (const row of recipients) figures.get(row.campaignId)!.recipients = Number(row.n);
+  for (const row of events) {
+    if (!row.campaignId) continue;
+    const entry = figures.get(row.campaignId);
+    if (entry)
+      entry.stats = {
+        sent: row.sent,
+        opened: row.opened,
+        clicked: row.clicked,
+        unsubscribed: row.unsubscribed,
+      };
+  }
+  return figures;
+}
+
+async function toDtos(db: Database, appUrl: string, rows: NewsletterRow[]): Promise<Newsletter[]> {
+  const byUser = new Map<string, string[]>();
+  for (const row of rows) {
+    if (!row.campaignId) continue;
+    byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.campaignId]);
+  }
+  const figures = new Map<string, { recipients: number; stats: NewsletterStats }>();
+  for (const [userId, ids] of byUser) {
+    for (const [id, value] of await loadSendFigures(db, userId, ids)) figures.set(id, value);
+  }
+  return rows.map((row) => {
+    const figure = row.campaignId ? figures.get(row.campaignId) : undefined;
+    return toNewsletterDto(row, {
+      appUrl,
+      recipientCount: figure?.recipients ?? 0,
+      stats: figure?.stats,
+    });
+  });
+}
+
+export async function newsletterDto(db: Database, appUrl: string, row: NewsletterRow): Promise<Newsletter> {
+  return (await toDtos(db, appUrl, [row]))[0]!;
+}
+
+export async function listNewsletters(options: {
+  db: Database;
+  appUrl: string;
+  userId: string;
+  kind?: NewsletterKind;
+}): Promise<Newsletter[]> {
+  const rows = await options.db
+    .select()
+    .from(newsletters)
+    .where(
+      and(
+        eq(newsletters.userId, options.userId),
+        options.kind ? eq(newsletters.kind, options.kind) : undefined,
+      ),
+    )
+    .orderBy(desc(newsletters.createdAt), desc(newsletters.id))
+    .limit(500);
+  return toDtos(options.db, options.appUrl, rows);
+}
+
+/** The owner's newsletter; another user's id answers 404. */
+export async function getNewsletterRow(options: {
+  db: Database;
+  userId: string;
+  id: string;
+}): Promise<NewsletterRow> {
+  const [row] = await options.db
+    .select()
+    .from(newsletters)
+    .where(and(eq(newsletters.id, options.id), eq(newsletters.userId, options.userId)))
+    .limit(1);
+  if (!row) throw notFound(NEWSLETTER_MESSAGES.notFound);
+  return row;
+}
+
+/** Any user's newsletter (admin views). */
+export async function getNewsletterRowById(options: { db: Database; id: string }): Promise<NewsletterRow> {
+  const [row] = await options.db.select().from(newsletters).where(eq(newsletters.id, options.id)).limit(1);
+  if (!row) throw notFound(NEWSLETTER_MESSAGES.notFound);
+  return row;
+}
+
+export async function getNewsletter(options: {
+  db: Database;
+  appUrl: string;
+  userId: string;
+  id: string;
+}): Promise<Newsletter> {
+  return newsletterDto(options.db, options.appUrl, await getNewsletterRow(options));
+}
+
+function startOfMonth(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+/** Newsletters and bulk emails created this calendar month count against the plan's monthly allowance. */
+export async function countNewslettersThisMonth(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(newsletters)
+    .where(and(eq(newsletters.userId, userId), gte(newsletters.createdAt, startOfMonth(now()))));
+  return Number(row?.n ?? 0);
+}
+
+async function assertNewsletterAllowance(db: Database, userId: string): Promise<void> {
+  await assertWithinLimit({
+    db,
+    userId,
+    limit: 'newsletters',
+    used: await countNewslettersThisMonth(db, userId),
+  });
+}
+
+/** The stored body of either kind: rendered blocks, or the cleaned rich text. */
+function contentColumns(input: {
+  kind: NewsletterKind;
+  subject: string;
+  preheader: string;
+  blocks: NewsletterBlock[] | null;
+  html: string;
+}): { blocks: NewsletterBlock[] | null; html: string; text: string } {
+  if (input.kind === 'newsletter') {
+    const blocks = input.blocks ?? [];
+    return { blocks, ...renderNewsletter({ subject: input.subject, preheader: input.preheader, blocks }) };
+  }
+  const html = sanitizeBulkHtml(input.html);
+  return { blocks: null, html, text: bulkText(html) };
+}
+
+export async function createNewsletter(options: {
+  db: Database;
+  appUrl: string;
+  userId: string;
+  input: NewsletterCreateSchemaOutput;
+}): Promise<Newsletter> {
+  const { db, userId, input } = options;
+  await assertNewsletterAllowance(db, userId);
+  const at = now();
+  const content = contentColumns({
+    kind: input.kind,
+    subject: input.subject,
+    preheader: input.preheader,
+    blocks: input.kind === 'newsletter' ? (input.blocks ?? starterBlocks(() => randomUUID())) : null,
+    html: input.html ?? '',
+  });
+  const [row] = await db
+    .insert(newsletters)
+    .values({
+      userId,
+      kind: input.kind,
+      name: input.name,
+      subject: input.subject,
+      preheader: input.preheader,
+      ...content,
+      webToken: newWebToken(),
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  return newsletterDto(db, options.appUrl, row!);
+}
+
+export async function updateNewsletter(options: {
+  db: Database;
+  appUrl: string;
+  userId: string;
+  id: string;
+  input: {
+    name?: string;
+    subject?: string;
+    preheader?: string;
+    blocks?: NewsletterBlock[];
+    html?: string;
+    listIds?: string[];
+    senderAccountIds?: string[];
+  };
+}): Promise<Newsletter> {
+  const { db, input } = options;
+  const row = await getNewsletterRow(options);
+  if (!EDITABLE.has(row.status)) throw new AppError('conflict', NEWSLETTER_MESSAGES.notEditable);
+  const subject = input.subject ?? row.subject;
+  const preheader = input.preheader ?? row.preheader;
+  const storedBlocks = row.kind === 'newsletter' ? parseStoredBlocks(row.blocks) : null;
+  const content = contentColumns({
+    kind: row.kind,
+    subject,
+    preheader,
+    blocks: input.blocks ?? storedBlocks,
+    html: input.html ?? row.html,
+  });
+  const [updated] = await db
+    .update(newsletters)
+    .set({
+      name: input.name ?? row.name,
+      subject,
+      preheader,
+      ...content,
+      ...(input.listIds ? { listIds: [...new Set(input.listIds)] } : {}),
+      ...(input.senderAccountIds ? { senderAccountIds: [...new Set(input.senderAccountIds)] } : {}),
+      updatedAt: now(),
+    })
+    // The status guard: a send that started meanwhile wins, and this edit is refused.
+    .where(and(eq(newsletters.id, row.id), inArray(newsletters.status, ['draft', 'scheduled'])))
+    .returning();
+  if (!updated) throw new AppError('conflict', NEWSLETTER_MESSAGES.notEditable);
+  return newsletterDto(db, options.appUrl, updated);
+}
+
+/** Blocks as stored; a document that no longer validates (an older format) is rendered as far as it goes. */
+export function parseStoredBlocks(blocks: unknown[] | null): NewsletterBlock[] {
+  if (!blocks) return [];
+  const parsed = newsletterBlocksSchema.safeParse(blocks);
+  if (parsed.success) return parsed.data;
+  return blocks.flatMap((block) => {
+    const one = newsletterBlocksSchema.safeParse([block]);
+    return one.success ? one.data : [];
+  });
+}
+
+export async function duplicateNewsletter(options: {
+  db: Database;
+  appUrl: string;
+  userId: string;
+  id: string;
+}): Promise<Newsletter> {
+  const { db, userId } = options;
+  const row = await getNewsletterRow(options);
+  await assertNewsletterAllowance(db, userId);
+  const at = now();
+  const [copy] = await db
+    .insert(newsletters)
+    .values({
+      userId,
+      kind: row.kind,
+      name: `${row.name} (copy)`.slice(0, 120),
+      subject: row.subject,
+      preheader: row.preheader,
+      blocks: row.blocks,
+      html: row.html,
+      text: row.text,
+      listIds: row.listIds,
+      senderAccountIds: row.senderAccountIds,
+      webToken: newWebToken(),
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  return newsletterDto(db, options.appUrl, copy!);
+}
+
+export async function deleteNewsletter(options: { db: Database; userId: string; id: string }): Promise<void> {
+  const row = await getNewsletterRow(options);
+  if (row.status === 'sending') {
+    throw new AppError('conflict', 'This is being sent right now. You can delete it once it has been sent.');
+  }
+  await options.db
+    .delete(newsletters)
+    .where(and(eq(newsletters.id, row.id), sql`${newsletters.status} <> 'sending'`));
+}

@@ -1,0 +1,234 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageSchema } from '../../../shared/auth';
+import { contactErrorSchema } from '../../../shared/contacts';
+import {
+  connectionTestResultSchema,
+  senderAccountInputSchema,
+  senderAccountSchema,
+  senderConnectionTestSchema,
+  senderPresetSchema,
+  senderTestEmailSchema,
+} from '../../../shared/sending';
+import { getSession, requireSession } from '../../lib/http';
+import { ensureDevMailboxSenderAccount } from './dev-mailbox-account.service';
+import { dnsResolverFromEnv } from './domain-check.service';
+import {
+  createSenderAccount,
+  deleteSenderAccount,
+  getSenderAccount,
+  listSenderAccounts,
+  pauseSenderAccount,
+  resumeSenderAccount,
+  updateSenderAccount,
+} from './sender-accounts.service';
+import {
+  checkSenderAccountDomain,
+  sendSenderTestEmail,
+  testSenderAccount,
+  testSenderSettings,
+} from './sender-connection.service';
+import { listSenderPresets } from './sender-presets';
+
+export async function senderAccountsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, env, secrets } = app.services;
+  const tags = ['sender-accounts'];
+  const errors = {
+    400: contactErrorSchema,
+    401: contactErrorSchema,
+    403: contactErrorSchema,
+    404: contactErrorSchema,
+    409: contactErrorSchema,
+    429: contactErrorSchema,
+  };
+  const params = z.object({ id: z.uuid('Sender account not found') });
+  // The dev mailbox may start after this plugin is registered in some setups; read it per request.
+  const devMailboxPort = () => app.services.devMailbox?.port ?? null;
+  const context = () => ({
+    db,
+    encryptionKey: secrets.encryptionKey,
+    network: env.SENDER_NETWORK,
+    devMailboxPort: devMailboxPort(),
+  });
+  const dnsResolver = () => dnsResolverFromEnv(env);
+  // Connection tests reach out to servers the user names: a few a minute per user, whatever their address.
+  const perUser = (max: number) => ({
+    rateLimit: {
+      max,
+      timeWindow: 60_000,
+      keyGenerator: async (request: FastifyRequest) => (await getSession(request))?.user.id ?? request.ip,
+    },
+  });
+
+  app.get(
+    '/api/sender-accounts',
+    { schema: { tags, response: { 200: z.array(senderAccountSchema), ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return listSenderAccounts({ db, userId: user.id });
+    },
+  );
+
+  app.get(
+    '/api/sender-accounts/presets',
+    { schema: { tags, response: { 200: z.array(senderPresetSchema), ...errors } } },
+    async (request) => {
+      await requireSession(request);
+      return listSenderPresets({ devMailboxPort: devMailboxPort() });
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts',
+    { schema: { tags, body: senderAccountInputSchema, response: { 201: senderAccountSchema, ...errors } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      const account = await createSenderAccount({
+        ...context(),
+        dnsResolver: dnsResolver(),
+        userId: user.id,
+        input: request.body,
+      });
+      return reply.code(201).send(account);
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/dev-mailbox',
+    { schema: { tags, response: { 200: senderAccountSchema, 201: senderAccountSchema, ...errors } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      const { account, created } = await ensureDevMailboxSenderAccount({ ...context(), userId: user.id });
+      return reply.code(created ? 201 : 200).send(account);
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/test',
+    {
+      config: perUser(10),
+      schema: {
+        tags,
+        body: senderConnectionTestSchema,
+        response: { 200: connectionTestResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      const { accountId, ...input } = request.body;
+      return testSenderSettings({ ...context(), userId: user.id, input, accountId });
+    },
+  );
+
+  app.get(
+    '/api/sender-accounts/:id',
+    { schema: { tags, params, response: { 200: senderAccountSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getSenderAccount({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.patch(
+    '/api/sender-accounts/:id',
+    {
+      schema: {
+        tags,
+        params,
+        body: senderAccountInputSchema,
+        response: { 200: senderAccountSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return updateSenderAccount({
+        ...context(),
+        dnsResolver: dnsResolver(),
+        userId: user.id,
+        id: request.params.id,
+        input: request.body,
+      });
+    },
+  );
+
+  app.delete(
+    '/api/sender-accounts/:id',
+    { schema: { tags, params, response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      await deleteSenderAccount({ db, userId: user.id, id: request.params.id });
+      return {
+        message: 'The sender account was deleted. Campaigns keep sending through your other accounts.',
+      };
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/:id/pause',
+    { schema: { tags, params, response: { 200: senderAccountSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return pauseSenderAccount({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/:id/resume',
+    { schema: { tags, params, response: { 200: senderAccountSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return resumeSenderAccount({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/:id/test',
+    {
+      config: perUser(10),
+      schema: { tags, params, response: { 200: connectionTestResultSchema, ...errors } },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return testSenderAccount({ ...context(), userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/:id/check-domain',
+    { config: perUser(10), schema: { tags, params, response: { 200: senderAccountSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return checkSenderAccountDomain({
+        ...context(),
+        dnsResolver: dnsResolver(),
+        userId: user.id,
+        id: request.params.id,
+      });
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/:id/send-test',
+    {
+      config: perUser(10),
+      schema: {
+        tags,
+        params,
+        body: senderTestEmailSchema.optional(),
+        response: { 200: z.object({ ok: z.literal(true) }), ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      await sendSenderTestEmail({
+        ...context(),
+        userId: user.id,
+        id: request.params.id,
+        to: request.body?.to ?? user.email,
+      });
+      return { ok: true as const };
+    },
+  );
+}

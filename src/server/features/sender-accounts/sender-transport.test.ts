@@ -1,0 +1,387 @@
+import { randomInt } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encryptSecret } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import type { HostLookup } from '../../lib/network-guard';
+import {
+  openSmtpTransport,
+  type SenderAccountRow,
+  type SenderConnectionSettings,
+  testSenderConnection,
+} from './sender-transport';
+import { SMTP_ERROR_MESSAGES } from './smtp-errors';
+
+/*
+ * Real connections to smtp-server (and hoodiecrow for IMAP) on loopback. The guard only lets mail ports
+ * through, so each server listens on port 2525 of its own random 127.x.y.z address.
+ */
+
+const SECRET_BANNER = 'SECRET-BANNER postfix-internal.corp build 7';
+const SECRET_REPLY = 'SECRET-REPLY the vault is in rack 12';
+const key = Buffer.alloc(32, 7);
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+});
+
+function randomLoopback(): string {
+  return `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+}
+
+async function listenOnLoopback(
+  server: { listen(port: number, host: string, cb: () => void): unknown; once?: unknown },
+  port: number,
+) {
+  for (let attempt = 0; ; attempt++) {
+    const host = randomLoopback();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const s = (server as { server?: Server }).server ?? (server as unknown as Server);
+        s.once('error', reject);
+        server.listen(port, host, () => {
+          s.off('error', reject);
+          resolve();
+        });
+      });
+      return host;
+    } catch (error) {
+      if (attempt > 5) throw error;
+    }
+  }
+}
+
+interface TestSmtp {
+  host: string;
+  connections: number;
+  received: { from: string; to: string[]; raw: string }[];
+}
+
+async function startSmtp(options: Partial<SMTPServerOptions> = {}): Promise<TestSmtp> {
+  const state: TestSmtp = { host: '', connections: 0, received: [] };
+  const server = new SMTPServer({
+    banner: SECRET_BANNER,
+    logger: false,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    onConnect(_session, callback) {
+      state.connections++;
+      callback();
+    },
+    onAuth(auth, _session, callback) {
+      if (auth.username === 'ada@kanofoods.ng' && auth.password === 'right-password') {
+        return callback(null, { user: auth.username });
+      }
+      callback(Object.assign(new Error(SECRET_REPLY), { responseCode: 535 }));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        state.received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString(),
+        });
+        callback();
+      });
+    },
+    ...options,
+  });
+  server.on('error', () => {});
+  state.host = await listenOnLoopback(server, 2525);
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return state;
+}
+
+function settings(
+  host: string,
+  overrides: Partial<SenderConnectionSettings['smtp']> = {},
+): SenderConnectionSettings {
+  return {
+    smtp: {
+      host,
+      port: 2525,
+      security: 'none',
+      user: 'ada@kanofoods.ng',
+      password: 'right-password',
+      ...overrides,
+    },
+    imap: null,
+    isDevMailbox: false,
+  };
+}
+
+function expectNothingLeaked(message: string) {
+  expect(message).not.toMatch(/SECRET|postfix|vault|Hoodiecrow|rumble/i);
+}
+
+describe('testSenderConnection (SMTP)', () => {
+  it('connects and signs in with the right password', async () => {
+    const smtp = await startSmtp();
+    const result = await testSenderConnection({ settings: settings(smtp.host), network: 'loopback' });
+    expect(result).toEqual({ smtp: { ok: true, message: expect.stringMatching(/signed in/i) }, imap: null });
+    expect(smtp.connections).toBe(1);
+  });
+
+  it('answers the fixed app-password advice for a refused password, never the server words', async () => {
+    const smtp = await startSmtp();
+    const result = await testSenderConnection({
+      settings: settings(smtp.host, { password: 'wrong-password' }),
+      network: 'loopback',
+    });
+    expect(result.smtp).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.auth });
+    expect(result.smtp.message).toContain('app password');
+    expectNothingLeaked(result.smtp.message);
+  });
+
+  it('says it could not connect when nothing listens on the port', async () => {
+    const result = await testSenderConnection({ settings: settings(randomLoopback()), network: 'loopback' });
+    expect(result.smtp).toEqual({
+      ok: false,
+      message: 'Could not connect to the server: check the host and port',
+    });
+  });
+
+  it('never connects to an address the network setting refuses', async () => {
+    const smtp = await startSmtp();
+    const result = await testSenderConnection({ settings: settings(smtp.host), network: 'public' });
+    expect(result.smtp).toEqual({ ok: false, message: 'This mail server address is not allowed' });
+    expect(smtp.connections).toBe(0);
+  });
+
+  it('reports an untrusted certificate on an SSL/TLS port', async () => {
+    // smtp-server's built-in certificate is self-signed and not for this host.
+    const smtp = await startSmtp({ secure: true });
+    const result = await testSenderConnection({
+      settings: settings(smtp.host, { security: 'tls' }),
+      network: 'loopback',
+    });
+    expect(result.smtp).toEqual({
+      ok: false,
+      message: "The server's TLS certificate is not valid for this host",
+    });
+  });
+
+  it('reports a TLS mismatch when SSL/TLS is chosen for a plain port', async () => {
+    const smtp = await startSmtp();
+    const result = await testSenderConnection({
+      settings: settings(smtp.host, { security: 'tls' }),
+      network: 'loopback',
+    });
+    expect(result.smtp).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.tls });
+  });
+
+  it('refuses to go on without encryption when STARTTLS is chosen and the server offers none', async () => {
+    const smtp = await startSmtp();
+    const result = await testSenderConnection({
+      settings: settings(smtp.host, { security: 'starttls' }),
+      network: 'loopback',
+    });
+    expect(result.smtp).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.tls });
+  });
+
+  it('gives up on a server that never greets', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    const host = await listenOnLoopback(silent, 2525);
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          silent.close(() => resolve());
+        }),
+    );
+    const result = await testSenderConnection({
+      settings: settings(host),
+      network: 'loopback',
+      timeoutMs: 300,
+    });
+    expect(result.smtp).toEqual({ ok: false, message: 'The connection timed out' });
+  });
+});
+
+function accountRow(overrides: Partial<SenderAccountRow>): SenderAccountRow {
+  const at = new Date();
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    userId: 'user-1',
+    label: 'Sales',
+    fromName: 'Ada',
+    fromEmail: 'ada@kanofoods.ng',
+    replyTo: null,
+    postalAddress: '12 Marina Road, Lagos',
+    smtpHost: 'mail.kanofoods.ng',
+    smtpPort: 2525,
+    smtpSecurity: 'none',
+    smtpUser: 'ada@kanofoods.ng',
+    smtpPasswordEnc: encryptSecret('right-password', key),
+    imapEnabled: false,
+    imapHost: null,
+    imapPort: null,
+    imapSecurity: null,
+    imapUser: null,
+    imapPasswordEnc: null,
+    keyVersion: 1,
+    dailyCap: 50,
+    warmupEnabled: false,
+    warmupStart: 10,
+    warmupIncrement: 5,
+    warmupStartedOn: null,
+    timeZone: 'Africa/Lagos',
+    dkimSelector: null,
+    status: 'active',
+    statusReason: null,
+    statusChangedAt: null,
+    authFailures: 0,
+    sendsToday: 0,
+    sendsDay: null,
+    lastUsedAt: null,
+    cooldownUntil: null,
+    imapUidValidity: null,
+    imapLastUid: null,
+    imapCheckedAt: null,
+    imapError: null,
+    domainCheck: null,
+    domainCheckedAt: null,
+    isDevMailbox: false,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  } as SenderAccountRow;
+}
+
+describe('openSmtpTransport', () => {
+  it('sends through the address the guard resolved, with the stored password unsealed', async () => {
+    const smtp = await startSmtp();
+    const lookedUp: string[] = [];
+    const lookup: HostLookup = async (host) => {
+      lookedUp.push(host);
+      return [{ address: smtp.host, family: 4 }];
+    };
+    const transport = await openSmtpTransport({
+      account: accountRow({}),
+      encryptionKey: key,
+      network: 'loopback',
+      pool: true,
+      lookup,
+    });
+    try {
+      await transport.sendMail({
+        from: 'ada@kanofoods.ng',
+        to: 'bola@example.com',
+        subject: 'Hi',
+        text: 'Hello',
+      });
+    } finally {
+      transport.close();
+    }
+    expect(lookedUp).toEqual(['mail.kanofoods.ng']);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.to).toEqual(['bola@example.com']);
+  });
+
+  it('refuses to open a transport to a refused address', async () => {
+    const lookup: HostLookup = async () => [{ address: '169.254.169.254', family: 4 }];
+    await expect(
+      openSmtpTransport({ account: accountRow({}), encryptionKey: key, network: 'private', lookup }),
+    ).rejects.toThrow('This mail server address is not allowed');
+  });
+
+  it('sends a dev-mailbox account to the running mailbox port, whatever port is stored', async () => {
+    // Like the real development mailbox: no TLS, any login accepted.
+    const dev = new SMTPServer({
+      authOptional: true,
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth(auth, _session, callback) {
+        callback(null, { user: auth.username });
+      },
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          received++;
+          callback();
+        });
+      },
+    });
+    let received = 0;
+    await new Promise<void>((resolve) => dev.listen(0, '127.0.0.1', () => resolve()));
+    closers.push(() => new Promise<void>((resolve) => dev.close(() => resolve())));
+    const port = (dev.server.address() as { port: number }).port;
+    const account = accountRow({ isDevMailbox: true, smtpHost: '127.0.0.1', smtpPort: 2525 });
+    // The dev mailbox is ours: even the 'public' setting reaches it.
+    const transport = await openSmtpTransport({
+      account,
+      encryptionKey: key,
+      network: 'public',
+      devMailboxPort: port,
+    });
+    await transport.sendMail({
+      from: 'demo@tambari.test',
+      to: 'bola@example.com',
+      subject: 'Hi',
+      text: 'Hello',
+    });
+    transport.close();
+    expect(received).toBe(1);
+
+    const error = await openSmtpTransport({
+      account,
+      encryptionKey: key,
+      network: 'public',
+      devMailboxPort: null,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toBe('The Tambari test mailbox is not running on this server');
+  });
+});
+
+// IMAP ports (143, 993) are privileged: a machine that cannot bind them cannot run this part.
+const canBindImapPort = await new Promise<boolean>((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(143, randomLoopback(), () => probe.close(() => resolve(true)));
+});
+
+describe.skipIf(!canBindImapPort)('testSenderConnection (IMAP)', async () => {
+  const { default: hoodiecrow } = await import('hoodiecrow-imap');
+
+  async function startImap() {
+    const server = hoodiecrow({ plugins: [], users: { 'ada@kanofoods.ng': { password: 'imap-password' } } });
+    const host = await listenOnLoopback(server, 143);
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return host;
+  }
+
+  it('signs in and out of the IMAP server, and says so when the password is refused', async () => {
+    const smtp = await startSmtp();
+    const imapHost = await startImap();
+    const base = settings(smtp.host);
+    const imap = {
+      host: imapHost,
+      port: 143,
+      security: 'none' as const,
+      user: 'ada@kanofoods.ng',
+      password: 'imap-password',
+    };
+    const good = await testSenderConnection({ settings: { ...base, imap }, network: 'loopback' });
+    expect(good.imap).toEqual({ ok: true, message: expect.stringMatching(/signed in/i) });
+
+    const bad = await testSenderConnection({
+      settings: { ...base, imap: { ...imap, password: 'nope' } },
+      network: 'loopback',
+    });
+    expect(bad.smtp.ok).toBe(true);
+    expect(bad.imap).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.auth });
+    expectNothingLeaked(bad.imap!.message);
+
+    const closed = await testSenderConnection({
+      settings: { ...base, imap: { ...imap, host: randomLoopback() } },
+      network: 'loopback',
+    });
+    expect(closed.imap).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.connection });
+  });
+});

@@ -1,0 +1,261 @@
+import { isIP } from 'node:net';
+import { ImapFlow } from 'imapflow';
+import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
+import type { ConnectionTestResult, SmtpSecurity } from '../../../shared/sending';
+import type { senderAccounts } from '../../db/schema/index';
+import { decryptSecret } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import { type HostLookup, resolveMailHost, type SenderNetwork } from '../../lib/network-guard';
+import { classifySmtpError } from './smtp-errors';
+
+/*
+ * Connections to a sender account's own mail servers. Every connection goes through the SSRF guard and to
+ * the address it returned (the TLS servername stays the host name, so certificates are still checked
+ * against it). The development mailbox is ours, on loopback, at whatever port it runs on now.
+ */
+
+export type SenderAccountRow = typeof senderAccounts.$inferSelect;
+
+export interface MailServerSettings {
+  host: string;
+  port: number;
+  security: SmtpSecurity;
+  user: string;
+  password: string;
+}
+
+export interface SenderConnectionSettings {
+  smtp: MailServerSettings;
+  imap: MailServerSettings | null;
+  isDevMailbox: boolean;
+}
+
+const TIMEOUTS = { connection: 10_000, greeting: 10_000, socket: 30_000 } as const;
+const TEST_TIMEOUT_MS = 15_000;
+
+export const DEV_MAILBOX_NOT_RUNNING = 'The Tambari test mailbox is not running on this server';
+
+/** The stored account's settings with its passwords unsealed. Keep the result in memory only. */
+export function connectionSettingsOf(
+  account: SenderAccountRow,
+  encryptionKey: Buffer,
+): SenderConnectionSettings {
+  const smtpPassword = decryptSecret(account.smtpPasswordEnc, encryptionKey);
+  return {
+    smtp: {
+      host: account.smtpHost,
+      port: account.smtpPort,
+      security: account.smtpSecurity,
+      user: account.smtpUser,
+      password: smtpPassword,
+    },
+    imap:
+      account.imapEnabled && account.imapHost && account.imapPort
+        ? {
+            host: account.imapHost,
+            port: account.imapPort,
+            security: account.imapSecurity ?? 'tls',
+            user: account.imapUser || account.smtpUser,
+            // No IMAP password of its own: the mailbox uses the same one as SMTP (the usual case).
+            password: account.imapPasswordEnc
+              ? decryptSecret(account.imapPasswordEnc, encryptionKey)
+              : smtpPassword,
+          }
+        : null,
+    isDevMailbox: account.isDevMailbox,
+  };
+}
+
+interface TransportOptions {
+  network: SenderNetwork;
+  devMailboxPort?: number | null;
+  pool?: boolean;
+  maxConnections?: number;
+  lookup?: HostLookup;
+  timeouts?: { connection: number; greeting: number; socket: number };
+}
+
+async function createSmtpTransport(
+  settings: SenderConnectionSettings,
+  options: TransportOptions,
+): Promise<Transporter> {
+  const timeouts = options.timeouts ?? TIMEOUTS;
+  const common = {
+    connectionTimeout: timeouts.connection,
+    greetingTimeout: timeouts.greeting,
+    socketTimeout: timeouts.socket,
+    dnsTimeout: timeouts.connection,
+    logger: false,
+    debug: false,
+    // Message content never makes us read local files or fetch URLs (attachments, images by path).
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  } as const;
+  const pooling = options.pool
+    ? {
+        pool: true as const,
+        maxConnections: options.maxConnections ?? 2,
+        // A message whose connection dropped mid-send is the dispatcher's to retry (it knows whether DATA
+        // may have been delivered); the pool requeueing it on its own could send it twice.
+        maxRequeues: 0,
+      }
+    : {};
+  if (settings.isDevMailbox) {
+    if (!options.devMailboxPort) throw new AppError('unavailable', DEV_MAILBOX_NOT_RUNNING);
+    return nodemailer.createTransport({
+      ...common,
+      ...pooling,
+      host: '127.0.0.1',
+      port: options.devMailboxPort,
+      secure: false,
+      ignoreTLS: true,
+      // The development mailbox accepts any login; authenticating anyway runs the same code path (and
+      // the same failure handling) as a real server.
+      ...(settings.smtp.user ? { auth: { user: settings.smtp.user, pass: settings.smtp.password } } : {}),
+    } satisfies SMTPPoolOptions);
+  }
+  const { smtp } = settings;
+  const resolved = await resolveMailHost({
+    host: smtp.host,
+    port: smtp.port,
+    kind: 'smtp',
+    network: options.network,
+    lookup: options.lookup,
+  });
+  return nodemailer.createTransport({
+    ...common,
+    ...pooling,
+    host: resolved.address,
+    port: smtp.port,
+    secure: smtp.security === 'tls',
+    requireTLS: smtp.security === 'starttls',
+    ignoreTLS: smtp.security === 'none',
+    tls: isIP(smtp.host) ? {} : { servername: smtp.host },
+    auth: { user: smtp.user, pass: smtp.password },
+  } satisfies SMTPPoolOptions);
+}
+
+/** An SMTP transport for a stored account (pooled when asked, for the dispatcher). */
+export async function openSmtpTransport(options: {
+  account: SenderAccountRow;
+  encryptionKey: Buffer;
+  network: SenderNetwork;
+  devMailboxPort?: number | null;
+  pool?: boolean;
+  maxConnections?: number;
+  lookup?: HostLookup;
+}): Promise<Transporter> {
+  return createSmtpTransport(connectionSettingsOf(options.account, options.encryptionKey), options);
+}
+
+async function createImapClient(
+  settings: MailServerSettings,
+  options: { network: SenderNetwork; lookup?: HostLookup; verifyOnly?: boolean },
+): Promise<ImapFlow> {
+  const resolved = await resolveMailHost({
+    host: settings.host,
+    port: settings.port,
+    kind: 'imap',
+    network: options.network,
+    lookup: options.lookup,
+  });
+  const client = new ImapFlow({
+    host: resolved.address,
+    port: settings.port,
+    secure: settings.security === 'tls',
+    doSTARTTLS: settings.security === 'starttls' ? true : settings.security === 'none' ? false : undefined,
+    servername: isIP(settings.host) ? undefined : settings.host,
+    auth: { user: settings.user, pass: settings.password },
+    logger: false,
+    connectionTimeout: TIMEOUTS.connection,
+    greetingTimeout: TIMEOUTS.greeting,
+    socketTimeout: 60_000,
+    // We poll on a schedule; an IDLE left open would hold a connection per account for nothing.
+    disableAutoIdle: true,
+    verifyOnly: options.verifyOnly,
+  });
+  // Failures reach the caller through the rejected command; an 'error' event nobody listens to would crash.
+  client.on('error', () => {});
+  return client;
+}
+
+/** An IMAP client (not yet connected) for a stored account with IMAP enabled. */
+export async function openImapClient(options: {
+  account: SenderAccountRow;
+  encryptionKey: Buffer;
+  network: SenderNetwork;
+  lookup?: HostLookup;
+}): Promise<ImapFlow> {
+  const { imap } = connectionSettingsOf(options.account, options.encryptionKey);
+  if (!imap) throw new AppError('bad_request', 'IMAP is not turned on for this sender account');
+  return createImapClient(imap, options);
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        onTimeout();
+        reject(Object.assign(new Error('Connection test timed out'), { code: 'ETIMEDOUT' }));
+      }, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function testSmtp(settings: SenderConnectionSettings, options: TransportOptions, timeoutMs: number) {
+  let transport: Transporter | null = null;
+  try {
+    transport = await createSmtpTransport(settings, { ...options, pool: false });
+    const opened = transport;
+    // verify(): connect, EHLO, STARTTLS when set, AUTH; no mail is sent.
+    await withDeadline(opened.verify(), timeoutMs, () => opened.close());
+    return { ok: true, message: 'Connected and signed in to the SMTP server.' };
+  } catch (error) {
+    return { ok: false, message: classifySmtpError(error).safeMessage };
+  } finally {
+    transport?.close();
+  }
+}
+
+async function testImap(
+  settings: MailServerSettings,
+  options: { network: SenderNetwork; lookup?: HostLookup },
+  timeoutMs: number,
+) {
+  let client: ImapFlow | null = null;
+  try {
+    client = await createImapClient(settings, { ...options, verifyOnly: true });
+    const opened = client;
+    // verifyOnly: connect, log in, log out.
+    await withDeadline(opened.connect(), timeoutMs, () => opened.close());
+    return { ok: true, message: 'Connected and signed in to the IMAP server.' };
+  } catch (error) {
+    return { ok: false, message: classifySmtpError(error).safeMessage };
+  } finally {
+    client?.close();
+  }
+}
+
+/**
+ * Tries the settings live: SMTP connect + EHLO + AUTH and, with IMAP on, IMAP connect + login + logout,
+ * each within 15 s. The messages are fixed texts (see smtp-errors.ts), never the server's words.
+ */
+export async function testSenderConnection(options: {
+  settings: SenderConnectionSettings;
+  network: SenderNetwork;
+  devMailboxPort?: number | null;
+  lookup?: HostLookup;
+  timeoutMs?: number;
+}): Promise<ConnectionTestResult> {
+  const timeoutMs = options.timeoutMs ?? TEST_TIMEOUT_MS;
+  const { settings } = options;
+  const [smtp, imap] = await Promise.all([
+    testSmtp(settings, options, timeoutMs),
+    settings.imap && !settings.isDevMailbox
+      ? testImap(settings.imap, options, timeoutMs)
+      : Promise.resolve(null),
+  ]);
+  return { smtp, imap };
+}

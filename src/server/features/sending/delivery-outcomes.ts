@@ -1,0 +1,357 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { campaigns } from '../../db/schema';
+import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '../../db/schema';
+import { now } from '../../lib/clock';
+import { scheduleNextSteps } from '../campaigns/next-step';
+import {
+  recordAuthFailure,
+  recordSendSuccess,
+  setSenderFailing,
+} from '../sender-accounts/sender-status.service';
+import { classifySmtpError } from '../sender-accounts/smtp-errors';
+import { addSuppression } from '../suppression/suppression.service';
+import type { DispatchContext, OutboxRow } from './dispatch';
+import { REDELIVERY_NOTE } from './outbox-recovery';
+import { releaseSenderSlot, type SenderAccountRow } from './sender-allocation';
+import { checkSenderBounceRate } from './sender-health';
+
+/*
+ * What happens to a message after the dispatcher tried (or declined) to send it: the outbox state
+ * machine's transitions and the events analytics reads. Every transition out of 'sending' clears the
+ * lease; deferrals give the attempt back (a message waiting for its window has not been tried).
+ */
+
+export interface DispatchedMessage {
+  message: OutboxRow;
+  account: SenderAccountRow;
+  campaign: typeof campaigns.$inferSelect;
+  /** The account-local day the slot was counted on (to give it back). */
+  day: string;
+}
+
+export interface DeliveryFailure {
+  error: unknown;
+}
+
+/** Attempts before a temporary failure becomes final. */
+export const MAX_SEND_ATTEMPTS = 5;
+/** Wait before attempt n+1 after a temporary failure of attempt n (1-based). */
+export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
+const ACCOUNT_COOLDOWN_MS = { connection: 5 * 60_000, auth: 10 * 60_000 } as const;
+
+type EventInput = typeof emailEvents.$inferInsert;
+
+function eventFor(message: OutboxRow, type: EventInput['type'], extra: Partial<EventInput> = {}): EventInput {
+  return {
+    userId: message.userId,
+    campaignId: message.campaignId,
+    stepId: message.stepId,
+    campaignContactId: message.campaignContactId,
+    outboxMessageId: message.id,
+    senderAccountId: message.senderAccountId,
+    type,
+    occurredAt: now(),
+    ...extra,
+  };
+}
+
+export async function insertEvents(ctx: Pick<DispatchContext, 'db'>, events: EventInput[]): Promise<void> {
+  for (let start = 0; start < events.length; start += 1_000) {
+    await ctx.db.insert(emailEvents).values(events.slice(start, start + 1_000));
+  }
+}
+
+/** Puts messages back in the queue for later, unchanged otherwise. Only rows this worker still holds. */
+export async function recordDeferrals(
+  ctx: DispatchContext,
+  deferrals: { id: string; until: Date; reason: string | null }[],
+): Promise<void> {
+  if (deferrals.length === 0) return;
+  const values = sql.join(
+    deferrals.map((d) => sql`(${d.id}::uuid, ${d.until.toISOString()}::timestamptz, ${d.reason}::text)`),
+    sql`, `,
+  );
+  await ctx.db.execute(sql`
+    UPDATE outbox_messages AS o
+    SET state = 'queued', phase = NULL, lease_owner = NULL, lease_until = NULL,
+        attempts = greatest(o.attempts - 1, 0), send_after = v.until,
+        last_error = coalesce(v.reason, o.last_error), updated_at = ${now().toISOString()}::timestamptz
+    FROM (VALUES ${values}) AS v(id, until, reason)
+    WHERE o.id = v.id AND o.state = 'sending' AND o.lease_owner = ${ctx.workerId}`);
+}
+
+/** Messages whose contact left the sequence (cancelled) or whose address is suppressed. */
+export async function recordSkipped(
+  ctx: DispatchContext,
+  input: { cancelled: OutboxRow[]; suppressed: OutboxRow[] },
+): Promise<void> {
+  const at = now();
+  const clear = { phase: null, leaseOwner: null, leaseUntil: null, updatedAt: at } as const;
+  if (input.cancelled.length > 0) {
+    await ctx.db
+      .update(outboxMessages)
+      .set({ state: 'cancelled', ...clear })
+      .where(
+        inArray(
+          outboxMessages.id,
+          input.cancelled.map((m) => m.id),
+        ),
+      );
+  }
+  if (input.suppressed.length > 0) {
+    await ctx.db
+      .update(outboxMessages)
+      .set({ state: 'suppressed', ...clear })
+      .where(
+        inArray(
+          outboxMessages.id,
+          input.suppressed.map((m) => m.id),
+        ),
+      );
+    await insertEvents(
+      ctx,
+      input.suppressed.map((m) => eventFor(m, 'suppressed')),
+    );
+  }
+}
+
+/** The server accepted these: sent, with one event each. */
+export async function recordSent(
+  ctx: DispatchContext,
+  sent: { dispatched: DispatchedMessage; response: string }[],
+): Promise<void> {
+  if (sent.length === 0) return;
+  const at = now();
+  const values = sql.join(
+    sent.map((s) => sql`(${s.dispatched.message.id}::uuid, ${s.response}::text)`),
+    sql`, `,
+  );
+  const stamp = at.toISOString();
+  const hasSteps = sent.some((s) => s.dispatched.message.stepId);
+  const markSentAndLog = sql`
+    WITH sent AS (
+      -- Not guarded by the lease owner: if our lease expired and the row was recovered meanwhile, it was
+      -- still sent, and saying so is what stops a second send.
+      UPDATE outbox_messages AS o
+      SET state = 'sent', phase = NULL, lease_owner = NULL, lease_until = NULL, sent_at = ${stamp}::timestamptz,
+          smtp_response = v.response,
+          -- A redelivery after a lost worker keeps its note: the one place a duplicate could come from.
+          last_error = CASE WHEN o.last_error LIKE ${`${REDELIVERY_NOTE}%`} THEN o.last_error ELSE NULL END,
+          updated_at = ${stamp}::timestamptz
+      FROM (VALUES ${values}) AS v(id, response)
+      WHERE o.id = v.id
+      RETURNING o.id, o.user_id, o.campaign_id, o.step_id, o.campaign_contact_id, o.sender_account_id)
+    INSERT INTO email_events (user_id, campaign_id, step_id, campaign_contact_id, outbox_message_id,
+      sender_account_id, type, occurred_at)
+    SELECT user_id, campaign_id, step_id, campaign_contact_id, id, sender_account_id, 'sent', ${stamp}::timestamptz
+    FROM sent`;
+  // One statement marks the batch sent and writes its events (one round trip, no per-event objects).
+  if (!hasSteps) {
+    await ctx.db.execute(markSentAndLog);
+  } else {
+    await ctx.db.transaction(async (trx) => {
+      const tx = trx as unknown as DispatchContext['db'];
+      await tx.execute(markSentAndLog);
+      // Campaign sequences (#5): the contact's next step is due its delay after this send, or the contact
+      // has completed the sequence. In the same transaction, so no moment exists in which the message is
+      // sent but the contact has nothing pending (the campaign would look finished).
+      await scheduleNextSteps({
+        db: tx,
+        sentAt: at,
+        messages: sent.map((s) => ({
+          campaignContactId: s.dispatched.message.campaignContactId,
+          campaignId: s.dispatched.message.campaignId,
+          stepId: s.dispatched.message.stepId,
+        })),
+      });
+    });
+  }
+  const recovered = new Map<string, SenderAccountRow>();
+  for (const s of sent)
+    if (s.dispatched.account.authFailures > 0) recovered.set(s.dispatched.account.id, s.dispatched.account);
+  for (const account of recovered.values()) await recordSendSuccess({ db: ctx.db, accountId: account.id });
+}
+
+function isRecipientRejection(error: unknown): boolean {
+  const e = error as { command?: string; rejected?: unknown[] };
+  return e?.command === 'RCPT TO' || (Array.isArray(e?.rejected) && e.rejected.length > 0);
+}
+
+function isSenderRejection(error: unknown): boolean {
+  return (error as { command?: string })?.command === 'MAIL FROM';
+}
+
+/**
+ * A send failed. Decides between retry (temporary), bounce (the recipient refused), final failure and
+ * an account problem (authentication, a sender address the server refuses), and records it.
+ * Answers true when the message reached a final state.
+ */
+export async function recordDeliveryFailure(
+  ctx: DispatchContext,
+  dispatched: DispatchedMessage,
+  failure: DeliveryFailure,
+): Promise<boolean> {
+  const { message, account } = dispatched;
+  const at = now();
+  const classified = classifySmtpError(failure.error);
+  const reason = classified.responseCode
+    ? `${classified.safeMessage} (SMTP ${classified.responseCode})`
+    : classified.safeMessage;
+  const withAccount = { ...message, senderAccountId: account.id };
+  ctx.log.warn(
+    {
+      outboxMessageId: message.id,
+      senderAccountId: account.id,
+      kind: classified.kind,
+      code: classified.responseCode,
+    },
+    'send failed',
+  );
+
+  if (classified.kind === 'permanent' && isRecipientRejection(failure.error)) {
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(outboxMessages)
+        .set({
+          state: 'bounced',
+          phase: null,
+          leaseOwner: null,
+          leaseUntil: null,
+          sentAt: at,
+          lastError: reason,
+          updatedAt: at,
+        })
+        .where(eq(outboxMessages.id, message.id));
+      await endContact(tx, message, 'bounced');
+      await addSuppression({
+        db: tx,
+        userId: message.userId,
+        email: message.toEmail,
+        reason: 'bounced',
+        source: 'smtp',
+      });
+      await insertEvents({ db: tx }, [
+        eventFor(withAccount, 'bounced', {
+          detail: reason,
+          metadata: { hard: true, responseCode: classified.responseCode, during: 'smtp' },
+        }),
+      ]);
+    });
+    await checkSenderBounceRate({
+      db: ctx.db,
+      mailer: ctx.mailer,
+      appUrl: ctx.env.APP_URL,
+      accountId: account.id,
+    });
+    return true;
+  }
+
+  // The account, not the message, is at fault: give the slot back and let another account take it.
+  await releaseSenderSlot({ db: ctx.db, accountId: account.id, day: dispatched.day });
+  if (classified.kind === 'auth') {
+    ctx.transports.discard(account.id);
+    await coolDown(ctx, account.id, at, ACCOUNT_COOLDOWN_MS.auth);
+    await recordAuthFailure({
+      db: ctx.db,
+      mailer: ctx.mailer,
+      appUrl: ctx.env.APP_URL,
+      accountId: account.id,
+    });
+    await requeue(ctx, message, at, reason, { countAttempt: false });
+    return false;
+  }
+  if (classified.kind === 'permanent' && isSenderRejection(failure.error)) {
+    await setSenderFailing({
+      db: ctx.db,
+      mailer: ctx.mailer,
+      appUrl: ctx.env.APP_URL,
+      accountId: account.id,
+      reason: `The mail server refused to send as ${account.fromEmail}`,
+    });
+    await requeue(ctx, message, at, reason, { countAttempt: false });
+    return false;
+  }
+  if (classified.kind === 'permanent') {
+    await markFailed(ctx, withAccount, at, reason);
+    return true;
+  }
+  // Temporary: 4xx, timeouts, refused or dropped connections, TLS trouble.
+  if (classified.kind !== 'temporary') {
+    ctx.transports.discard(account.id);
+    await coolDown(ctx, account.id, at, ACCOUNT_COOLDOWN_MS.connection);
+  }
+  if (message.attempts >= MAX_SEND_ATTEMPTS) {
+    await markFailed(ctx, withAccount, at, `${reason}; gave up after ${message.attempts} attempts`);
+    return true;
+  }
+  const backoff =
+    RETRY_BACKOFF_MS[Math.min(message.attempts, RETRY_BACKOFF_MS.length) - 1] ?? RETRY_BACKOFF_MS[0]!;
+  await requeue(ctx, message, new Date(at.getTime() + backoff), reason, { countAttempt: true });
+  return false;
+}
+
+async function requeue(
+  ctx: DispatchContext,
+  message: OutboxRow,
+  sendAfter: Date,
+  reason: string,
+  options: { countAttempt: boolean },
+): Promise<void> {
+  await ctx.db
+    .update(outboxMessages)
+    .set({
+      state: 'queued',
+      phase: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      sendAfter,
+      lastError: reason,
+      updatedAt: now(),
+      ...(options.countAttempt ? {} : { attempts: sql`greatest(${outboxMessages.attempts} - 1, 0)` }),
+    })
+    .where(and(eq(outboxMessages.id, message.id), eq(outboxMessages.state, 'sending')));
+}
+
+async function markFailed(ctx: DispatchContext, message: OutboxRow, at: Date, reason: string): Promise<void> {
+  await ctx.db
+    .update(outboxMessages)
+    .set({
+      state: 'failed',
+      phase: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      lastError: reason,
+      updatedAt: at,
+    })
+    .where(eq(outboxMessages.id, message.id));
+  await insertEvents(ctx, [eventFor(message, 'failed', { detail: reason })]);
+}
+
+async function coolDown(ctx: DispatchContext, accountId: string, at: Date, ms: number): Promise<void> {
+  await ctx.db
+    .update(senderAccounts)
+    .set({ cooldownUntil: new Date(at.getTime() + ms) })
+    .where(eq(senderAccounts.id, accountId));
+}
+
+/** Ends a contact's sequence and cancels what was still queued for them. */
+export async function endContact(
+  db: DispatchContext['db'],
+  message: Pick<OutboxRow, 'campaignContactId'>,
+  status: 'bounced' | 'unsubscribed' | 'replied',
+): Promise<void> {
+  const at = now();
+  await db
+    .update(campaignContacts)
+    .set({ status, statusChangedAt: at, updatedAt: at })
+    .where(eq(campaignContacts.id, message.campaignContactId));
+  await db
+    .update(outboxMessages)
+    .set({ state: 'cancelled', updatedAt: at })
+    .where(
+      and(
+        eq(outboxMessages.campaignContactId, message.campaignContactId),
+        eq(outboxMessages.state, 'queued'),
+      ),
+    );
+}

@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  createSendingCampaign,
+  createSinkAccount,
+  dispatchContext,
+  queueForContacts,
+} from '../../../../tests/factories/dispatch';
+import { createUser } from '../../../../tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
+import { createTestApp } from '../../../../tests/setup/test-app';
+import { type DatabaseHandle, openDatabase } from '../../db/client';
+import { outboxMessages, senderAccounts } from '../../db/schema';
+import { advanceClock, resetClock } from '../../lib/clock';
+import { drainOutbox } from './dispatch';
+import { REDELIVERY_NOTE, recoverExpiredLeases } from './outbox-recovery';
+
+/*
+ * Several workers on the real PostgreSQL, in separate connection pools or processes. PGlite is one
+ * process's database, so these run only with TEST_DATABASE_URL.
+ */
+const databaseUrl = inject('databaseUrl');
+
+describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () => {
+  let app: FastifyInstance;
+  let sink: SmtpSink;
+  const handles: DatabaseHandle[] = [];
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    sink = await startSmtpSink({ keepRaw: false });
+    for (let i = 0; i < 3; i++) handles.push(await openDatabase({ url: databaseUrl!, poolSize: 3 }));
+  });
+  afterAll(async () => {
+    resetClock();
+    for (const h of handles) await h.close();
+    await sink.close();
+    await app.close();
+  });
+
+  it('three workers at once never take an account past its cap', async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const accounts = await Promise.all(
+      [1, 2, 3, 4].map(() => createSinkAccount(app, user.id, { dailyCap: 7 })),
+    );
+    const campaign = await createSendingCampaign(app, user.id, accounts);
+    const { messageIds } = await queueForContacts(app, campaign, 60);
+
+    await Promise.all(
+      handles.map((h) => drainOutbox(dispatchContext(app, sink.port, user.id, { db: h.db, batchSize: 5 }))),
+    );
+
+    const rows = await app.services.db
+      .select()
+      .from(outboxMessages)
+      .where(inArray(outboxMessages.id, messageIds));
+    const sent = rows.filter((r) => r.state === 'sent');
+    expect(sent).toHaveLength(28);
+    for (const account of accounts) {
+      expect(sent.filter((r) => r.senderAccountId === account.id)).toHaveLength(7);
+    }
+    const stored = await app.services.db
+      .select()
+      .from(senderAccounts)
+      .where(
+        inArray(
+          senderAccounts.id,
+          accounts.map((a) => a.id),
+        ),
+      );
+    expect(stored.every((a) => a.sendsToday === 7)).toBe(true);
+    for (const r of sent) expect(sink.counts.get(r.messageId!)).toBe(1);
+  });
+
+  it('a worker killed in the middle of a batch loses nothing; only an interrupted delivery may repeat', async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const accounts = await Promise.all([1, 2].map(() => createSinkAccount(app, user.id)));
+    const campaign = await createSendingCampaign(app, user.id, accounts);
+    const { messageIds } = await queueForContacts(app, campaign, 200);
+    const slow = await startSmtpSink({ keepRaw: false, dataDelayMs: 15 });
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'tests/support/dispatch-worker-process.ts',
+          databaseUrl!,
+          String(slow.port),
+          app.services.secrets.encryptionKey.toString('hex'),
+          '20',
+          user.id,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      // Kill it once a good part of the work has reached the server, while a batch is in flight.
+      const deadline = Date.now() + 60_000;
+      while (slow.messages.length < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      child.kill('SIGKILL');
+      await exited;
+      expect(slow.messages.length).toBeGreaterThanOrEqual(50);
+      expect(slow.messages.length).toBeLessThan(200);
+
+      advanceClock(121_000);
+      await recoverExpiredLeases({ db: app.services.db, onlyUserId: user.id });
+      await drainOutbox(dispatchContext(app, slow.port, user.id));
+
+      const rows = await app.services.db
+        .select()
+        .from(outboxMessages)
+        .where(inArray(outboxMessages.id, messageIds));
+      expect(rows.every((r) => r.state === 'sent')).toBe(true);
+      for (const row of rows) {
+        const arrived = slow.counts.get(row.messageId!) ?? 0;
+        // None lost; a second copy only for a message whose delivery the kill interrupted (same Message-ID).
+        expect(arrived).toBeGreaterThanOrEqual(1);
+        if (arrived > 1) expect(row.lastError).toBe(REDELIVERY_NOTE);
+        expect(arrived).toBeLessThanOrEqual(2);
+      }
+      const interrupted = rows.filter((r) => r.lastError === REDELIVERY_NOTE).length;
+      expect(interrupted).toBeLessThanOrEqual(20); // at most the batch that was in flight
+    } finally {
+      await slow.close();
+    }
+  }, 90_000);
+});

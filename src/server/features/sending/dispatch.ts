@@ -1,0 +1,389 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SendMailOptions } from 'nodemailer';
+import type { Database } from '../../db/client';
+import { campaignContacts, campaigns, outboxMessages } from '../../db/schema';
+import type { Env } from '../../env';
+import type { Queue } from '../../jobs/queue';
+import { now } from '../../lib/clock';
+import type { SystemMailer } from '../../lib/mailer';
+import { accountLocalDate } from '../sender-accounts/sender-account-rules';
+import { filterSuppressed } from '../suppression/suppression.service';
+import {
+  type DeliveryFailure,
+  type DispatchedMessage,
+  recordDeferrals,
+  recordDeliveryFailure,
+  recordSent,
+  recordSkipped,
+} from './delivery-outcomes';
+import {
+  buildMailOptions,
+  makeMessageId,
+  makeUnsubscribeMailto,
+  resolveTrackingBaseUrl,
+} from './message-envelope';
+import { wakeDispatchers } from './outbox.service';
+import { nextSendTime, startOfNextLocalDay } from './send-window';
+import { allocateSenders, type SenderAccountRow } from './sender-allocation';
+import type { TransportCache } from './transport-cache';
+
+/*
+ * The dispatcher: claims due outbox rows with a lease, applies every rule that can only be judged at
+ * the moment of sending (the contact's state, suppression, the window in the recipient's time zone,
+ * the campaign's daily cap, the per-domain pace, Least Used rotation under each account's cap), sends
+ * through pooled SMTP transports and records the outcome. docs/sending.md tells the whole story,
+ * including how an interrupted worker's messages are recovered.
+ */
+
+export type OutboxRow = typeof outboxMessages.$inferSelect;
+type CampaignRow = typeof campaigns.$inferSelect;
+
+export interface DispatchContext {
+  db: Database;
+  env: Pick<Env, 'APP_URL' | 'SEND_LEASE_SECONDS' | 'DISPATCH_BATCH_SIZE' | 'DISPATCH_CONCURRENCY'>;
+  mailer: SystemMailer;
+  queue: Queue | null;
+  transports: TransportCache;
+  log: FastifyBaseLogger;
+  /** Names this process in leases, so a stale worker cannot release a row another one recovered. */
+  workerId: string;
+  /**
+   * Only this user's messages. Workers never set it; tests that share one PostgreSQL database do, so a
+   * drain in one test file cannot take another file's messages.
+   */
+  onlyUserId?: string;
+}
+
+export interface DrainSummary {
+  claimed: number;
+  sent: number;
+  deferred: number;
+  failed: number;
+  skipped: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Contacts in these states get nothing more from the campaign. */
+const ENDED_CONTACT_STATES = new Set(['replied', 'bounced', 'unsubscribed', 'stopped', 'completed']);
+
+/**
+ * Sends due messages until none is due, the time budget is spent or the signal aborts (graceful stop:
+ * the batch in flight is finished and recorded, nothing new is claimed).
+ */
+export async function drainOutbox(
+  ctx: DispatchContext,
+  options: { signal?: AbortSignal; maxMs?: number } = {},
+): Promise<DrainSummary> {
+  const started = Date.now();
+  const summary: DrainSummary = { claimed: 0, sent: 0, deferred: 0, failed: 0, skipped: 0 };
+  while (!options.signal?.aborted && Date.now() - started < (options.maxMs ?? 50_000)) {
+    const claimed = await claimDueMessages(ctx);
+    if (claimed.length === 0) break;
+    summary.claimed += claimed.length;
+    const batch = await dispatchBatch(ctx, claimed);
+    summary.sent += batch.sent;
+    summary.deferred += batch.deferred;
+    summary.failed += batch.failed;
+    summary.skipped += batch.skipped;
+  }
+  await scheduleNextWake(ctx);
+  return summary;
+}
+
+/** Leases up to a batch of due messages of active campaigns to this worker. */
+export async function claimDueMessages(ctx: DispatchContext): Promise<OutboxRow[]> {
+  const at = now();
+  const leaseUntil = new Date(at.getTime() + ctx.env.SEND_LEASE_SECONDS * 1000);
+  return ctx.db
+    .update(outboxMessages)
+    .set({
+      state: 'sending',
+      phase: 'claimed',
+      leaseOwner: ctx.workerId,
+      leaseUntil,
+      attempts: sql`${outboxMessages.attempts} + 1`,
+      updatedAt: at,
+    })
+    .where(
+      sql`${outboxMessages.id} IN (
+        SELECT o.id FROM outbox_messages o JOIN campaigns c ON c.id = o.campaign_id
+        WHERE o.state = 'queued' AND o.send_after <= ${at.toISOString()}::timestamptz AND c.status = 'active'
+          ${ctx.onlyUserId ? sql`AND o.user_id = ${ctx.onlyUserId}` : sql``}
+        ORDER BY o.send_after
+        LIMIT ${ctx.env.DISPATCH_BATCH_SIZE}
+        FOR UPDATE OF o SKIP LOCKED)`,
+    )
+    .returning();
+}
+
+interface BatchResult {
+  sent: number;
+  deferred: number;
+  failed: number;
+  skipped: number;
+}
+
+/** Judges, allocates, sends and records one claimed batch. */
+export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]): Promise<BatchResult> {
+  const at = now();
+  const result: BatchResult = { sent: 0, deferred: 0, failed: 0, skipped: 0 };
+  const campaignIds = [...new Set(claimed.map((m) => m.campaignId))];
+  const campaignRows = await ctx.db.select().from(campaigns).where(inArray(campaigns.id, campaignIds));
+  const campaignById = new Map(campaignRows.map((c) => [c.id, c]));
+  const contactRows = await ctx.db
+    .select({
+      id: campaignContacts.id,
+      status: campaignContacts.status,
+      pausedUntil: campaignContacts.pausedUntil,
+      timeZone: campaignContacts.timeZone,
+    })
+    .from(campaignContacts)
+    .where(inArray(campaignContacts.id, [...new Set(claimed.map((m) => m.campaignContactId))]));
+  const contactById = new Map(contactRows.map((c) => [c.id, c]));
+
+  const deferrals: { id: string; until: Date; reason: string | null }[] = [];
+  const resumedContacts = new Set<string>();
+  const cancelled: OutboxRow[] = [];
+  const suppressed: OutboxRow[] = [];
+  let candidates: OutboxRow[] = [];
+
+  for (const message of claimed) {
+    const campaign = campaignById.get(message.campaignId);
+    const contact = contactById.get(message.campaignContactId);
+    if (campaign?.status !== 'active') {
+      deferrals.push({ id: message.id, until: message.sendAfter, reason: null });
+      continue;
+    }
+    if (!contact || ENDED_CONTACT_STATES.has(contact.status)) {
+      cancelled.push(message);
+      continue;
+    }
+    if (contact.status === 'paused') {
+      // Out of office until a date: wait for it. Paused with no date (by hand): look again tomorrow.
+      if (!contact.pausedUntil || contact.pausedUntil > at) {
+        deferrals.push({
+          id: message.id,
+          until: contact.pausedUntil ?? new Date(at.getTime() + DAY_MS),
+          reason: null,
+        });
+        continue;
+      }
+      resumedContacts.add(contact.id);
+    }
+    const timeZone =
+      campaign.timezoneMode === 'recipient' && contact.timeZone ? contact.timeZone : campaign.timeZone;
+    const opens = nextSendTime({
+      at,
+      timeZone,
+      windowStartMinute: campaign.windowStartMinute,
+      windowEndMinute: campaign.windowEndMinute,
+      sendDays: campaign.sendDays,
+    });
+    if (opens.getTime() > at.getTime()) {
+      deferrals.push({ id: message.id, until: opens, reason: null });
+      continue;
+    }
+    candidates.push(message);
+  }
+
+  // Suppression is checked now, not when the message was queued: an unsubscribe a minute ago counts.
+  const byUser = groupBy(candidates, (m) => m.userId);
+  const suppressedIds = new Set<string>();
+  for (const [userId, messages] of byUser) {
+    const blocked = await filterSuppressed({ db: ctx.db, userId, emails: messages.map((m) => m.toEmail) });
+    for (const m of messages) if (blocked.has(m.toEmail)) suppressedIds.add(m.id);
+  }
+  suppressed.push(...candidates.filter((m) => suppressedIds.has(m.id)));
+  candidates = candidates.filter((m) => !suppressedIds.has(m.id));
+
+  const toSend: DispatchedMessage[] = [];
+  for (const [campaignId, messages] of groupBy(candidates, (m) => m.campaignId)) {
+    const campaign = campaignById.get(campaignId)!;
+    let allowed = messages;
+    if (campaign.dailyCap !== null) {
+      const room = Math.max(0, campaign.dailyCap - (await countSentToday(ctx.db, campaign, at)));
+      const nextDay = startOfNextLocalDay(at, campaign.timeZone);
+      for (const m of allowed.slice(room)) deferrals.push({ id: m.id, until: nextDay, reason: null });
+      allowed = allowed.slice(0, room);
+    }
+    if (campaign.domainPacePerHour !== null && allowed.length > 0) {
+      const paced: OutboxRow[] = [];
+      for (const m of allowed) {
+        const nextHour = await takeDomainPace(ctx.db, campaign, m.toEmail, at);
+        if (nextHour) deferrals.push({ id: m.id, until: nextHour, reason: null });
+        else paced.push(m);
+      }
+      allowed = paced;
+    }
+    if (allowed.length === 0) continue;
+    const allocation = await allocateSenders({
+      db: ctx.db,
+      campaignId,
+      count: allowed.length,
+      at,
+      gapMinSeconds: campaign.gapMinSeconds,
+      gapMaxSeconds: campaign.gapMaxSeconds,
+    });
+    const retryAt = allocation.nextAvailableAt ?? new Date(at.getTime() + 15 * 60_000);
+    allowed.forEach((message, i) => {
+      const account = allocation.accounts[i];
+      if (!account) {
+        deferrals.push({ id: message.id, until: retryAt, reason: null });
+        return;
+      }
+      toSend.push({
+        message: { ...message, messageId: message.messageId ?? makeMessageId(account.fromEmail) },
+        account,
+        campaign,
+        day: accountLocalDate(at, account.timeZone),
+      });
+    });
+  }
+
+  if (resumedContacts.size > 0) {
+    // Their return date has passed: they are back in the sequence.
+    await ctx.db
+      .update(campaignContacts)
+      .set({ status: 'active', pausedUntil: null, statusChangedAt: at, updatedAt: at })
+      .where(and(inArray(campaignContacts.id, [...resumedContacts]), eq(campaignContacts.status, 'paused')));
+  }
+  await recordDeferrals(ctx, deferrals);
+  result.deferred += deferrals.length;
+  await recordSkipped(ctx, { cancelled, suppressed });
+  result.skipped += cancelled.length + suppressed.length;
+  if (toSend.length === 0) return result;
+
+  await markDelivering(ctx, toSend);
+  const outcomes = await Promise.all(toSend.map((d) => sendOne(ctx, d)));
+  const sent: { dispatched: DispatchedMessage; response: string }[] = [];
+  const failures: { dispatched: DispatchedMessage; failure: DeliveryFailure }[] = [];
+  outcomes.forEach((outcome, i) => {
+    if (outcome.ok) sent.push({ dispatched: toSend[i]!, response: outcome.response });
+    else failures.push({ dispatched: toSend[i]!, failure: outcome.failure });
+  });
+  await recordSent(ctx, sent);
+  result.sent += sent.length;
+  for (const { dispatched, failure } of failures) {
+    const final = await recordDeliveryFailure(ctx, dispatched, failure);
+    if (final) result.failed++;
+    else result.deferred++;
+  }
+  return result;
+}
+
+/** Moves the batch to the 'delivering' phase with its account and Message-ID before any byte is sent. */
+async function markDelivering(ctx: DispatchContext, batch: DispatchedMessage[]): Promise<void> {
+  const values = sql.join(
+    batch.map((d) => sql`(${d.message.id}::uuid, ${d.account.id}::uuid, ${d.message.messageId})`),
+    sql`, `,
+  );
+  await ctx.db.execute(sql`
+    UPDATE outbox_messages AS o
+    SET phase = 'delivering', sender_account_id = v.account_id, message_id = v.message_id,
+        updated_at = ${now().toISOString()}::timestamptz
+    FROM (VALUES ${values}) AS v(id, account_id, message_id)
+    WHERE o.id = v.id`);
+}
+
+type SendOutcome = { ok: true; response: string } | { ok: false; failure: DeliveryFailure };
+
+async function sendOne(ctx: DispatchContext, d: DispatchedMessage): Promise<SendOutcome> {
+  try {
+    const transport = await ctx.transports.get(d.account);
+    const info = await transport.sendMail(envelopeFor(ctx, d));
+    return { ok: true, response: String(info.response ?? '').slice(0, 200) };
+  } catch (error) {
+    return { ok: false, failure: { error } };
+  }
+}
+
+function envelopeFor(ctx: DispatchContext, d: DispatchedMessage): SendMailOptions {
+  const { message, account, campaign } = d;
+  return buildMailOptions({
+    messageId: message.messageId!,
+    token: message.token,
+    appUrl: ctx.env.APP_URL,
+    trackingBaseUrl: resolveTrackingBaseUrl({
+      appUrl: ctx.env.APP_URL,
+      trackingDomain: campaign.trackingDomain,
+    }),
+    from: { name: account.fromName, email: account.fromEmail },
+    replyTo: account.replyTo,
+    to: { name: message.toName, email: message.toEmail },
+    subject: message.subject,
+    html: message.html,
+    text: message.text ?? '',
+    postalAddress: account.postalAddress,
+    senderName: account.fromName,
+    unsubscribeMailto: makeUnsubscribeMailto(account.fromEmail, message.token),
+  });
+}
+
+async function countSentToday(db: Database, campaign: CampaignRow, at: Date): Promise<number> {
+  const result = await db.execute(sql`
+    SELECT count(*)::int AS n FROM outbox_messages
+    WHERE campaign_id = ${campaign.id} AND sent_at IS NOT NULL
+      AND sent_at >= (date_trunc('day', ${at.toISOString()}::timestamptz AT TIME ZONE ${campaign.timeZone})
+                      AT TIME ZONE ${campaign.timeZone})`);
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+}
+
+/**
+ * Takes one unit of this hour's pace for the recipient's domain, or answers when the next hour starts
+ * if the hour is full. Atomic (one upsert guarded by the limit), so concurrent workers share the pace.
+ */
+async function takeDomainPace(
+  db: Database,
+  campaign: CampaignRow,
+  email: string,
+  at: Date,
+): Promise<Date | null> {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  const hourStart = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+  const result = await db.execute(sql`
+    INSERT INTO domain_pace_counters (user_id, domain, hour_start, sent)
+    VALUES (${campaign.userId}, ${domain}, ${hourStart.toISOString()}::timestamptz, 1)
+    ON CONFLICT (user_id, domain, hour_start)
+    DO UPDATE SET sent = domain_pace_counters.sent + 1
+    WHERE domain_pace_counters.sent < ${campaign.domainPacePerHour}
+    RETURNING sent`);
+  const taken = (result as unknown as { rows: unknown[] }).rows.length > 0;
+  return taken ? null : new Date(hourStart.getTime() + 3_600_000);
+}
+
+/**
+ * After a drain: if something is due within five minutes (a gap, a deferral), ask for a wake then;
+ * anything later is picked up by the every-minute schedule.
+ */
+async function scheduleNextWake(ctx: DispatchContext): Promise<void> {
+  if (!ctx.queue) return;
+  const at = now();
+  const [next] = await ctx.db
+    .select({ sendAfter: outboxMessages.sendAfter })
+    .from(outboxMessages)
+    .innerJoin(campaigns, eq(campaigns.id, outboxMessages.campaignId))
+    .where(and(eq(outboxMessages.state, 'queued'), eq(campaigns.status, 'active')))
+    .orderBy(outboxMessages.sendAfter)
+    .limit(1);
+  if (!next || next.sendAfter.getTime() - at.getTime() > 5 * 60_000) return;
+  await wakeDispatchers({
+    queue: ctx.queue,
+    parallelism: 1,
+    startAfter: next.sendAfter > at ? next.sendAfter : undefined,
+  });
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+export type { SenderAccountRow };

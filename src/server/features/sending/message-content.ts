@@ -1,0 +1,138 @@
+import { compile } from 'html-to-text';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import { TRACKING_PATHS } from '../../../shared/sending';
+import { AppError } from '../../lib/errors';
+
+/*
+ * The per-message body, prepared once when a message is queued: tracked links, the open pixel and the
+ * plain-text part. The compliance footer and headers come later, at send time (message-envelope.ts), so
+ * the unsubscribe link is never wrapped in click tracking.
+ */
+
+/** The largest body we accept, HTML or text, in UTF-8 bytes. Bigger mail is clipped by Gmail (102 KB) anyway. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
+
+/** The outbox token goes into URLs and headers: only characters that need no escaping anywhere. */
+/** Marks a link the sender does not want tracked (a private document, a calendar link). */
+const NO_TRACK_ATTRIBUTE = 'data-tambari-notrack';
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function assertTrackingToken(token: string): void {
+  if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) {
+    throw new AppError('validation', 'Invalid message token');
+  }
+}
+
+// Scheme, host, port and path only: nothing that could close an HTML attribute or a header's <…>.
+const TRACKING_BASE_PATTERN = /^https?:\/\/[A-Za-z0-9.\-:/_~%@]+$/;
+
+/** The tracking base URL without its trailing slash, or a validation error. */
+export function checkedTrackingBase(trackingBaseUrl: string): string {
+  const base = typeof trackingBaseUrl === 'string' ? trackingBaseUrl.trim().replace(/\/+$/, '') : '';
+  if (!TRACKING_BASE_PATTERN.test(base)) throw new AppError('validation', 'Invalid tracking URL');
+  return base;
+}
+
+export function assertBodySize(body: string, label: 'email body' | 'plain-text body'): void {
+  // UTF-8 never takes fewer bytes than UTF-16 code units, so the length check rejects a 10 MB body
+  // without encoding it.
+  if (body.length > MAX_BODY_BYTES || Buffer.byteLength(body, 'utf8') > MAX_BODY_BYTES) {
+    throw new AppError('validation', `The ${label} is too large (max 2 MB)`);
+  }
+}
+
+// Built once: compiling the converter's selectors is the expensive part of html-to-text.
+const htmlToText = compile({
+  wordwrap: 80,
+  selectors: [
+    // "text [url]" with the original URL; a link whose text is its URL prints once.
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    // Image URLs in a text part are noise (and tracking pixels, if a template carries its own).
+    { selector: 'img', format: 'skip' },
+    // Headings as written: html-to-text shouts them in capitals by default.
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+  ],
+});
+
+function isTrackableUrl(href: string, ownPrefixes: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return false; // relative links, "{{merge tags}}", garbage: left as they are
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false; // mailto:, tel:, sms:…
+  // Our own unsubscribe and tracking links (a template's unsubscribe merge tag): never wrapped.
+  return !ownPrefixes.some((prefix) => href.startsWith(prefix));
+}
+
+export function prepareMessageContent(input: {
+  html: string;
+  text?: string | null;
+  token: string;
+  trackingBaseUrl: string;
+  trackOpens: boolean;
+  trackClicks: boolean;
+}): { html: string; text: string; links: string[] } {
+  const { html, token, trackOpens, trackClicks } = input;
+  if (typeof html !== 'string') throw new AppError('validation', 'The email body is missing');
+  assertBodySize(html, 'email body');
+  const givenText = typeof input.text === 'string' && input.text.trim() !== '' ? input.text : null;
+  if (givenText !== null) assertBodySize(givenText, 'plain-text body');
+  assertTrackingToken(token);
+  const base = checkedTrackingBase(input.trackingBaseUrl);
+
+  // The text part comes from the original HTML: tracking plain-text links is spammy and unreadable.
+  const text = givenText ?? htmlToText(html);
+  const links: string[] = [];
+  if (!trackOpens && !trackClicks && !html.includes(NO_TRACK_ATTRIBUTE)) return { html, text, links };
+
+  const document = parseDocument(html);
+  let changed = false;
+
+  const ownPrefixes = [`${base}${TRACKING_PATHS.unsubscribe('')}`, `${base}/t/`];
+  const indexByUrl = new Map<string, number>();
+  for (const anchor of DomUtils.getElementsByTagName('a', document, true)) {
+    if (NO_TRACK_ATTRIBUTE in anchor.attribs) {
+      // The marker is ours; it has no business in the recipient's copy.
+      delete anchor.attribs[NO_TRACK_ATTRIBUTE];
+      changed = true;
+      continue;
+    }
+    if (trackClicks) {
+      const href = anchor.attribs.href?.trim();
+      if (!href || !isTrackableUrl(href, ownPrefixes)) continue;
+      let index = indexByUrl.get(href);
+      if (index === undefined) {
+        index = links.length;
+        links.push(href);
+        indexByUrl.set(href, index);
+      }
+      anchor.attribs.href = `${base}${TRACKING_PATHS.click(token, index)}`;
+      changed = true;
+    }
+  }
+
+  if (trackOpens) {
+    const pixel = parseDocument(
+      `<img src="${base}${TRACKING_PATHS.open(token)}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`,
+    ).children[0]!;
+    const isNamed = (name: string) => (element: Element) => element.name === name;
+    const parent =
+      DomUtils.findOne(isNamed('body'), document.children, true) ??
+      DomUtils.findOne(isNamed('html'), document.children, true) ??
+      document;
+    DomUtils.appendChild(parent, pixel);
+    changed = true;
+  }
+
+  // Unchanged HTML goes out byte for byte: a parse/serialize round trip normalizes markup for nothing.
+  return {
+    html: changed ? DomUtils.getOuterHTML(document, { encodeEntities: 'utf8', emptyAttrs: true }) : html,
+    text,
+    links,
+  };
+}

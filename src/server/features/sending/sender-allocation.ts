@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { senderAccounts } from '../../db/schema';
+import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-account-rules';
+import { startOfNextLocalDay } from './send-window';
+
+export type SenderAccountRow = typeof senderAccounts.$inferSelect;
+
+export interface Allocation {
+  /** accounts[i] sends message i; null when no account may send it now. */
+  accounts: (SenderAccountRow | null)[];
+  /** When the first of the campaign's accounts may send again (gap, cool-down or a new day); null if none will. */
+  nextAvailableAt: Date | null;
+}
+
+interface Candidate {
+  row: SenderAccountRow;
+  day: string;
+  used: number;
+  remaining: number;
+  lastUsedMs: number;
+  takes: number;
+}
+
+/**
+ * Least Used rotation for `count` messages of one campaign, atomically.
+ *
+ * The campaign's eligible accounts (active, not cooling down, past their random gap) are locked in one
+ * transaction (`FOR UPDATE`, in id order so two workers never deadlock), each message goes to the account
+ * with the fewest sends today (its own time zone's day), ties to the least recently used, never past the
+ * account's cap for today (the warm-up ramp included), and the new counts are written before the lock is
+ * released. A second worker allocating at the same moment waits for the lock and then sees the new
+ * counts, so no account passes its cap however many workers run. With a gap configured, an account takes
+ * at most one message per allocation and is then unavailable for a random gap.
+ */
+export async function allocateSenders(options: {
+  db: Database;
+  campaignId: string;
+  count: number;
+  at: Date;
+  gapMinSeconds: number;
+  gapMaxSeconds: number;
+  random?: () => number;
+}): Promise<Allocation> {
+  const { at, count } = options;
+  const random = options.random ?? Math.random;
+  const gapped = options.gapMaxSeconds > 0;
+  return options.db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(senderAccounts)
+      .where(
+        sql`${senderAccounts.id} IN (SELECT sender_account_id FROM campaign_sender_accounts WHERE campaign_id = ${options.campaignId})
+          AND ${senderAccounts.status} = 'active'`,
+      )
+      .orderBy(senderAccounts.id)
+      .for('update');
+
+    let nextAvailableAt: Date | null = null;
+    const noteAvailable = (when: Date) => {
+      if (!nextAvailableAt || when < nextAvailableAt) nextAvailableAt = when;
+    };
+    const candidates: Candidate[] = [];
+    for (const row of rows) {
+      const day = accountLocalDate(at, row.timeZone);
+      const used = row.sendsDay === day ? row.sendsToday : 0;
+      const cap = effectiveDailyCap(row, at);
+      const restingUntil = maxDate(row.cooldownUntil, row.nextSendAt);
+      if (restingUntil && restingUntil > at) {
+        noteAvailable(restingUntil);
+        continue;
+      }
+      if (used >= cap) {
+        noteAvailable(startOfNextLocalDay(at, row.timeZone));
+        continue;
+      }
+      candidates.push({
+        row,
+        day,
+        used,
+        remaining: cap - used,
+        lastUsedMs: row.lastUsedAt?.getTime() ?? 0,
+        takes: 0,
+      });
+    }
+
+    const accounts: (SenderAccountRow | null)[] = [];
+    for (let i = 0; i < count; i++) {
+      let best: Candidate | null = null;
+      for (const c of candidates) {
+        if (c.remaining <= 0 || (gapped && c.takes > 0)) continue;
+        if (!best || c.used < best.used || (c.used === best.used && c.lastUsedMs < best.lastUsedMs)) {
+          best = c;
+        }
+      }
+      if (!best) {
+        accounts.push(null);
+        continue;
+      }
+      best.used++;
+      best.remaining--;
+      best.takes++;
+      best.lastUsedMs = at.getTime() + i; // later picks of the same batch count as more recent
+      accounts.push(best.row);
+    }
+
+    // Accounts this batch filled up are free again on their next day.
+    for (const c of candidates) if (c.remaining <= 0) noteAvailable(startOfNextLocalDay(at, c.row.timeZone));
+    const taken = candidates.filter((c) => c.takes > 0);
+    if (taken.length > 0) {
+      const values = sql.join(
+        taken.map((c) => {
+          const gapMs = gapped
+            ? Math.round(
+                (options.gapMinSeconds + random() * (options.gapMaxSeconds - options.gapMinSeconds)) * 1000,
+              )
+            : 0;
+          const nextSendAt = gapped ? new Date(at.getTime() + gapMs) : null;
+          if (nextSendAt) noteAvailable(nextSendAt);
+          return sql`(${c.row.id}::uuid, ${c.used}::int, ${c.day}::date, ${nextSendAt?.toISOString() ?? null}::timestamptz)`;
+        }),
+        sql`, `,
+      );
+      await tx.execute(sql`
+        UPDATE sender_accounts AS a
+        SET sends_today = v.used, sends_day = v.day, last_used_at = ${at.toISOString()}::timestamptz,
+            next_send_at = v.next_send_at
+        FROM (VALUES ${values}) AS v(id, used, day, next_send_at)
+        WHERE a.id = v.id`);
+    }
+    // Accounts with capacity left but skipped only because of this batch's gap are free again soon.
+    return { accounts, nextAvailableAt };
+  });
+}
+
+/** Gives back a slot taken for a message that did not leave (temporary error, deferral after allocation). */
+export async function releaseSenderSlot(options: {
+  db: Database;
+  accountId: string;
+  day: string;
+}): Promise<void> {
+  await options.db.execute(sql`
+    UPDATE sender_accounts SET sends_today = greatest(sends_today - 1, 0)
+    WHERE id = ${options.accountId} AND sends_day = ${options.day}::date`);
+}
+
+function maxDate(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a > b ? a : b;
+}

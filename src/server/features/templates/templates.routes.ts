@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorSchema } from '../../../shared/auth';
+import {
+  adminTemplateInputSchema,
+  adminTemplateUpdateSchema,
+  publicTemplateListQuerySchema,
+  templateIdParamsSchema,
+  templateInputSchema,
+  templateListQuerySchema,
+  templateListSchema,
+  templateSchema,
+  templateUpdateSchema,
+} from '../../../shared/templates';
+import { requireRole, requireSession } from '../../lib/http';
+import type { AuditActor } from '../admin/audit.service';
+import {
+  createLibraryTemplate,
+  createUserTemplate,
+  deleteLibraryTemplate,
+  deleteUserTemplate,
+  getPublicTemplate,
+  getTemplateForUser,
+  listLibraryTemplates,
+  listPublicTemplates,
+  listTemplates,
+  updateLibraryTemplate,
+  updateUserTemplate,
+} from './templates.service';
+
+async function requireSuperAdmin(request: FastifyRequest): Promise<AuditActor> {
+  const { user } = await requireRole(request, 'super_admin');
+  return { id: user.id, email: user.email, ipAddress: request.ip };
+}
+
+export async function templatesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.services;
+  const tags = ['templates'];
+  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const params = templateIdParamsSchema;
+
+  app.get(
+    '/api/templates',
+    {
+      schema: {
+        tags,
+        querystring: templateListQuerySchema,
+        response: { 200: templateListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      const { scope, ...filters } = request.query;
+      return listTemplates({ db, userId: user.id, scope, filters });
+    },
+  );
+
+  app.get(
+    '/api/templates/:id',
+    { schema: { tags, params, response: { 200: templateSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getTemplateForUser({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/templates',
+    { schema: { tags, body: templateInputSchema, response: { 201: templateSchema, ...errors } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      reply.code(201);
+      return createUserTemplate({ db, userId: user.id, input: request.body });
+    },
+  );
+
+  app.patch(
+    '/api/templates/:id',
+    { schema: { tags, params, body: templateUpdateSchema, response: { 200: templateSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return updateUserTemplate({ db, userId: user.id, id: request.params.id, changes: request.body });
+    },
+  );
+
+  app.delete(
+    '/api/templates/:id',
+    { schema: { tags, params, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      await deleteUserTemplate({ db, userId: user.id, id: request.params.id });
+      return reply.code(204).send(null);
+    },
+  );
+
+  // Public, no sign-in: the published library only.
+  app.get(
+    '/api/public/templates',
+    {
+      schema: {
+        tags,
+        querystring: publicTemplateListQuerySchema,
+        response: { 200: templateListSchema, 400: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return listPublicTemplates({ db, filters: request.query });
+    },
+  );
+
+  app.get(
+    '/api/public/templates/:id',
+    { schema: { tags, params, response: { 200: templateSchema, 400: errorSchema, 404: errorSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return getPublicTemplate({ db, id: request.params.id });
+    },
+  );
+
+  // Super admins manage the library (every change is audited).
+  app.get(
+    '/api/admin/templates',
+    {
+      schema: {
+        tags,
+        querystring: publicTemplateListQuerySchema,
+        response: { 200: templateListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return listLibraryTemplates({ db, filters: request.query });
+    },
+  );
+
+  app.post(
+    '/api/admin/templates',
+    { schema: { tags, body: adminTemplateInputSchema, response: { 201: templateSchema, ...errors } } },
+    async (request, reply) => {
+      const actor = await requireSuperAdmin(request);
+      reply.code(201);
+      return createLibraryTemplate({ db, actor, input: request.body });
+    },
+  );
+
+  app.patch(
+    '/api/admin/templates/:id',
+    {
+      schema: { tags, params, body: adminTemplateUpdateSchema, response: { 200: templateSchema, ...errors } },
+    },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return updateLibraryTemplate({ db, actor, id: request.params.id, changes: request.body });
+    },
+  );
+
+  app.delete(
+    '/api/admin/templates/:id',
+    { schema: { tags, params, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      const actor = await requireSuperAdmin(request);
+      await deleteLibraryTemplate({ db, actor, id: request.params.id });
+      return reply.code(204).send(null);
+    },
+  );
+}

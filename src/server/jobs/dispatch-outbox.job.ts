@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * Drains the outbox (src/server/features/sending/dispatch.ts). Sent on enqueue and when a deferred
+ * message comes due; the every-minute schedule is the safety net that picks up everything else.
+ */
+export const dispatchOutboxJob = {
+  name: 'dispatch-outbox',
+  payload: z.object({}),
+  cron: '* * * * *',
+  /** A drain gives the worker back after this long, so a long queue does not hold one job forever. */
+  maxMs: 50_000,
+} as const;

@@ -1,0 +1,55 @@
+import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { senderAccounts } from '../db/schema/index';
+import { type OpenImapClient, pollSenderMailbox } from '../features/inbound/imap-poller';
+import { now } from '../lib/clock';
+import type { SystemMailer } from '../lib/mailer';
+
+export const pollSenderMailboxJob = {
+  name: 'poll-sender-mailbox',
+  payload: z.object({ senderAccountId: z.uuid() }),
+  /** A poll reads at most 1,000 messages with 60 s socket timeouts; past this it is stuck. */
+  expireInSeconds: 15 * 60,
+  /** Polls one worker process runs at once (they wait on remote servers, not on the database). */
+  concurrency: 4,
+} as const;
+
+/**
+ * Polls one account's mailbox, if it still wants polling (IMAP on, not paused) and nobody polled it in
+ * the last half interval. That claim (imap_checked_at moved forward atomically) keeps two copies of the
+ * job — a retry, a queue created before its singleton policy — from reading the same mailbox at once.
+ * Safe to run twice.
+ */
+export async function pollSenderMailboxNow(options: {
+  db: Database;
+  log: FastifyBaseLogger;
+  senderAccountId: string;
+  pollMinutes: number;
+  openImapClient: OpenImapClient;
+  senderHealth?: { mailer: SystemMailer; appUrl: string };
+}): Promise<{ fetched: number } | null> {
+  const at = now();
+  const claimedAfter = new Date(at.getTime() - (options.pollMinutes * 60_000) / 2);
+  const [account] = await options.db
+    .update(senderAccounts)
+    .set({ imapCheckedAt: at })
+    .where(
+      and(
+        eq(senderAccounts.id, options.senderAccountId),
+        eq(senderAccounts.imapEnabled, true),
+        ne(senderAccounts.status, 'paused'),
+        or(isNull(senderAccounts.imapCheckedAt), lte(senderAccounts.imapCheckedAt, claimedAfter)),
+      ),
+    )
+    .returning();
+  if (!account) return null;
+  return pollSenderMailbox({
+    db: options.db,
+    log: options.log,
+    account,
+    openImapClient: options.openImapClient,
+    senderHealth: options.senderHealth,
+  });
+}

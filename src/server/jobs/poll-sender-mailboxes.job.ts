@@ -1,0 +1,55 @@
+import { and, asc, eq, isNull, lte, ne, or } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { senderAccounts } from '../db/schema/index';
+import { now } from '../lib/clock';
+import { pollSenderMailboxJob } from './poll-sender-mailbox.job';
+import type { Queue } from './queue';
+
+export const pollSenderMailboxesJob = {
+  name: 'poll-sender-mailboxes',
+  payload: z.object({}),
+  /**
+   * Every minute; each account is polled when its own last check is IMAP_POLL_MINUTES old, so the
+   * interval follows the setting and accounts added since the last run are not kept waiting.
+   */
+  cron: '* * * * *',
+} as const;
+
+/** Upper bound of one fan-out; the rest are due again (and first in line) a minute later. */
+const FAN_OUT_LIMIT = 5_000;
+
+/**
+ * Sends one poll-sender-mailbox job per IMAP-enabled account that is not paused and is due. The job's
+ * singletonKey is the account: while one is queued or running for an account, another is refused.
+ * Safe to run twice.
+ */
+export async function enqueueDueMailboxPolls(options: {
+  db: Database;
+  queue: Queue;
+  pollMinutes: number;
+}): Promise<{ due: number; enqueued: number }> {
+  const dueBefore = new Date(now().getTime() - options.pollMinutes * 60_000);
+  const due = await options.db
+    .select({ id: senderAccounts.id })
+    .from(senderAccounts)
+    .where(
+      and(
+        eq(senderAccounts.imapEnabled, true),
+        ne(senderAccounts.status, 'paused'),
+        or(isNull(senderAccounts.imapCheckedAt), lte(senderAccounts.imapCheckedAt, dueBefore)),
+      ),
+    )
+    .orderBy(asc(senderAccounts.imapCheckedAt))
+    .limit(FAN_OUT_LIMIT);
+  let enqueued = 0;
+  for (const account of due) {
+    const id = await options.queue.send(
+      pollSenderMailboxJob.name,
+      { senderAccountId: account.id },
+      { singletonKey: account.id, expireInSeconds: pollSenderMailboxJob.expireInSeconds },
+    );
+    if (id) enqueued++;
+  }
+  return { due: due.length, enqueued };
+}

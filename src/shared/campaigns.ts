@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_STATUSES, TIMEZONE_MODES } from './sending';
+
+/*
+ * Campaigns, their steps and A/B variants, newsletters and bulk sends: the shared vocabulary and request
+ * schemas (server validation and the browser's forms use the same ones).
+ */
+
+export const STEP_CONDITIONS = ['always', 'no_reply', 'not_opened', 'clicked'] as const;
+export type StepCondition = (typeof STEP_CONDITIONS)[number];
+export const STEP_CONDITION_LABELS: Record<StepCondition, string> = {
+  always: 'Always',
+  no_reply: 'If no reply',
+  not_opened: 'If not opened',
+  clicked: 'If clicked',
+};
+
+export const VARIANT_KEYS = ['A', 'B', 'C', 'D'] as const;
+export type VariantKey = (typeof VARIANT_KEYS)[number];
+export const MAX_VARIANTS = 4;
+export const MAX_STEPS = 10;
+export const WINNER_METRICS = ['open', 'click', 'reply'] as const;
+export type WinnerMetric = (typeof WINNER_METRICS)[number];
+
+export const NEWSLETTER_STATUSES = ['draft', 'scheduled', 'sending', 'sent'] as const;
+export type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
+
+const name = z.string().trim().min(1, 'Enter a name').max(120, 'Name must be at most 120 characters');
+const subject = z
+  .string()
+  .trim()
+  .min(1, 'Enter a subject')
+  .max(200, 'Subject must be at most 200 characters')
+  .refine((v) => !/[\r\n]/.test(v), 'Subject cannot contain line breaks');
+/** Bodies are HTML from the editor; 2 MB is the engine's limit too. */
+const bodyHtml = z.string().max(2 * 1024 * 1024, 'The email body is too large (max 2 MB)');
+
+export const campaignAudienceSchema = z.object({
+  /** The user's own lists. */
+  listIds: z.array(z.uuid()).max(50).default([]),
+  /** Saved lead-discovery filters (the same shape as GET /api/leads query). */
+  leadFilters: z
+    .array(
+      z.object({
+        country: z.array(z.string()).optional(),
+        city: z.array(z.string()).optional(),
+        category: z.array(z.string()).optional(),
+        keyword: z.string().optional(),
+        verifiedOnly: z.boolean().optional(),
+        hasPhone: z.boolean().optional(),
+        hasWebsite: z.boolean().optional(),
+      }),
+    )
+    .max(10)
+    .default([]),
+});
+export type CampaignAudience = z.infer<typeof campaignAudienceSchema>;
+
+export const campaignSettingsSchema = z
+  .object({
+    name,
+    audience: campaignAudienceSchema.default({ listIds: [], leadFilters: [] }),
+    senderAccountIds: z.array(z.uuid()).max(40).default([]),
+    /** null: start as soon as it is launched. */
+    scheduledAt: z.iso.datetime({ offset: true }).nullable().default(null),
+    windowStartMinute: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(8 * 60),
+    windowEndMinute: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(17 * 60),
+    sendDays: z
+      .array(z.number().int().min(1).max(7))
+      .min(1, 'Choose at least one sending day')
+      .default([1, 2, 3, 4, 5]),
+    timezoneMode: z.enum(TIMEZONE_MODES).default('recipient'),
+    timeZone: z.string().trim().min(1).max(64).default('Africa/Lagos'),
+    gapMinSeconds: z.number().int().min(0).max(3600).default(60),
+    gapMaxSeconds: z.number().int().min(0).max(3600).default(180),
+    dailyCap: z.number().int().min(1).max(100_000).nullable().default(null),
+    domainPacePerHour: z.number().int().min(1).max(10_000).nullable().default(null),
+    trackOpens: z.boolean().default(true),
+    trackClicks: z.boolean().default(true),
+    trackingDomain: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'Enter a domain like track.example.com')
+      .nullable()
+      .default(null),
+  })
+  .superRefine((v, ctx) => {
+    if (v.gapMaxSeconds < v.gapMinSeconds) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gapMaxSeconds'],
+        message: 'The longest gap must be at least the shortest',
+      });
+    }
+    if (v.windowStartMinute === v.windowEndMinute) return; // all day
+  });
+export type CampaignSettingsInput = z.input<typeof campaignSettingsSchema>;
+
+export const variantInputSchema = z.object({
+  key: z.enum(VARIANT_KEYS),
+  subject,
+  bodyHtml,
+  /** Share of the step's recipients, in percent; the variants of a step add up to 100. */
+  splitPercent: z.number().int().min(0).max(100),
+});
+export type VariantInput = z.infer<typeof variantInputSchema>;
+
+export const stepInputSchema = z
+  .object({
+    delayDays: z.number().int().min(0).max(365).default(0),
+    delayHours: z.number().int().min(0).max(23).default(0),
+    businessDays: z.boolean().default(false),
+    condition: z.enum(STEP_CONDITIONS).default('always'),
+    variants: z.array(variantInputSchema).min(1, 'A step needs an email').max(MAX_VARIANTS),
+    winnerRule: z
+      .object({ metric: z.enum(WINNER_METRICS), afterSends: z.number().int().min(10).max(100_000) })
+      .nullable()
+      .default(null),
+  })
+  .superRefine((v, ctx) => {
+    const total = v.variants.reduce((sum, x) => sum + x.splitPercent, 0);
+    if (total !== 100) {
+      ctx.addIssue({ code: 'custom', path: ['variants'], message: 'The A/B split must add up to 100%' });
+    }
+    const keys = new Set(v.variants.map((x) => x.key));
+    if (keys.size !== v.variants.length) {
+      ctx.addIssue({ code: 'custom', path: ['variants'], message: 'Each variant needs its own letter' });
+    }
+  });
+export type StepInput = z.input<typeof stepInputSchema>;
+
+export const campaignStatusSchema = z.enum(CAMPAIGN_STATUSES);
+export const campaignContactStatusSchema = z.enum(CAMPAIGN_CONTACT_STATUSES);
+
+// ---------------------------------------------------------------------------------------------------
+// Campaign DTOs (API answers) and the campaign core's messages
+
+export const CAMPAIGN_MESSAGES = {
+  notFound: 'Campaign not found',
+  stepNotFound: 'Step not found',
+  pauseToEdit: 'Pause the campaign to change its settings',
+  pauseToEditSteps: 'Pause the campaign to edit its steps',
+  notEditable: 'This campaign has ended; its settings can no longer be changed',
+  stepsNotEditable: 'This campaign has ended; its steps can no longer be changed',
+  onlyDraftsDeleted: 'Only drafts can be deleted; archive it instead',
+  tooManySteps: `A campaign can have at most ${MAX_STEPS} steps`,
+  reorderMismatch: 'Send every step of the campaign exactly once to reorder them',
+  notLaunchable: 'Only a draft campaign can be launched',
+  fixBeforeLaunch: 'Fix these before launching',
+  emptyAudience: 'Nobody in this audience can be emailed (no contacts, or all of them are suppressed)',
+  cannotPause: 'Only an active campaign can be paused',
+  cannotResume: 'Only a paused campaign can be resumed',
+  cannotStop: 'This campaign has already ended',
+  archiveActive: 'Pause or stop the campaign before archiving it',
+  listNotFound: 'One of the chosen lists was not found',
+  senderNotFound: 'One of the chosen sender accounts was not found',
+} as const;
+
+export const campaignVariantSchema = z.object({
+  id: z.string(),
+  key: z.enum(VARIANT_KEYS),
+  subject: z.string(),
+  bodyHtml: z.string(),
+  splitPercent: z.number(),
+});
+export type CampaignVariant = z.infer<typeof campaignVariantSchema>;
+
+export const campaignStepSchema = z.object({
+  id: z.string(),
+  position: z.number(),
+  delayDays: z.number(),
+  delayHours: z.number(),
+  businessDays: z.boolean(),
+  condition: z.enum(STEP_CONDITIONS),
+  winnerRule: z.object({ metric: z.enum(WINNER_METRICS), afterSends: z.number() }).nullable(),
+  winnerVariantKey: z.enum(VARIANT_KEYS).nullable(),
+  variants: z.array(campaignVariantSchema),
+});
+export type CampaignStep = z.infer<typeof campaignStepSchema>;
+
+const campaignBaseSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['campaign', 'newsletter', 'bulk']),
+  status: campaignStatusSchema,
+  archivedAt: z.string().nullable(),
+  scheduledAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  audience: z.object({
+    listIds: z.array(z.string()),
+    leadFilters: campaignAudienceSchema.shape.leadFilters.unwrap(),
+  }),
+  senderAccountIds: z.array(z.string()),
+  windowStartMinute: z.number(),
+  windowEndMinute: z.number(),
+  sendDays: z.array(z.number()),
+  timezoneMode: z.enum(TIMEZONE_MODES),
+  timeZone: z.string(),
+  gapMinSeconds: z.number(),
+  gapMaxSeconds: z.number(),
+  dailyCap: z.number().nullable(),
+  domainPacePerHour: z.number().nullable(),
+  trackOpens: z.boolean(),
+  trackClicks: z.boolean(),
+  trackingDomain: z.string().nullable(),
+  /** campaign_contacts rows: 0 before launch. */
+  contactCount: z.number(),
+});
+
+export const campaignSchema = campaignBaseSchema.extend({ steps: z.array(campaignStepSchema) });
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export const campaignListItemSchema = campaignBaseSchema.extend({
+  stepCount: z.number(),
+  sent: z.number(),
+  /** Contacts who opened (people, not privacy proxies or scanners). */
+  opened: z.number(),
+  /** Contacts who replied. */
+  replied: z.number(),
+});
+export type CampaignListItem = z.infer<typeof campaignListItemSchema>;
+
+export const campaignListQuerySchema = z.object({
+  status: campaignStatusSchema.optional(),
+  archived: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+/** PATCH /api/campaigns/:id: any settings, none required (no defaults filled in). */
+export const campaignUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Enter a name').max(120, 'Name must be at most 120 characters'),
+    audience: campaignAudienceSchema,
+    senderAccountIds: z.array(z.uuid()).max(40),
+    scheduledAt: z.iso.datetime({ offset: true }).nullable(),
+    windowStartMinute: z.number().int().min(0).max(1440),
+    windowEndMinute: z.number().int().min(0).max(1440),
+    sendDays: z.array(z.number().int().min(1).max(7)).min(1, 'Choose at least one sending day'),
+    timezoneMode: z.enum(TIMEZONE_MODES),
+    timeZone: z.string().trim().min(1).max(64),
+    gapMinSeconds: z.number().int().min(0).max(3600),
+    gapMaxSeconds: z.number().int().min(0).max(3600),
+    dailyCap: z.number().int().min(1).max(100_000).nullable(),
+    domainPacePerHour: z.number().int().min(1).max(10_000).nullable(),
+    trackOpens: z.boolean(),
+    trackClicks: z.boolean(),
+    trackingDomain: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, 'Enter a domain like track.example.com')
+      .nullable(),
+  })
+  .partial();
+export type CampaignUpdateInput = z.input<typeof campaignUpdateSchema>;
+
+export const reorderStepsSchema = z.object({
+  stepIds: z.array(z.uuid('Step not found')).min(1).max(MAX_STEPS),
+});

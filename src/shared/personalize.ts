@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { VARIANT_KEYS } from './campaigns';
+
+/*
+ * Personalisation (merge tags, spintax), previews, test sends and the pre-launch check: the merge tags
+ * every editor offers and the request/response schemas of their endpoints.
+ */
+
+/** The merge tags every contact has, in the order the editors' pickers list them. */
+export const CONTACT_MERGE_TAGS = [
+  { name: 'firstName', label: 'First name', example: 'Amaka' },
+  { name: 'lastName', label: 'Last name', example: 'Okonkwo' },
+  { name: 'fullName', label: 'Full name', example: 'Amaka Okonkwo' },
+  { name: 'email', label: 'Email address', example: 'amaka@example.com' },
+  { name: 'company', label: 'Company', example: 'Kano Foods' },
+  { name: 'city', label: 'City', example: 'Lagos' },
+  { name: 'country', label: 'Country', example: 'Nigeria' },
+  { name: 'countryCode', label: 'Country code', example: 'NG' },
+] as const;
+
+export const SENDER_MERGE_TAGS = [
+  { name: 'senderName', label: 'Your name', example: 'Tunde Bello' },
+  { name: 'senderEmail', label: 'Your email', example: 'tunde@example.com' },
+] as const;
+
+export const BUILT_IN_MERGE_TAGS: readonly string[] = [
+  ...CONTACT_MERGE_TAGS.map((t) => t.name),
+  ...SENDER_MERGE_TAGS.map((t) => t.name),
+];
+
+/** How a merge tag with a fallback is written, for the pickers: {{ firstName | default: "there" }}. */
+export function mergeTagSnippet(name: string, fallback?: string): string {
+  if (!fallback) return `{{ ${name} }}`;
+  return `{{ ${name} | default: "${fallback.replaceAll('"', '')}" }}`;
+}
+
+/** Tambari adds the unsubscribe link itself; a tag like this in a body is a mistake. */
+export const UNSUBSCRIBE_TAG_PATTERN = /^(unsubscribe|unsub|optout|opt_out)([_.]?(url|link))?$/i;
+
+export const mergeTagProblemsSchema = z.object({
+  unknownTags: z.array(z.string()),
+  syntaxErrors: z.array(z.string()),
+});
+export type MergeTagProblems = z.infer<typeof mergeTagProblemsSchema>;
+
+const maxHtml = z.string().max(2 * 1024 * 1024, 'The email body is too large (max 2 MB)');
+
+export const personalizePreviewRequestSchema = z.object({
+  subject: z.string().max(1000, 'Subject must be at most 1,000 characters').default(''),
+  html: maxHtml.default(''),
+  /** Preview as the first contact of these lists (their custom fields become known tags). */
+  listIds: z.array(z.uuid('List not found')).max(50).optional(),
+});
+export type PersonalizePreviewRequest = z.input<typeof personalizePreviewRequestSchema>;
+
+export const previewContactSchema = z.object({
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  company: z.string().nullable(),
+});
+export type PreviewContact = z.infer<typeof previewContactSchema>;
+
+export const personalizePreviewSchema = z.object({
+  subject: z.string(),
+  html: z.string(),
+  text: z.string(),
+  fallbacksUsed: z.array(z.string()),
+  unknownTags: z.array(z.string()),
+  syntaxErrors: z.array(z.string()),
+  /** The contact shown (a sample contact when `sample`). */
+  contact: previewContactSchema,
+  sample: z.boolean(),
+});
+export type PersonalizePreview = z.infer<typeof personalizePreviewSchema>;
+
+export const campaignPreviewRequestSchema = z.object({
+  stepId: z.uuid('Choose a step'),
+  variantKey: z.enum(VARIANT_KEYS).default('A'),
+  /** A contact of a launched campaign. */
+  campaignContactId: z.uuid('Contact not found').optional(),
+  /** A contact of the audience, by address. */
+  email: z.string().trim().toLowerCase().max(254).optional(),
+  /** Preview with the sample contact instead of a real one. */
+  sample: z.boolean().optional(),
+});
+export type CampaignPreviewRequest = z.input<typeof campaignPreviewRequestSchema>;
+
+export const campaignTestSendRequestSchema = z.object({
+  stepId: z.uuid('Choose a step'),
+  variantKey: z.enum(VARIANT_KEYS).default('A'),
+  senderAccountId: z.uuid('Choose a sender account'),
+  to: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address')).optional(),
+  /** Personalise as this contact of the audience (default: the first contact, else the sample). */
+  email: z.string().trim().toLowerCase().max(254).optional(),
+  campaignContactId: z.uuid('Contact not found').optional(),
+});
+export type CampaignTestSendRequest = z.input<typeof campaignTestSendRequestSchema>;
+
+export const testSendResultSchema = z.object({ ok: z.literal(true), to: z.string() });
+export type TestSendResult = z.infer<typeof testSendResultSchema>;
+
+export const PRELAUNCH_BLOCKER_CODES = [
+  'no_steps',
+  'empty_body',
+  'empty_audience',
+  'audience_invalid',
+  'no_sender',
+  'no_active_sender',
+  'unknown_merge_tags',
+  'merge_tag_syntax',
+  'unsubscribe_tag',
+  'link_shortener',
+  'spf_fail',
+] as const;
+
+export const PRELAUNCH_WARNING_CODES = [
+  'fallbacks',
+  'spam_score',
+  'broken_link',
+  'insecure_link',
+  'sender_unhealthy',
+  'spf_warn',
+  'dkim',
+  'dmarc',
+  'domain_unchecked',
+  'consent',
+  'long_finish',
+  'schedule_past',
+] as const;
+
+export const prelaunchItemSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  stepId: z.string().optional(),
+  variantKey: z.string().optional(),
+  detail: z.string().optional(),
+});
+export type PrelaunchItem = z.infer<typeof prelaunchItemSchema>;
+
+export const prelaunchReportSchema = z.object({
+  ready: z.boolean(),
+  blockers: z.array(prelaunchItemSchema),
+  warnings: z.array(prelaunchItemSchema),
+  passed: z.array(prelaunchItemSchema),
+  audienceSize: z.number().int(),
+  /** ISO date-time, or null when nothing can be sent (no audience, no working sender). */
+  estimatedFinish: z.string().nullable(),
+  /** Messages a day the campaign can send with its accounts, window, gaps and cap. */
+  dailyCapacity: z.number().int(),
+});
+export type PrelaunchReport = z.infer<typeof prelaunchReportSchema>;
+
+/** Above this the copy gets a spam warning (SpamAssassin's default required_score is 5.0). */
+export const SPAM_SCORE_THRESHOLD = 5;

@@ -1,0 +1,248 @@
+import { z } from 'zod';
+
+/*
+ * The sending engine's vocabulary, shared by the server, the worker and the browser: sender accounts,
+ * their presets and checks, outbox states and event types.
+ */
+
+export const SENDER_DAILY_CAP_DEFAULT = 50;
+/** Spec §1: one account is limited to 300 emails a day. */
+export const SENDER_DAILY_CAP_MAX = 300;
+export const WARMUP_START_DEFAULT = 10;
+export const WARMUP_INCREMENT_DEFAULT = 5;
+
+export const SMTP_SECURITY = ['tls', 'starttls', 'none'] as const;
+export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
+/** Ports a sender account may use. Anything else (22, 80, 6379…) is refused: no port scanning through us. */
+export const SMTP_PORTS = [25, 465, 587, 2525] as const;
+export const IMAP_PORTS = [143, 993] as const;
+
+export const SENDER_STATUSES = ['active', 'paused', 'failing'] as const;
+export type SenderStatus = (typeof SENDER_STATUSES)[number];
+
+export const OUTBOX_STATES = [
+  'queued',
+  'sending',
+  'sent',
+  'failed',
+  'bounced',
+  'suppressed',
+  'cancelled',
+] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+export const EMAIL_EVENT_TYPES = [
+  'queued',
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'replied',
+  'bounced',
+  'unsubscribed',
+  'complained',
+  'failed',
+  'suppressed',
+  'out_of_office',
+] as const;
+export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
+
+export const CAMPAIGN_KINDS = ['campaign', 'newsletter', 'bulk'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+/** Spec §3 statuses; newsletters use draft/scheduled/sent of their own in the campaigns issue. */
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'active', 'paused', 'completed', 'stopped'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const CAMPAIGN_CONTACT_STATUSES = [
+  'active',
+  'paused',
+  'replied',
+  'bounced',
+  'unsubscribed',
+  'completed',
+  'stopped',
+] as const;
+export type CampaignContactStatus = (typeof CAMPAIGN_CONTACT_STATUSES)[number];
+
+export const TIMEZONE_MODES = ['recipient', 'fixed'] as const;
+export type TimezoneMode = (typeof TIMEZONE_MODES)[number];
+
+/** ISO weekday numbers, Monday = 1 … Sunday = 7. */
+export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+
+export const DOMAIN_CHECK_STATUSES = ['pass', 'warn', 'fail'] as const;
+export type DomainCheckStatus = (typeof DOMAIN_CHECK_STATUSES)[number];
+
+export const domainCheckItemSchema = z.object({
+  status: z.enum(DOMAIN_CHECK_STATUSES),
+  /** What we found, in plain words. */
+  detail: z.string(),
+  /** The record found (TXT value, MX hosts…), when there is one. */
+  found: z.string().nullable(),
+  /** The DNS record to add or change to fix it, when it is not a pass. */
+  fix: z.object({ type: z.string(), host: z.string(), value: z.string() }).nullable(),
+});
+export type DomainCheckItem = z.infer<typeof domainCheckItemSchema>;
+
+export const domainCheckSchema = z.object({
+  domain: z.string(),
+  checkedAt: z.string(),
+  spf: domainCheckItemSchema,
+  dkim: domainCheckItemSchema.extend({ selector: z.string().nullable() }),
+  dmarc: domainCheckItemSchema,
+  mx: domainCheckItemSchema,
+});
+export type DomainCheck = z.infer<typeof domainCheckSchema>;
+
+const hostSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter the server host name')
+  .max(253, 'Host name is too long')
+  .regex(/^[a-zA-Z0-9.-]+$/, 'Enter a host name like smtp.example.com');
+
+const headerSafe = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((v) => !/[\r\n]/.test(v), `${label} cannot contain line breaks`);
+
+const emailSchema = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address'));
+
+export const senderAccountInputSchema = z
+  .object({
+    label: headerSafe(80, 'Name').optional(),
+    fromName: headerSafe(120, 'From name').pipe(z.string().min(1, 'Enter the name recipients will see')),
+    fromEmail: emailSchema,
+    replyTo: emailSchema.optional().or(z.literal('').transform(() => undefined)),
+    postalAddress: z
+      .string()
+      .trim()
+      .min(5, 'Enter the postal address shown in the footer of your emails')
+      .max(300, 'Postal address must be at most 300 characters'),
+    smtpHost: hostSchema,
+    smtpPort: z.coerce.number().int(),
+    smtpSecurity: z.enum(SMTP_SECURITY),
+    smtpUser: z.string().trim().min(1, 'Enter the user name').max(320),
+    /** Omitted on update to keep the stored password. */
+    smtpPassword: z.string().min(1, 'Enter the password').max(1024).optional(),
+    imapEnabled: z.boolean().default(false),
+    imapHost: hostSchema.optional(),
+    imapPort: z.coerce.number().int().optional(),
+    imapSecurity: z.enum(['tls', 'starttls', 'none']).optional(),
+    imapUser: z.string().trim().max(320).optional(),
+    imapPassword: z.string().max(1024).optional(),
+    dailyCap: z.coerce
+      .number()
+      .int()
+      .min(1, 'Daily limit must be at least 1')
+      .max(SENDER_DAILY_CAP_MAX, `Daily limit cannot be more than ${SENDER_DAILY_CAP_MAX} emails a day`)
+      .default(SENDER_DAILY_CAP_DEFAULT),
+    warmupEnabled: z.boolean().default(false),
+    warmupStart: z.coerce.number().int().min(1).max(SENDER_DAILY_CAP_MAX).default(WARMUP_START_DEFAULT),
+    warmupIncrement: z.coerce.number().int().min(1).max(50).default(WARMUP_INCREMENT_DEFAULT),
+    timeZone: z.string().trim().min(1).max(64).default('Africa/Lagos'),
+    dkimSelector: z
+      .string()
+      .trim()
+      .max(63)
+      .regex(/^[a-zA-Z0-9._-]*$/, 'Enter a selector like google or s1')
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!(SMTP_PORTS as readonly number[]).includes(v.smtpPort)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['smtpPort'],
+        message: `Use a mail port: ${SMTP_PORTS.join(', ')}`,
+      });
+    }
+    if (v.imapEnabled) {
+      if (!v.imapHost)
+        ctx.addIssue({ code: 'custom', path: ['imapHost'], message: 'Enter the IMAP host name' });
+      if (v.imapPort === undefined || !(IMAP_PORTS as readonly number[]).includes(v.imapPort)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['imapPort'],
+          message: `Use an IMAP port: ${IMAP_PORTS.join(', ')}`,
+        });
+      }
+    }
+  });
+export type SenderAccountInput = z.input<typeof senderAccountInputSchema>;
+
+export const senderAccountSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  fromName: z.string(),
+  fromEmail: z.string(),
+  replyTo: z.string().nullable(),
+  postalAddress: z.string(),
+  smtpHost: z.string(),
+  smtpPort: z.number(),
+  smtpSecurity: z.enum(SMTP_SECURITY),
+  smtpUser: z.string(),
+  imapEnabled: z.boolean(),
+  imapHost: z.string().nullable(),
+  imapPort: z.number().nullable(),
+  imapSecurity: z.enum(SMTP_SECURITY).nullable(),
+  imapUser: z.string().nullable(),
+  dailyCap: z.number(),
+  /** Today's cap after the warm-up ramp. */
+  effectiveCap: z.number(),
+  warmupEnabled: z.boolean(),
+  warmupStart: z.number(),
+  warmupIncrement: z.number(),
+  timeZone: z.string(),
+  dkimSelector: z.string().nullable(),
+  status: z.enum(SENDER_STATUSES),
+  statusReason: z.string().nullable(),
+  statusChangedAt: z.string().nullable(),
+  sentToday: z.number(),
+  lastUsedAt: z.string().nullable(),
+  imapCheckedAt: z.string().nullable(),
+  imapError: z.string().nullable(),
+  domainCheck: domainCheckSchema.nullable(),
+  isDevMailbox: z.boolean(),
+  createdAt: z.string(),
+});
+export type SenderAccount = z.infer<typeof senderAccountSchema>;
+
+export const senderPresetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  smtpHost: z.string(),
+  smtpPort: z.number(),
+  smtpSecurity: z.enum(SMTP_SECURITY),
+  imapHost: z.string().nullable(),
+  imapPort: z.number().nullable(),
+  imapSecurity: z.enum(SMTP_SECURITY).nullable(),
+  /** Shown next to the form: app passwords, "less secure apps", … */
+  help: z.string(),
+});
+export type SenderPreset = z.infer<typeof senderPresetSchema>;
+
+export const connectionTestResultSchema = z.object({
+  smtp: z.object({ ok: z.boolean(), message: z.string() }),
+  imap: z.object({ ok: z.boolean(), message: z.string() }).nullable(),
+});
+export type ConnectionTestResult = z.infer<typeof connectionTestResultSchema>;
+
+/** POST /api/sender-accounts/test: the form as typed; while editing, `accountId` reuses stored passwords. */
+export const senderConnectionTestSchema = senderAccountInputSchema.and(
+  z.object({ accountId: z.uuid('Sender account not found').optional() }),
+);
+export type SenderConnectionTestInput = z.input<typeof senderConnectionTestSchema>;
+
+/** POST /api/sender-accounts/:id/send-test: to the signed-in user's own address when `to` is left out. */
+export const senderTestEmailSchema = z.object({
+  to: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address')).optional(),
+});
+
+/** Public tracking and unsubscribe paths (no sign-in). The token is the outbox message's opaque id. */
+export const TRACKING_PATHS = {
+  open: (token: string) => `/t/o/${token}.gif`,
+  click: (token: string, linkIndex: number) => `/t/c/${token}/${linkIndex}`,
+  unsubscribe: (token: string) => `/u/${token}`,
+} as const;

@@ -1,0 +1,131 @@
+import { Info } from 'lucide-react';
+import { type Ref, useRef, useState } from 'react';
+import { RichTextEditor, type RichTextEditorHandle } from '@/components/rich-text-editor/rich-text-editor';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { insertAt, type MergeTag } from '../../lib/merge-tags';
+import type { StepErrors, VariantDraft } from '../../lib/step-form';
+import { RewriteSelectionMenu } from './integrations';
+import { MergeTagMenu } from './merge-tag-menu';
+
+/** One variant's subject (with a merge-tag menu) and body (rich text with merge tags and AI rewrite). */
+export function VariantFields({
+  variant,
+  tags,
+  errors,
+  readOnly,
+  onChange,
+  bodyRef,
+}: {
+  variant: VariantDraft;
+  tags: readonly MergeTag[];
+  errors: StepErrors;
+  readOnly: boolean;
+  onChange: (patch: Partial<VariantDraft>) => void;
+  bodyRef?: Ref<RichTextEditorHandle>;
+}) {
+  const subjectRef = useRef<HTMLInputElement>(null);
+  const localBodyRef = useRef<RichTextEditorHandle | null>(null);
+  const [selection, setSelection] = useState('');
+  const subjectId = `step-subject-${variant.key}`;
+  const subjectError = errors[`variants.${variant.key}.subject`];
+  const bodyError = errors[`variants.${variant.key}.bodyHtml`];
+
+  const setBodyRef = (handle: RichTextEditorHandle | null) => {
+    localBodyRef.current = handle;
+    if (typeof bodyRef === 'function') bodyRef(handle);
+    else if (bodyRef) bodyRef.current = handle;
+  };
+
+  const insertInSubject = (tag: string) => {
+    const input = subjectRef.current;
+    const { value, caret } = insertAt(
+      variant.subject,
+      tag,
+      input?.selectionStart ?? variant.subject.length,
+      input?.selectionEnd ?? variant.subject.length,
+    );
+    onChange({ subject: value });
+    requestAnimationFrame(() => {
+      input?.focus();
+      input?.setSelectionRange(caret, caret);
+    });
+  };
+
+  return (
+    <div className="space-y-4">
+      <div className="space-y-2">
+        <div className="flex items-center justify-between gap-2">
+          <Label htmlFor={subjectId}>Subject</Label>
+          <MergeTagMenu
+            tags={tags}
+            onInsert={insertInSubject}
+            disabled={readOnly}
+            testId={`subject-merge-tag-${variant.key}`}
+          />
+        </div>
+        <Input
+          id={subjectId}
+          ref={subjectRef}
+          value={variant.subject}
+          readOnly={readOnly}
+          maxLength={200}
+          placeholder='Quick question, {{ firstName | default: "there" }}'
+          aria-invalid={Boolean(subjectError)}
+          aria-describedby={subjectError ? `${subjectId}-error` : undefined}
+          onChange={(event) => onChange({ subject: event.target.value.replace(/[\r\n]+/g, ' ') })}
+          data-testid={`step-subject-${variant.key}`}
+        />
+        {subjectError && (
+          <p
+            id={`${subjectId}-error`}
+            className="text-sm text-destructive"
+            data-testid={`step-subject-error-${variant.key}`}
+          >
+            {subjectError}
+          </p>
+        )}
+      </div>
+      <div className="space-y-2">
+        <Label id={`step-body-label-${variant.key}`}>Email body</Label>
+        <RichTextEditor
+          ref={setBodyRef}
+          value={variant.bodyHtml}
+          onChange={(html) => onChange({ bodyHtml: html })}
+          label={`Email body, variant ${variant.key}`}
+          readOnly={readOnly}
+          onSelectionChange={setSelection}
+          testId={`step-body-${variant.key}`}
+          toolbarExtra={
+            readOnly ? undefined : (
+              <>
+                <MergeTagMenu
+                  tags={tags}
+                  onInsert={(tag) => localBodyRef.current?.insertText(tag)}
+                  testId={`body-merge-tag-${variant.key}`}
+                />
+                <RewriteSelectionMenu
+                  text={selection}
+                  onReplace={(text) => localBodyRef.current?.replaceSelection(text)}
+                />
+              </>
+            )
+          }
+        />
+        {bodyError && (
+          <p className="text-sm text-destructive" data-testid={`step-body-error-${variant.key}`}>
+            {bodyError}
+          </p>
+        )}
+        <p className="flex items-start gap-1.5 text-xs text-muted-foreground">
+          <Info className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+          <span>
+            Spintax varies the wording per contact: <code>{'{Hi|Hello|Good morning}'}</code> picks one for
+            each person. Merge tags with a fallback, like <code>{'{{ firstName | default: "there" }}'}</code>,
+            never leave a gap. An unsubscribe link and your postal address are added to every email.
+          </span>
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { campaignSettingsSchema } from '@shared/campaigns';
+import { describe, expect, it } from 'vitest';
+import {
+  checkWithSharedSchema,
+  describeLeadFilter,
+  emptyCampaignForm,
+  formFromCampaign,
+  leadFilterCountParams,
+  toCampaignSettings,
+  validateAll,
+  validateStep,
+} from './campaign-form';
+
+const NOW = new Date('2026-03-02T10:00:00Z');
+
+function filled() {
+  return {
+    ...emptyCampaignForm('Lagos logistics intro'),
+    listIds: ['7d4c3a44-2a0e-4d8e-9a43-5f0c0b6a1c11'],
+    senderAccountIds: ['0f2e4d6c-8b1a-4c3e-9f5d-7a6b8c9d0e1f'],
+  };
+}
+
+describe('campaign form steps', () => {
+  it('asks for a name and an audience before going on', () => {
+    const form = emptyCampaignForm();
+    expect(validateStep('name', form, NOW)).toEqual({ name: 'Enter a name' });
+    expect(validateStep('audience', form, NOW).audience).toMatch(/at least one list/);
+    expect(validateStep('name', { ...form, name: 'x'.repeat(121) }, NOW).name).toMatch(/120/);
+    expect(validateAll(filled(), NOW)).toEqual({});
+  });
+
+  it('refuses a start in the past, an empty window, a reversed gap and a silly cap', () => {
+    const errors = validateStep(
+      'schedule',
+      {
+        ...filled(),
+        startMode: 'later',
+        scheduledAt: '2026-03-01T09:00',
+        windowStart: '09:00',
+        windowEnd: '09:00',
+        gapMinSeconds: '200',
+        gapMaxSeconds: '100',
+        dailyCap: '0',
+        sendDays: [],
+      },
+      NOW,
+    );
+    expect(errors).toEqual({
+      scheduledAt: 'Choose a time in the future',
+      windowEnd: expect.stringMatching(/end after it starts/),
+      gapMaxSeconds: 'The longest gap must be at least the shortest',
+      dailyCap: 'Enter 1 to 100,000, or leave it empty',
+      sendDays: 'Choose at least one sending day',
+    });
+    expect(validateStep('schedule', { ...filled(), gapMinSeconds: '-5' }, NOW).gapMinSeconds).toBeDefined();
+  });
+});
+
+describe('campaign form conversion', () => {
+  it('produces a body the shared schema accepts, with the window in minutes', () => {
+    const body = toCampaignSettings({
+      ...filled(),
+      windowStart: '07:30',
+      windowEnd: '18:00',
+      dailyCap: '120',
+      sendDays: [5, 1, 3],
+      startMode: 'later',
+      scheduledAt: '2026-04-01T09:00',
+    });
+    const parsed = campaignSettingsSchema.parse(body);
+    expect(parsed.windowStartMinute).toBe(450);
+    expect(parsed.windowEndMinute).toBe(1080);
+    expect(parsed.sendDays).toEqual([1, 3, 5]);
+    expect(parsed.dailyCap).toBe(120);
+    expect(parsed.scheduledAt).toBe(new Date('2026-04-01T09:00').toISOString());
+    expect(checkWithSharedSchema(filled())).toEqual({});
+  });
+
+  it('sends all day as start = end and no cap as null, and reads a campaign back the same', () => {
+    const body = toCampaignSettings({ ...filled(), allDay: true });
+    expect(body.windowStartMinute).toBe(0);
+    expect(body.windowEndMinute).toBe(0);
+    expect(body.dailyCap).toBeNull();
+    expect(body.scheduledAt).toBeNull();
+    const back = formFromCampaign({
+      ...campaignSettingsSchema.parse(body),
+      name: 'Lagos logistics intro',
+    });
+    expect(back.allDay).toBe(true);
+    expect(back.listIds).toEqual(filled().listIds);
+    expect(back.dailyCap).toBe('');
+    expect(back.startMode).toBe('now');
+  });
+
+  it('describes a lead selection and turns its keyword into the count query', () => {
+    const filter = { country: ['NG'], category: ['logistics'], keyword: 'haul', verifiedOnly: true };
+    expect(
+      describeLeadFilter(filter, {
+        country: (c) => (c === 'NG' ? 'Nigeria' : c),
+        category: () => 'Logistics',
+      }),
+    ).toBe('Nigeria · Logistics · “haul”, verified only');
+    expect(leadFilterCountParams(filter)).toMatchObject({ q: 'haul', verifiedOnly: true, country: ['NG'] });
+    expect(leadFilterCountParams({ keyword: 'ab' }).q).toBeUndefined();
+  });
+});

@@ -1,0 +1,134 @@
+import type { AdminNewsletterDetail, AdminNewsletterListItem } from '@shared/admin-campaigns';
+import type {
+  Newsletter,
+  NewsletterCreateInput,
+  NewsletterKind,
+  NewsletterUpdateInput,
+} from '@shared/newsletters';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, throwIfResNotOk } from '@/lib/api';
+
+export const newslettersKey = ['/api/newsletters'] as const;
+const path = (id: string) => `/api/newsletters/${encodeURIComponent(id)}`;
+
+export function useNewsletters(kind: NewsletterKind) {
+  return useQuery<Newsletter[]>({
+    queryKey: [...newslettersKey, { kind }],
+    queryFn: async ({ signal }) => {
+      const res = await fetch(`/api/newsletters?kind=${kind}`, { credentials: 'include', signal });
+      await throwIfResNotOk(res);
+      return (await res.json()) as Newsletter[];
+    },
+  });
+}
+
+export function useNewsletter(id: string | undefined) {
+  return useQuery<Newsletter>({ queryKey: [...newslettersKey, id ?? ''], enabled: Boolean(id) });
+}
+
+async function json<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await apiRequest(method, url, body);
+  return (await res.json()) as T;
+}
+
+function useNewsletterMutation<TInput, TResult>(run: (input: TInput) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: newslettersKey }),
+  });
+}
+
+export const useCreateNewsletter = () =>
+  useNewsletterMutation((input: NewsletterCreateInput) =>
+    json<Newsletter>('POST', '/api/newsletters', input),
+  );
+
+export function useUpdateNewsletter() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: NewsletterUpdateInput & { id: string }) =>
+      json<Newsletter>('PATCH', path(id), input),
+    onSuccess: (saved) => {
+      // The editor reloads from this right away: give it the saved version, not the one before.
+      queryClient.setQueryData([...newslettersKey, saved.id], saved);
+      return queryClient.invalidateQueries({ queryKey: newslettersKey });
+    },
+  });
+}
+
+export const useDeleteNewsletter = () =>
+  useNewsletterMutation(async (id: string) => {
+    await apiRequest('DELETE', path(id));
+  });
+
+export const useDuplicateNewsletter = () =>
+  useNewsletterMutation((id: string) => json<Newsletter>('POST', `${path(id)}/duplicate`));
+
+export interface SendTargets {
+  listIds: string[];
+  senderAccountIds: string[];
+}
+
+export const useSendNewsletter = () =>
+  useNewsletterMutation(({ id, ...body }: SendTargets & { id: string }) =>
+    json<Newsletter>('POST', `${path(id)}/send`, body),
+  );
+
+export const useScheduleNewsletter = () =>
+  useNewsletterMutation(({ id, ...body }: SendTargets & { id: string; scheduledAt: string }) =>
+    json<Newsletter>('POST', `${path(id)}/schedule`, body),
+  );
+
+export const useUnscheduleNewsletter = () =>
+  useNewsletterMutation((id: string) => json<Newsletter>('POST', `${path(id)}/unschedule`));
+
+export const useTestSendNewsletter = () =>
+  useMutation({
+    mutationFn: ({ id, ...body }: { id: string; senderAccountId: string; to?: string }) =>
+      json<{ ok: true }>('POST', `${path(id)}/test-send`, body),
+  });
+
+/** Uploads an image for an image block; answers its public URL. */
+export async function uploadNewsletterImage(file: File): Promise<string> {
+  const form = new FormData();
+  form.append('file', file);
+  const res = await fetch('/api/newsletters/images', { method: 'POST', body: form, credentials: 'include' });
+  await throwIfResNotOk(res);
+  return ((await res.json()) as { url: string }).url;
+}
+
+// Super admin twins (served by the admin campaigns feature).
+export const adminNewslettersKey = ['/api/admin/newsletters'] as const;
+
+export function useAdminNewsletters(params: { q: string; status: string; kind: string }) {
+  return useQuery<{ items: AdminNewsletterListItem[]; nextCursor: string | null }>({
+    queryKey: [...adminNewslettersKey, params],
+    queryFn: async ({ signal }) => {
+      const search = new URLSearchParams();
+      if (params.q.trim()) search.set('q', params.q.trim());
+      if (params.status) search.set('status', params.status);
+      if (params.kind) search.set('kind', params.kind);
+      search.set('limit', '100');
+      const res = await fetch(`/api/admin/newsletters?${search}`, { credentials: 'include', signal });
+      await throwIfResNotOk(res);
+      return (await res.json()) as { items: AdminNewsletterListItem[]; nextCursor: string | null };
+    },
+  });
+}
+
+export function useAdminNewsletter(id: string | undefined) {
+  return useQuery<AdminNewsletterDetail>({
+    queryKey: [...adminNewslettersKey, id ?? ''],
+    enabled: Boolean(id),
+  });
+}
+
+export function useCancelScheduledNewsletter() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      json<AdminNewsletterDetail>('POST', `/api/admin/newsletters/${encodeURIComponent(id)}/cancel`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminNewslettersKey }),
+  });
+}

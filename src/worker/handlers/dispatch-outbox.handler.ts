@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import { type DispatchContext, drainOutbox } from '../../server/features/sending/dispatch';
+import { wakeDispatchers } from '../../server/features/sending/outbox.service';
+import { recoverExpiredLeases } from '../../server/features/sending/outbox-recovery';
+import { createTransportCache, type TransportCache } from '../../server/features/sending/transport-cache';
+import { dispatchOutboxJob } from '../../server/jobs/dispatch-outbox.job';
+import type { WorkerServices } from '../workers';
+
+/** Per worker process: its lease name and its pooled SMTP transports, kept across drains. */
+export interface Dispatcher {
+  workerId: string;
+  transports: TransportCache;
+  close(): void;
+}
+
+export function createDispatcher(services: WorkerServices): Dispatcher {
+  const { env, secrets, mailer } = services;
+  if (!env || !secrets || !mailer) {
+    throw new Error('the dispatcher needs the environment, the encryption key and the system mailer');
+  }
+  const transports = createTransportCache({
+    encryptionKey: secrets.encryptionKey,
+    network: env.SENDER_NETWORK,
+    devMailboxPort: services.devMailbox?.port ?? (env.SMTP_URL ? null : env.DEV_MAILBOX_PORT),
+  });
+  return {
+    workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    transports,
+    close: () => transports.closeAll(),
+  };
+}
+
+function contextFor(
+  services: WorkerServices,
+  dispatcher: Dispatcher,
+  log: FastifyBaseLogger,
+): DispatchContext {
+  return {
+    db: services.db,
+    env: services.env!,
+    mailer: services.mailer!,
+    queue: services.queue,
+    transports: dispatcher.transports,
+    log,
+    workerId: dispatcher.workerId,
+  };
+}
+
+export async function handleDispatchOutbox(input: {
+  services: WorkerServices;
+  dispatcher: Dispatcher;
+  log: FastifyBaseLogger;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const summary = await drainOutbox(contextFor(input.services, input.dispatcher, input.log), {
+    signal: input.signal,
+    maxMs: dispatchOutboxJob.maxMs,
+  });
+  if (summary.claimed > 0) input.log.info(summary, 'outbox drained');
+}
+
+export async function handleRecoverOutboxLeases(input: {
+  services: WorkerServices;
+  log: FastifyBaseLogger;
+}): Promise<void> {
+  const result = await recoverExpiredLeases({ db: input.services.db });
+  if (result.requeued === 0) return;
+  input.log.warn(result, 'recovered messages from expired leases');
+  await wakeDispatchers({
+    queue: input.services.queue,
+    parallelism: input.services.env?.DISPATCH_CONCURRENCY ?? 2,
+  });
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { newAccount, registerViaApi } from './support/accounts';
+
+/*
+ * Issue #5: a subscriber builds a campaign from a library template — audience, sender, schedule —
+ * adds a follow-up step, runs the pre-launch check and launches it. A fresh account (not the demo one)
+ * keeps the Free plan's 3 campaigns a month free for the other suites.
+ */
+
+interface LibraryTemplate {
+  id: string;
+  kind: string;
+  name: string;
+  subject: string;
+}
+
+async function pickTemplate(request: APIRequestContext): Promise<LibraryTemplate> {
+  const response = await request.get('/api/templates?scope=library&kind=email');
+  expect(response.status(), await response.text()).toBe(200);
+  const templates = (await response.json()) as LibraryTemplate[];
+  const template = templates.find((t) => t.kind === 'email');
+  expect(template, 'the library holds email templates').toBeTruthy();
+  return template as LibraryTemplate;
+}
+
+async function createListWithContacts(
+  request: APIRequestContext,
+  name: string,
+  count: number,
+): Promise<string> {
+  const list = await request.post('/api/lists', { data: { name } });
+  expect(list.status(), await list.text()).toBe(201);
+  const { id } = (await list.json()) as { id: string };
+  for (let i = 1; i <= count; i += 1) {
+    const contact = await request.post(`/api/lists/${id}/contacts`, {
+      data: {
+        email: `e2e-camp-${randomUUID().slice(0, 8)}@example.com`,
+        firstName: `Ngozi${i}`,
+        lastName: 'Adeyemi',
+        company: `Adeyemi Haulage ${i}`,
+      },
+    });
+    expect(contact.status(), await contact.text()).toBe(201);
+  }
+  return id;
+}
+
+test('a campaign built from a template is checked, launched and shows its contacts', async ({ page }) => {
+  await registerViaApi(page.request, newAccount('campaign'));
+  // The one-click "Tambari test mailbox" sender account on the built-in development mailbox.
+  const sender = await page.request.post('/api/sender-accounts/dev-mailbox');
+  expect(sender.status(), await sender.text()).toBeLessThan(300);
+  const listName = `Lagos buyers ${randomUUID().slice(0, 6)}`;
+  await createListWithContacts(page.request, listName, 3);
+  const template = await pickTemplate(page.request);
+
+  // The template link opens the create flow with the template's name.
+  await page.goto(`/campaigns?template=${template.id}`);
+  const dialog = page.getByTestId('campaign-form-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('campaign-template-note')).toContainText(template.name);
+  const name = page.getByTestId('campaign-name');
+  await expect(name).toHaveValue(template.name);
+  await name.fill('');
+  await page.getByTestId('campaign-form-next').click();
+  await expect(dialog.getByText('Enter a name')).toBeVisible();
+  const campaignName = `Haulage intro ${randomUUID().slice(0, 6)}`;
+  await name.fill(campaignName);
+  await page.getByTestId('campaign-form-next').click();
+
+  // Audience: nothing chosen is refused; then the list, with its count.
+  await page.getByTestId('campaign-form-next').click();
+  await expect(page.getByTestId('audience-error')).toContainText('Choose at least one list');
+  await dialog.locator(`[data-testid="audience-list"][data-list-name="${listName}"]`).click();
+  await expect(page.getByTestId('audience-list-total')).toHaveText('3 contacts in 1 list');
+  await page.getByTestId('campaign-form-next').click();
+
+  // Sender: the test mailbox; the Free plan's rotation note is there.
+  await dialog.locator('[data-testid="sender-option"][data-sender-label="Tambari test mailbox"]').click();
+  await expect(page.getByTestId('free-plan-rotation-note')).toBeVisible();
+  await page.getByTestId('campaign-form-next').click();
+
+  // Schedule: any hour, every day, so the first emails go out at once whatever the test's clock says.
+  await page.getByTestId('window-all-day').click();
+  await page.getByTestId('send-day-6').click();
+  await page.getByTestId('send-day-7').click();
+  await page.getByTestId('campaign-form-submit').click();
+
+  // On to the steps page, where step 1 is the template.
+  await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}\/steps$/);
+  const campaignId = /\/campaigns\/([0-9a-f-]{36})\/steps/.exec(page.url())?.[1] ?? '';
+  await expect(page.getByTestId('steps-campaign-name')).toHaveText(campaignName);
+  await expect(page.getByTestId('step-card-1')).toBeVisible();
+
+  // A follow-up step two days later.
+  await page.getByTestId('add-step').click();
+  await expect(page.getByTestId('step-editor-title')).toHaveText('New step 2');
+  await page.getByTestId('delay-days').fill('2');
+  await page.getByTestId('step-subject-A').fill('Re: {{ company | default: "your team" }}');
+  await page.getByTestId('step-body-A-content').click();
+  await page.keyboard.type('Just making sure my last note reached you, {{ firstName | default: "there" }}.');
+  await page.getByTestId('step-save').click();
+  await expect(page.getByTestId('step-save')).toHaveText('Saved');
+
+  // The campaign page: a draft with its pre-launch check.
+  await page.goto(`/campaigns/${campaignId}`);
+  await expect(page.getByTestId('campaign-name-heading')).toHaveText(campaignName);
+  await expect(page.getByTestId('campaign-status').first()).toHaveText('Draft');
+  await expect(page.getByTestId('step-stats-row')).toHaveCount(2);
+  await page.getByTestId('prelaunch-run').click();
+  await expect(page.getByTestId('prelaunch-audience')).toHaveText('3');
+  await expect(page.getByTestId('prelaunch-ready')).toHaveAttribute('data-ready', 'true');
+
+  await page.getByTestId('launch-campaign').click();
+  await expect(page.getByTestId('campaign-status').first()).toHaveText('Active');
+  await expect(page.getByTestId('campaign-contact-count')).toHaveText('3 contacts');
+  await expect(page.getByTestId('prelaunch-panel')).toHaveCount(0);
+  await expect(page.getByTestId('campaign-pause')).toBeVisible();
+
+  // Its contacts are in the sequence; one opens its timeline.
+  await page.getByTestId('campaign-tab-contacts').click();
+  const rows = page.getByTestId('campaign-contact-row');
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByTestId('campaign-contacts-table')).toContainText('Adeyemi Haulage 1');
+  await rows.first().click();
+  await expect(page.getByTestId('contact-timeline')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // Pause from the page; the list shows it under Active with its status.
+  await page.getByTestId('campaign-pause').click();
+  await expect(page.getByTestId('campaign-status').first()).toHaveText('Paused');
+  await page.goto('/campaigns');
+  const row = page.locator(`[data-testid="campaign-row"][data-campaign-id="${campaignId}"]`);
+  await expect(row.getByTestId('campaign-status')).toHaveText('Paused');
+});
+
+test('another user’s campaign page answers not found', async ({ page, browser }) => {
+  await registerViaApi(page.request, newAccount('campaign-owner'));
+  const created = await page.request.post('/api/campaigns', { data: { name: 'Private campaign' } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  const other = await browser.newPage();
+  await registerViaApi(other.request, newAccount('campaign-other'));
+  await other.goto(`/campaigns/${id}`);
+  await expect(other.getByTestId('campaign-error')).toContainText('This campaign does not exist');
+  await other.close();
+});

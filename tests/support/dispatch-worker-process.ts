@@ -1,0 +1,39 @@
+// A dispatcher in its own process, for the tests that kill a worker mid-batch. It drains the outbox of
+// the given database into the SMTP sink on the given port until it is killed or nothing is left.
+// argv: <databaseUrl> <sinkPort> <encryptionKeyHex> <batchSize> <userId>
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { openDatabase } from '../../src/server/db/client';
+import { drainOutbox } from '../../src/server/features/sending/dispatch';
+import { createTransportCache } from '../../src/server/features/sending/transport-cache';
+
+const [databaseUrl, sinkPort, keyHex, batchSize, userId] = process.argv.slice(2);
+const database = await openDatabase({ url: databaseUrl!, poolSize: 4 });
+const transports = createTransportCache({
+  encryptionKey: Buffer.from(keyHex!, 'hex'),
+  network: 'loopback',
+  devMailboxPort: Number(sinkPort),
+});
+const ctx = {
+  db: database.db,
+  env: {
+    APP_URL: 'http://localhost:3000',
+    SEND_LEASE_SECONDS: 120,
+    DISPATCH_BATCH_SIZE: Number(batchSize),
+    DISPATCH_CONCURRENCY: 1,
+  },
+  mailer: { send: async () => {}, close: () => {} },
+  queue: null,
+  transports,
+  log: pino({ level: 'silent' }),
+  workerId: `child-${process.pid}-${randomUUID().slice(0, 6)}`,
+  onlyUserId: userId,
+};
+process.stdout.write('ready\n');
+for (;;) {
+  const summary = await drainOutbox(ctx, { maxMs: 60_000 });
+  if (summary.claimed === 0) break;
+}
+transports.closeAll();
+await database.close();
+process.stdout.write('done\n');
