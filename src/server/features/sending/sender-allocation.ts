@@ -26,7 +26,7 @@ interface Candidate {
  * Least Used rotation for `count` messages of one campaign, atomically.
  *
  * The campaign's eligible accounts (active, not cooling down, past their random gap) are locked in one
- * transaction (`FOR UPDATE`, in id order so two workers never deadlock), each message goes to the account
+ * transaction (`FOR NO KEY UPDATE`, in id order so two allocations never deadlock), each message goes to the account
  * with the fewest sends today (its own time zone's day), ties to the least recently used, never past the
  * account's cap for today (the warm-up ramp included), and the new counts are written before the lock is
  * released. A second worker allocating at the same moment waits for the lock and then sees the new
@@ -54,7 +54,10 @@ export async function allocateSenders(options: {
           AND ${senderAccounts.status} = 'active'`,
       )
       .orderBy(senderAccounts.id)
-      .for('update');
+      // NO KEY UPDATE, not UPDATE: allocations still queue behind each other, but the foreign-key checks
+      // of other workers' outbox and event writes (KEY SHARE on these rows, taken in any order) do not
+      // wait on us, which is what deadlocked three workers with a plain FOR UPDATE.
+      .for('no key update');
 
     let nextAvailableAt: Date | null = null;
     const noteAvailable = (when: Date) => {
