@@ -15,5 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default (cores − 1) is a single worker on the 2-core CI machines; the suite spends much of
+    // its time waiting on the database and SMTP sockets, so two files at a time almost halve its length.
+    maxWorkers: 2,
   },
 });

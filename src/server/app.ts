@@ -83,6 +83,8 @@ export interface BuildAppOptions {
   database?: DatabaseHandle;
   /** PGlite only: in-memory when false. Default true. */
   persistent?: boolean;
+  /** In-memory PGlite only: start from this dump (tests; see `OpenDatabaseOptions.snapshot`). */
+  pgliteSnapshot?: Blob;
   /** Whether this process runs job workers and cron (embedded mode and worker processes). */
   runsWorkers?: boolean;
 }
@@ -111,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (await openDatabase({
       url: env.DATABASE_URL,
       dataDir: options.persistent === false ? undefined : path.join(env.DATA_DIR, 'pglite'),
+      snapshot: options.pgliteSnapshot,
     }));
   const ownsDatabase = !options.database;
   await database.migrate();

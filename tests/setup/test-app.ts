@@ -1,8 +1,19 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { parseEnv } from '../../src/server/env';
 import { ephemeralSecrets } from '../../src/server/lib/secrets';
+
+let snapshot: Blob | undefined;
+
+/** The suite's migrated PGlite dump (see global-setup), read once per test file; undefined on PostgreSQL. */
+export function pgliteSnapshot(): Blob | undefined {
+  const snapshotPath = inject('pgliteSnapshotPath');
+  if (!snapshotPath) return undefined;
+  snapshot ??= new Blob([readFileSync(snapshotPath)]);
+  return snapshot;
+}
 
 /**
  * A whole app on the test database: in-memory PGlite per file, or the run's PostgreSQL database.
@@ -23,6 +34,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<F
     }),
     secrets: ephemeralSecrets(),
     persistent: false,
+    pgliteSnapshot: pgliteSnapshot(),
     runsWorkers: false,
   });
 }

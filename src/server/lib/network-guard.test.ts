@@ -171,6 +171,41 @@ describe('resolveMailHost', () => {
     ).resolves.toEqual({ address: '127.0.0.1', family: 4 });
   });
 
+  it('refuses an unencrypted connection across the internet, not to a relay on our own network', async () => {
+    const error = await refusal(
+      resolveMailHost({
+        host: 'smtp.example.com',
+        port: 587,
+        kind: 'smtp',
+        network: 'public',
+        lookup,
+        plaintext: true,
+      }),
+    );
+    expect(error.message).toMatch(/^Choose SSL\/TLS or STARTTLS/);
+    expect(error.extra.errors).toEqual([{ path: 'smtpSecurity', message: error.message }]);
+    await expect(
+      resolveMailHost({
+        host: 'inside.example.com',
+        port: 25,
+        kind: 'smtp',
+        network: 'private',
+        lookup,
+        plaintext: true,
+      }),
+    ).resolves.toEqual({ address: '10.0.0.1', family: 4 });
+    await expect(
+      resolveMailHost({
+        host: 'localhost',
+        port: 143,
+        kind: 'imap',
+        network: 'loopback',
+        lookup,
+        plaintext: true,
+      }),
+    ).resolves.toEqual({ address: '127.0.0.1', family: 4 });
+  });
+
   it('says plainly when the server cannot be found', async () => {
     const error = await refusal(
       resolveMailHost({ host: 'nowhere.example.com', port: 587, kind: 'smtp', network: 'public', lookup }),

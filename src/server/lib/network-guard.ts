@@ -27,6 +27,8 @@ export const NETWORK_GUARD_MESSAGES = {
   smtpPort: `Use a mail port: ${SMTP_PORTS.join(', ')}`,
   imapPort: `Use an IMAP port: ${IMAP_PORTS.join(', ')}`,
   notFound: (host: string) => `We could not find the mail server ${host}`,
+  plaintext:
+    'Choose SSL/TLS or STARTTLS: without encryption the password would cross the internet readable by anyone on the way',
 } as const;
 
 const LOOKUP_TIMEOUT_MS = 10_000;
@@ -74,6 +76,11 @@ export async function resolveMailHost(options: {
   kind: MailServerKind;
   network: SenderNetwork;
   lookup?: HostLookup;
+  /**
+   * The connection would not be encrypted (security 'none'). Allowed only to a loopback or private
+   * address, a relay on the operator's own network; never across the internet.
+   */
+  plaintext?: boolean;
 }): Promise<ResolvedMailHost> {
   const { kind, network } = options;
   const ports: readonly number[] = kind === 'smtp' ? SMTP_PORTS : IMAP_PORTS;
@@ -98,6 +105,9 @@ export async function resolveMailHost(options: {
 
   if (!addresses.every((a) => isAllowedAddress(a.address, network))) {
     throw fieldError(hostField, NETWORK_GUARD_MESSAGES.notAllowed);
+  }
+  if (options.plaintext && addresses.some((a) => isAllowedAddress(a.address, 'public'))) {
+    throw fieldError(kind === 'smtp' ? 'smtpSecurity' : 'imapSecurity', NETWORK_GUARD_MESSAGES.plaintext);
   }
   const chosen = addresses[0]!;
   let address = chosen.address;

@@ -21,8 +21,8 @@ import { prepareMessageContent } from '../sending/message-content';
 import {
   buildMailOptions,
   makeMessageId,
-  makeUnsubscribeMailto,
   resolveTrackingBaseUrl,
+  unsubscribeMailtoFor,
 } from '../sending/message-envelope';
 import { resolveAudience } from './audience.service';
 import { type CampaignRow, getCampaignRow } from './campaigns.service';
@@ -236,7 +236,7 @@ function finish(input: {
       text: content.text,
       postalAddress: input.account.postalAddress,
       senderName: input.account.fromName,
-      unsubscribeMailto: makeUnsubscribeMailto(input.account.fromEmail, PREVIEW_TOKEN),
+      unsubscribeMailto: unsubscribeMailtoFor(input.account, PREVIEW_TOKEN),
     });
     return { html: String(mail.html), text: String(mail.text) };
   } catch {
@@ -441,7 +441,7 @@ export async function sendCampaignTestEmail(
     text: content.text,
     postalAddress: account.postalAddress,
     senderName: account.fromName,
-    unsubscribeMailto: makeUnsubscribeMailto(account.fromEmail, token),
+    unsubscribeMailto: unsubscribeMailtoFor(account, token),
   });
 
   const day = await takeSlot(db, account);

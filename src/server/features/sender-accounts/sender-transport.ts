@@ -121,6 +121,7 @@ async function createSmtpTransport(
     kind: 'smtp',
     network: options.network,
     lookup: options.lookup,
+    plaintext: smtp.security === 'none',
   });
   return nodemailer.createTransport({
     ...common,
@@ -158,6 +159,7 @@ async function createImapClient(
     kind: 'imap',
     network: options.network,
     lookup: options.lookup,
+    plaintext: settings.security === 'none',
   });
   const client = new ImapFlow({
     host: resolved.address,

@@ -6,6 +6,7 @@ import { campaignContacts, campaigns, outboxMessages } from '../../db/schema';
 import type { Env } from '../../env';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
+import { groupCommit } from '../../lib/group-commit';
 import type { SystemMailer } from '../../lib/mailer';
 import { accountLocalDate } from '../sender-accounts/sender-account-rules';
 import { filterSuppressed } from '../suppression/suppression.service';
@@ -20,8 +21,8 @@ import {
 import {
   buildMailOptions,
   makeMessageId,
-  makeUnsubscribeMailto,
   resolveTrackingBaseUrl,
+  unsubscribeMailtoFor,
 } from './message-envelope';
 import { wakeDispatchers } from './outbox.service';
 import { nextSendTime, startOfNextLocalDay } from './send-window';
@@ -64,6 +65,9 @@ export interface DrainSummary {
 }
 
 const DAY_MS = 24 * 60 * 60_000;
+
+export const NO_ACTIVE_SENDER_NOTE =
+  'Waiting: none of the campaign’s sender accounts can send (paused or failing). Looked at again every 15 minutes.';
 
 /** Contacts in these states get nothing more from the campaign. */
 const ENDED_CONTACT_STATES = new Set(['replied', 'bounced', 'unsubscribed', 'stopped', 'completed']);
@@ -227,10 +231,12 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
       gapMaxSeconds: campaign.gapMaxSeconds,
     });
     const retryAt = allocation.nextAvailableAt ?? new Date(at.getTime() + 15 * 60_000);
+    // No account will ever free up (none active): say so on the message, where the campaign shows it.
+    const waitReason = allocation.nextAvailableAt ? null : NO_ACTIVE_SENDER_NOTE;
     allowed.forEach((message, i) => {
       const account = allocation.accounts[i];
       if (!account) {
-        deferrals.push({ id: message.id, until: retryAt, reason: null });
+        deferrals.push({ id: message.id, until: retryAt, reason: waitReason });
         return;
       }
       toSend.push({
@@ -256,15 +262,27 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   if (toSend.length === 0) return result;
 
   await markDelivering(ctx, toSend);
-  const outcomes = await Promise.all(toSend.map((d) => sendOne(ctx, d)));
-  const sent: { dispatched: DispatchedMessage; response: string }[] = [];
+  // Each accepted message is recorded as soon as the server says 250, in small group commits, not when
+  // the whole batch is done: a worker killed mid-batch then leaves only the messages whose 250 was
+  // still on its way to the database to be sent again (docs/sending.md, "When a worker dies").
+  const acknowledged = groupCommit((group: SentMessage[]) => recordSent(ctx, group));
+  const lease = keepLeases(
+    ctx,
+    toSend.map((d) => d.message.id),
+  );
   const failures: { dispatched: DispatchedMessage; failure: DeliveryFailure }[] = [];
-  outcomes.forEach((outcome, i) => {
-    if (outcome.ok) sent.push({ dispatched: toSend[i]!, response: outcome.response });
-    else failures.push({ dispatched: toSend[i]!, failure: outcome.failure });
-  });
-  await recordSent(ctx, sent);
-  result.sent += sent.length;
+  try {
+    await Promise.all(
+      toSend.map(async (dispatched) => {
+        const outcome = await sendOne(ctx, dispatched);
+        if (outcome.ok) acknowledged.add({ dispatched, response: outcome.response });
+        else failures.push({ dispatched, failure: outcome.failure });
+      }),
+    );
+    result.sent += await acknowledged.drain();
+  } finally {
+    lease.stop();
+  }
   for (const { dispatched, failure } of failures) {
     const final = await recordDeliveryFailure(ctx, dispatched, failure);
     if (final) result.failed++;
@@ -288,6 +306,31 @@ async function markDelivering(ctx: DispatchContext, batch: DispatchedMessage[]):
 }
 
 type SendOutcome = { ok: true; response: string } | { ok: false; failure: DeliveryFailure };
+type SentMessage = { dispatched: DispatchedMessage; response: string };
+
+/**
+ * Renews this worker's lease on a batch while it is being delivered, so a slow server (or a long batch)
+ * never lets the recovery job hand messages still in flight to another worker. Only a dead or frozen
+ * worker's lease runs out.
+ */
+function keepLeases(ctx: DispatchContext, ids: string[]): { stop(): void } {
+  const leaseMs = ctx.env.SEND_LEASE_SECONDS * 1000;
+  const timer = setInterval(() => {
+    ctx.db
+      .update(outboxMessages)
+      .set({ leaseUntil: new Date(now().getTime() + leaseMs) })
+      .where(
+        and(
+          inArray(outboxMessages.id, ids),
+          eq(outboxMessages.state, 'sending'),
+          eq(outboxMessages.leaseOwner, ctx.workerId),
+        ),
+      )
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'could not renew the lease of a batch'));
+  }, leaseMs / 3);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
 
 async function sendOne(ctx: DispatchContext, d: DispatchedMessage): Promise<SendOutcome> {
   try {
@@ -317,7 +360,7 @@ function envelopeFor(ctx: DispatchContext, d: DispatchedMessage): SendMailOption
     text: message.text ?? '',
     postalAddress: account.postalAddress,
     senderName: account.fromName,
-    unsubscribeMailto: makeUnsubscribeMailto(account.fromEmail, message.token),
+    unsubscribeMailto: unsubscribeMailtoFor(account, message.token),
   });
 }
 

@@ -9,6 +9,7 @@ import {
   makeMessageId,
   makeUnsubscribeMailto,
   resolveTrackingBaseUrl,
+  unsubscribeMailtoFor,
 } from './message-envelope';
 
 const TOKEN = 'Xy3_kP9-aQ2mN7wL1zR5tA';
@@ -131,6 +132,17 @@ describe('buildMailOptions', () => {
     // Nothing that marks cold email as bulk, and no internal ids.
     expect(header(headerLines, 'Precedence')).toEqual([]);
     expect(headerLines.some((line) => /^x-tambari/i.test(line))).toBe(false);
+  });
+
+  it('offers the mailto unsubscribe only when the mailbox is read', async () => {
+    const account = { fromEmail: 'ada@sender.ng', imapEnabled: false, isDevMailbox: false };
+    expect(unsubscribeMailtoFor(account, TOKEN)).toBeNull();
+    expect(unsubscribeMailtoFor({ ...account, imapEnabled: true }, TOKEN)).toBe(
+      `mailto:ada@sender.ng?subject=unsubscribe%20${TOKEN}`,
+    );
+    const { headerLines } = await compose(options({ unsubscribeMailto: null }));
+    expect(header(headerLines, 'List-Unsubscribe')).toEqual([`<https://track.example.com/u/${TOKEN}>`]);
+    expect(header(headerLines, 'List-Unsubscribe-Post')).toEqual(['List-Unsubscribe=One-Click']);
   });
 
   it('leaves out Reply-To when the account has none', async () => {

@@ -59,6 +59,18 @@ export function makeUnsubscribeMailto(fromEmail: string, token: string): string 
   return `mailto:${encodeURIComponent(local)}@${domainOf(address)}?subject=unsubscribe%20${token}`;
 }
 
+/**
+ * The mailto half for this account, or null when nobody would read the request: an account whose mailbox
+ * we do not poll (no IMAP) would leave it unread in the owner's inbox, an unsubscribe never honoured.
+ * The https one-click link is always there. The development mailbox stands in for IMAP (its simulator).
+ */
+export function unsubscribeMailtoFor(
+  account: { fromEmail: string; imapEnabled: boolean; isDevMailbox: boolean },
+  token: string,
+): string | null {
+  return account.imapEnabled || account.isDevMailbox ? makeUnsubscribeMailto(account.fromEmail, token) : null;
+}
+
 /** Where tracking and unsubscribe links point: the campaign's tracking domain over https, else APP_URL. */
 export function resolveTrackingBaseUrl(input: { appUrl: string; trackingDomain?: string | null }): string {
   const domain = input.trackingDomain?.trim();
@@ -142,11 +154,12 @@ export function buildMailOptions(input: {
   text: string;
   postalAddress: string;
   senderName: string;
-  unsubscribeMailto: string;
+  /** Null: List-Unsubscribe carries the https link only (see unsubscribeMailtoFor). */
+  unsubscribeMailto: string | null;
 }): SendMailOptions {
   assertTrackingToken(input.token);
   if (!MESSAGE_ID_PATTERN.test(input.messageId)) throw new AppError('validation', 'Invalid Message-ID');
-  if (!MAILTO_PATTERN.test(input.unsubscribeMailto)) {
+  if (input.unsubscribeMailto !== null && !MAILTO_PATTERN.test(input.unsubscribeMailto)) {
     throw new AppError('validation', 'Invalid unsubscribe mailto address');
   }
   const base = checkedTrackingBase(input.trackingBaseUrl);
@@ -168,7 +181,9 @@ export function buildMailOptions(input: {
     date: now(),
     messageId: `<${input.messageId}>`,
     headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>, <${input.unsubscribeMailto}>`,
+      'List-Unsubscribe': input.unsubscribeMailto
+        ? `<${unsubscribeUrl}>, <${input.unsubscribeMailto}>`
+        : `<${unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
     html: insertAtEndOfBody(input.html, footerHtml(senderName, postalAddress, unsubscribeUrl)),

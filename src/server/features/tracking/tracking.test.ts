@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCampaignWithMessage, newTestToken } from '../../../../tests/factories/sending';
 import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
+import { createTestApp, pgliteSnapshot } from '../../../../tests/setup/test-app';
 import { TRACKING_PATHS } from '../../../shared/sending';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
@@ -370,7 +370,11 @@ describe('graceful shutdown', () => {
   it('writes buffered hits before the database closes', async () => {
     // The test owns the database handle, so it can count rows after the app has closed.
     const databaseUrl = inject('databaseUrl');
-    const database = await openDatabase({ url: databaseUrl ?? undefined, poolSize: 2 });
+    const database = await openDatabase({
+      url: databaseUrl ?? undefined,
+      poolSize: 2,
+      snapshot: pgliteSnapshot(),
+    });
     try {
       const app = await buildApp({
         env: parseEnv({

@@ -299,10 +299,15 @@ export function CampaignSettingsCard({
       campaign.dailyCap ? `${formatNumber(campaign.dailyCap)} emails` : 'The accounts’ own limits',
     ],
     [
+      'Per recipient domain',
+      campaign.domainPacePerHour ? `At most ${formatNumber(campaign.domainPacePerHour)} an hour` : 'No limit',
+    ],
+    [
       'Tracking',
       [campaign.trackOpens && 'opens', campaign.trackClicks && 'clicks'].filter(Boolean).join(' and ') ||
         'Off',
     ],
+    ...(campaign.trackingDomain ? [['Tracking domain', campaign.trackingDomain] as [string, string]] : []),
   ];
   return (
     <Card data-testid="campaign-settings">

@@ -57,6 +57,30 @@ describe('campaign form steps', () => {
   });
 });
 
+describe('campaign form pace and tracking domain', () => {
+  it('checks the per-domain pace and the tracking domain, and keeps both through a round trip', () => {
+    expect(validateStep('schedule', { ...filled(), domainPacePerHour: '0' }, NOW)).toEqual({
+      domainPacePerHour: 'Enter 1 to 10,000, or leave it empty',
+    });
+    expect(validateStep('schedule', { ...filled(), trackingDomain: 'not a domain' }, NOW)).toEqual({
+      trackingDomain: 'Enter a domain like track.example.com',
+    });
+    const body = toCampaignSettings({
+      ...filled(),
+      domainPacePerHour: '25',
+      trackingDomain: ' https://Track.Example.com/ ',
+    });
+    const parsed = campaignSettingsSchema.parse(body);
+    expect(parsed.domainPacePerHour).toBe(25);
+    expect(parsed.trackingDomain).toBe('track.example.com');
+    const back = formFromCampaign({ ...parsed, name: 'x' });
+    expect(back.domainPacePerHour).toBe('25');
+    expect(back.trackingDomain).toBe('track.example.com');
+    expect(toCampaignSettings(filled()).domainPacePerHour).toBeNull();
+    expect(toCampaignSettings(filled()).trackingDomain).toBeNull();
+  });
+});
+
 describe('campaign form conversion', () => {
   it('produces a body the shared schema accepts, with the window in minutes', () => {
     const body = toCampaignSettings({

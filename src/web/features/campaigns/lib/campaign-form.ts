@@ -27,8 +27,12 @@ export interface CampaignFormState {
   gapMaxSeconds: string;
   /** Empty: no campaign cap beyond the sender accounts' own. */
   dailyCap: string;
+  /** Empty: no limit on how many go to one recipient domain (gmail.com, a company) per hour. */
+  domainPacePerHour: string;
   trackOpens: boolean;
   trackClicks: boolean;
+  /** Empty: tracking and unsubscribe links use the app's own address. */
+  trackingDomain: string;
 }
 
 export const WIZARD_STEPS = ['name', 'audience', 'senders', 'schedule'] as const;
@@ -67,8 +71,10 @@ export function emptyCampaignForm(name = ''): CampaignFormState {
     gapMinSeconds: '60',
     gapMaxSeconds: '180',
     dailyCap: '',
+    domainPacePerHour: '',
     trackOpens: true,
     trackClicks: true,
+    trackingDomain: '',
   };
 }
 
@@ -94,8 +100,10 @@ export function formFromCampaign(campaign: {
   gapMinSeconds: number;
   gapMaxSeconds: number;
   dailyCap: number | null;
+  domainPacePerHour?: number | null;
   trackOpens: boolean;
   trackClicks: boolean;
+  trackingDomain?: string | null;
 }): CampaignFormState {
   const allDay =
     campaign.windowStartMinute === campaign.windowEndMinute ||
@@ -116,9 +124,22 @@ export function formFromCampaign(campaign: {
     gapMinSeconds: String(campaign.gapMinSeconds),
     gapMaxSeconds: String(campaign.gapMaxSeconds),
     dailyCap: campaign.dailyCap === null ? '' : String(campaign.dailyCap),
+    domainPacePerHour: campaign.domainPacePerHour == null ? '' : String(campaign.domainPacePerHour),
     trackOpens: campaign.trackOpens,
     trackClicks: campaign.trackClicks,
+    trackingDomain: campaign.trackingDomain ?? '',
   };
+}
+
+const TRACKING_DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/;
+
+/** Tolerates a pasted "https://track.example.com/": only the host is kept. */
+function normaliseTrackingDomain(value: string): string {
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/.*$/, '');
 }
 
 function wholeNumber(value: string): number | null {
@@ -168,6 +189,16 @@ export function validateStep(step: WizardStep, form: CampaignFormState, now = ne
       const cap = wholeNumber(form.dailyCap);
       if (cap === null || cap < 1 || cap > 100_000) errors.dailyCap = 'Enter 1 to 100,000, or leave it empty';
     }
+    if (form.domainPacePerHour.trim()) {
+      const pace = wholeNumber(form.domainPacePerHour);
+      if (pace === null || pace < 1 || pace > 10_000) {
+        errors.domainPacePerHour = 'Enter 1 to 10,000, or leave it empty';
+      }
+    }
+    const trackingDomain = normaliseTrackingDomain(form.trackingDomain);
+    if (trackingDomain && !TRACKING_DOMAIN_PATTERN.test(trackingDomain)) {
+      errors.trackingDomain = 'Enter a domain like track.example.com';
+    }
   }
   return errors;
 }
@@ -203,8 +234,10 @@ export function toCampaignSettings(form: CampaignFormState): CampaignSettingsInp
     gapMinSeconds: Number(form.gapMinSeconds.trim()),
     gapMaxSeconds: Number(form.gapMaxSeconds.trim()),
     dailyCap: cap,
+    domainPacePerHour: form.domainPacePerHour.trim() ? Number(form.domainPacePerHour.trim()) : null,
     trackOpens: form.trackOpens,
     trackClicks: form.trackClicks,
+    trackingDomain: normaliseTrackingDomain(form.trackingDomain) || null,
   };
   return settings;
 }

@@ -20,6 +20,7 @@ import { CampaignStatusBadge } from '../components/campaign-status-badge';
 import { ContactsPanel } from '../components/contacts-panel';
 import { PrelaunchPanel } from '../components/prelaunch-panel';
 import { RepliesPanel } from '../components/replies-panel';
+import { SenderHealthAlert } from '../components/sender-health-alert';
 import { availableActions } from '../lib/campaign-display';
 
 const PAGE_TABS = ['overview', 'contacts', 'replies'] as const;
@@ -193,6 +194,9 @@ export default function CampaignPage() {
       ) : (
         <>
           {data.status === 'draft' && <PrelaunchPanel campaignId={data.id} scheduledAt={data.scheduledAt} />}
+          {['active', 'scheduled', 'paused'].includes(data.status) && (
+            <SenderHealthAlert senderAccountIds={data.senderAccountIds} senderAccounts={senders.data} />
+          )}
           <Tabs value={tab} onValueChange={setTab} className="gap-4">
             <TabsList>
               <TabsTrigger value="overview" data-testid="campaign-tab-overview">

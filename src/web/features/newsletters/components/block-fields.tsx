@@ -8,6 +8,7 @@ import {
 } from '@shared/newsletters';
 import { AlignCenter, AlignLeft, AlignRight, ImageUp, Loader2, Plus, Trash2 } from 'lucide-react';
 import { type ReactNode, useId, useRef, useState } from 'react';
+import { AiRewriteMenu } from '@/components/ai-writer';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -247,33 +248,7 @@ export function BlockFields({
         </div>
       );
     case 'text':
-      return (
-        <div className="space-y-3">
-          <Field label="Text">
-            {(id) => (
-              <Textarea
-                id={id}
-                rows={5}
-                value={block.text}
-                data-testid="block-text-text"
-                onChange={(e) => onChange({ ...block, text: e.target.value })}
-              />
-            )}
-          </Field>
-          <p className="text-xs text-muted-foreground">
-            A blank line starts a new paragraph. **bold**, *italic*, [link text](https://…) and merge tags
-            such as <code>{'{{ firstName | default: "there" }}'}</code> work here.
-          </p>
-          <div className="flex flex-wrap items-end gap-4">
-            <AlignPicker value={block.align} onChange={(align) => onChange({ ...block, align })} />
-            <ColourPicker
-              label="Colour"
-              value={block.color}
-              onChange={(color) => onChange({ ...block, color })}
-            />
-          </div>
-        </div>
-      );
+      return <TextBlockFields block={block} onChange={onChange} />;
     case 'image':
       return <ImageFields block={block} onChange={onChange} />;
     case 'button':
@@ -416,3 +391,62 @@ export function BlockFields({
 }
 
 export type { ColumnBlock };
+
+type TextBlock = Extract<NewsletterBlock, { type: 'text' }>;
+
+/**
+ * A text block: its text, alignment and colour, and AI rewriting of the selected words (or of the whole
+ * block when nothing is selected). Plain text goes in and comes back, so the block's markup stays ours.
+ */
+function TextBlockFields({
+  block,
+  onChange,
+}: {
+  block: TextBlock;
+  onChange: (block: NewsletterBlock) => void;
+}) {
+  const [range, setRange] = useState<{ start: number; end: number } | null>(null);
+  const selected = range && range.end > range.start ? block.text.slice(range.start, range.end) : '';
+  const target = selected || block.text;
+  const replace = (text: string) => {
+    if (selected && range) {
+      onChange({ ...block, text: block.text.slice(0, range.start) + text + block.text.slice(range.end) });
+      setRange({ start: range.start, end: range.start + text.length });
+    } else {
+      onChange({ ...block, text });
+    }
+  };
+  return (
+    <div className="space-y-3">
+      <Field label="Text">
+        {(id) => (
+          <Textarea
+            id={id}
+            rows={5}
+            value={block.text}
+            data-testid="block-text-text"
+            onChange={(e) => onChange({ ...block, text: e.target.value })}
+            onSelect={(e) =>
+              setRange({ start: e.currentTarget.selectionStart, end: e.currentTarget.selectionEnd })
+            }
+          />
+        )}
+      </Field>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-xs text-muted-foreground">
+          A blank line starts a new paragraph. **bold**, *italic*, [link text](https://…) and merge tags such
+          as <code>{'{{ firstName | default: "there" }}'}</code> work here.
+        </p>
+        <AiRewriteMenu text={target} onReplace={replace} />
+      </div>
+      <div className="flex flex-wrap items-end gap-4">
+        <AlignPicker value={block.align} onChange={(align) => onChange({ ...block, align })} />
+        <ColourPicker
+          label="Colour"
+          value={block.color}
+          onChange={(color) => onChange({ ...block, color })}
+        />
+      </div>
+    </div>
+  );
+}

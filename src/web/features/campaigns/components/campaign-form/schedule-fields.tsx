@@ -290,6 +290,17 @@ export function ScheduleFields({
             testId="daily-cap"
           />
         </div>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <NumberField
+            label="Per recipient domain, an hour"
+            value={form.domainPacePerHour}
+            onChange={(domainPacePerHour) => onChange({ domainPacePerHour })}
+            error={errors.domainPacePerHour}
+            placeholder="No limit"
+            hint="At most this many an hour to one domain (gmail.com, a company), so no provider sees a burst."
+            testId="domain-pace"
+          />
+        </div>
         <p className="text-xs text-muted-foreground">
           A random pause between the two gaps separates sends from one account, so the mail looks hand-sent.
         </p>
@@ -316,6 +327,25 @@ export function ScheduleFields({
           <Label htmlFor={`${id}-clicks`} className="font-normal">
             Track link clicks
           </Label>
+        </div>
+        <div className="max-w-md space-y-1.5">
+          <Label htmlFor={`${id}-tracking-domain`}>Custom tracking domain (optional)</Label>
+          <Input
+            id={`${id}-tracking-domain`}
+            value={form.trackingDomain}
+            placeholder="track.yourcompany.com"
+            aria-invalid={errors.trackingDomain ? true : undefined}
+            onChange={(e) => onChange({ trackingDomain: e.target.value })}
+            data-testid="tracking-domain"
+          />
+          {errors.trackingDomain ? (
+            <p className="text-sm text-destructive">{errors.trackingDomain}</p>
+          ) : (
+            <p className="text-xs text-muted-foreground">
+              Links, the open pixel and the unsubscribe page use this domain instead of ours. Point it at this
+              app with a CNAME record and serve it over HTTPS first, or those links will not work.
+            </p>
+          )}
         </div>
       </fieldset>
     </div>

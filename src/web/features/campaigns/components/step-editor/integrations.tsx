@@ -1,21 +1,16 @@
 import { FileText, Sparkles, Wand2 } from 'lucide-react';
+import { AiRewriteMenu, AiWriterDialog } from '@/components/ai-writer';
 import { TemplatePickerDialog } from '@/components/templates/template-picker-dialog';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/hooks/use-toast';
 
 /*
- * The step editor's doors to the template library ([TPL] TemplatePickerDialog) and AI writing ([AI]
- * AiWriterDialog / AiRewriteMenu). PLACEHOLDER_PENDING_INTEGRATION: those components are built at the
- * same time; until they land these buttons say so. Only this file adapts their APIs.
+ * The step editor's doors to the template library (TemplatePickerDialog) and AI writing (AiWriterDialog,
+ * AiRewriteMenu). Only this file adapts their APIs to the editor's `{ subject, html }` content.
  */
 
 export interface PickedContent {
   subject: string;
   html: string;
-}
-
-function notYet(what: string) {
-  toast({ title: `${what} is not connected yet`, description: 'PLACEHOLDER_PENDING_INTEGRATION' });
 }
 
 export function UseTemplateButton({
@@ -39,28 +34,33 @@ export function UseTemplateButton({
   );
 }
 
+/** Opens the AI brief; the streamed subject and body are offered to the editor like a template. */
 export function WriteWithAiButton({
+  onInsert,
   disabled,
 }: {
   onInsert: (content: PickedContent) => void;
   disabled?: boolean;
 }) {
   return (
-    <Button
-      variant="outline"
-      size="sm"
+    <AiWriterDialog
+      kind="email"
       disabled={disabled}
-      onClick={() => notYet('AI writing')}
-      data-testid="step-write-ai"
-    >
-      <Sparkles aria-hidden="true" />
-      Write with AI
-    </Button>
+      onInsert={({ subject, html }) => onInsert({ subject, html })}
+      trigger={
+        <Button type="button" variant="outline" size="sm" disabled={disabled} data-testid="step-write-ai">
+          <Sparkles aria-hidden="true" />
+          Write with AI
+        </Button>
+      }
+    />
   );
 }
 
+/** Improve, shorten, rewrite or translate the text selected in the body editor. */
 export function RewriteSelectionMenu({
   text,
+  onReplace,
   disabled,
 }: {
   text: string;
@@ -68,15 +68,23 @@ export function RewriteSelectionMenu({
   disabled?: boolean;
 }) {
   return (
-    <Button
-      variant="ghost"
-      size="sm"
-      disabled={disabled || !text.trim()}
-      onClick={() => notYet('AI rewriting')}
-      title={text.trim() ? 'Improve, shorten or rewrite the selection' : 'Select some text first'}
-    >
-      <Wand2 aria-hidden="true" />
-      Improve
-    </Button>
+    <AiRewriteMenu
+      text={text}
+      onReplace={onReplace}
+      disabled={disabled}
+      trigger={
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          disabled={disabled}
+          title={text.trim() ? 'Improve, shorten or rewrite the selection' : 'Select some text first'}
+          data-testid="step-rewrite-ai"
+        >
+          <Wand2 aria-hidden="true" />
+          Improve
+        </Button>
+      }
+    />
   );
 }
