@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_BASE_URL, E2E_DEMO_PASSWORD, E2E_PORT } from './tests/e2e/support/env';
+import { E2E_AI_PORT, E2E_BASE_URL, E2E_DEMO_PASSWORD, E2E_PORT } from './tests/e2e/support/env';
 
 const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.e2e-data';
 
@@ -25,25 +25,39 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // The built client served by the real server on a fresh embedded database.
-    // E2E_DATA_DIR lets parallel runs (one per engineer) keep their own embedded database.
-    command: `rm -rf ${JSON.stringify(E2E_DATA_DIR)} && npx tsx src/main.ts`,
-    url: `${E2E_BASE_URL}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      NODE_ENV: 'test',
-      PORT: String(E2E_PORT),
-      HOST: '127.0.0.1',
-      APP_URL: E2E_BASE_URL,
-      DATA_DIR: E2E_DATA_DIR,
-      DEMO_PASSWORD: E2E_DEMO_PASSWORD,
-      DEV_MAILBOX_PORT: '0',
-      AUTH_RATE_LIMIT_MAX: '1000',
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      // A fake OpenAI-compatible provider, so "Write with AI" runs end to end without the internet.
+      command: 'npx tsx tests/e2e/support/fake-ai-server.ts',
+      port: E2E_AI_PORT,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      // The built client served by the real server on a fresh embedded database.
+      // E2E_DATA_DIR lets parallel runs (one per engineer) keep their own embedded database.
+      command: `rm -rf ${JSON.stringify(E2E_DATA_DIR)} && npx tsx src/main.ts`,
+      url: `${E2E_BASE_URL}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        NODE_ENV: 'test',
+        PORT: String(E2E_PORT),
+        HOST: '127.0.0.1',
+        APP_URL: E2E_BASE_URL,
+        DATA_DIR: E2E_DATA_DIR,
+        DEMO_PASSWORD: E2E_DEMO_PASSWORD,
+        DEV_MAILBOX_PORT: '0',
+        AUTH_RATE_LIMIT_MAX: '1000',
+        LOG_LEVEL: 'warn',
+        AI_BASE_URL: `http://127.0.0.1:${E2E_AI_PORT}/v1`,
+        AI_API_KEY: 'e2e-fake-key',
+        AI_MODEL: 'fake-model',
+      },
+    },
+  ],
 });

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+
 const t0 = performance.now();
 const { PGlite } = await import('@electric-sql/pglite');
 const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -12,4 +13,10 @@ const t3 = performance.now();
 const c2 = new PGlite({ extensions: { pg_trgm }, loadDataDir: dump });
 await c2.waitReady;
 const t4 = performance.now();
-console.log((await c2.query('select count(*) from x')).rows, { import: t1 - t0, init: t2 - t1, dump: t3 - t2, load: t4 - t3, size: dump.size });
+console.log((await c2.query('select count(*) from x')).rows, {
+  import: t1 - t0,
+  init: t2 - t1,
+  dump: t3 - t2,
+  load: t4 - t3,
+  size: dump.size,
+});

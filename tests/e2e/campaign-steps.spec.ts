@@ -102,3 +102,32 @@ test('another user cannot open the steps of a campaign that is not theirs', asyn
   await expect(other.getByTestId('campaign-load-error')).toContainText('This campaign does not exist');
   await other.close();
 });
+
+test('"Write with AI" in the step editor streams a draft and puts it in the step', async ({ page }) => {
+  await registerViaApi(page.request, newAccount('steps-ai'));
+  const campaignId = await createCampaign(page, 'Abuja payroll intro');
+
+  await page.goto(`/campaigns/${campaignId}/step/new/edit`);
+  await expect(page.getByTestId('step-editor-title')).toHaveText('New step 1');
+  await page.getByTestId('step-write-ai').click();
+  const dialog = page.getByTestId('ai-writer-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog
+    .getByTestId('ai-writer-goal')
+    .fill('Introduce our payroll software to HR managers in Abuja and ask for a short call.');
+  await dialog.getByTestId('ai-writer-generate').click();
+  // The fake provider's draft (tests/fakes/ai-provider.ts), streamed into the preview.
+  await expect(dialog.getByTestId('ai-writer-subject')).toContainText('A quick idea for');
+  await expect(dialog.getByTestId('ai-writer-preview')).toContainText(
+    'We help businesses in Lagos get paid faster.',
+  );
+  await dialog.getByTestId('ai-writer-insert').click();
+  await expect(dialog).toBeHidden();
+
+  await expect(page.getByTestId('step-subject-A')).toHaveValue(
+    'A quick idea for {{ company | default: "your team" }}',
+  );
+  await expect(page.getByTestId('step-body-A-content')).toContainText('get paid faster');
+  await page.getByTestId('step-save').click();
+  await expect(page.getByTestId('step-save')).toHaveText('Saved');
+});

@@ -45,7 +45,9 @@ export interface FakeAiProvider {
 export const DEFAULT_FAKE_DRAFT =
   'Subject: A quick idea for {{ company | default: "your team" }}\n\n<p>Hello {{ firstName | default: "there" }},</p>\n<p>We help businesses in Lagos get paid faster.</p>\n<p>Would a 15-minute call next week work?</p>\n<p>{{ senderName }}</p>';
 
-export async function startFakeAiProvider(options: { apiKey?: string } = {}): Promise<FakeAiProvider> {
+export async function startFakeAiProvider(
+  options: { apiKey?: string; port?: number } = {},
+): Promise<FakeAiProvider> {
   const requests: FakeAiRequest[] = [];
   let apiKey = options.apiKey;
   let behaviour: FakeAiBehaviour | ((request: FakeAiRequest) => FakeAiBehaviour) = {
@@ -166,7 +168,7 @@ export async function startFakeAiProvider(options: { apiKey?: string } = {}): Pr
     res.end();
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {

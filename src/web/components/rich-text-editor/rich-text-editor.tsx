@@ -279,7 +279,9 @@ export function RichTextEditor({
   });
 
   useEffect(() => {
-    editor.setEditable(!readOnly);
+    // No update event: Tiptap's default would hand the loaded HTML back re-serialised as if the user had
+    // edited it, and every saved step would open as "unsaved".
+    editor.setEditable(!readOnly, false);
   }, [editor, readOnly]);
 
   // An outside change of the value: load it, and show HTML the visual editor would damage as source.
