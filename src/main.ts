@@ -6,6 +6,7 @@ import { closeOnSignals } from './server/lib/lifecycle';
 import { resolveSecrets } from './server/lib/secrets';
 import { seedDemoAccounts } from './server/seed/demo-accounts';
 import { seedDemoDirectory } from './server/seed/demo-directory';
+import { seedDemoList } from './server/seed/demo-list';
 import { seedDemoSenderAccount } from './server/seed/demo-sender-account';
 import { registerWorkers } from './worker/workers';
 
@@ -31,11 +32,10 @@ try {
   if (closeFakePaystack) app.addHook('onClose', closeFakePaystack);
   const seedDemo = env.SEED_DEMO ?? !env.DATABASE_URL;
   if (seedDemo) {
-    await seedDemoAccounts(app.services, {
-      password: env.DEMO_PASSWORD,
-      print: (line) => process.stdout.write(`${line}\n`),
-    });
-    await seedDemoSenderAccount(app.services, { print: (line) => process.stdout.write(`${line}\n`) });
+    const print = (line: string) => process.stdout.write(`${line}\n`);
+    const createdAccounts = await seedDemoAccounts(app.services, { password: env.DEMO_PASSWORD, print });
+    await seedDemoSenderAccount(app.services, { print });
+    if (createdAccounts > 0) await seedDemoList(app.services, { print });
     // Only the embedded default gets synthetic businesses; a real database is filled by imports.
     if (!env.DATABASE_URL) {
       await seedDemoDirectory(app.services.database, { print: (line) => process.stdout.write(`${line}\n`) });

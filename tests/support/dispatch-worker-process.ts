@@ -1,13 +1,17 @@
-// A dispatcher in its own process, for the tests that kill a worker mid-batch. It drains the outbox of
-// the given database into the SMTP sink on the given port until it is killed or nothing is left.
-// argv: <databaseUrl> <sinkPort> <encryptionKeyHex> <batchSize> <userId>
+// A dispatcher in its own process, for the tests that run several workers or kill one mid-batch. It
+// drains the outbox of the given database into the SMTP sink on the given port until it is killed or
+// nothing is due, then exits.
+// argv: <databaseUrl> <sinkPort> <encryptionKeyHex> <batchSize> <userId> [clockOffsetMs]
+// clockOffsetMs moves this process's clock like the test's own advanceClock (a restart "later").
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { openDatabase } from '../../src/server/db/client';
 import { drainOutbox } from '../../src/server/features/sending/dispatch';
 import { createTransportCache } from '../../src/server/features/sending/transport-cache';
+import { advanceClock } from '../../src/server/lib/clock';
 
-const [databaseUrl, sinkPort, keyHex, batchSize, userId] = process.argv.slice(2);
+const [databaseUrl, sinkPort, keyHex, batchSize, userId, clockOffsetMs] = process.argv.slice(2);
+if (clockOffsetMs) advanceClock(Number(clockOffsetMs));
 const database = await openDatabase({ url: databaseUrl!, poolSize: 4 });
 const transports = createTransportCache({
   encryptionKey: Buffer.from(keyHex!, 'hex'),

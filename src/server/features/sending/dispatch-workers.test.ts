@@ -5,37 +5,58 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   createSendingCampaign,
   createSinkAccount,
-  dispatchContext,
   queueForContacts,
 } from '../../../../tests/factories/dispatch';
 import { createUser } from '../../../../tests/factories/users';
 import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
 import { createTestApp } from '../../../../tests/setup/test-app';
-import { type DatabaseHandle, openDatabase } from '../../db/client';
 import { outboxMessages, senderAccounts } from '../../db/schema';
 import { advanceClock, resetClock } from '../../lib/clock';
-import { drainOutbox } from './dispatch';
 import { REDELIVERY_NOTE, recoverExpiredLeases } from './outbox-recovery';
 
 /*
- * Several workers on the real PostgreSQL, in separate connection pools or processes. PGlite is one
- * process's database, so these run only with TEST_DATABASE_URL.
+ * Several worker processes on the real PostgreSQL. PGlite is one process's database, so these run only
+ * with TEST_DATABASE_URL.
  */
 const databaseUrl = inject('databaseUrl');
+
+/** A dispatcher process (tests/support/dispatch-worker-process.ts) draining one user's outbox. */
+function startWorkerProcess(options: {
+  app: FastifyInstance;
+  sinkPort: number;
+  batchSize: number;
+  userId: string;
+  clockOffsetMs?: number;
+}) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'tests/support/dispatch-worker-process.ts',
+      databaseUrl!,
+      String(options.sinkPort),
+      options.app.services.secrets.encryptionKey.toString('hex'),
+      String(options.batchSize),
+      options.userId,
+      String(options.clockOffsetMs ?? 0),
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited };
+}
 
 describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () => {
   let app: FastifyInstance;
   let sink: SmtpSink;
-  const handles: DatabaseHandle[] = [];
 
   beforeAll(async () => {
     app = await createTestApp();
     sink = await startSmtpSink({ keepRaw: false });
-    for (let i = 0; i < 3; i++) handles.push(await openDatabase({ url: databaseUrl!, poolSize: 3 }));
   });
   afterAll(async () => {
     resetClock();
-    for (const h of handles) await h.close();
     await sink.close();
     await app.close();
   });
@@ -48,9 +69,10 @@ describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () =
     const campaign = await createSendingCampaign(app, user.id, accounts);
     const { messageIds } = await queueForContacts(app, campaign, 60);
 
-    await Promise.all(
-      handles.map((h) => drainOutbox(dispatchContext(app, sink.port, user.id, { db: h.db, batchSize: 5 }))),
+    const workers = [1, 2, 3].map(() =>
+      startWorkerProcess({ app, sinkPort: sink.port, batchSize: 5, userId: user.id }),
     );
+    expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0, 0]);
 
     const rows = await app.services.db
       .select()
@@ -81,21 +103,12 @@ describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () =
     const { messageIds } = await queueForContacts(app, campaign, 200);
     const slow = await startSmtpSink({ keepRaw: false, dataDelayMs: 15 });
     try {
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'tests/support/dispatch-worker-process.ts',
-          databaseUrl!,
-          String(slow.port),
-          app.services.secrets.encryptionKey.toString('hex'),
-          '20',
-          user.id,
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      const { child, exited } = startWorkerProcess({
+        app,
+        sinkPort: slow.port,
+        batchSize: 20,
+        userId: user.id,
+      });
       // Kill it once a good part of the work has reached the server, while a batch is in flight.
       const deadline = Date.now() + 60_000;
       while (slow.messages.length < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
@@ -104,9 +117,17 @@ describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () =
       expect(slow.messages.length).toBeGreaterThanOrEqual(50);
       expect(slow.messages.length).toBeLessThan(200);
 
+      // Restarted after its leases ran out: the recovery job requeues them, a new worker process sends.
       advanceClock(121_000);
       await recoverExpiredLeases({ db: app.services.db, onlyUserId: user.id });
-      await drainOutbox(dispatchContext(app, slow.port, user.id));
+      const restarted = startWorkerProcess({
+        app,
+        sinkPort: slow.port,
+        batchSize: 20,
+        userId: user.id,
+        clockOffsetMs: 121_000,
+      });
+      expect(await restarted.exited).toBe(0);
 
       const rows = await app.services.db
         .select()

@@ -361,7 +361,11 @@ export default function NewsletterEditorPage() {
           )}
         </fieldset>
         <div className="xl:sticky xl:top-4 xl:self-start">
-          <EmailPreview html={previewHtml} subject={draft.subject} />
+          <EmailPreview
+            html={previewHtml}
+            subject={draft.subject}
+            personalize={{ listIds: stored?.listIds ?? [] }}
+          />
         </div>
       </div>
     </div>
