@@ -16,6 +16,7 @@ import {
   writeBatch,
   ZERO_COUNTERS,
 } from '../features/imports/import-batch';
+import { EagerListMove } from '../features/imports/import-eager-move';
 import { finishImport, ImportRefused } from '../features/imports/import-finish';
 import { type ImportSession, openImportSession } from '../features/imports/import-session';
 import { createStaging, dropStaging, stagingTable, type TargetRef } from '../features/imports/import-staging';
@@ -60,6 +61,9 @@ type ImportRow = typeof imports.$inferSelect;
 type Counters = ImportCounters;
 
 class ImportInterrupted extends Error {}
+
+/** The eager move stopped partway; its rows were not staged (see run). */
+class EagerMoveLost extends Error {}
 
 /** Imports on PGlite (one process): which are running here, since advisory locks need a second session. */
 const runningHere = new Set<string>();
@@ -137,15 +141,31 @@ async function run(
     return 'already-finished';
   }
   let counters: Counters = { ...ZERO_COUNTERS };
+  let eager: EagerListMove | null = null;
   try {
     await createStaging(session, table);
     counters = await resumePoint(session, initial, table);
     await access(initial.filePath).catch(() => {
       throw new ImportRefused(IMPORT_MESSAGES.fileGone);
     });
-    await readFile(session, initial, table, counters, input);
+    // A fresh list import on PostgreSQL moves its rows while the file is read (import-eager-move.ts).
+    // Opened before the list's addresses are read, so nobody can add one in between.
+    if (counters.processed === 0 && initial.target === 'list') {
+      eager = await EagerListMove.open({ database, userId: initial.userId, listId: initial.listId, log });
+    }
+    try {
+      await readFile(session, initial, table, counters, input, eager);
+    } catch (error) {
+      if (!(error instanceof EagerMoveLost)) throw error;
+      // The eager move gave up (an address someone else added, a lost connection). Its rows were never
+      // staged, so the file is read again the usual way: staged, then moved at the end.
+      log?.info({ importId: initial.id }, 'eager import move lost; reading the file again');
+      eager = null;
+      counters = await startOver(session, initial, table);
+      await readFile(session, initial, table, counters, input, null);
+    }
     const moveStarted = performance.now();
-    const outcome = await finishImport({ database, session, row: initial, table, counters });
+    const outcome = await finishImport({ database, session, row: initial, table, counters, eager });
     log?.debug?.({ importId: initial.id, ms: Math.round(performance.now() - moveStarted) }, 'final move');
     if (outcome === 'cancelled') {
       await discard(session, initial);
@@ -155,6 +175,8 @@ async function run(
     log?.info({ importId: initial.id, rows: counters.processed }, 'import completed');
     return 'completed';
   } catch (error) {
+    // Before anything else touches the list: the eager move holds its lock until rolled back.
+    await eager?.abandon();
     if (error instanceof ImportInterrupted || isTransient(error)) {
       // Progress and staged rows stay: the job's retry resumes from the last batch written.
       log?.warn?.(
@@ -199,7 +221,10 @@ function isTransient(error: unknown): boolean {
   );
 }
 
-/** Counters to continue from. A staging table that lost rows (server crash) means starting over. */
+/**
+ * Counters to continue from. A staging table without the rows the progress counts means starting over:
+ * a server crash emptied it, or the rows went to an eager move that was rolled back.
+ */
 async function resumePoint(session: ImportSession, row: ImportRow, table: string): Promise<Counters> {
   const [current] = (
     await session.query<Record<string, number | string>>('SELECT * FROM imports WHERE id = $1', [row.id])
@@ -217,6 +242,11 @@ async function resumePoint(session: ImportSession, row: ImportRow, table: string
       bytes: Number(current.bytes_processed),
     };
   }
+  return startOver(session, row, table);
+}
+
+/** Forgets every batch written so far: staged rows, rejected rows, progress. */
+async function startOver(session: ImportSession, row: ImportRow, table: string): Promise<Counters> {
   await session.transaction(async (tx) => {
     await tx.query(`TRUNCATE ${table}`);
     await tx.query('DELETE FROM import_rejections WHERE user_id = $1 AND import_id = $2', [
@@ -238,6 +268,7 @@ async function readFile(
   table: string,
   counters: Counters,
   options: ImportRunOptions,
+  eager: EagerListMove | null,
 ): Promise<void> {
   const batchSize = options.batchSize ?? IMPORT_BATCH_SIZE;
   const mapping = row.mapping;
@@ -263,17 +294,22 @@ async function readFile(
   let first = true;
   // Totals as prepared (ahead of what is written by at most one batch).
   let prepared = { ...counters };
-  let batch = new BatchBuilder({ ref, importId: row.id, existing, mx, counters: prepared });
+  const eagerList = eager !== null;
+  let batch = new BatchBuilder({ ref, importId: row.id, existing, mx, counters: prepared, eagerList });
   // One batch is written while the next is read and checked: the database and this process work at once.
   let writing: Promise<void> | null = null;
 
   const write = async () => {
     const ready = await batch.finish(file.bytesRead, row.sizeBytes);
     prepared = ready.counters;
-    batch = new BatchBuilder({ ref, importId: row.id, existing, mx, counters: prepared });
+    batch = new BatchBuilder({ ref, importId: row.id, existing, mx, counters: prepared, eagerList });
     if (writing) await writing;
     if (options.signal?.aborted) throw new ImportInterrupted();
+    if (eager && !eager.healthy) throw new EagerMoveLost();
+    // The eager move copies the batch on its own connection while this one stages it.
+    const moved = eager?.add(ready.listCopy, ready.listRows);
     writing = writeBatch(session, { table, importId: row.id, batch: ready }).then(async () => {
+      await moved;
       Object.assign(counters, ready.counters);
       await options.onBatch?.({ processedRows: counters.processed, stagedRows: counters.staged });
     });
@@ -314,6 +350,7 @@ async function readFile(
     file.destroy();
   }
   if (writing) await writing;
+  if (eager && !eager.healthy) throw new EagerMoveLost();
 }
 
 /** A cancelled import keeps nothing: no staged rows, no report, no file. */

@@ -1,5 +1,6 @@
 import { IMPORT_REASONS } from '../../../shared/imports';
 import { now } from '../../lib/clock';
+import { listCopyLine } from './import-eager-move';
 import type { ImportSession } from './import-session';
 import {
   findExisting,
@@ -37,6 +38,9 @@ export interface PreparedBatch {
   staged: string;
   rejected: string;
   counters: ImportCounters;
+  /** With an eager move: the batch's rows in list_contacts' COPY columns (and `staged` is empty). */
+  listCopy: string;
+  listRows: { count: number; roleAddresses: number };
 }
 
 /** Thrown inside the batch transaction when the import was cancelled from the API. */
@@ -94,6 +98,8 @@ export class ExistingChecker {
 export class BatchBuilder {
   private staged = '';
   private rejected = '';
+  private listCopy = '';
+  private readonly listRows = { count: 0, roleAddresses: 0 };
   private waiting: { row: StagedRow; values: string[] }[] = [];
   private readonly next: ImportCounters;
   /** Rows taken into this batch (blank rows excluded). */
@@ -106,6 +112,8 @@ export class BatchBuilder {
       existing: ExistingChecker;
       mx: MxChecker | null;
       counters: ImportCounters;
+      /** The eager move is on: its rows go to list_contacts' COPY text instead of the staging table. */
+      eagerList?: boolean;
     },
   ) {
     this.next = { ...input.counters };
@@ -149,7 +157,13 @@ export class BatchBuilder {
       }
     }
     this.next.bytes = Math.min(bytesRead, sizeBytes);
-    return { staged: this.staged, rejected: this.rejected, counters: this.next };
+    return {
+      staged: this.staged,
+      rejected: this.rejected,
+      counters: this.next,
+      listCopy: this.listCopy,
+      listRows: this.listRows,
+    };
   }
 
   private place(row: StagedRow, values: string[], alreadyThere: boolean): void {
@@ -159,9 +173,17 @@ export class BatchBuilder {
       this.reject(row.line, reason, reportValues(values), 'existing');
       return;
     }
-    this.staged += stagedCopyLine(row);
     this.next.staged++;
     if (row.roleAddress) this.next.roleAddress++;
+    const { ref } = this.input;
+    if (this.input.eagerList && ref.listId) {
+      // Straight into the list (the eager move): nothing goes through the staging table.
+      this.listCopy += listCopyLine(row, ref.userId, ref.listId);
+      this.listRows.count++;
+      if (row.roleAddress) this.listRows.roleAddresses++;
+    } else {
+      this.staged += stagedCopyLine(row);
+    }
   }
 
   private reject(line: number, reason: string, values: string[], counter: RejectCounter): void {

@@ -8,8 +8,9 @@ import { AppError } from '../../lib/errors';
 import { assertRecipientCapacity } from '../leads/plan-access';
 import { getPlanLimits } from '../plans/plan-limits.service';
 import type { ImportCounters } from './import-batch';
+import type { EagerListMove } from './import-eager-move';
 import type { ImportSession } from './import-session';
-import { moveStagedRows } from './import-staging';
+import { type MoveResult, moveStagedRows } from './import-staging';
 
 type ImportRow = typeof imports.$inferSelect;
 
@@ -35,6 +36,8 @@ export async function finishImport(input: {
   row: ImportRow;
   table: string;
   counters: ImportCounters;
+  /** The rows were copied while the file was read (import-eager-move.ts); its transaction ends here. */
+  eager?: EagerListMove | null;
 }): Promise<'completed' | 'cancelled'> {
   const { database, session, row, table, counters } = input;
   const [owner] = await database.db.select({ role: users.role }).from(users).where(eq(users.id, row.userId));
@@ -43,7 +46,24 @@ export async function finishImport(input: {
       ? -1
       : (await getPlanLimits({ db: database.db, userId: row.userId })).recipients;
   try {
-    return await finish(session, row, table, counters, limit);
+    const eager = input.eager;
+    await eager?.settle();
+    if (eager?.healthy) {
+      const outcome = await finishEagerly(eager, row, counters, limit).catch(async (error: unknown) => {
+        await eager.abandon();
+        throw error;
+      });
+      if (outcome === 'cancelled') await eager.abandon();
+      else await eager.commit();
+      return outcome;
+    }
+    await eager?.abandon();
+    return await session.transaction((tx) =>
+      finish(tx, row, counters, limit, {
+        usedIncludesMoved: false,
+        move: () => moveStagedRows(tx, table, { target: row.target, userId: row.userId, listId: row.listId }),
+      }),
+    );
   } catch (error) {
     if (!(error instanceof OverRecipientLimit)) throw error;
     try {
@@ -61,66 +81,82 @@ export async function finishImport(input: {
   }
 }
 
-/** The one transaction that changes the target. Returns 'cancelled' when the import was cancelled first. */
-async function finish(
-  session: ImportSession,
+/** The final checks in the eager move's transaction, whose rows are already in the list. */
+function finishEagerly(
+  eager: EagerListMove,
   row: ImportRow,
-  table: string,
   counters: ImportCounters,
   recipientLimit: number,
 ): Promise<'completed' | 'cancelled'> {
-  return session.transaction(async (tx) => {
-    const { rows: locked } = await tx.query<{ status: string }>(
-      'SELECT status FROM imports WHERE id = $1 FOR UPDATE',
-      [row.id],
-    );
-    if (locked[0]?.status !== 'running') return 'cancelled';
-    let customFields: string[] | null = null;
-    let used = 0;
-    if (row.target === 'list') {
-      // The same per-user lock as single adds, so two writers cannot both pass the recipient limit.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contacts:${row.userId}`]);
-      const { rows: totals } = await tx.query<{ n: number }>(
-        'SELECT coalesce(sum(contact_count), 0)::int AS n FROM contact_lists WHERE user_id = $1 AND deleted_at IS NULL',
-        [row.userId],
-      );
-      used = Number(totals[0]?.n ?? 0);
-      const { rows: lists } = await tx.query<{ custom_fields: string[] }>(
-        'SELECT custom_fields FROM contact_lists WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE',
-        [row.listId, row.userId],
-      );
-      if (!lists[0])
-        throw new ImportRefused('The list was deleted during the import, so nothing was imported.');
-      customFields = mergeCustomFields(lists[0].custom_fields, row.mapping ?? {});
-      // Checked at start too; the list may have gained fields since (PATCH /api/lists/:id).
-      if (customFields.length > CUSTOM_FIELDS_MAX)
-        throw new ImportRefused(IMPORT_MESSAGES.mappingTooManyCustom);
-    }
-    const moved = await moveStagedRows(tx, table, {
-      target: row.target,
-      userId: row.userId,
-      listId: row.listId,
-    });
-    if (recipientLimit >= 0 && used + moved.inserted > recipientLimit)
-      throw new OverRecipientLimit(used, moved.inserted);
-    const raced = counters.staged - moved.inserted;
-    if (row.target === 'list') {
-      // contact_count follows list_contacts through the migration's statement trigger.
-      await tx.query('UPDATE contact_lists SET custom_fields = $2::jsonb, updated_at = $3 WHERE id = $1', [
-        row.listId,
-        JSON.stringify(customFields),
-        now(),
-      ]);
-    }
-    await tx.query(
-      `UPDATE imports SET status = 'completed', total_rows = $2, processed_rows = $2, imported_rows = $3,
-         existing_rows = existing_rows + $4, role_address_rows = $5, bytes_processed = size_bytes,
-         finished_at = $6, updated_at = $6
-       WHERE id = $1`,
-      [row.id, counters.processed, moved.inserted, raced, moved.roleAddresses, now()],
-    );
-    return 'completed';
+  return finish(eager.transaction, row, counters, recipientLimit, {
+    usedIncludesMoved: true,
+    move: async () => ({ inserted: eager.inserted, roleAddresses: eager.roleAddresses }),
   });
+}
+
+/**
+ * The last statements of the one transaction that changes the target: the cancel check, the plan's
+ * recipient limit, the list's custom fields and the import's totals, around the move of the rows (or,
+ * with the eager move, after it). Returns 'cancelled' when the import was cancelled first.
+ */
+async function finish(
+  tx: ImportSession,
+  row: ImportRow,
+  counters: ImportCounters,
+  recipientLimit: number,
+  options: {
+    move: () => Promise<MoveResult>;
+    /** The contact counts already include the moved rows (the eager move's inserts fired the trigger). */
+    usedIncludesMoved: boolean;
+  },
+): Promise<'completed' | 'cancelled'> {
+  const { rows: locked } = await tx.query<{ status: string }>(
+    'SELECT status FROM imports WHERE id = $1 FOR UPDATE',
+    [row.id],
+  );
+  if (locked[0]?.status !== 'running') return 'cancelled';
+  let customFields: string[] | null = null;
+  let used = 0;
+  if (row.target === 'list') {
+    // The same per-user lock as single adds, so two writers cannot both pass the recipient limit.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contacts:${row.userId}`]);
+    const { rows: totals } = await tx.query<{ n: number }>(
+      'SELECT coalesce(sum(contact_count), 0)::int AS n FROM contact_lists WHERE user_id = $1 AND deleted_at IS NULL',
+      [row.userId],
+    );
+    used = Number(totals[0]?.n ?? 0);
+    const { rows: lists } = await tx.query<{ custom_fields: string[] }>(
+      'SELECT custom_fields FROM contact_lists WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE',
+      [row.listId, row.userId],
+    );
+    if (!lists[0])
+      throw new ImportRefused('The list was deleted during the import, so nothing was imported.');
+    customFields = mergeCustomFields(lists[0].custom_fields, row.mapping ?? {});
+    // Checked at start too; the list may have gained fields since (PATCH /api/lists/:id).
+    if (customFields.length > CUSTOM_FIELDS_MAX)
+      throw new ImportRefused(IMPORT_MESSAGES.mappingTooManyCustom);
+  }
+  const moved = await options.move();
+  if (options.usedIncludesMoved) used -= moved.inserted;
+  if (recipientLimit >= 0 && used + moved.inserted > recipientLimit)
+    throw new OverRecipientLimit(used, moved.inserted);
+  const raced = counters.staged - moved.inserted;
+  if (row.target === 'list') {
+    // contact_count follows list_contacts through the migration's statement trigger.
+    await tx.query('UPDATE contact_lists SET custom_fields = $2::jsonb, updated_at = $3 WHERE id = $1', [
+      row.listId,
+      JSON.stringify(customFields),
+      now(),
+    ]);
+  }
+  await tx.query(
+    `UPDATE imports SET status = 'completed', total_rows = $2, processed_rows = $2, imported_rows = $3,
+       existing_rows = existing_rows + $4, role_address_rows = $5, bytes_processed = size_bytes,
+       finished_at = $6, updated_at = $6
+     WHERE id = $1`,
+    [row.id, counters.processed, moved.inserted, raced, moved.roleAddresses, now()],
+  );
+  return 'completed';
 }
 
 function mergeCustomFields(current: unknown, mapping: Record<string, string>): string[] {

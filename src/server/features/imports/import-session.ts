@@ -31,6 +31,12 @@ export async function openImportSession(database: DatabaseHandle): Promise<Impor
 
 function postgresSession(client: pg.PoolClient): ImportSession {
   let broken = false;
+  // A connection that drops while checked out emits 'error' on the client; unheard, it would end the
+  // process. The query in flight fails on its own; the client is then destroyed at release.
+  const onError = () => {
+    broken = true;
+  };
+  client.on('error', onError);
   const session: ImportSession = {
     kind: 'postgres',
     async query<T>(text: string, params?: unknown[]) {
@@ -60,6 +66,7 @@ function postgresSession(client: pg.PoolClient): ImportSession {
       }
     },
     async release() {
+      client.off('error', onError);
       client.release(broken ? true : undefined);
     },
   };

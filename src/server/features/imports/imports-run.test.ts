@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fixture, importFile, makeList, runImportJob, uploadCsv } from '../../../../tests/factories/imports';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { startFakeDns } from '../../../../tests/fakes/dns';
@@ -510,30 +510,66 @@ describe('cancel, failure, resume', () => {
     expect(again.statusCode).toBe(409);
   });
 
-  it('counts an address someone added to the list during the import as existing', async () => {
+  it('an address someone adds to the list during the import is neither lost nor doubled', async () => {
     const list = await makeList(app, owner.user.id);
     const id = await queued(bigFile(30), list.id);
-    let added = false;
+    let adding: Promise<{ statusCode: number }> | null = null;
     const outcome = await runImportJob(app, id, {
       batchSize: 10,
       onBatch: async () => {
-        if (added) return;
-        added = true;
-        // person2 is already staged: the final move meets it in the list.
-        await app.services.db.insert(listContacts).values({
-          userId: owner.user.id,
-          listId: list.id,
-          email: 'Person2@example.com',
-          emailNormalized: 'person2@example.com',
-          source: 'manual',
+        if (adding) return;
+        // A real writer (the API). On PostgreSQL it waits for the import's lock, so it is not awaited
+        // here; on PGlite (no eager move) it goes in between two batches.
+        adding = app.inject({
+          method: 'POST',
+          url: `/api/lists/${list.id}/contacts`,
+          headers: { cookie: owner.cookie },
+          payload: { email: 'Person2@example.com' },
         });
+        if (app.services.database.kind === 'pglite') await adding;
       },
     });
     expect(outcome).toBe('completed');
-    expect(await summary(id)).toMatchObject({ importedRows: 29, existingRows: 1 });
+    const added = await adding!;
+    if (app.services.database.kind === 'postgres') {
+      // The eager move holds the user's contacts lock: the add waits, then finds the address imported.
+      expect(added.statusCode).toBe(409);
+      expect(await summary(id)).toMatchObject({ importedRows: 30, existingRows: 0 });
+    } else {
+      // person2 was already staged: the final move meets it in the list and counts it as existing.
+      expect(added.statusCode).toBe(201);
+      expect(await summary(id)).toMatchObject({ importedRows: 29, existingRows: 1 });
+    }
     expect(await contactsOf(list.id)).toHaveLength(30);
     expect((await listRow(list.id)).contactCount).toBe(30);
   });
+
+  it.skipIf(!inject('databaseUrl'))(
+    'on PostgreSQL, when the eager move loses its connection, the staged rows still all arrive once',
+    async () => {
+      const list = await makeList(app, owner.user.id);
+      const id = await queued(bigFile(30), list.id);
+      let terminated = -1;
+      const outcome = await runImportJob(app, id, {
+        batchSize: 10,
+        onBatch: async () => {
+          if (terminated >= 0) return;
+          // The eager move's connection: idle in its transaction after copying a batch into the list.
+          const { rows } = await app.services.database.executeSql(
+            `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()
+               AND state = 'idle in transaction' AND query LIKE 'COPY list_contacts %'`,
+          );
+          terminated = rows.length;
+        },
+      });
+      expect(terminated).toBe(1);
+      expect(outcome).toBe('completed');
+      expect(await summary(id)).toMatchObject({ status: 'completed', importedRows: 30, existingRows: 0 });
+      expect(await contactsOf(list.id)).toHaveLength(30);
+      expect((await listRow(list.id)).contactCount).toBe(30);
+    },
+  );
 
   it('cancelled before it runs, the job does nothing', async () => {
     const list = await makeList(app, owner.user.id);

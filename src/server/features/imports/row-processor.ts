@@ -6,6 +6,7 @@ import {
   type ImportMapping,
   type ImportTarget,
 } from '../../../shared/imports';
+import { AddressMemory } from './address-memory';
 import type { ParsedRecord } from './csv-records';
 import {
   categorySlugOf,
@@ -71,7 +72,7 @@ const SUPPRESSION_REASON_WORDS: [RegExp, string][] = [
  */
 export class RowProcessor {
   /** Normalised address → the line it first appeared on. */
-  readonly seen = new Map<string, number>();
+  readonly seen = new AddressMemory();
   private readonly emailIndex: number;
   private readonly fields: Partial<Record<ImportField, number>> = {};
   private readonly custom: [string, number][] = [];

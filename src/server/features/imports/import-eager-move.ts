@@ -1,0 +1,154 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '../../db/client';
+import { copyLine, type ImportSession, openImportSession } from './import-session';
+import type { StagedRow } from './row-processor';
+
+/*
+ * The eager move (list imports on PostgreSQL): a second connection holds ONE transaction for the whole
+ * import and copies each batch into list_contacts as soon as it is read, while the job's own connection
+ * stages the same rows and the next batch is parsed. The database's work then overlaps the file's
+ * reading instead of following it, and the transaction commits with the import's final checks
+ * (import-finish.ts), so the list is still changed all at once or not at all.
+ *
+ * It is only a faster road to the same place: the rows are staged as before, so whenever the eager move
+ * cannot go on (someone else's address conflicts, the connection drops, a resumed run) it is rolled back
+ * and the final move copies the staged rows as it always did.
+ *
+ * It takes the user's contacts lock (the one single adds and lead-discovery adds take) at its start, so
+ * nobody adds to the user's lists meanwhile: those requests wait until the import ends, and no address
+ * can arrive between the check against the list and the copy.
+ */
+
+export const LIST_COPY_COLUMNS = [
+  'user_id',
+  'list_id',
+  'email',
+  'email_normalized',
+  'first_name',
+  'last_name',
+  'company',
+  'job_title',
+  'phone',
+  'website',
+  'city',
+  'country_code',
+  'custom_fields',
+  'role_address',
+  'source',
+] as const;
+
+/** One staged row in list_contacts' COPY columns. */
+export function listCopyLine(row: StagedRow, userId: string, listId: string): string {
+  return copyLine([
+    userId,
+    listId,
+    row.email,
+    row.normalized,
+    row.firstName,
+    row.lastName,
+    row.company,
+    row.jobTitle,
+    row.phone,
+    row.website,
+    row.city,
+    row.countryCode,
+    row.customFields ? JSON.stringify(row.customFields) : '{}',
+    row.roleAddress,
+    'import',
+  ]);
+}
+
+export class EagerListMove {
+  /** Rows copied into list_contacts so far (uncommitted). */
+  inserted = 0;
+  roleAddresses = 0;
+  private failed = false;
+  private closed = false;
+  /** Each batch's copy waits for the one before: COPY statements on one connection run one at a time. */
+  private chain: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly session: ImportSession,
+    private readonly listId: string,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  /** Opens the transaction and takes the user's contacts lock; null where the eager move does not apply. */
+  static async open(options: {
+    database: DatabaseHandle;
+    userId: string;
+    listId: string | null;
+    log?: FastifyBaseLogger;
+  }): Promise<EagerListMove | null> {
+    // PGlite has one connection: a second transaction would wait for the first.
+    if (options.database.kind !== 'postgres' || !options.listId) return null;
+    const session = await openImportSession(options.database);
+    try {
+      await session.query('BEGIN');
+      await session.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contacts:${options.userId}`]);
+    } catch (error) {
+      await session.query('ROLLBACK').catch(() => {});
+      await session.release();
+      options.log?.warn({ err: error }, 'eager import move not started; the final move will copy the rows');
+      return null;
+    }
+    return new EagerListMove(session, options.listId, options.log);
+  }
+
+  /** Whether every batch so far went in: the final checks may then commit this transaction. */
+  get healthy(): boolean {
+    return !this.failed && !this.closed;
+  }
+
+  /**
+   * Copies one batch (list_contacts COPY text, see listCopyLine). Never throws: a failure rolls the
+   * eager move back for good and the staged rows take the usual road.
+   */
+  add(copyText: string, rows: { count: number; roleAddresses: number }): Promise<void> {
+    if (!copyText || !this.healthy) return this.chain;
+    this.chain = this.chain.then(async () => {
+      if (!this.healthy) return;
+      try {
+        await this.session.copyIn('list_contacts', LIST_COPY_COLUMNS, copyText);
+        this.inserted += rows.count;
+        this.roleAddresses += rows.roleAddresses;
+      } catch (error) {
+        this.log?.info(
+          { err: error, listId: this.listId },
+          'eager import move rolled back; the final move will copy the staged rows',
+        );
+        await this.abandon();
+      }
+    });
+    return this.chain;
+  }
+
+  /** Waits for the batches in flight; then `healthy` tells whether the final checks may run here. */
+  async settle(): Promise<void> {
+    await this.chain;
+  }
+
+  /** The open transaction, for the final checks; the caller commits it with `commit`. */
+  get transaction(): ImportSession {
+    return this.session;
+  }
+
+  async commit(): Promise<void> {
+    if (this.closed) throw new Error('the eager move is closed');
+    this.closed = true;
+    try {
+      await this.session.query('COMMIT');
+    } finally {
+      await this.session.release();
+    }
+  }
+
+  /** Rolls everything back (idempotent). Any failure path must call it before touching the list. */
+  async abandon(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.failed = true;
+    await this.session.query('ROLLBACK').catch(() => {});
+    await this.session.release();
+  }
+}
