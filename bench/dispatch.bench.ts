@@ -1,5 +1,6 @@
 // Dispatch throughput: 20,000 messages from 200 sender accounts to a local SMTP sink on loopback, random
-// gap zero, on the real PostgreSQL with 2 worker processes (the real `src/worker/main.ts`, pg-boss
+// gap zero, on the real PostgreSQL with 2 worker processes (the real `src/worker/main.ts` with the flags of
+// `npm run start:worker`, pg-boss
 // jobs, leases, rotation, suppression checks, events). Timed from the first enqueue until every message
 // is recorded as sent. In the same run: the bare rate of nodemailer's pool (2 processes, the same sink,
 // the same message size). Duplicates and lost messages are counted at the sink against the outbox.
@@ -181,11 +182,15 @@ export async function run(options: {
       DISPATCH_CONCURRENCY: process.env.DISPATCH_CONCURRENCY ?? '3',
     };
     for (let i = 0; i < WORKERS; i++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
-        cwd: ROOT,
-        env: workerEnv,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--max-semi-space-size=16', '--import', 'tsx', 'src/worker/main.ts'],
+        {
+          cwd: ROOT,
+          env: workerEnv,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       workers.push(child);
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on('data', (chunk: Buffer) => {
