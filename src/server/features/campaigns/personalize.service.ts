@@ -10,13 +10,11 @@ import {
   senderAccounts,
   users,
 } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
-import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-account-rules';
+import { sendOneOffEmail } from '../sender-accounts/one-off-send';
 import { getSenderAccountRow } from '../sender-accounts/sender-accounts.service';
-import { openSmtpTransport, type SenderAccountRow } from '../sender-accounts/sender-transport';
-import { classifySmtpError } from '../sender-accounts/smtp-errors';
+import type { SenderAccountRow } from '../sender-accounts/sender-transport';
 import { prepareMessageContent } from '../sending/message-content';
 import {
   buildMailOptions,
@@ -354,38 +352,6 @@ export async function previewContent(
 }
 
 /** Takes one of today's sends of the account (refused at its cap), as sendSenderTestEmail does. */
-async function takeSlot(db: Database, account: SenderAccountRow): Promise<string> {
-  const day = accountLocalDate(now(), account.timeZone);
-  const cap = effectiveDailyCap(account, day);
-  const [counted] = await db
-    .update(senderAccounts)
-    .set({
-      sendsToday: sql`CASE WHEN ${senderAccounts.sendsDay} = ${day}::date THEN ${senderAccounts.sendsToday} + 1 ELSE 1 END`,
-      sendsDay: day,
-      lastUsedAt: now(),
-    })
-    .where(
-      and(
-        eq(senderAccounts.id, account.id),
-        sql`(${senderAccounts.sendsDay} IS DISTINCT FROM ${day}::date OR ${senderAccounts.sendsToday} < ${cap})`,
-      ),
-    )
-    .returning({ id: senderAccounts.id });
-  if (!counted) {
-    throw new AppError(
-      'conflict',
-      `This account has reached today's limit of ${cap} emails. Try again tomorrow.`,
-    );
-  }
-  return day;
-}
-
-async function giveBackSlot(db: Database, accountId: string, day: string): Promise<void> {
-  await db.execute(sql`
-    UPDATE sender_accounts SET sends_today = greatest(sends_today - 1, 0)
-    WHERE id = ${accountId} AND sends_day = ${day}::date`);
-}
-
 /**
  * Sends one personalised copy of a step's variant to the user (or `to`) through the chosen account, with
  * the footer and unsubscribe headers of a real send and "[Test]" before the subject. No tracking, no
@@ -444,18 +410,6 @@ export async function sendCampaignTestEmail(
     unsubscribeMailto: unsubscribeMailtoFor(account, token),
   });
 
-  const day = await takeSlot(db, account);
-  const transport = await openSmtpTransport({ ...options, account }).catch(async (error: unknown) => {
-    await giveBackSlot(db, account.id, day);
-    throw new AppError('bad_request', classifySmtpError(error).safeMessage);
-  });
-  try {
-    await transport.sendMail(mail);
-  } catch (error) {
-    await giveBackSlot(db, account.id, day);
-    throw new AppError('bad_request', classifySmtpError(error).safeMessage);
-  } finally {
-    transport.close();
-  }
+  await sendOneOffEmail({ ...options, account, mail });
   return { ok: true, to };
 }

@@ -1,15 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { NEWSLETTER_MESSAGES } from '../../../shared/newsletters';
 import type { Database } from '../../db/client';
 import { newsletters, senderAccounts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { SenderNetwork } from '../../lib/network-guard';
 import { renderForContact } from '../campaigns/personalize';
-import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-account-rules';
+import { sendOneOffEmail } from '../sender-accounts/one-off-send';
 import { getSenderAccountRow } from '../sender-accounts/sender-accounts.service';
-import { openSmtpTransport } from '../sender-accounts/sender-transport';
-import { classifySmtpError } from '../sender-accounts/smtp-errors';
 import { hasVisibleContent } from './bulk-html';
 import { sendableHtml } from './newsletter-send.service';
 import { getNewsletterRow } from './newsletters.service';
@@ -88,43 +85,13 @@ export async function sendNewsletterTest(options: {
   });
 
   // A test counts towards the account's sends today, like the sender test email.
-  const at = now();
-  const day = accountLocalDate(at, account.timeZone);
-  const cap = effectiveDailyCap(account, day);
-  const [counted] = await db
-    .update(senderAccounts)
-    .set({
-      sendsToday: sql`CASE WHEN ${senderAccounts.sendsDay} = ${day}::date THEN ${senderAccounts.sendsToday} + 1 ELSE 1 END`,
-      sendsDay: day,
-      lastUsedAt: at,
-    })
-    .where(
-      and(
-        eq(senderAccounts.id, account.id),
-        sql`(${senderAccounts.sendsDay} IS DISTINCT FROM ${day}::date OR ${senderAccounts.sendsToday} < ${cap})`,
-      ),
-    )
-    .returning({ id: senderAccounts.id });
-  if (!counted) {
-    throw new AppError(
-      'conflict',
-      `This account has reached today's limit of ${cap} emails. Try again tomorrow.`,
-    );
-  }
-  const giveBack = () =>
-    db.execute(sql`UPDATE sender_accounts SET sends_today = greatest(sends_today - 1, 0)
-      WHERE id = ${account.id} AND sends_day = ${day}::date`);
-  const transport = await openSmtpTransport({
+  await sendOneOffEmail({
+    db,
     account,
     encryptionKey: options.encryptionKey,
     network: options.network,
     devMailboxPort: options.devMailboxPort,
-  }).catch(async (error: unknown) => {
-    await giveBack();
-    throw new AppError('bad_request', classifySmtpError(error).safeMessage);
-  });
-  try {
-    await transport.sendMail({
+    mail: {
       from: { name: account.fromName, address: account.fromEmail },
       replyTo: account.replyTo ?? undefined,
       to,
@@ -132,11 +99,6 @@ export async function sendNewsletterTest(options: {
       html: rendered.html,
       disableFileAccess: true,
       disableUrlAccess: true,
-    });
-  } catch (error) {
-    await giveBack();
-    throw new AppError('bad_request', classifySmtpError(error).safeMessage);
-  } finally {
-    transport.close();
-  }
+    },
+  });
 }

@@ -1,12 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { ConnectionTestResult, SenderAccount } from '../../../shared/sending';
 import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
 import type { DnsResolver } from './domain-check.service';
-import { accountLocalDate, effectiveDailyCap } from './sender-account-rules';
+import { sendOneOffEmail } from './one-off-send';
 import {
   getSenderAccountRow,
   refreshSenderDomainCheck,
@@ -15,11 +12,9 @@ import {
 } from './sender-accounts.service';
 import {
   connectionSettingsOf,
-  openSmtpTransport,
   type SenderConnectionSettings,
   testSenderConnection,
 } from './sender-transport';
-import { classifySmtpError } from './smtp-errors';
 
 /*
  * What a user does with an account's connection: test settings before saving them, test a saved account,
@@ -126,55 +121,18 @@ export async function sendSenderTestEmail(
   options: ConnectionContext & { userId: string; id: string; to: string },
 ): Promise<void> {
   const row = await getSenderAccountRow(options);
-  const at = now();
-  const day = accountLocalDate(at, row.timeZone);
-  const cap = effectiveDailyCap(row, day);
-  const [counted] = await options.db
-    .update(senderAccounts)
-    .set({
-      sendsToday: sql`CASE WHEN ${senderAccounts.sendsDay} = ${day}::date THEN ${senderAccounts.sendsToday} + 1 ELSE 1 END`,
-      sendsDay: day,
-      lastUsedAt: at,
-    })
-    .where(
-      and(
-        eq(senderAccounts.id, row.id),
-        sql`(${senderAccounts.sendsDay} IS DISTINCT FROM ${day}::date OR ${senderAccounts.sendsToday} < ${cap})`,
-      ),
-    )
-    .returning({ id: senderAccounts.id });
-  if (!counted) {
-    throw new AppError(
-      'conflict',
-      `This account has reached today's limit of ${cap} emails. Try again tomorrow.`,
-    );
-  }
-
-  const transport = await openSmtpTransport({ ...options, account: row }).catch(async (error: unknown) => {
-    await giveBackSlot(options.db, row.id, day);
-    throw new AppError('bad_request', classifySmtpError(error).safeMessage);
-  });
-  try {
-    await transport.sendMail({
+  await sendOneOffEmail({
+    ...options,
+    account: row,
+    mail: {
       from: { name: row.fromName, address: row.fromEmail },
       replyTo: row.replyTo ?? undefined,
       to: options.to,
       subject: `Tambari test email from ${row.fromEmail}`,
       text: `This is a test email sent through your sender account ${row.fromEmail} (${row.smtpHost}).\n\nIf you can read it, the account can send. Campaigns will use it within its daily limit of ${row.dailyCap} emails.\n\nTambari`,
       html: `<p>This is a test email sent through your sender account <strong>${escapeHtml(row.fromEmail)}</strong> (${escapeHtml(row.smtpHost)}).</p><p>If you can read it, the account can send. Campaigns will use it within its daily limit of ${row.dailyCap} emails.</p><p>Tambari</p>`,
-    });
-  } catch (error) {
-    await giveBackSlot(options.db, row.id, day);
-    throw new AppError('bad_request', classifySmtpError(error).safeMessage);
-  } finally {
-    transport.close();
-  }
-}
-
-async function giveBackSlot(db: Database, accountId: string, day: string): Promise<void> {
-  await db.execute(sql`
-    UPDATE sender_accounts SET sends_today = greatest(sends_today - 1, 0)
-    WHERE id = ${accountId} AND sends_day = ${day}::date`);
+    },
+  });
 }
 
 function escapeHtml(value: string): string {
