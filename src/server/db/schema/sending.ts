@@ -282,6 +282,27 @@ export const outboxMessages = pgTable(
 );
 
 /** Per-user, per-recipient-domain hourly counters for the campaign's domain pace. */
+/**
+ * Sends each campaign has taken of its own daily cap, per day of the campaign's time zone. Taken
+ * atomically before accounts are chosen and given back when a message does not leave, so several
+ * workers never pass the cap between them (counting sent messages alone would let each worker's batch
+ * in flight go unseen by the others).
+ */
+export const campaignSendDays = pgTable(
+  'campaign_send_days',
+  {
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    sent: integer('sent').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.day] }),
+    check('campaign_send_days_sent_check', sql`${t.sent} >= 0`),
+  ],
+);
+
 export const domainPaceCounters = pgTable(
   'domain_pace_counters',
   {

@@ -10,6 +10,7 @@ import {
 } from '../sender-accounts/sender-status.service';
 import { classifySmtpError } from '../sender-accounts/smtp-errors';
 import { addSuppression } from '../suppression/suppression.service';
+import { releaseCampaignSlots } from './campaign-cap';
 import type { DispatchContext, OutboxRow } from './dispatch';
 import { REDELIVERY_NOTE } from './outbox-recovery';
 import { releaseSenderSlot, type SenderAccountRow } from './sender-allocation';
@@ -27,6 +28,8 @@ export interface DispatchedMessage {
   campaign: typeof campaigns.$inferSelect;
   /** The account-local day the slot was counted on (to give it back). */
   day: string;
+  /** The campaign-local day a slot of the campaign's own daily cap was taken on; null without a cap. */
+  campaignDay: string | null;
 }
 
 export interface DeliveryFailure {
@@ -246,8 +249,15 @@ export async function recordDeliveryFailure(
     return true;
   }
 
-  // The account, not the message, is at fault: give the slot back and let another account take it.
+  // The message did not leave: give its slots back (the account's, and the campaign's daily cap).
   await releaseSenderSlot({ db: ctx.db, accountId: account.id, day: dispatched.day });
+  if (dispatched.campaignDay) {
+    await releaseCampaignSlots(ctx.db, {
+      campaignId: message.campaignId,
+      day: dispatched.campaignDay,
+      count: 1,
+    });
+  }
   if (classified.kind === 'auth') {
     ctx.transports.discard(account.id);
     await coolDown(ctx, account.id, at, ACCOUNT_COOLDOWN_MS.auth);

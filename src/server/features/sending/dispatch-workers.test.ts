@@ -96,6 +96,27 @@ describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () =
     for (const r of sent) expect(sink.counts.get(r.messageId!)).toBe(1);
   });
 
+  it('three workers at once never take a campaign past its own daily cap', async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const accounts = await Promise.all(
+      [1, 2, 3].map(() => createSinkAccount(app, user.id, { dailyCap: 300 })),
+    );
+    const campaign = await createSendingCampaign(app, user.id, accounts, { dailyCap: 23 });
+    const { messageIds } = await queueForContacts(app, campaign, 80);
+
+    const workers = [1, 2, 3].map(() =>
+      startWorkerProcess({ app, sinkPort: sink.port, batchSize: 10, userId: user.id }),
+    );
+    expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0, 0]);
+
+    const rows = await app.services.db
+      .select()
+      .from(outboxMessages)
+      .where(inArray(outboxMessages.id, messageIds));
+    expect(rows.filter((r) => r.state === 'sent')).toHaveLength(23);
+    expect(rows.filter((r) => r.state === 'queued')).toHaveLength(57);
+  });
+
   it('a worker killed in the middle of a batch loses nothing; only an interrupted delivery may repeat', async () => {
     const { user } = await createUser(app, { plan: 'enterprise' });
     const accounts = await Promise.all([1, 2].map(() => createSinkAccount(app, user.id)));

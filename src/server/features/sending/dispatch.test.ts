@@ -11,7 +11,15 @@ import { createUser } from '../../../../tests/factories/users';
 import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
 import { waitForMail } from '../../../../tests/setup/dev-mail';
 import { createTestApp } from '../../../../tests/setup/test-app';
-import { campaignContacts, emailEvents, outboxMessages, senderAccounts, suppressions } from '../../db/schema';
+import {
+  campaignContacts,
+  campaignSendDays,
+  campaignSenderAccounts,
+  emailEvents,
+  outboxMessages,
+  senderAccounts,
+  suppressions,
+} from '../../db/schema';
 import { advanceClock, now, resetClock } from '../../lib/clock';
 import { addSuppression, hashEmail } from '../suppression/suppression.service';
 import { MAX_SEND_ATTEMPTS } from './delivery-outcomes';
@@ -309,6 +317,42 @@ describe('dispatch', () => {
       hour12: false,
     }).format(row!.sendAfter);
     expect(local).toBe('09:00');
+  });
+
+  it("keeps the campaign's own daily cap, and gives back what messages no account took", async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const account = await createSinkAccount(app, user.id, { dailyCap: 3 });
+    const campaign = await createSendingCampaign(app, user.id, [account], {
+      dailyCap: 5,
+      timeZone: 'Africa/Lagos',
+    });
+    const { messageIds } = await queueForContacts(app, campaign, 8);
+    await drainOutbox(dispatchContext(app, sink.port, user.id));
+    let rows = await outboxOf(messageIds);
+    // The account's cap (3) stops it first: the 2 campaign slots taken for the rest were given back.
+    expect(rows.filter((r) => r.state === 'sent')).toHaveLength(3);
+    const [day] = await app.services.db
+      .select()
+      .from(campaignSendDays)
+      .where(eq(campaignSendDays.campaignId, campaign.id));
+    expect(day!.sent).toBe(3);
+
+    // A second account arrives: only the campaign's cap (5) is left to stop it.
+    const second = await createSinkAccount(app, user.id, { dailyCap: 300 });
+    await app.services.db
+      .insert(campaignSenderAccounts)
+      .values({ campaignId: campaign.id, senderAccountId: second.id });
+    await app.services.db
+      .update(outboxMessages)
+      .set({ sendAfter: now() })
+      .where(and(inArray(outboxMessages.id, messageIds), eq(outboxMessages.state, 'queued')));
+    await drainOutbox(dispatchContext(app, sink.port, user.id));
+    rows = await outboxOf(messageIds);
+    expect(rows.filter((r) => r.state === 'sent')).toHaveLength(5);
+    const waiting = rows.filter((r) => r.state === 'queued');
+    expect(waiting).toHaveLength(3);
+    // Midnight in Lagos (UTC+1) is 23:00 UTC.
+    for (const r of waiting) expect(r.sendAfter.getUTCHours()).toBe(23);
   });
 
   it('keeps the per-domain pace: the rest of the hour waits', async () => {

@@ -10,6 +10,7 @@ import { groupCommit } from '../../lib/group-commit';
 import type { SystemMailer } from '../../lib/mailer';
 import { accountLocalDate } from '../sender-accounts/sender-account-rules';
 import { filterSuppressed } from '../suppression/suppression.service';
+import { releaseCampaignSlots, takeCampaignSlots } from './campaign-cap';
 import {
   type DeliveryFailure,
   type DispatchedMessage,
@@ -25,7 +26,7 @@ import {
   unsubscribeMailtoFor,
 } from './message-envelope';
 import { wakeDispatchers } from './outbox.service';
-import { nextSendTime, startOfNextLocalDay } from './send-window';
+import { localDate, nextSendTime, startOfLocalDay, startOfNextLocalDay } from './send-window';
 import { allocateSenders, type SenderAccountRow } from './sender-allocation';
 import type { TransportCache } from './transport-cache';
 
@@ -206,22 +207,41 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   for (const [campaignId, messages] of groupBy(candidates, (m) => m.campaignId)) {
     const campaign = campaignById.get(campaignId)!;
     let allowed = messages;
+    // Slots of the campaign's daily cap taken for messages that then wait after all: given back below.
+    let campaignDay: string | null = null;
+    let unusedCampaignSlots = 0;
     if (campaign.dailyCap !== null) {
-      const room = Math.max(0, campaign.dailyCap - (await countSentToday(ctx.db, campaign, at)));
+      campaignDay = localDate(at, campaign.timeZone);
+      const granted = await takeCampaignSlots(ctx.db, {
+        campaignId,
+        day: campaignDay,
+        dayStart: startOfLocalDay(at, campaign.timeZone),
+        cap: campaign.dailyCap,
+        count: allowed.length,
+      });
       const nextDay = startOfNextLocalDay(at, campaign.timeZone);
-      for (const m of allowed.slice(room)) deferrals.push({ id: m.id, until: nextDay, reason: null });
-      allowed = allowed.slice(0, room);
+      for (const m of allowed.slice(granted)) deferrals.push({ id: m.id, until: nextDay, reason: null });
+      allowed = allowed.slice(0, granted);
     }
+    const pacedHours = new Map<string, Date>();
     if (campaign.domainPacePerHour !== null && allowed.length > 0) {
       const paced: OutboxRow[] = [];
       for (const m of allowed) {
-        const nextHour = await takeDomainPace(ctx.db, campaign, m.toEmail, at);
-        if (nextHour) deferrals.push({ id: m.id, until: nextHour, reason: null });
-        else paced.push(m);
+        const pace = await takeDomainPace(ctx.db, campaign, m.toEmail, at);
+        if ('nextHour' in pace) {
+          deferrals.push({ id: m.id, until: pace.nextHour, reason: null });
+          unusedCampaignSlots++;
+        } else {
+          paced.push(m);
+          pacedHours.set(m.id, pace.hourStart);
+        }
       }
       allowed = paced;
     }
-    if (allowed.length === 0) continue;
+    if (allowed.length === 0) {
+      await giveBackCampaignSlots(ctx, campaignId, campaignDay, unusedCampaignSlots);
+      continue;
+    }
     const allocation = await allocateSenders({
       db: ctx.db,
       campaignId,
@@ -233,10 +253,12 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
     const retryAt = allocation.nextAvailableAt ?? new Date(at.getTime() + 15 * 60_000);
     // No account will ever free up (none active): say so on the message, where the campaign shows it.
     const waitReason = allocation.nextAvailableAt ? null : NO_ACTIVE_SENDER_NOTE;
+    const unallocated: OutboxRow[] = [];
     allowed.forEach((message, i) => {
       const account = allocation.accounts[i];
       if (!account) {
         deferrals.push({ id: message.id, until: retryAt, reason: waitReason });
+        unallocated.push(message);
         return;
       }
       toSend.push({
@@ -244,8 +266,15 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
         account,
         campaign,
         day: accountLocalDate(at, account.timeZone),
+        campaignDay,
       });
     });
+    // Messages no account could take give back what they took of the campaign's cap and domain pace.
+    await giveBackCampaignSlots(ctx, campaignId, campaignDay, unusedCampaignSlots + unallocated.length);
+    for (const m of unallocated) {
+      const hourStart = pacedHours.get(m.id);
+      if (hourStart) await releaseDomainPace(ctx.db, campaign, m.toEmail, hourStart);
+    }
   }
 
   if (resumedContacts.size > 0) {
@@ -364,13 +393,13 @@ function envelopeFor(ctx: DispatchContext, d: DispatchedMessage): SendMailOption
   });
 }
 
-async function countSentToday(db: Database, campaign: CampaignRow, at: Date): Promise<number> {
-  const result = await db.execute(sql`
-    SELECT count(*)::int AS n FROM outbox_messages
-    WHERE campaign_id = ${campaign.id} AND sent_at IS NOT NULL
-      AND sent_at >= (date_trunc('day', ${at.toISOString()}::timestamptz AT TIME ZONE ${campaign.timeZone})
-                      AT TIME ZONE ${campaign.timeZone})`);
-  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+async function giveBackCampaignSlots(
+  ctx: DispatchContext,
+  campaignId: string,
+  day: string | null,
+  count: number,
+): Promise<void> {
+  if (day && count > 0) await releaseCampaignSlots(ctx.db, { campaignId, day, count });
 }
 
 /**
@@ -382,8 +411,8 @@ async function takeDomainPace(
   campaign: CampaignRow,
   email: string,
   at: Date,
-): Promise<Date | null> {
-  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+): Promise<{ hourStart: Date } | { nextHour: Date }> {
+  const domain = recipientDomain(email);
   const hourStart = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
   const result = await db.execute(sql`
     INSERT INTO domain_pace_counters (user_id, domain, hour_start, sent)
@@ -393,7 +422,19 @@ async function takeDomainPace(
     WHERE domain_pace_counters.sent < ${campaign.domainPacePerHour}
     RETURNING sent`);
   const taken = (result as unknown as { rows: unknown[] }).rows.length > 0;
-  return taken ? null : new Date(hourStart.getTime() + 3_600_000);
+  return taken ? { hourStart } : { nextHour: new Date(hourStart.getTime() + 3_600_000) };
+}
+
+/** Gives back a unit of pace taken for a message that then found no account to send it. */
+async function releaseDomainPace(db: Database, campaign: CampaignRow, email: string, hourStart: Date) {
+  await db.execute(sql`
+    UPDATE domain_pace_counters SET sent = greatest(sent - 1, 0)
+    WHERE user_id = ${campaign.userId} AND domain = ${recipientDomain(email)}
+      AND hour_start = ${hourStart.toISOString()}::timestamptz`);
+}
+
+function recipientDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 }
 
 /**

@@ -125,6 +125,12 @@ export function localDate(at: Date, timeZone: string): string {
   return `${String(wall.year).padStart(4, '0')}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
 }
 
+/** The instant the local day of `at` began (local midnight, or the end of a DST gap that swallows it). */
+export function startOfLocalDay(at: Date, timeZone: string): Date {
+  const wall = wallTimeAt(at.getTime(), timeZone);
+  return new Date(instantOfWallTime(dayKey(wall.year, wall.month, wall.day), 0, timeZone));
+}
+
 /** The instant the next local day begins (local midnight, or the end of a DST gap that swallows it). */
 export function startOfNextLocalDay(at: Date, timeZone: string): Date {
   const wall = wallTimeAt(at.getTime(), timeZone);

@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/errors';
 import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, MINUTE_MS, wallTimeAt } from './local-time';
 
-export { localDate, startOfNextLocalDay } from './local-time';
+export { localDate, startOfLocalDay, startOfNextLocalDay } from './local-time';
 export { resolveRecipientTimeZone } from './recipient-time-zone';
 
 /*
