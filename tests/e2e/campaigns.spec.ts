@@ -76,8 +76,13 @@ test('a campaign built from a template is checked, launched and shows its contac
   await expect(page.getByTestId('audience-list-total')).toHaveText('3 contacts in 1 list');
   await page.getByTestId('campaign-form-next').click();
 
-  // Sender: the test mailbox; the Free plan's rotation note is there.
-  await dialog.locator('[data-testid="sender-option"][data-sender-label="Tambari test mailbox"]').click();
+  // Sender: the test mailbox, chosen already (the only active account); going on without one is refused.
+  const testMailbox = dialog.locator('[data-testid="sender-option"][data-sender-label="Tambari test mailbox"]');
+  await expect(testMailbox).toHaveAttribute('data-state', 'checked');
+  await testMailbox.click();
+  await page.getByTestId('campaign-form-next').click();
+  await expect(dialog.getByText('Choose at least one sender account')).toBeVisible();
+  await testMailbox.click();
   await expect(page.getByTestId('free-plan-rotation-note')).toBeVisible();
   await page.getByTestId('campaign-form-next').click();
 

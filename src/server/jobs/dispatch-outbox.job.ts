@@ -10,4 +10,9 @@ export const dispatchOutboxJob = {
   cron: '* * * * *',
   /** A drain gives the worker back after this long, so a long queue does not hold one job forever. */
   maxMs: 50_000,
+  /**
+   * A drain with nothing due stays while something comes due within this time (an account's random gap
+   * between sends), so short gaps are kept to the second rather than to the next wake.
+   */
+  waitForDueMs: 30_000,
 } as const;

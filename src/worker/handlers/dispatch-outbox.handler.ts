@@ -57,6 +57,7 @@ export async function handleDispatchOutbox(input: {
   const summary = await drainOutbox(contextFor(input.services, input.dispatcher, input.log), {
     signal: input.signal,
     maxMs: dispatchOutboxJob.maxMs,
+    waitForDueMs: dispatchOutboxJob.waitForDueMs,
   });
   if (summary.claimed > 0) input.log.info(summary, 'outbox drained');
 }

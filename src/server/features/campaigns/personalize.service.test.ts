@@ -181,8 +181,10 @@ describe('POST /api/campaigns/:id/test-send', () => {
     const message = await waitForMail(app, owner.email);
     expect(message.fromAddress).toContain(account.fromEmail);
     expect(message.subject).toMatch(/^\[Test\] (Hi|Hello) Ngozi$/);
-    // mailparser folds List-Unsubscribe into its "list" header.
-    expect(message.headers.find((h) => h.key === 'list')?.value).toContain('unsubscribe');
+    expect(message.headers.find((h) => h.key === 'List-Unsubscribe')?.value).toContain('/u/');
+    expect(message.headers.find((h) => h.key === 'List-Unsubscribe-Post')?.value).toBe(
+      'List-Unsubscribe=One-Click',
+    );
     expect(message.html).toContain('Ngozi Farms in Agriculture');
     expect(message.text).toContain('Ngozi Farms in Agriculture');
   });

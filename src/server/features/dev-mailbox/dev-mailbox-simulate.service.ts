@@ -46,7 +46,9 @@ export async function simulateDevMailAnswer(options: {
     detail: INBOUND_MESSAGES.notACampaignMessage,
   };
 
-  const messageId = extractMessageIds(caught.headers.find((h) => h.key === 'message-id')?.value)[0];
+  const messageId = extractMessageIds(
+    caught.headers.find((h) => h.key.toLowerCase() === 'message-id')?.value,
+  )[0];
   if (!messageId) return notCampaign;
   const [sent] = await db
     .select({

@@ -27,8 +27,31 @@ export async function storeDevMail(options: { db: Database; parsed: ParsedMail }
     subject: parsed.subject ?? '',
     html: typeof parsed.html === 'string' ? parsed.html : null,
     text: parsed.text ?? null,
-    headers: [...parsed.headers.entries()].map(([key, value]) => ({ key, value: headerValue(value) })),
+    headers: headersOf(parsed),
   });
+}
+
+/**
+ * The headers as they were written (name in its own case, value unfolded): mailparser's parsed map
+ * merges some of them into objects (List-* becomes one "list" entry), which tells a developer little.
+ */
+function headersOf(parsed: ParsedMail): { key: string; value: string }[] {
+  if (parsed.headerLines?.length) {
+    return parsed.headerLines.map(({ line }) => {
+      const colon = line.indexOf(':');
+      return {
+        key: colon > 0 ? line.slice(0, colon).trim() : line,
+        value:
+          colon > 0
+            ? line
+                .slice(colon + 1)
+                .replace(/\r?\n[ \t]+/g, ' ')
+                .trim()
+            : '',
+      };
+    });
+  }
+  return [...parsed.headers.entries()].map(([key, value]) => ({ key, value: headerValue(value) }));
 }
 
 export async function listDevMail(options: { db: Database }): Promise<DevMailSummary[]> {

@@ -91,8 +91,8 @@ describe('development mailbox', () => {
     expect(mail).toMatchObject({ id: summary.id, subject });
     expect(mail.html).toContain(`<b>${subject}</b>`);
     expect(mail.text).toContain(`Plain text of ${subject}`);
-    expect(mail.headers).toEqual(expect.arrayContaining([{ key: 'x-tambari-test', value: '1' }]));
-    expect(mail.headers.find((h) => h.key === 'subject')?.value).toBe(subject);
+    expect(mail.headers).toEqual(expect.arrayContaining([{ key: 'X-Tambari-Test', value: '1' }]));
+    expect(mail.headers.find((h) => h.key === 'Subject')?.value).toBe(subject);
   });
 
   it('answers 404 for an unknown id and 4xx for an id that is not a uuid', async () => {

@@ -224,12 +224,17 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const file = await findMediaFile(env.DATA_DIR, request.params.name);
       if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-      return reply
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('content-security-policy', "default-src 'none'")
-        .type(contentTypeOf(request.params.name))
-        .send(createReadStream(file));
+      return (
+        reply
+          .header('x-content-type-options', 'nosniff')
+          // Mail clients, webmail pages and the editor's sandboxed preview load these from other origins;
+          // helmet's same-origin default would show every uploaded image as broken there.
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('content-security-policy', "default-src 'none'")
+          .type(contentTypeOf(request.params.name))
+          .send(createReadStream(file))
+      );
     },
   );
 }

@@ -477,6 +477,8 @@ describe('newsletters: public web version and images', () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
+    // Mail clients and the sandboxed preview load it from other origins.
+    expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(served.rawPayload.equals(PNG)).toBe(true);
     expect((await app.inject({ method: 'GET', url: '/media/../../etc/passwd' })).statusCode).toBe(404);
   });

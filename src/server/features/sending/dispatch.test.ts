@@ -391,6 +391,22 @@ describe('dispatch', () => {
     expect(rows.filter((r) => r.state === 'sent')).toHaveLength(4);
   });
 
+  it('a drain allowed to wait keeps a short gap to the second instead of leaving it to the next wake', async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const account = await createSinkAccount(app, user.id);
+    const campaign = await createSendingCampaign(app, user.id, [account], {
+      gapMinSeconds: 1,
+      gapMaxSeconds: 1,
+    });
+    const { messageIds } = await queueForContacts(app, campaign, 3);
+    // Without waiting, a drain sends one and leaves: the account rests for its gap.
+    expect((await drainOutbox(dispatchContext(app, sink.port, user.id))).sent).toBe(1);
+    // Allowed to wait, the drain stays through the rests and sends the other two.
+    const summary = await drainOutbox(dispatchContext(app, sink.port, user.id), { waitForDueMs: 5_000 });
+    expect(summary.sent).toBe(2);
+    expect((await outboxOf(messageIds)).every((r) => r.state === 'sent')).toBe(true);
+  });
+
   it('pauses an account whose bounce rate over its recent sends passes 5%', async () => {
     const { user } = await createUser(app, { plan: 'enterprise' });
     const account = await createSinkAccount(app, user.id);

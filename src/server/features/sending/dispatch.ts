@@ -76,16 +76,32 @@ const ENDED_CONTACT_STATES = new Set(['replied', 'bounced', 'unsubscribed', 'sto
 /**
  * Sends due messages until none is due, the time budget is spent or the signal aborts (graceful stop:
  * the batch in flight is finished and recorded, nothing new is claimed).
+ *
+ * With `waitForDueMs`, a drain that finds nothing due but something due within that time (an account
+ * resting between sends for its random gap) stays and looks again every second, instead of leaving it
+ * to a later wake: short gaps are kept to the second, and messages queued meanwhile go out at once.
  */
 export async function drainOutbox(
   ctx: DispatchContext,
-  options: { signal?: AbortSignal; maxMs?: number } = {},
+  options: { signal?: AbortSignal; maxMs?: number; waitForDueMs?: number } = {},
 ): Promise<DrainSummary> {
   const started = Date.now();
+  const maxMs = options.maxMs ?? 50_000;
   const summary: DrainSummary = { claimed: 0, sent: 0, deferred: 0, failed: 0, skipped: 0 };
-  while (!options.signal?.aborted && Date.now() - started < (options.maxMs ?? 50_000)) {
+  let idleSince: number | null = null;
+  while (!options.signal?.aborted && Date.now() - started < maxMs) {
     const claimed = await claimDueMessages(ctx);
-    if (claimed.length === 0) break;
+    if (claimed.length === 0) {
+      const waitForDueMs = options.waitForDueMs ?? 0;
+      if (waitForDueMs <= 0) break;
+      idleSince ??= Date.now();
+      const next = await nextDueAt(ctx);
+      const dueInMs = next ? next.getTime() - now().getTime() : Number.POSITIVE_INFINITY;
+      if (dueInMs > waitForDueMs - (Date.now() - idleSince) || Date.now() - started + dueInMs > maxMs) break;
+      await sleep(Math.min(Math.max(dueInMs, 50), 1_000), options.signal);
+      continue;
+    }
+    idleSince = null;
     summary.claimed += claimed.length;
     const batch = await dispatchBatch(ctx, claimed);
     summary.sent += batch.sent;
@@ -95,6 +111,18 @@ export async function drainOutbox(
   }
   await scheduleNextWake(ctx);
   return summary;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Leases up to a batch of due messages of active campaigns to this worker. */
@@ -390,6 +418,7 @@ function envelopeFor(ctx: DispatchContext, d: DispatchedMessage): SendMailOption
     postalAddress: account.postalAddress,
     senderName: account.fromName,
     unsubscribeMailto: unsubscribeMailtoFor(account, message.token),
+    kind: campaign.kind,
   });
 }
 
@@ -437,6 +466,24 @@ function recipientDomain(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 }
 
+/** When the next queued message of an active campaign comes due (this user's only, in tests). */
+async function nextDueAt(ctx: DispatchContext): Promise<Date | null> {
+  const [next] = await ctx.db
+    .select({ sendAfter: outboxMessages.sendAfter })
+    .from(outboxMessages)
+    .innerJoin(campaigns, eq(campaigns.id, outboxMessages.campaignId))
+    .where(
+      and(
+        eq(outboxMessages.state, 'queued'),
+        eq(campaigns.status, 'active'),
+        ctx.onlyUserId ? eq(outboxMessages.userId, ctx.onlyUserId) : undefined,
+      ),
+    )
+    .orderBy(outboxMessages.sendAfter)
+    .limit(1);
+  return next?.sendAfter ?? null;
+}
+
 /**
  * After a drain: if something is due within five minutes (a gap, a deferral), ask for a wake then;
  * anything later is picked up by the every-minute schedule.
@@ -444,18 +491,12 @@ function recipientDomain(email: string): string {
 async function scheduleNextWake(ctx: DispatchContext): Promise<void> {
   if (!ctx.queue) return;
   const at = now();
-  const [next] = await ctx.db
-    .select({ sendAfter: outboxMessages.sendAfter })
-    .from(outboxMessages)
-    .innerJoin(campaigns, eq(campaigns.id, outboxMessages.campaignId))
-    .where(and(eq(outboxMessages.state, 'queued'), eq(campaigns.status, 'active')))
-    .orderBy(outboxMessages.sendAfter)
-    .limit(1);
-  if (!next || next.sendAfter.getTime() - at.getTime() > 5 * 60_000) return;
+  const next = await nextDueAt(ctx);
+  if (!next || next.getTime() - at.getTime() > 5 * 60_000) return;
   await wakeDispatchers({
     queue: ctx.queue,
     parallelism: 1,
-    startAfter: next.sendAfter > at ? next.sendAfter : undefined,
+    startAfter: next > at ? next : undefined,
   });
 }
 

@@ -145,6 +145,13 @@ describe('buildMailOptions', () => {
     expect(header(headerLines, 'List-Unsubscribe-Post')).toEqual(['List-Unsubscribe=One-Click']);
   });
 
+  it('names only the sender in the footer of a newsletter, whose own footer says why', () => {
+    const mail = options({ kind: 'newsletter' });
+    expect(String(mail.text)).toContain('This email was sent to you by Ada Obi.');
+    expect(String(mail.text)).not.toContain('thought it would interest you');
+    expect(String(options().text)).toContain('because Ada Obi thought it would interest you');
+  });
+
   it('leaves out Reply-To when the account has none', async () => {
     const { headerLines } = await compose(options({ replyTo: null }));
     expect(header(headerLines, 'Reply-To')).toEqual([]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import type { SendMailOptions } from 'nodemailer';
-import { TRACKING_PATHS } from '../../../shared/sending';
+import { type CampaignKind, TRACKING_PATHS } from '../../../shared/sending';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { assertTrackingToken, checkedTrackingBase } from './message-content';
@@ -110,19 +110,40 @@ function oneLine(value: string): string {
  * A mid grey (#767676) reads at 4.5:1 on white and on black, so it survives every dark mode; no background
  * colour for a client to invert, and the link is underlined, not told apart by colour alone.
  */
-function footerHtml(senderName: string, postalAddress: string, unsubscribeUrl: string): string {
+/**
+ * Why the recipient got it, first line of the footer. Cold outreach says who thought it would interest
+ * them; a newsletter or bulk email already carries its own reason in its footer block, so ours only
+ * names the sender (two different reasons in one footer read as a contradiction).
+ */
+function footerReason(senderName: string, kind: CampaignKind): string {
+  return kind === 'campaign'
+    ? `You received this email because ${senderName} thought it would interest you.`
+    : `This email was sent to you by ${senderName}.`;
+}
+
+function footerHtml(
+  senderName: string,
+  postalAddress: string,
+  unsubscribeUrl: string,
+  kind: CampaignKind,
+): string {
   const name = escapeHtml(senderName);
   return (
     '<div style="margin:32px 0 0;padding:16px 0 0;border-top:1px solid #d4d4d4;font-family:Arial,Helvetica,sans-serif;font-size:12px;line-height:18px;color:#767676">' +
-    `<p style="margin:0 0 4px">You received this email because ${name} thought it would interest you.</p>` +
+    `<p style="margin:0 0 4px">${escapeHtml(footerReason(senderName, kind))}</p>` +
     `<p style="margin:0 0 4px">${name}, ${escapeHtml(postalAddress)}</p>` +
     `<p style="margin:0"><a href="${escapeHtml(unsubscribeUrl)}" style="color:#767676;text-decoration:underline">Unsubscribe</a></p>` +
     '</div>'
   );
 }
 
-function footerText(senderName: string, postalAddress: string, unsubscribeUrl: string): string {
-  return `You received this email because ${senderName} thought it would interest you.\n${senderName}, ${postalAddress}\nUnsubscribe: ${unsubscribeUrl}`;
+function footerText(
+  senderName: string,
+  postalAddress: string,
+  unsubscribeUrl: string,
+  kind: CampaignKind,
+): string {
+  return `${footerReason(senderName, kind)}\n${senderName}, ${postalAddress}\nUnsubscribe: ${unsubscribeUrl}`;
 }
 
 /** Inserts before the last </body>, else before </html>, else at the end — without copying the body to search it. */
@@ -156,7 +177,10 @@ export function buildMailOptions(input: {
   senderName: string;
   /** Null: List-Unsubscribe carries the https link only (see unsubscribeMailtoFor). */
   unsubscribeMailto: string | null;
+  /** What is being sent (the footer's wording); a cold-outreach campaign when unset. */
+  kind?: CampaignKind;
 }): SendMailOptions {
+  const kind = input.kind ?? 'campaign';
   assertTrackingToken(input.token);
   if (!MESSAGE_ID_PATTERN.test(input.messageId)) throw new AppError('validation', 'Invalid Message-ID');
   if (input.unsubscribeMailto !== null && !MAILTO_PATTERN.test(input.unsubscribeMailto)) {
@@ -186,8 +210,8 @@ export function buildMailOptions(input: {
         : `<${unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
-    html: insertAtEndOfBody(input.html, footerHtml(senderName, postalAddress, unsubscribeUrl)),
-    text: `${input.text.trimEnd()}\n\n${footerText(senderName, postalAddress, unsubscribeUrl)}\n`,
+    html: insertAtEndOfBody(input.html, footerHtml(senderName, postalAddress, unsubscribeUrl, kind)),
+    text: `${input.text.trimEnd()}\n\n${footerText(senderName, postalAddress, unsubscribeUrl, kind)}\n`,
     // Strings only ever: never let a body or attachment be read from a path or fetched from a URL.
     disableFileAccess: true,
     disableUrlAccess: true,

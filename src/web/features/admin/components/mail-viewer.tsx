@@ -6,7 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { formatDateTime } from '@/lib/format';
-import { extractMailLinks } from '../lib/mail-links';
+import { extractMailLinks, withoutOpenPixel } from '../lib/mail-links';
 import { SimulateActions } from './simulate-actions';
 
 export function MailViewerSkeleton() {
@@ -22,6 +22,7 @@ export function MailViewerSkeleton() {
 
 export function MailViewer({ mail, onBack }: { mail: DevMail; onBack: () => void }) {
   const links = useMemo(() => extractMailLinks(mail.html, mail.text), [mail.html, mail.text]);
+  const shownHtml = useMemo(() => (mail.html ? withoutOpenPixel(mail.html) : null), [mail.html]);
   const defaultTab = mail.html ? 'html' : mail.text ? 'text' : 'headers';
 
   return (
@@ -65,10 +66,11 @@ export function MailViewer({ mail, onBack }: { mail: DevMail; onBack: () => void
         </TabsList>
         <TabsContent value="html">
           {mail.html ? (
-            // An empty sandbox: no scripts, forms, popups or same-origin access for the message's HTML.
+            // An empty sandbox: no scripts, forms, popups or same-origin access for the message's HTML. The
+            // open pixel is left out, so reading a caught message here is not counted as an open.
             <iframe
               sandbox=""
-              srcDoc={mail.html}
+              srcDoc={shownHtml ?? ''}
               title={`HTML body of "${mail.subject || 'message'}"`}
               className="h-[60vh] min-h-80 w-full rounded-md border bg-white"
               referrerPolicy="no-referrer"

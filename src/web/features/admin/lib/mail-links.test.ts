@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractMailLinks } from './mail-links';
+import { extractMailLinks, withoutOpenPixel } from './mail-links';
 
 describe('extractMailLinks', () => {
   it('finds links in the HTML and text parts once each, in order', () => {
@@ -19,5 +19,21 @@ describe('extractMailLinks', () => {
   it('stops at the limit', () => {
     const text = Array.from({ length: 30 }, (_, i) => `https://x.test/${i}`).join(' ');
     expect(extractMailLinks(null, text, 5)).toHaveLength(5);
+  });
+
+  it('leaves out XML namespaces and the open pixel', () => {
+    const html =
+      '<html xmlns="http://www.w3.org/1999/xhtml"><a href="http://app.test/t/c/abc/0">Offer</a>' +
+      '<img src="http://app.test/t/o/Xy3_kP9-aQ2mN7wL1zR5tA.gif" width="1" height="1" alt=""></html>';
+    expect(extractMailLinks(html, null)).toEqual(['http://app.test/t/c/abc/0']);
+  });
+});
+
+describe('withoutOpenPixel', () => {
+  it('removes our pixel and keeps every other image', () => {
+    const html =
+      '<p><img src="https://cdn.test/logo.png" alt="Logo"></p>' +
+      '<img src="http://app.test/t/o/Xy3_kP9-aQ2mN7wL1zR5tA.gif" width="1" height="1" alt="" style="display:block">';
+    expect(withoutOpenPixel(html)).toBe('<p><img src="https://cdn.test/logo.png" alt="Logo"></p>');
   });
 });

@@ -1,5 +1,16 @@
 const URL_PATTERN = /https?:\/\/[^\s"'<>()[\]{}]+/gi;
 
+/** Our open pixel: /t/o/<token>.gif (shared TRACKING_PATHS.open). */
+const OPEN_PIXEL_PATH = /^\/t\/o\/[A-Za-z0-9_-]+\.gif$/;
+
+/**
+ * The message's HTML without our open pixel: looking at a caught message here must not count as the
+ * recipient opening it (the viewer would load the pixel like a mail client does).
+ */
+export function withoutOpenPixel(html: string): string {
+  return html.replace(/<img\b[^>]*\bsrc\s*=\s*["'][^"']*\/t\/o\/[A-Za-z0-9_-]+\.gif["'][^>]*>/gi, '');
+}
+
 const ENTITIES: Record<string, string> = {
   '&amp;': '&',
   '&quot;': '"',
@@ -25,7 +36,10 @@ export function extractMailLinks(html: string | null, text: string | null, limit
       const url = match[0].replace(/[.,;:!?]+$/, '');
       try {
         const parsed = new URL(url);
-        if (parsed.protocol === 'http:' || parsed.protocol === 'https:') found.add(parsed.href);
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') continue;
+        // XML namespaces (xmlns="http://www.w3.org/…") and the open pixel are not links to follow.
+        if (parsed.hostname === 'www.w3.org' || OPEN_PIXEL_PATH.test(parsed.pathname)) continue;
+        found.add(parsed.href);
       } catch {
         // Not a URL after all; skip it.
       }

@@ -1,5 +1,5 @@
 import { Check, ChevronLeft, ChevronRight, FileText, Loader2 } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -38,7 +38,7 @@ import {
 } from '../../lib/campaign-form';
 import { AudienceFields } from './audience-fields';
 import { ScheduleFields } from './schedule-fields';
-import { SenderFields } from './sender-fields';
+import { SenderFields, useSenderAccountList } from './sender-fields';
 
 /** The server's field errors (`errors: [{ path, message }]`) as form errors. */
 function serverFieldErrors(error: unknown): FormErrors {
@@ -138,6 +138,23 @@ export function CampaignFormDialog({
     setFailure(null);
   }, [open]);
 
+  // A new campaign starts with every active sender account chosen (rotation over all of them; the one
+  // account on the free plan): an unchosen list looked like a step that could be skipped.
+  const senderAccounts = useSenderAccountList();
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (!open) {
+      preselected.current = false;
+      return;
+    }
+    if (editing || preselected.current || !senderAccounts.data) return;
+    preselected.current = true;
+    const active = senderAccounts.data.filter((a) => a.status === 'active').map((a) => a.id);
+    setForm((current) =>
+      current.senderAccountIds.length > 0 ? current : { ...current, senderAccountIds: active },
+    );
+  }, [open, editing, senderAccounts.data]);
+
   const patch = (next: Partial<CampaignFormState>) => {
     setForm((current) => ({ ...current, ...next }));
     const keys = Object.keys(next);
@@ -154,6 +171,10 @@ export function CampaignFormDialog({
 
   const goNext = () => {
     const found = validateStep(step, form);
+    // With accounts to choose from, going on without one is a slip; without any, the draft may wait.
+    if (step === 'senders' && form.senderAccountIds.length === 0 && (senderAccounts.data?.length ?? 0) > 0) {
+      found.senderAccountIds = 'Choose at least one sender account';
+    }
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const next = WIZARD_STEPS[index + 1];

@@ -32,7 +32,7 @@ function fullName(user: User): string {
  * "1 of 3 sender accounts on your Starter plan", with the way up when they are all used. The test mailbox
  * reaches nobody, so it does not count.
  */
-function PlanUsage({ used }: { used: number }) {
+function PlanUsage({ used, testMailboxes }: { used: number; testMailboxes: number }) {
   const plan = useQuery<UserPlan>({ queryKey: ['/api/user/plan'] });
   if (!plan.data) return null;
   const limit = plan.data.senderAccountLimit;
@@ -40,7 +40,8 @@ function PlanUsage({ used }: { used: number }) {
   const full = used >= limit;
   return (
     <p className="text-sm text-muted-foreground" data-testid="sender-plan-usage">
-      {used} of {limit} sender {limit === 1 ? 'account' : 'accounts'} on your {plan.data.name} plan.
+      {used} of {limit} sender {limit === 1 ? 'account' : 'accounts'} on your {plan.data.name} plan
+      {testMailboxes > 0 ? ' (the Tambari test mailbox is free and does not count).' : '.'}
       {full && (
         <>
           {' '}
@@ -200,7 +201,10 @@ export function SenderAccountsCard({ user }: { user: User }) {
                 />
               ))}
             </ul>
-            <PlanUsage used={list.filter((account) => !account.isDevMailbox).length} />
+            <PlanUsage
+              used={list.filter((account) => !account.isDevMailbox).length}
+              testMailboxes={list.filter((account) => account.isDevMailbox).length}
+            />
             {devMailboxOffered && !hasDevMailbox && (
               <p className="text-sm text-muted-foreground">
                 Trying things out?{' '}
