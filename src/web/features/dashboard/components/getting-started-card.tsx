@@ -1,4 +1,8 @@
-import { ArrowRight, Mailbox, Rocket, Users } from 'lucide-react';
+import type { RecentCampaign } from '@shared/campaign-stats';
+import type { ContactList } from '@shared/contacts';
+import type { SenderAccount } from '@shared/sending';
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight, Check, Mailbox, Rocket, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -33,15 +37,35 @@ const STEPS = [
   },
 ] as const;
 
-/** Spec §1 "Quick setup": the three steps from sign-up to a first campaign. */
+type StepId = (typeof STEPS)[number]['id'];
+
+/** Which steps the account has done: a sender account, a list with contacts, a campaign. */
+function useStepsDone(): Record<StepId, boolean> {
+  const senders = useQuery<SenderAccount[]>({ queryKey: ['/api/sender-accounts'], staleTime: 30_000 });
+  const lists = useQuery<{ lists: ContactList[] }>({ queryKey: ['/api/lists'], staleTime: 30_000 });
+  const campaigns = useQuery<RecentCampaign[]>({ queryKey: ['/api/user/campaigns/recent'] });
+  return {
+    'connect-mail-server': (senders.data?.length ?? 0) > 0,
+    'choose-contacts': (lists.data?.lists ?? []).some((list) => list.contactCount > 0),
+    'create-first-campaign': (campaigns.data?.length ?? 0) > 0,
+  };
+}
+
+/** Spec §1 "Quick setup": the three steps from sign-up to a first campaign, each ticked once done. */
 export function GettingStartedCard() {
+  const done = useStepsDone();
+  const remaining = STEPS.filter((step) => !done[step.id]).length;
   return (
     <Card data-testid="getting-started">
       <CardHeader>
         <CardTitle>
           <h2>Getting started</h2>
         </CardTitle>
-        <CardDescription>Three steps from a new account to your first campaign.</CardDescription>
+        <CardDescription data-testid="getting-started-progress">
+          {remaining === 0
+            ? 'All three done: your first campaign is on its way.'
+            : `Three steps from a new account to your first campaign; ${3 - remaining} of 3 done.`}
+        </CardDescription>
         <CardAction>
           <Button asChild size="sm" data-testid="getting-started-quick-setup">
             <Link to="/launch">
@@ -54,7 +78,12 @@ export function GettingStartedCard() {
       <CardContent>
         <ol className="relative space-y-6">
           {STEPS.map((step, index) => (
-            <li key={step.id} className="relative flex gap-4" data-testid={`getting-started-${step.id}`}>
+            <li
+              key={step.id}
+              className="relative flex gap-4"
+              data-testid={`getting-started-${step.id}`}
+              data-done={done[step.id] ? 'true' : 'false'}
+            >
               {index < STEPS.length - 1 && (
                 <span
                   aria-hidden="true"
@@ -62,17 +91,24 @@ export function GettingStartedCard() {
                 />
               )}
               <span
-                className="relative flex size-9 shrink-0 items-center justify-center rounded-full border-2 border-primary/30 bg-background text-sm font-semibold text-primary"
+                className={
+                  done[step.id]
+                    ? 'relative flex size-9 shrink-0 items-center justify-center rounded-full border-2 border-primary bg-primary text-primary-foreground'
+                    : 'relative flex size-9 shrink-0 items-center justify-center rounded-full border-2 border-primary/30 bg-background text-sm font-semibold text-primary'
+                }
                 aria-hidden="true"
               >
-                {index + 1}
+                {done[step.id] ? <Check className="size-4" /> : index + 1}
               </span>
               <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
                 <div className="space-y-1">
                   <h3 className="flex items-center gap-2 font-medium">
                     <step.icon className="size-4 text-muted-foreground" aria-hidden="true" />
                     <span>
-                      <span className="sr-only">Step {index + 1}: </span>
+                      <span className="sr-only">
+                        Step {index + 1}
+                        {done[step.id] ? ' (done)' : ''}:{' '}
+                      </span>
                       {step.title}
                     </span>
                   </h3>

@@ -70,7 +70,7 @@ export function VariantFields({
           value={variant.subject}
           readOnly={readOnly}
           maxLength={200}
-          placeholder='Quick question, {{ firstName | default: "there" }}'
+          placeholder='e.g. Quick question, {{ firstName | default: "there" }}'
           aria-invalid={Boolean(subjectError)}
           aria-describedby={subjectError ? `${subjectId}-error` : undefined}
           onChange={(event) => onChange({ subject: event.target.value.replace(/[\r\n]+/g, ' ') })}
