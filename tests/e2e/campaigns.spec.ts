@@ -77,7 +77,9 @@ test('a campaign built from a template is checked, launched and shows its contac
   await page.getByTestId('campaign-form-next').click();
 
   // Sender: the test mailbox, chosen already (the only active account); going on without one is refused.
-  const testMailbox = dialog.locator('[data-testid="sender-option"][data-sender-label="Tambari test mailbox"]');
+  const testMailbox = dialog.locator(
+    '[data-testid="sender-option"][data-sender-label="Tambari test mailbox"]',
+  );
   await expect(testMailbox).toHaveAttribute('data-state', 'checked');
   await testMailbox.click();
   await page.getByTestId('campaign-form-next').click();
