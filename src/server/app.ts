@@ -19,6 +19,7 @@ import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
 import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
 import { aiRoutes } from './features/ai/ai.routes';
+import { analyticsRoutes } from './features/analytics/analytics.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.routes';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
@@ -237,6 +238,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(campaignsRoutes);
   await app.register(personalizeRoutes);
   await app.register(campaignStatsRoutes);
+  await app.register(analyticsRoutes);
   await app.register(adminCampaignsRoutes);
   await app.register(templatesRoutes);
 

@@ -77,4 +77,9 @@ test('a newsletter written from blocks is sent to a list and arrives personalise
 
   await page.goto('/newsletters');
   await expect(page.getByTestId('newsletter-row').filter({ hasText: 'Harvest newsletter' })).toBeVisible();
+
+  // Analytics counts the two sends, with the newsletter in its table.
+  await page.goto('/analytics');
+  await expect(page.getByTestId('analytics-sent-value')).toHaveText('2');
+  await expect(page.getByTestId('analytics-campaign-row').filter({ hasText: subject })).toBeVisible();
 });

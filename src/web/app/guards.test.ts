@@ -48,7 +48,11 @@ describe('resolveGuard — signed out', () => {
     expect(resolveGuard(path, null, NOW)).toEqual({ type: 'allow' });
   });
 
-  it.each(['/dashboard', '/settings', '/admin-dashboard', '/data-entry', '/campaigns/7/steps', '/help'])(
+  it.each(['/help', '/status', '/knowledge-base', '/help/'])('opens the support page %s', (path) => {
+    expect(resolveGuard(path, null, NOW)).toEqual({ type: 'allow' });
+  });
+
+  it.each(['/dashboard', '/settings', '/admin-dashboard', '/data-entry', '/campaigns/7/steps', '/analytics'])(
     'sends %s to /auth',
     (path) => {
       expect(resolveGuard(path, null, NOW)).toEqual({ type: 'redirect', to: '/auth' });
@@ -102,9 +106,11 @@ describe('resolveGuard — admin routes', () => {
 });
 
 describe('resolveGuard — data entry', () => {
-  it('opens /data-entry and /help to a data entry officer', () => {
+  it('opens /data-entry and the support pages to a data entry officer', () => {
     expect(resolveGuard('/data-entry', dataEntry, NOW)).toEqual({ type: 'allow' });
     expect(resolveGuard('/help', dataEntry, NOW)).toEqual({ type: 'allow' });
+    expect(resolveGuard('/knowledge-base', dataEntry, NOW)).toEqual({ type: 'allow' });
+    expect(resolveGuard('/status', dataEntry, NOW)).toEqual({ type: 'allow' });
   });
 
   it.each([
@@ -114,6 +120,7 @@ describe('resolveGuard — data entry', () => {
     '/admin-dashboard',
     '/admin/users',
     '/pricing',
+    '/analytics',
     '/helpdesk',
   ])('sends a data entry officer on %s to /data-entry', (path) => {
     expect(resolveGuard(path, dataEntry, NOW)).toEqual({ type: 'redirect', to: '/data-entry' });
@@ -151,7 +158,14 @@ describe('resolveGuard — subscription', () => {
       subscriptionStatus: status,
       subscriptionCurrentPeriodEnd: periodEnd,
     });
-    for (const path of ['/dashboard', '/settings', '/campaigns', '/lead-discovery', '/subscription']) {
+    for (const path of [
+      '/dashboard',
+      '/settings',
+      '/campaigns',
+      '/lead-discovery',
+      '/subscription',
+      '/analytics',
+    ]) {
       expect(resolveGuard(path, who, NOW)).toEqual({ type: 'blocked', issue });
     }
   });

@@ -43,12 +43,22 @@ export const PUBLIC_BILLING_PATHS = [
   '/complete-signup',
 ] as const;
 
+/**
+ * Spec §2: the support pages are public routes and signed-in routes alike. Any signed-in role may read
+ * them (a data entry officer included), and spec §6 exempts them from the subscription-blocked screen.
+ */
+export const PUBLIC_SUPPORT_PATHS = ['/help', '/status', '/knowledge-base'] as const;
+
 export function isPublicPath(pathname: string): boolean {
   return (PUBLIC_PATHS as readonly string[]).includes(normalizePath(pathname));
 }
 
 export function isPublicBillingPath(pathname: string): boolean {
   return (PUBLIC_BILLING_PATHS as readonly string[]).includes(normalizePath(pathname));
+}
+
+export function isPublicSupportPath(pathname: string): boolean {
+  return (PUBLIC_SUPPORT_PATHS as readonly string[]).includes(normalizePath(pathname));
 }
 
 export function isSubscriptionExempt(pathname: string): boolean {
@@ -60,8 +70,9 @@ const ALLOW: GuardResult = { type: 'allow' };
 
 /**
  * The route rules of spec §6 (with PRODUCT.md's reading of the subscription rules), as one pure decision:
- * 1. signed out: public routes open, every other route goes to /auth;
- * 2. signed in on `/` or `/auth`: the role's home;
+ * 1. signed out: public routes (billing steps and support pages included) open, every other route goes
+ *    to /auth;
+ * 2. signed in on `/` or `/auth`: the role's home; the password and support pages open to every role;
  * 3. data entry officers stay on /data-entry (and /help);
  * 4. /data-entry is for data entry officers only, admin routes for super admins only (others → /dashboard);
  * 5. a subscriber without a valid subscription sees the blocked screen except on the exempt routes.
@@ -74,13 +85,15 @@ export function resolveGuard(
   const path = normalizePath(pathname);
 
   if (!user) {
-    return isPublicPath(path) || isPublicBillingPath(path) ? ALLOW : { type: 'redirect', to: '/auth' };
+    return isPublicPath(path) || isPublicBillingPath(path) || isPublicSupportPath(path)
+      ? ALLOW
+      : { type: 'redirect', to: '/auth' };
   }
 
   if ((SIGNED_IN_BOUNCE_PATHS as readonly string[]).includes(path)) {
     return { type: 'redirect', to: getRoleHome(user.role) };
   }
-  if (isPublicPath(path)) return ALLOW;
+  if (isPublicPath(path) || isPublicSupportPath(path)) return ALLOW;
 
   if (user.role === 'data_entry') {
     return DATA_ENTRY_ALLOWED_PATHS.some((base) => isPathWithin(path, base))

@@ -48,6 +48,9 @@ const NewslettersPage = lazy(() => import('@/features/newsletters/routes/newslet
 const NewsletterEditorPage = lazy(() => import('@/features/newsletters/routes/newsletter-editor-page'));
 const AdminNewslettersPage = lazy(() => import('@/features/newsletters/routes/admin-newsletters-page'));
 const AdminNewsletterPage = lazy(() => import('@/features/newsletters/routes/admin-newsletter-page'));
+const AnalyticsPage = lazy(() => import('@/features/analytics/routes/analytics-page'));
+const HelpPage = lazy(() => import('@/features/help/routes/help-page'));
+const StatusPage = lazy(() => import('@/features/help/routes/status-page'));
 
 function RootLayout() {
   return (
@@ -77,7 +80,7 @@ export const routes = [
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
       {
-        // Billing steps: public signed out, inside the app shell signed in (spec §2).
+        // Billing steps and the support pages: public signed out, inside the app shell signed in (spec §2).
         element: <SessionLayout />,
         children: [
           {
@@ -90,6 +93,9 @@ export const routes = [
               { path: 'complete-signup', element: <CompleteSignupPage /> },
               // Spec §2: /templates is public read-only signed out, the full library signed in.
               { path: 'templates', element: <TemplatesPage /> },
+              { path: 'help', element: <HelpPage /> },
+              { path: 'knowledge-base', element: <HelpPage /> },
+              { path: 'status', element: <StatusPage /> },
             ],
           },
         ],
@@ -142,6 +148,7 @@ export const routes = [
               { path: 'admin/newsletters/editor', element: <Navigate to="/admin/newsletters" replace /> },
               { path: 'admin/newsletters/editor/:id', element: <AdminNewsletterPage /> },
               { path: 'admin/newsletter-editor', element: <Navigate to="/admin/newsletters" replace /> },
+              { path: 'analytics', element: <AnalyticsPage /> },
             ],
           },
         ],

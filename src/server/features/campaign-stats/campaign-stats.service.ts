@@ -76,8 +76,11 @@ const COUNTED_TYPES: EmailEventType[] = [
   'failed',
 ];
 
-/** The count columns of one grouped row, by the definitions in shared/campaign-stats.ts. */
-const COUNT_COLUMNS = sql`
+/**
+ * The count columns of one grouped row over `email_events e`, by the definitions in
+ * shared/campaign-stats.ts (analytics groups the same columns by day and campaign).
+ */
+export const COUNT_COLUMNS = sql`
   count(DISTINCT e.outbox_message_id) FILTER (WHERE e.type = 'sent')::int AS sent,
   count(DISTINCT e.outbox_message_id) FILTER (WHERE e.type = 'opened')::int AS opened,
   count(DISTINCT e.outbox_message_id) FILTER (WHERE e.type = 'opened' AND NOT e.machine)::int AS opened_human,
@@ -87,7 +90,7 @@ const COUNT_COLUMNS = sql`
   count(DISTINCT e.campaign_contact_id) FILTER (WHERE e.type IN ('unsubscribed', 'complained'))::int AS unsubscribed,
   count(DISTINCT e.outbox_message_id) FILTER (WHERE e.type = 'failed')::int AS failed`;
 
-interface CountRow {
+export interface CountRow {
   sent: number;
   opened: number;
   opened_human: number;
@@ -98,7 +101,7 @@ interface CountRow {
   failed: number;
 }
 
-function toCounts(row: CountRow | undefined): Counts {
+export function toCounts(row: CountRow | undefined): Counts {
   if (!row) return emptyCounts();
   return {
     sent: Number(row.sent),
@@ -118,7 +121,8 @@ function addCounts(a: Counts, b: Counts): Counts {
   return out;
 }
 
-const typeList = sql.join(
+/** `e.type IN (${COUNTED_TYPE_LIST})` keeps a read to the event types the counts use. */
+export const COUNTED_TYPE_LIST = sql.join(
   COUNTED_TYPES.map((t) => sql`${t}`),
   sql`, `,
 );
@@ -137,7 +141,7 @@ export async function countsByCampaign(options: {
   const result = await options.db.execute(sql`
     SELECT e.campaign_id::text AS campaign_id, ${COUNT_COLUMNS}
     FROM email_events e
-    WHERE e.campaign_id IN (${ids}) AND e.type IN (${typeList})
+    WHERE e.campaign_id IN (${ids}) AND e.type IN (${COUNTED_TYPE_LIST})
     GROUP BY e.campaign_id`);
   for (const row of rowsOf<CountRow & { campaign_id: string }>(result)) {
     out.set(row.campaign_id, toCounts(row));
@@ -178,7 +182,7 @@ export async function getCampaignStats(options: {
              o.variant_key, ${COUNT_COLUMNS}
       FROM email_events e
       LEFT JOIN outbox_messages o ON o.id = e.outbox_message_id
-      WHERE e.campaign_id = ${id}::uuid AND e.type IN (${typeList})
+      WHERE e.campaign_id = ${id}::uuid AND e.type IN (${COUNTED_TYPE_LIST})
       GROUP BY GROUPING SETS ((), (e.step_id, o.variant_key))`),
     db
       .select({ id: campaignSteps.id, position: campaignSteps.position })

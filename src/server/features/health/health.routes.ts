@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-
-const check = z.enum(['ok', 'failing']);
+import { healthSchema } from '../../../shared/health';
 
 export async function healthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const response = z.object({ status: check, database: check, queue: check });
 
   app.get(
     '/api/health',
-    { schema: { tags: ['health'], response: { 200: response, 503: response } } },
+    { schema: { tags: ['health'], response: { 200: healthSchema, 503: healthSchema } } },
     async (request, reply) => {
       const { database, queue } = app.services;
       const databaseOk = await database

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { analyticsQuerySchema, analyticsSchema } from '../../../shared/analytics';
+import { errorSchema } from '../../../shared/auth';
+import { requireSession } from '../../lib/http';
+import { createRatesCache } from '../currency/currency.service';
+import { getAnalytics } from './analytics.service';
+
+/** The subscriber's analytics page (spec §2 /analytics): the caller's own numbers only. */
+export async function analyticsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, env } = app.services;
+  // Deals recorded in USD, ZAR… are reported in naira; the rates are fetched only when such a deal exists.
+  const rates = createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log });
+
+  app.get(
+    '/api/analytics',
+    {
+      // A grouped read over up to 90 days of events: cheap for one page view, not for a loop.
+      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+      schema: {
+        tags: ['analytics'],
+        querystring: analyticsQuerySchema,
+        response: { 200: analyticsSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getAnalytics({
+        db,
+        user,
+        days: request.query.days,
+        loadRates: async () => (await rates.getRates()).rates,
+      });
+    },
+  );
+}

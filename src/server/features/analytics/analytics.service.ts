@@ -1,0 +1,230 @@
+import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import {
+  type Analytics,
+  type AnalyticsCampaign,
+  type AnalyticsDay,
+  type AnalyticsPeriod,
+  DAYS_PER_PLAN_MONTH,
+} from '../../../shared/analytics';
+import { type CurrencyCode, FALLBACK_RATES, isCurrencyCode } from '../../../shared/currency';
+import { isPlanId } from '../../../shared/plans';
+import type { Database } from '../../db/client';
+import { campaignContacts, campaigns, newsletters } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import {
+  COUNT_COLUMNS,
+  COUNTED_TYPE_LIST,
+  type CountRow,
+  toCounts,
+} from '../campaign-stats/campaign-stats.service';
+import { getPricingPlan } from '../plans/plans.service';
+
+/*
+ * A subscriber's analytics over the last 7, 30 or 90 days: one grouped read of their email_events
+ * (the (user_id, occurred_at) index) for the totals, each UTC day and each campaign, counted exactly as
+ * the campaign page counts them (COUNT_COLUMNS); the replies marked "won" in the period for conversions
+ * and revenue; and the plan's price prorated to the period for ROI (PRODUCT.md: ROI = (revenue − plan
+ * cost for the period) / plan cost).
+ */
+
+const DAY_MS = 86_400_000;
+
+/** Units of a currency per 1 NGN (the shape of /api/currency/rates). */
+export type NgnRates = Partial<Record<string, number>>;
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** The first instant of the period: midnight UTC `days − 1` days before `at`'s day (today counts). */
+export function periodStart(at: Date, days: number): Date {
+  const today = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  return new Date(today - (days - 1) * DAY_MS);
+}
+
+/** A monthly price (kobo) prorated to `days`: a 30-day period costs one month. */
+export function prorateMonthlyPrice(priceMonthly: number, days: number): number {
+  return Math.round((priceMonthly * days) / DAYS_PER_PLAN_MONTH);
+}
+
+/** (revenue − cost) / cost, both in kobo; null when the plan costs nothing (no ratio to speak of). */
+export function returnOnInvestment(revenueKobo: number, costKobo: number): number | null {
+  if (costKobo <= 0) return null;
+  return Math.round(((revenueKobo - costKobo) / costKobo) * 10_000) / 10_000;
+}
+
+/** A deal value (numeric text, major units of `currency`) in kobo of naira, at the NGN-keyed rates. */
+function dealToKobo(value: string, currency: CurrencyCode, rates: NgnRates): number {
+  const amount = Number(value);
+  if (!Number.isFinite(amount)) return 0;
+  if (currency === 'NGN') return Math.round(amount * 100);
+  const live = rates[currency];
+  const rate =
+    typeof live === 'number' && Number.isFinite(live) && live > 0 ? live : FALLBACK_RATES[currency];
+  return Math.round((amount * 100) / rate);
+}
+
+type GroupedRow = CountRow & { g: number; campaign_id: string | null; day: string | null };
+
+/** Grouping bits of (campaign_id, day): 1 → one campaign, 2 → one day, 3 → the whole period. */
+const BY_CAMPAIGN = 1;
+const BY_DAY = 2;
+
+async function countEvents(db: Database, userId: string, from: Date, to: Date): Promise<GroupedRow[]> {
+  const result = await db.execute(sql`
+    SELECT grouping(e.campaign_id, e.day)::int AS g, e.campaign_id::text AS campaign_id, e.day,
+           ${COUNT_COLUMNS}
+    FROM (
+      SELECT ev.campaign_id, ev.campaign_contact_id, ev.outbox_message_id, ev.type, ev.machine,
+             to_char(ev.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+      FROM email_events ev
+      WHERE ev.user_id = ${userId}
+        AND ev.occurred_at >= ${from.toISOString()}::timestamptz
+        AND ev.occurred_at <= ${to.toISOString()}::timestamptz
+        AND ev.type IN (${COUNTED_TYPE_LIST})
+    ) e
+    GROUP BY GROUPING SETS ((), (e.campaign_id), (e.day))`);
+  return rowsOf<GroupedRow>(result);
+}
+
+interface WonRow {
+  campaignId: string;
+  currency: string | null;
+  won: number;
+  value: string | null;
+}
+
+/** Contacts marked "won" in the period, per campaign and deal currency. */
+async function wonDeals(db: Database, userId: string, from: Date, to: Date): Promise<WonRow[]> {
+  return db
+    .select({
+      campaignId: campaignContacts.campaignId,
+      currency: campaignContacts.dealCurrency,
+      won: sql<number>`count(*)::int`,
+      value: sql<string | null>`sum(${campaignContacts.dealValue})::text`,
+    })
+    .from(campaignContacts)
+    .where(
+      and(
+        eq(campaignContacts.userId, userId),
+        gte(campaignContacts.wonAt, from),
+        lte(campaignContacts.wonAt, to),
+      ),
+    )
+    .groupBy(campaignContacts.campaignId, campaignContacts.dealCurrency);
+}
+
+async function hasSentAnything(db: Database, userId: string): Promise<boolean> {
+  const result = await db.execute(
+    sql`SELECT 1 AS one FROM email_events WHERE user_id = ${userId} AND type = 'sent' LIMIT 1`,
+  );
+  return rowsOf(result).length > 0;
+}
+
+/** Every UTC day of the period, oldest first, with zeros where nothing happened. */
+function dailySeries(from: Date, days: number, rows: GroupedRow[]): AnalyticsDay[] {
+  const byDay = new Map(rows.filter((r) => Number(r.g) === BY_DAY && r.day).map((r) => [r.day!, r]));
+  return Array.from({ length: days }, (_, i) => {
+    const date = new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+    const counts = toCounts(byDay.get(date));
+    return {
+      date,
+      sent: counts.sent,
+      opened: counts.openedHuman,
+      clicked: counts.clicked,
+      replied: counts.replied,
+    };
+  });
+}
+
+export async function getAnalytics(options: {
+  db: Database;
+  user: { id: string; subscriptionPlan?: string | null };
+  days: AnalyticsPeriod;
+  /** Current rates keyed on NGN; read only when a deal was recorded in another currency. */
+  loadRates?: () => Promise<NgnRates>;
+}): Promise<Analytics> {
+  const { db, user, days } = options;
+  const to = now();
+  const from = periodStart(to, days);
+  const planId = isPlanId(user.subscriptionPlan) ? user.subscriptionPlan : 'free';
+
+  const [grouped, wins, plan] = await Promise.all([
+    countEvents(db, user.id, from, to),
+    wonDeals(db, user.id, from, to),
+    getPricingPlan({ db, id: planId }),
+  ]);
+
+  const convertedCurrencies = [
+    ...new Set(
+      wins.map((w) => w.currency).filter((c): c is CurrencyCode => isCurrencyCode(c) && c !== 'NGN'),
+    ),
+  ];
+  const rates = convertedCurrencies.length > 0 && options.loadRates ? await options.loadRates() : {};
+
+  const wonByCampaign = new Map<string, { won: number; revenueKobo: number }>();
+  for (const row of wins) {
+    const entry = wonByCampaign.get(row.campaignId) ?? { won: 0, revenueKobo: 0 };
+    entry.won += Number(row.won);
+    // Deals are charged and reported in naira; one stored without a currency is taken as naira.
+    const currency = isCurrencyCode(row.currency) ? row.currency : 'NGN';
+    entry.revenueKobo += row.value === null ? 0 : dealToKobo(row.value, currency, rates);
+    wonByCampaign.set(row.campaignId, entry);
+  }
+
+  const countsByCampaign = new Map(
+    grouped.filter((r) => Number(r.g) === BY_CAMPAIGN && r.campaign_id).map((r) => [r.campaign_id!, r]),
+  );
+  const campaignIds = [...new Set([...countsByCampaign.keys(), ...wonByCampaign.keys()])];
+  const meta =
+    campaignIds.length === 0
+      ? []
+      : await db
+          .select({
+            id: campaigns.id,
+            name: campaigns.name,
+            kind: campaigns.kind,
+            newsletterId: newsletters.id,
+          })
+          .from(campaigns)
+          .leftJoin(newsletters, eq(newsletters.campaignId, campaigns.id))
+          .where(and(eq(campaigns.userId, user.id), inArray(campaigns.id, campaignIds)));
+
+  const campaignRows: AnalyticsCampaign[] = meta
+    .map((row) => {
+      const won = wonByCampaign.get(row.id);
+      return {
+        id: row.id,
+        name: row.name,
+        kind: row.kind,
+        newsletterId: row.kind === 'campaign' ? null : row.newsletterId,
+        ...toCounts(countsByCampaign.get(row.id)),
+        won: won?.won ?? 0,
+        revenue: (won?.revenueKobo ?? 0) / 100,
+      };
+    })
+    .sort((a, b) => b.sent - a.sent || b.revenue - a.revenue || a.name.localeCompare(b.name));
+
+  let wonTotal = 0;
+  let revenueKobo = 0;
+  for (const entry of wonByCampaign.values()) {
+    wonTotal += entry.won;
+    revenueKobo += entry.revenueKobo;
+  }
+  const totals = toCounts(grouped.find((r) => Number(r.g) === BY_CAMPAIGN + BY_DAY));
+  const planCost = prorateMonthlyPrice(plan.priceMonthly, days);
+
+  return {
+    days,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    totals: { ...totals, won: wonTotal, revenue: revenueKobo / 100 },
+    convertedCurrencies,
+    plan: { id: plan.id, name: plan.name, priceMonthly: plan.priceMonthly },
+    planCost,
+    roi: returnOnInvestment(revenueKobo, planCost),
+    hasSentAny: totals.sent > 0 || (await hasSentAnything(db, user.id)),
+    daily: dailySeries(from, days, grouped),
+    campaigns: campaignRows,
+  };
+}
