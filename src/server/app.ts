@@ -25,6 +25,7 @@ import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.ro
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { personalizeRoutes } from './features/campaigns/personalize.routes';
 import { currencyRoutes } from './features/currency/currency.routes';
+import { createRatesCache, type RatesCache } from './features/currency/currency.service';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
 import { directoryRoutes } from './features/directory/directory.routes';
@@ -66,6 +67,8 @@ export interface Services {
   paystack: PaystackClient | null;
   /** Opens and clicks waiting to be written to email_events in multi-row inserts. */
   trackingBuffer: TrackingBuffer;
+  /** NGN-keyed display rates, fetched at most hourly, shared by the currency and analytics routes. */
+  currencyRates: RatesCache;
 }
 
 declare module 'fastify' {
@@ -165,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     devMailbox,
     paystack,
     trackingBuffer,
+    currencyRates: createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log }),
   });
 
   app.addHook('onClose', async () => {

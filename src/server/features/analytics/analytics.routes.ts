@@ -3,15 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { analyticsQuerySchema, analyticsSchema } from '../../../shared/analytics';
 import { errorSchema } from '../../../shared/auth';
 import { requireSession } from '../../lib/http';
-import { createRatesCache } from '../currency/currency.service';
 import { getAnalytics } from './analytics.service';
 
 /** The subscriber's analytics page (spec §2 /analytics): the caller's own numbers only. */
 export async function analyticsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, env } = app.services;
+  const { db } = app.services;
   // Deals recorded in USD, ZAR… are reported in naira; the rates are fetched only when such a deal exists.
-  const rates = createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log });
+  const rates = app.services.currencyRates;
 
   app.get(
     '/api/analytics',

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { currencyRatesSchema, geoSchema } from '../../../shared/currency';
-import { createRatesCache, lookupGeo } from './currency.service';
+import { lookupGeo } from './currency.service';
 
 export async function currencyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const rates = createRatesCache({ url: app.services.env.CURRENCY_RATES_URL, log: app.log });
+  const rates = app.services.currencyRates;
   const tags = ['currency'];
 
   app.get(
