@@ -297,7 +297,7 @@ export function ScheduleFields({
             onChange={(domainPacePerHour) => onChange({ domainPacePerHour })}
             error={errors.domainPacePerHour}
             placeholder="No limit"
-            hint="At most this many an hour to one domain (gmail.com, a company), so no provider sees a burst."
+            hint="Per hour to one domain (gmail.com, a company)."
             testId="domain-pace"
           />
         </div>
