@@ -4,7 +4,9 @@ import autocannon from 'autocannon';
 
 process.once('message', async (options) => {
   try {
+    const cpuBefore = process.cpuUsage();
     const result = await autocannon(options);
+    const cpu = process.cpuUsage(cpuBefore);
     const responses = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
     process.send(
       {
@@ -18,6 +20,7 @@ process.once('message', async (options) => {
         durationS: result.duration,
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
+        loaderCpuUs: cpu.user + cpu.system,
       },
       () => process.exit(0),
     );

@@ -49,6 +49,8 @@ interface LoadResult {
   durationS: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time of the load generator's process (child-process loader only). */
+  loaderCpuUs?: number;
 }
 
 type LoadOptions = {
@@ -147,6 +149,9 @@ async function measure(
       `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, 2xx ${result.ok2xx}, 3xx ${result.ok3xx}, other ${result.other}, ` +
       `errors ${result.errors}, server CPU ${cpuUsPerRequest} µs/request` +
       (externalUsPerRequest === null ? '' : `, PostgreSQL CPU ${externalUsPerRequest} µs/request`) +
+      (result.loaderCpuUs === undefined
+        ? ''
+        : `, load generator CPU ${Math.round(result.loaderCpuUs / result.responses)} µs/request`) +
       '\n',
   );
   return { result, rps, cpuUsPerRequest };

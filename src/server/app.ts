@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import proxyAddr from '@fastify/proxy-addr';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -44,10 +45,14 @@ import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts
 import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { templatesRoutes } from './features/templates/templates.routes';
 import { isUnsubscribePost, trackingRoutes } from './features/tracking/tracking.routes';
+import { createTrackedMessageCache } from './features/tracking/tracking.service';
 import { createDatabaseTrackingBuffer, type TrackingBuffer } from './features/tracking/tracking-buffer';
+import { createTrackingFastPath } from './features/tracking/tracking-fast-path';
+import { createTrackingResponder, type TrackingResponder } from './features/tracking/tracking-responder';
 import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
+import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
 import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
@@ -67,6 +72,8 @@ export interface Services {
   paystack: PaystackClient | null;
   /** Opens and clicks waiting to be written to email_events in multi-row inserts. */
   trackingBuffer: TrackingBuffer;
+  /** The answers of the pixel and click (used by their routes and their fast path). */
+  trackingResponder: TrackingResponder;
   /** NGN-keyed display rates, fetched at most hourly, shared by the currency and analytics routes. */
   currencyRates: RatesCache;
 }
@@ -95,15 +102,19 @@ export interface BuildAppOptions {
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env, secrets } = options;
+  // Trust exactly TRUST_PROXY hops of X-Forwarded-For (proxy-addr counts hops from the socket).
+  const trustProxy = (_address: string, hop: number) => hop < env.TRUST_PROXY;
   const app = Fastify({
     logger: loggerOptions(env),
     bodyLimit: env.BODY_LIMIT_BYTES,
-    // Trust exactly TRUST_PROXY hops of X-Forwarded-For (proxy-addr counts hops from the socket).
-    trustProxy: (_address: string, hop: number) => hop < env.TRUST_PROXY,
+    trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: false } },
+    serverFactory: (handler) => createHttpServerWithFastPath(handler, () => trackingFastPath),
   }).withTypeProvider<ZodTypeProvider>();
+  // Set once the services exist; until then every request goes to Fastify.
+  let trackingFastPath: FastPath | null = null;
 
   // The API speaks JSON only: a text/plain body gets a clear 415 instead of a confusing type error.
   app.removeContentTypeParser('text/plain');
@@ -157,6 +168,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     flushIntervalMs: env.TRACKING_FLUSH_MS,
   });
+  const trackingResponder = createTrackingResponder({
+    cache: createTrackedMessageCache({ db: database.db }),
+    buffer: trackingBuffer,
+    log: app.log,
+  });
+  trackingFastPath = createTrackingFastPath({
+    responder: trackingResponder,
+    clientIp: (request) => proxyAddr(request, trustProxy),
+  });
   app.decorate('services', {
     env,
     database,
@@ -168,6 +188,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     devMailbox,
     paystack,
     trackingBuffer,
+    trackingResponder,
     currencyRates: createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log }),
   });
 

@@ -49,9 +49,13 @@ export function createTrackingBuffer(options: TrackingBufferOptions): TrackingBu
   let running: Promise<FlushResult> | null = null;
   const stats = { written: 0, dropped: 0, failedFlushes: 0 };
 
+  /**
+   * Above the cap the oldest rows go, down to nine tenths of it: dropping in chunks keeps a full buffer
+   * (a long database outage under load) from copying the whole array on every hit.
+   */
   function enforceCap(): void {
-    const excess = pending.length - maxBuffered;
-    if (excess <= 0) return;
+    if (pending.length <= maxBuffered) return;
+    const excess = pending.length - Math.floor(maxBuffered * 0.9);
     pending = pending.slice(excess);
     stats.dropped += excess;
     log.error(

@@ -91,6 +91,31 @@ function copyValue(value: string | null): string {
   );
 }
 
+const utf8 = new TextEncoder();
+/** Room for a row before its variable parts: six ids, a type, a time and separators. */
+const FIXED_ROW_BYTES = 320;
+
+/**
+ * The hits as COPY text rows, UTF-8 encoded line by line into one buffer. One big string joined and then
+ * converted cost more than building the rows (a third of the whole write path in bench/tracking).
+ */
+function encodeCopyRows(hits: readonly TrackingHit[]): Buffer {
+  let buffer = Buffer.allocUnsafe(hits.length * 512);
+  let offset = 0;
+  for (const h of hits) {
+    const line = `${h.owner.userId}\t${h.owner.campaignId}\t${copyValue(h.owner.stepId)}\t${h.owner.campaignContactId}\t${h.outboxMessageId}\t${copyValue(h.owner.senderAccountId)}\t${h.type}\t${h.occurredAt.toISOString()}\t${copyValue(h.detail)}\t${h.machine ? 't' : 'f'}\t${copyValue(h.machineReason)}\t${copyValue(h.userAgent)}\t${copyValue(h.metadata === null ? null : JSON.stringify(h.metadata))}\n`;
+    // UTF-8 takes at most three bytes per UTF-16 code unit.
+    const worst = line.length * 3;
+    if (offset + worst > buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, offset + worst + FIXED_ROW_BYTES));
+      buffer.copy(grown, 0, 0, offset);
+      buffer = grown;
+    }
+    offset += utf8.encodeInto(line, buffer.subarray(offset)).written;
+  }
+  return buffer.subarray(0, offset);
+}
+
 /**
  * The PostgreSQL path: one COPY per batch with the ids the token cache already holds. About three times
  * cheaper per row for the database than INSERT … SELECT unnest, which matters because every open and
@@ -103,28 +128,10 @@ export async function copyTrackingHits(options: {
 }): Promise<number> {
   const { hits } = options;
   if (hits.length === 0) return 0;
-  const lines: string[] = new Array(hits.length);
-  for (let i = 0; i < hits.length; i++) {
-    const h = hits[i]!;
-    lines[i] = `${[
-      h.owner.userId,
-      h.owner.campaignId,
-      copyValue(h.owner.stepId),
-      h.owner.campaignContactId,
-      h.outboxMessageId,
-      copyValue(h.owner.senderAccountId),
-      h.type,
-      h.occurredAt.toISOString(),
-      copyValue(h.detail),
-      h.machine ? 't' : 'f',
-      copyValue(h.machineReason),
-      copyValue(h.userAgent),
-      copyValue(h.metadata === null ? null : JSON.stringify(h.metadata)),
-    ].join('\t')}\n`;
-  }
+  const payload = encodeCopyRows(hits);
   const client = await options.pool.connect();
   try {
-    await pipeline(Readable.from([lines.join('')]), client.query(copyFrom(COPY_SQL)));
+    await pipeline(Readable.from([payload]), client.query(copyFrom(COPY_SQL)));
   } finally {
     client.release();
   }

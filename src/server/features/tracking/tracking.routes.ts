@@ -1,23 +1,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isWellFormedToken } from './tracking.service';
 import {
-  createTrackedMessageCache,
-  isWellFormedToken,
-  recordClick,
-  recordOpen,
-  type TrackedMessage,
-} from './tracking.service';
-import {
-  INVALID_LINK_PAGE,
   INVALID_UNSUBSCRIBE_PAGE,
   PAGE_CSS,
   PAGE_STYLESHEET_PATH,
-  PIXEL_GIF,
   renderUnsubscribeConfirmPage,
   renderUnsubscribedPage,
   UNAVAILABLE_PAGE,
 } from './tracking-pages';
+import { PAGE_HEADERS, type TrackingAnswer } from './tracking-responder';
 import { getUnsubscribeView, type UnsubscribeView, unsubscribeByToken } from './unsubscribe.service';
 
 /*
@@ -35,50 +28,22 @@ export function isUnsubscribePost(method: string, url: string): boolean {
   return method === 'POST' && /^\/u\/[^/?#]+(?:\?|$)/.test(url);
 }
 
-const NO_STORE = 'no-store, no-cache, must-revalidate, private';
-
 /*
- * Pixel and click are the hottest routes of the app (every open and click of every message), so they
- * skip what only pages need:
+ * Pixel and click are the hottest routes of the app (every open and click of every message). Most hits
+ * are answered before Fastify (tracking-fast-path.ts) with the same responder; these routes serve the
+ * rest (and inject() in tests) and skip what only pages need:
  * - helmet: its dozen headers (CSP, HSTS, frame options…) protect documents; a GIF and a redirect need
- *   only the two set below, and computing and writing the rest cost more than the route itself (profile
- *   of bench/tracking).
+ *   only the two the responder sets, and computing and writing the rest cost more than the route itself.
  * - request logging: at info level each request writes two log lines; warnings and errors still do.
  */
 const HOT_ROUTE_OPTIONS = { logLevel: 'warn', helmet: false } as const;
-const HOT_ROUTE_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  // The token stays out of any Referer, and the webmail page the link sat on is not passed on either.
-  'referrer-policy': 'no-referrer',
-};
 
-const PIXEL_HEADERS = {
-  ...HOT_ROUTE_HEADERS,
-  'content-type': 'image/gif',
-  'cache-control': NO_STORE,
-  pragma: 'no-cache',
-  expires: '0',
-  // Webmail shows the image from its own origin; a same-origin policy would block it.
-  'cross-origin-resource-policy': 'cross-origin',
-};
-
-const REDIRECT_HEADERS = { ...HOT_ROUTE_HEADERS, 'cache-control': NO_STORE };
-
-const INDEX_SHAPE = /^\d{1,4}$/;
 const UNSUBSCRIBE_BODY_LIMIT = 16 * 1024;
 
-/**
- * The recipients' pages carry their own strict policy (also on the hot routes, which skip helmet): no
- * script at all, the stylesheet from this host, forms posting only here, never framed.
- */
-const PAGE_HEADERS = {
-  ...HOT_ROUTE_HEADERS,
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': NO_STORE,
-  'content-security-policy':
-    "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'x-frame-options': 'DENY',
-};
+function sendAnswer(reply: FastifyReply, answer: TrackingAnswer): FastifyReply {
+  reply.code(answer.status).headers(answer.headers);
+  return answer.body === null ? reply.send() : reply.send(answer.body);
+}
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply.code(status).headers(PAGE_HEADERS).send(html);
@@ -86,8 +51,7 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
 
 export async function trackingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { db, trackingBuffer: buffer } = app.services;
-  const cache = createTrackedMessageCache({ db });
+  const { db, trackingResponder: responder } = app.services;
   const tags = ['public-tracking'];
 
   // RFC 8058 allows multipart/form-data or x-www-form-urlencoded; the body's content never changes what
@@ -99,11 +63,6 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     (_request, body, done) => done(null, body),
   );
 
-  async function findMessage(token: string): Promise<TrackedMessage | null> {
-    const cached = cache.peek(token);
-    return cached === undefined ? cache.load(token) : cached;
-  }
-
   app.get(
     '/t/o/:file',
     {
@@ -114,20 +73,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
         params: z.object({ file: z.string() }),
       },
     },
-    async (request, reply) => {
-      const { file } = request.params;
-      const token = file.endsWith('.gif') ? file.slice(0, -4) : '';
-      if (isWellFormedToken(token)) {
-        try {
-          const message = await findMessage(token);
-          if (message) recordOpen({ buffer, message, request });
-        } catch (error) {
-          // The image still answers: a database hiccup must not show a broken image in someone's inbox.
-          request.log.error({ err: error }, 'open pixel: message lookup failed');
-        }
-      }
-      return reply.headers(PIXEL_HEADERS).send(PIXEL_GIF);
-    },
+    async (request, reply) => sendAnswer(reply, await responder.open(request.params.file, request)),
   );
 
   app.get(
@@ -142,18 +88,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { token, index } = request.params;
-      if (!isWellFormedToken(token) || !INDEX_SHAPE.test(index))
-        return sendPage(reply, 404, INVALID_LINK_PAGE);
-      let message: TrackedMessage | null;
-      try {
-        message = await findMessage(token);
-      } catch (error) {
-        request.log.error({ err: error }, 'click: message lookup failed');
-        return sendPage(reply, 503, UNAVAILABLE_PAGE);
-      }
-      const target = message ? recordClick({ buffer, message, linkIndex: Number(index), request }) : null;
-      if (target === null) return sendPage(reply, 404, INVALID_LINK_PAGE);
-      return reply.headers(REDIRECT_HEADERS).redirect(target, 302);
+      return sendAnswer(reply, await responder.click(token, index, request));
     },
   );
 
