@@ -23,7 +23,7 @@ import { INSPECT_BYTES, inspectHead } from '../src/server/features/imports/csv-i
 import { createList } from '../src/server/features/lists/lists.service';
 import { seedPricingPlans } from '../src/server/features/plans/plans.service';
 import { importContacts } from '../src/server/jobs/import-contacts.job';
-import { createBenchDatabase } from './support';
+import { createBenchDatabase, WORKER_NODE_FLAGS } from './support';
 
 const COLUMNS = [
   'email',
@@ -108,12 +108,21 @@ async function generateFile(file: string, rows: number): Promise<{ duplicates: n
 /** Samples the resident set size while `work` runs. */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
   let peak = process.memoryUsage().rss;
+  let atPeak = process.memoryUsage();
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    const usage = process.memoryUsage();
+    if (usage.rss > peak) {
+      peak = usage.rss;
+      atPeak = usage;
+    }
   }, 50);
   try {
     const result = await work();
     peak = Math.max(peak, process.memoryUsage().rss);
+    const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+    process.stdout.write(
+      `at the peak: heap used ${mb(atPeak.heapUsed)} MB of ${mb(atPeak.heapTotal)} MB, external ${mb(atPeak.external)} MB (array buffers ${mb(atPeak.arrayBuffers)} MB)\n`,
+    );
     return { result, peakRssMb: Math.round(peak / (1024 * 1024)) };
   } finally {
     clearInterval(timer);
@@ -171,6 +180,9 @@ function generateInChild(file: string, rows: number): { duplicates: number; inva
   );
   return JSON.parse(output.trim().split('\n').at(-1)!);
 }
+
+/** The import runs in a worker process: bench/run.ts runs this file under the worker's V8 flags. */
+export const NODE_FLAGS = WORKER_NODE_FLAGS;
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;

@@ -25,7 +25,7 @@ import { queueMessages } from '../src/server/features/sending/outbox.service';
 import { startQueue } from '../src/server/jobs/queue';
 import { encryptSecret } from '../src/server/lib/crypto';
 import { startSmtpSink } from '../tests/fakes/smtp-sink';
-import { createBenchDatabase } from './support';
+import { createBenchDatabase, WORKER_NODE_FLAGS } from './support';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ACCOUNTS = 200;
@@ -229,7 +229,7 @@ export async function run(options: {
       const child = spawn(
         process.execPath,
         [
-          '--max-semi-space-size=16',
+          ...WORKER_NODE_FLAGS,
           // BENCH_WORKER_PROFILE=<dir>: each worker writes a CPU profile there when it exits.
           ...(process.env.BENCH_WORKER_PROFILE
             ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_PROFILE}`]
