@@ -26,8 +26,16 @@ function write(response: ServerResponse, answer: TrackingAnswer): void {
 }
 
 function send(response: ServerResponse, answer: TrackingAnswer | Promise<TrackingAnswer>): void {
-  if (answer instanceof Promise) answer.then((settled) => write(response, settled));
-  else write(response, answer);
+  if (!(answer instanceof Promise)) return write(response, answer);
+  // The responder maps lookup failures to answers; anything else thrown on the way must not become an
+  // unhandled rejection (which ends the process) as it would be caught by Fastify on the routes.
+  answer.then(
+    (settled) => write(response, settled),
+    () => {
+      if (!response.headersSent) response.writeHead(500, { 'content-length': '0' });
+      response.end();
+    },
+  );
 }
 
 export function createTrackingFastPath(options: {
