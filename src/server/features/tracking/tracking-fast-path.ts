@@ -26,7 +26,10 @@ function write(response: ServerResponse, answer: TrackingAnswer): void {
 }
 
 function send(response: ServerResponse, answer: TrackingAnswer | Promise<TrackingAnswer>): void {
-  if (!(answer instanceof Promise)) return write(response, answer);
+  if (!(answer instanceof Promise)) {
+    write(response, answer);
+    return;
+  }
   // The responder maps lookup failures to answers; anything else thrown on the way must not become an
   // unhandled rejection (which ends the process) as it would be caught by Fastify on the routes.
   answer.then(
