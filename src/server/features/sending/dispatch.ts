@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SendMailOptions } from 'nodemailer';
 import type { Database } from '../../db/client';
 import { campaignContacts, campaigns, outboxMessages } from '../../db/schema';
 import type { Env } from '../../env';
@@ -26,6 +25,7 @@ import {
   unsubscribeMailtoFor,
 } from './message-envelope';
 import { wakeDispatchers } from './outbox.service';
+import { type ComposedMail, composeRawMessage } from './raw-message';
 import { localDate, nextSendTime, startOfLocalDay, startOfNextLocalDay } from './send-window';
 import { allocateSenders, type SenderAccountRow } from './sender-allocation';
 import type { TransportCache } from './transport-cache';
@@ -411,14 +411,19 @@ function keepLeases(ctx: DispatchContext, ids: string[]): { stop(): void } {
 async function sendOne(ctx: DispatchContext, d: DispatchedMessage): Promise<SendOutcome> {
   try {
     const transport = await ctx.transports.get(d.account);
-    const info = await transport.sendMail(envelopeFor(ctx, d));
+    const mail = mailFor(ctx, d);
+    // A finished message (see raw-message.ts); the envelope is the addresses buildMailOptions checked.
+    const info = await transport.sendMail({
+      envelope: { from: mail.from.address, to: [mail.to.address] },
+      raw: composeRawMessage(mail),
+    });
     return { ok: true, response: String(info.response ?? '').slice(0, 200) };
   } catch (error) {
     return { ok: false, failure: { error } };
   }
 }
 
-function envelopeFor(ctx: DispatchContext, d: DispatchedMessage): SendMailOptions {
+function mailFor(ctx: DispatchContext, d: DispatchedMessage): ComposedMail {
   const { message, account, campaign } = d;
   return buildMailOptions({
     messageId: message.messageId!,

@@ -1,6 +1,4 @@
 import { simpleParser } from 'mailparser';
-import type { SendMailOptions } from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../lib/errors';
 import {
@@ -11,6 +9,7 @@ import {
   resolveTrackingBaseUrl,
   unsubscribeMailtoFor,
 } from './message-envelope';
+import { type ComposedMail, composeRawMessage } from './raw-message';
 
 const TOKEN = 'Xy3_kP9-aQ2mN7wL1zR5tA';
 const BASE = 'https://track.example.com';
@@ -34,9 +33,10 @@ function options(overrides: Partial<Parameters<typeof buildMailOptions>[0]> = {}
   });
 }
 
-async function compose(mail: SendMailOptions): Promise<{ raw: string; headerLines: string[] }> {
-  const raw = (await new MailComposer(mail).compile().build()).toString('utf8');
-  // Unfold (RFC 5322 §2.2.3) so each header is one line whatever nodemailer's folding did.
+/** The message as the dispatcher sends it (raw-message.test.ts holds it to nodemailer's own composer). */
+async function compose(mail: ComposedMail): Promise<{ raw: string; headerLines: string[] }> {
+  const raw = composeRawMessage(mail).toString('utf8');
+  // Unfold (RFC 5322 §2.2.3) so each header is one line whatever the folding did.
   const headerBlock = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
   return { raw, headerLines: headerBlock.split('\r\n') };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { domainToASCII } from 'node:url';
-import type { SendMailOptions } from 'nodemailer';
 import { type CampaignKind, TRACKING_PATHS } from '../../../shared/sending';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { assertTrackingToken, checkedTrackingBase } from './message-content';
+import type { ComposedMail } from './raw-message';
 
 /*
  * Headers and the compliance footer, built at send time for the chosen sender account. Runs once per
@@ -179,7 +179,7 @@ export function buildMailOptions(input: {
   unsubscribeMailto: string | null;
   /** What is being sent (the footer's wording); a cold-outreach campaign when unset. */
   kind?: CampaignKind;
-}): SendMailOptions {
+}): ComposedMail & { disableFileAccess: true; disableUrlAccess: true } {
   const kind = input.kind ?? 'campaign';
   assertTrackingToken(input.token);
   if (!MESSAGE_ID_PATTERN.test(input.messageId)) throw new AppError('validation', 'Invalid Message-ID');

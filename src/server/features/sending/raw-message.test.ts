@@ -1,0 +1,119 @@
+import { simpleParser } from 'mailparser';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { describe, expect, it } from 'vitest';
+import { buildMailOptions, makeUnsubscribeMailto } from './message-envelope';
+import { type ComposedMail, composeRawMessage } from './raw-message';
+
+const TOKEN = 'Xy3_kP9-aQ2mN7wL1zR5tA';
+
+function mail(overrides: Partial<Parameters<typeof buildMailOptions>[0]> = {}): ComposedMail {
+  return buildMailOptions({
+    messageId: '0b6b1b8e-2f6b-4c1e-9a59-3d1c1f0e6a77@sender.ng',
+    token: TOKEN,
+    trackingBaseUrl: 'https://track.example.com',
+    from: { name: 'Ada Obi', email: 'ada@sender.ng' },
+    replyTo: 'replies@sender.ng',
+    to: { name: 'Tunde Bakare', email: 'tunde@example.com' },
+    subject: 'Quick question',
+    html: '<html><body><p>Hello Tunde</p></body></html>',
+    text: 'Hello Tunde',
+    postalAddress: '12 Allen Avenue, Ikeja, Lagos',
+    senderName: 'Ada Obi',
+    unsubscribeMailto: makeUnsubscribeMailto('ada@sender.ng', TOKEN),
+    ...overrides,
+  });
+}
+
+/** Header fields (each with its folded continuation lines) and the body, the boundary replaced. */
+function parts(raw: string): { fields: string[]; body: string } {
+  const end = raw.indexOf('\r\n\r\n');
+  const fields = raw.slice(0, end).split(/\r\n(?![ \t])/);
+  const contentType = fields.find((field) => /^content-type:/i.test(field))!;
+  const boundary = /boundary="([^"]+)"/.exec(contentType.replace(/\r\n[ \t]+/g, ' '))![1]!;
+  return {
+    // The boundary's length decides where Content-Type folds, so that one field is compared unfolded.
+    fields: fields
+      .map((field) =>
+        field === contentType ? field.replace(/\r\n[ \t]+/g, ' ').replaceAll(boundary, 'BOUNDARY') : field,
+      )
+      .sort(),
+    body: raw.slice(end).replaceAll(boundary, 'BOUNDARY'),
+  };
+}
+
+async function nodemailerRaw(composed: ComposedMail): Promise<string> {
+  return (await new MailComposer(composed).compile().build()).toString('utf8');
+}
+
+const arabic = 'مرحبا بكم في متجرنا. نحن نوصل الخضروات الطازجة إلى المطاعم في كانو كل صباح.';
+
+const cases: Record<string, Partial<Parameters<typeof buildMailOptions>[0]>> = {
+  'plain ASCII': {},
+  'no Reply-To, no mailto unsubscribe': { replyTo: null, unsubscribeMailto: null },
+  'Yoruba and quoted names, an internationalised domain, a long subject with a dash': {
+    from: { name: 'Ọlá Àdìgún', email: 'ola@jõgeva.ee' },
+    to: { name: 'Chidi "CJ" Eze (Lagos)', email: 'cj@x.ng' },
+    subject: `Hello – ${'a long subject line that goes on '.repeat(6)}`,
+  },
+  'emoji and Arabic subject, Arabic body (base64)': {
+    subject: `🚀 ${arabic}`,
+    to: { name: 'عمر', email: 'omar@example.com' },
+    html: `<html dir="rtl"><body><p>${arabic}</p></body></html>`,
+    text: arabic,
+  },
+  'long HTML lines and accents (quoted-printable)': {
+    html: `<p>${'Café Déjà vu — crème brûlée. '.repeat(40)}</p>\n<p>=equals= and trailing space \n\ttab</p>`,
+    text: `Line with trailing spaces   \nCafé\n.leading dot\nFrom the start\r\nCRLF\rbare CR`,
+  },
+  'control characters in the body': { text: 'a\u0000b\u0007c\u001bd', html: '<p>x\u0000y</p>' },
+  'header injection attempts': {
+    from: { name: 'Evil\r\nBcc: victim@example.org', email: 'ada@sender.ng' },
+    subject: 'Hello\r\nBcc: victim@example.org\u2028Cc: other@example.org',
+  },
+};
+
+describe('composeRawMessage', () => {
+  for (const [name, overrides] of Object.entries(cases)) {
+    it(`writes the bytes MailComposer writes: ${name}`, async () => {
+      const composed = mail(overrides);
+      const ours = composeRawMessage(composed).toString('utf8');
+      const theirs = await nodemailerRaw(composed);
+      expect(parts(ours).fields).toEqual(parts(theirs).fields);
+      expect(parts(ours).body).toEqual(parts(theirs).body);
+    });
+  }
+
+  it('reads back intact in a mail parser', async () => {
+    const composed = mail(cases['emoji and Arabic subject, Arabic body (base64)']);
+    const parsed = await simpleParser(composeRawMessage(composed));
+    expect(parsed.subject).toBe(`🚀 ${arabic}`);
+    expect(parsed.messageId).toBe('<0b6b1b8e-2f6b-4c1e-9a59-3d1c1f0e6a77@sender.ng>');
+    expect(parsed.to).toMatchObject({ value: [{ address: 'omar@example.com', name: 'عمر' }] });
+    expect(parsed.text).toContain(arabic);
+    expect(parsed.html).toContain(`<p>${arabic}</p>`);
+  });
+
+  it('reads back as MailComposer output does for a body larger than its 64 kB encoding slices', async () => {
+    // Past 64 kB nodemailer's streaming encoder restarts its soft line breaks at each slice, so the
+    // bytes differ in where lines wrap (both valid quoted-printable) but never in what they decode to.
+    const composed = mail({ html: `<p>${'Fresh produce for your kitchen — Kano. '.repeat(10_000)}</p>` });
+    const ours = await simpleParser(composeRawMessage(composed));
+    const theirs = await simpleParser(await nodemailerRaw(composed));
+    expect(ours.html).toBe(theirs.html);
+    expect(ours.text).toBe(theirs.text);
+    expect(ours.html).toContain('Kano. </p><div style=');
+  });
+
+  it('writes only ASCII, in lines of at most 78 characters (76 in encoded parts), with a fresh boundary each time', () => {
+    const composed = mail(
+      cases['Yoruba and quoted names, an internationalised domain, a long subject with a dash'],
+    );
+    const raw = composeRawMessage(composed).toString('utf8');
+    expect(/[^\t\r\n\x20-\x7e]/.test(raw)).toBe(false);
+    for (const line of raw.split(/\r\n|\n/)) expect(line.length).toBeLessThanOrEqual(78);
+    expect(parts(raw).fields.some((field) => field.startsWith('From: =?UTF-8?'))).toBe(true);
+    expect(raw).toContain('<ola@xn--jgeva-dua.ee>');
+    const boundaryOf = (text: string) => /boundary="([^"]+)"/.exec(text.replace(/\r\n[ \t]+/g, ' '))![1];
+    expect(boundaryOf(raw)).not.toBe(boundaryOf(composeRawMessage(composed).toString('utf8')));
+  });
+});
