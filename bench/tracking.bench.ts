@@ -10,7 +10,8 @@
 // carry metadata and are not counted). Intermediate lines also give CPU time per request of this process
 // and of the PostgreSQL backends, which say more than req/s on a shared two-core machine.
 // BENCH_LOADER=inline runs autocannon inside the server process instead, to compare; BENCH_CPU_PROFILE
-// writes a CPU profile of the measured tracking run; BENCH_SECONDS changes the ~10 s.
+// writes a CPU profile of the measured tracking run (BENCH_LOADER_PROFILE=<dir>: of each load generator
+// run); BENCH_SECONDS changes the ~10 s, BENCH_CONNECTIONS the 50 connections.
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
@@ -33,7 +34,7 @@ import { ephemeralSecrets } from '../src/server/lib/secrets';
 import { TRACKING_PATHS } from '../src/shared/sending';
 import { createBenchDatabase } from './support';
 
-const CONNECTIONS = 50;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const USER_AGENT =
@@ -76,7 +77,10 @@ async function runLoad(options: LoadOptions): Promise<LoadResult> {
       p99Ms: result.latency.p99,
     };
   }
-  const child = fork(fileURLToPath(new URL('./http-load.mjs', import.meta.url)), [], { execArgv: [] });
+  const profileDir = process.env.BENCH_LOADER_PROFILE;
+  const child = fork(fileURLToPath(new URL('./http-load.mjs', import.meta.url)), [], {
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (message: ({ ok: true } & LoadResult) | { ok: false; message: string }) => {
       if (message.ok) resolve(message);

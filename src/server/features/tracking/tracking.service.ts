@@ -104,6 +104,27 @@ export interface HitRequest {
   headers: IncomingHttpHeaders;
 }
 
+/**
+ * One owner object per cached message, shared by all its hits: no allocation per hit, and the COPY
+ * writer caches each owner's id columns as text once (tracking-hits.ts).
+ */
+const owners = new WeakMap<TrackedMessage, TrackingHit['owner']>();
+
+function ownerOf(message: TrackedMessage): TrackingHit['owner'] {
+  let owner = owners.get(message);
+  if (owner === undefined) {
+    owner = Object.freeze({
+      userId: message.userId,
+      campaignId: message.campaignId,
+      stepId: message.stepId,
+      campaignContactId: message.campaignContactId,
+      senderAccountId: message.senderAccountId,
+    });
+    owners.set(message, owner);
+  }
+  return owner;
+}
+
 function buildHit(options: {
   kind: TrackingHitKind;
   message: TrackedMessage;
@@ -125,13 +146,7 @@ function buildHit(options: {
   const { message } = options;
   return {
     outboxMessageId: message.messageId,
-    owner: {
-      userId: message.userId,
-      campaignId: message.campaignId,
-      stepId: message.stepId,
-      campaignContactId: message.campaignContactId,
-      senderAccountId: message.senderAccountId,
-    },
+    owner: ownerOf(message),
     type: options.kind === 'open' ? 'opened' : 'clicked',
     occurredAt: options.at,
     detail: options.detail,

@@ -338,6 +338,46 @@ describe('open pixel and click redirect', () => {
     expect((await events(message.id)).map((e) => e.type)).toEqual(['opened']);
   });
 
+  it('writes every hit of a large batch intact: escaped text, and each message its own id', async () => {
+    const first = await createCampaignWithMessage(app, { userId });
+    const second = await createCampaignWithMessage(app, { userId });
+    const ownerOf = (message: typeof first.message) => ({
+      userId: message.userId,
+      campaignId: message.campaignId,
+      stepId: message.stepId,
+      campaignContactId: message.campaignContactId,
+      senderAccountId: message.senderAccountId,
+    });
+    const owners = [ownerOf(first.message), ownerOf(second.message)];
+    // More rows than one encoding slice (200), text that COPY must escape, and owner objects reused
+    // across hits as the token cache does.
+    const detail = 'https://example.com/a\\b\tc\nd\re?x=ü€😀';
+    const agent = `${CHROME}\t\\`;
+    for (let i = 0; i < 450; i++) {
+      const message = i % 2 === 0 ? first.message : second.message;
+      app.services.trackingBuffer.push({
+        owner: owners[i % 2]!,
+        outboxMessageId: message.id,
+        type: 'clicked',
+        occurredAt: new Date(),
+        detail,
+        machine: false,
+        machineReason: null,
+        userAgent: agent,
+        metadata: null,
+      });
+    }
+    const result = await flush();
+    expect(result).toMatchObject({ failed: false, remaining: 0 });
+    for (const { message } of [first, second]) {
+      const rows = await events(message.id);
+      expect(rows).toHaveLength(225);
+      expect(new Set(rows.map((e) => `${e.campaignId} ${e.detail} ${e.userAgent}`))).toEqual(
+        new Set([`${message.campaignId} ${detail} ${agent}`]),
+      );
+    }
+  });
+
   it('documents the public routes in the OpenAPI description under public-tracking', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/docs/json' });
     const paths = response.json<{ paths: Record<string, Record<string, { tags?: string[] }>> }>().paths;
