@@ -1,7 +1,7 @@
 import { IMPORT_REASONS } from '../../../shared/imports';
 import { now } from '../../lib/clock';
 import { listCopyLine } from './import-eager-move';
-import type { ImportSession } from './import-session';
+import { CopyText, type ImportSession } from './import-session';
 import {
   findExisting,
   REJECTION_COLUMNS,
@@ -35,11 +35,11 @@ export const ZERO_COUNTERS: ImportCounters = {
 
 /** A batch ready to be written: COPY text for the staging table and the report, and the new totals. */
 export interface PreparedBatch {
-  staged: string;
-  rejected: string;
+  staged: Buffer;
+  rejected: Buffer;
   counters: ImportCounters;
   /** With an eager move: the batch's rows in list_contacts' COPY columns (and `staged` is empty). */
-  listCopy: string;
+  listCopy: Buffer;
   listRows: { count: number; roleAddresses: number };
 }
 
@@ -96,9 +96,9 @@ export class ExistingChecker {
  * young instead of waiting for the whole batch; otherwise the candidates wait for the batch's checks.
  */
 export class BatchBuilder {
-  private staged = '';
-  private rejected = '';
-  private listCopy = '';
+  private readonly staged = new CopyText();
+  private readonly rejected = new CopyText();
+  private readonly listCopy = new CopyText();
   private readonly listRows = { count: 0, roleAddresses: 0 };
   private waiting: { row: StagedRow; values: string[] }[] = [];
   private readonly next: ImportCounters;
@@ -158,10 +158,10 @@ export class BatchBuilder {
     }
     this.next.bytes = Math.min(bytesRead, sizeBytes);
     return {
-      staged: this.staged,
-      rejected: this.rejected,
+      staged: this.staged.toBuffer(),
+      rejected: this.rejected.toBuffer(),
       counters: this.next,
-      listCopy: this.listCopy,
+      listCopy: this.listCopy.toBuffer(),
       listRows: this.listRows,
     };
   }
@@ -178,16 +178,16 @@ export class BatchBuilder {
     const { ref } = this.input;
     if (this.input.eagerList && ref.listId) {
       // Straight into the list (the eager move): nothing goes through the staging table.
-      this.listCopy += listCopyLine(row, ref.userId, ref.listId);
+      this.listCopy.append(listCopyLine(row, ref.userId, ref.listId));
       this.listRows.count++;
       if (row.roleAddress) this.listRows.roleAddresses++;
     } else {
-      this.staged += stagedCopyLine(row);
+      this.staged.append(stagedCopyLine(row));
     }
   }
 
   private reject(line: number, reason: string, values: string[], counter: RejectCounter): void {
-    this.rejected += rejectionCopyLine(this.input.ref.userId, this.input.importId, line, reason, values);
+    this.rejected.append(rejectionCopyLine(this.input.ref.userId, this.input.importId, line, reason, values));
     if (counter === 'invalid') this.next.invalid++;
     else if (counter === 'duplicate') this.next.duplicate++;
     else this.next.existing++;
@@ -209,8 +209,8 @@ export async function writeBatch(
     // A batch lost to a server crash is read again on resume (staging is unlogged and lost with it),
     // so waiting for the WAL flush buys nothing here; the final move commits durably.
     await tx.query('SET LOCAL synchronous_commit TO off');
-    if (batch.staged) await tx.copyIn(input.table, STAGING_COLUMNS, batch.staged);
-    if (batch.rejected) await tx.copyIn('import_rejections', REJECTION_COLUMNS, batch.rejected);
+    if (batch.staged.length > 0) await tx.copyIn(input.table, STAGING_COLUMNS, batch.staged);
+    if (batch.rejected.length > 0) await tx.copyIn('import_rejections', REJECTION_COLUMNS, batch.rejected);
     const saved = await tx.query(
       `UPDATE imports SET processed_rows = $2, staged_rows = $3, duplicate_rows = $4, existing_rows = $5,
          invalid_rows = $6, role_address_rows = $7, bytes_processed = $8, updated_at = $9

@@ -104,8 +104,8 @@ export class EagerListMove {
    * Copies one batch (list_contacts COPY text, see listCopyLine). Never throws: a failure rolls the
    * eager move back for good and the staged rows take the usual road.
    */
-  add(copyText: string, rows: { count: number; roleAddresses: number }): Promise<void> {
-    if (!copyText || !this.healthy) return this.chain;
+  add(copyText: Uint8Array, rows: { count: number; roleAddresses: number }): Promise<void> {
+    if (copyText.length === 0 || !this.healthy) return this.chain;
     this.chain = this.chain.then(async () => {
       if (!this.healthy) return;
       try {

@@ -18,7 +18,7 @@ export interface ImportSession {
   readonly kind: DatabaseHandle['kind'];
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SessionResult<T>>;
   /** `data` is COPY text format: tab-separated, `\N` for null, one row per line (see `copyLine`). */
-  copyIn(table: string, columns: readonly string[], data: string): Promise<void>;
+  copyIn(table: string, columns: readonly string[], data: string | Uint8Array): Promise<void>;
   transaction<T>(work: (tx: ImportSession) => Promise<T>): Promise<T>;
   release(): Promise<void>;
 }
@@ -50,7 +50,7 @@ function postgresSession(client: pg.PoolClient): ImportSession {
     },
     async copyIn(table, columns, data) {
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-      await pipeline(Readable.from([Buffer.from(data, 'utf8')]), stream);
+      await pipeline(Readable.from([typeof data === 'string' ? Buffer.from(data, 'utf8') : data]), stream);
     },
     async transaction(work) {
       await session.query('BEGIN');
@@ -82,7 +82,7 @@ function pgliteSession(client: PGlite): ImportSession {
     },
     async copyIn(table, columns, data) {
       await runner.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], {
-        blob: new Blob([data]),
+        blob: new Blob([data as string | Uint8Array<ArrayBuffer>]),
       });
     },
     async transaction(work) {
@@ -93,6 +93,38 @@ function pgliteSession(client: PGlite): ImportSession {
     async release() {},
   });
   return wrap(client, false);
+}
+
+/**
+ * COPY text encoded to UTF-8 as each row is added. A batch built as one growing string kept every row's
+ * pieces alive until the batch was written: thousands of strings per batch lived long enough for V8 to
+ * move them to the old generation, and garbage collection took a fifth of a 1,000,000-row import. Here
+ * each row's strings die young and the batch is one buffer.
+ */
+export class CopyText {
+  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private used = 0;
+
+  append(text: string): void {
+    // UTF-8 takes at most three bytes per UTF-16 code unit.
+    const worst = text.length * 3;
+    if (this.used + worst > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + worst));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    this.used += this.bytes.write(text, this.used, 'utf8');
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.used;
+  }
+
+  /** The text so far (a view: nothing appended after this call shows in it). */
+  toBuffer(): Buffer {
+    return this.bytes.subarray(0, this.used);
+  }
 }
 
 /** One row of COPY text format. */
