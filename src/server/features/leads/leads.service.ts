@@ -175,7 +175,7 @@ export async function addLeadsToList(options: {
     const tx = trx as unknown as Database;
     await lockUserContacts({ db: tx, userId: actor.id });
     const list = options.listId
-      ? await getListRow({ db: tx, userId: actor.id, id: options.listId })
+      ? await getListRow({ db: tx, userId: actor.id, id: options.listId, forNewMembers: true })
       : await createList({ db: tx, userId: actor.id, name: options.newListName! });
     const usedBefore = await countRecipients({ db: tx, userId: actor.id });
 

@@ -90,8 +90,18 @@ export async function listLists({ db, userId }: { db: Database; userId: string }
 }
 
 /** A live list of this user; another user's id or a deleted list answers 404. */
-export async function getListRow(options: { db: Database; userId: string; id: string }): Promise<ListRow> {
-  const [row] = await options.db
+export async function getListRow(options: {
+  db: Database;
+  userId: string;
+  id: string;
+  /**
+   * For a transaction that adds members: locks the row (FOR KEY SHARE) until it commits, so the list
+   * cannot be deleted in between and leave members behind (list_contacts has no foreign key; see
+   * schema/contacts.ts).
+   */
+  forNewMembers?: boolean;
+}): Promise<ListRow> {
+  const query = options.db
     .select()
     .from(contactLists)
     .where(
@@ -102,6 +112,7 @@ export async function getListRow(options: { db: Database; userId: string; id: st
       ),
     )
     .limit(1);
+  const [row] = options.forNewMembers ? await query.for('key share') : await query;
   if (!row) throw notFound(LIST_NOT_FOUND);
   return row;
 }
@@ -382,7 +393,7 @@ export async function addListContact(options: {
   return options.db.transaction(async (trx) => {
     const tx = trx as unknown as Database;
     await lockUserContacts({ db: tx, userId });
-    const list = await getListRow({ db: tx, userId, id: options.listId });
+    const list = await getListRow({ db: tx, userId, id: options.listId, forNewMembers: true });
     assertKnownCustomFields(list, options.fields.customFields);
     const [inserted] = await tx
       .insert(listContacts)

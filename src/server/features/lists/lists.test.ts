@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { ContactList, ListContact } from '../../../shared/contacts';
-import { contactLists, listContacts } from '../../db/schema/index';
+import { contactLists, listContacts, users } from '../../db/schema/index';
 import { purgeDeletedLists } from '../../jobs/purge-deleted-lists.job';
 import { escapeCsvCell } from './list-export';
 
@@ -19,6 +19,8 @@ describe('lists API', () => {
   afterAll(() => app.close());
 
   const call = (user: TestUser) => as(app, user.cookie);
+  const membersOf = (listId: string) =>
+    app.services.db.select({ id: listContacts.id }).from(listContacts).where(eq(listContacts.listId, listId));
   async function newList(user: TestUser, payload: Record<string, unknown> = {}): Promise<ContactList> {
     const response = await call(user)({
       method: 'POST',
@@ -134,6 +136,29 @@ describe('lists API', () => {
       expect((await call(user)({ method: 'POST', url: `/api/lists/${list.id}/restore` })).statusCode).toBe(
         404,
       );
+      // Its members went with it (list_contacts has no foreign key: a trigger on contact_lists does this).
+      expect(await membersOf(list.id)).toEqual([]);
+    });
+
+    it("deletes every list's members with the account, and never adds to a list that is gone", async () => {
+      const user = await createUser(app);
+      const kept = await newList(user, { name: 'Kano' });
+      await addContact(user, kept.id, { email: 'amina@example.com' });
+      await addContact(user, kept.id, { email: 'bello@example.com' });
+      const other = await createUser(app);
+      const othersList = await newList(other, { name: 'Abuja' });
+      await addContact(other, othersList.id, { email: 'chidi@example.com' });
+      expect(await membersOf(kept.id)).toHaveLength(2);
+
+      await app.services.db.delete(users).where(eq(users.id, user.user.id));
+      expect(await membersOf(kept.id)).toEqual([]);
+      expect(await membersOf(othersList.id)).toHaveLength(1);
+
+      // A list deleted for good cannot take members: its owner's API answers 404 and nothing is written.
+      await app.services.db.delete(contactLists).where(eq(contactLists.id, othersList.id));
+      const late = await addContact(other, othersList.id, { email: 'dayo@example.com' });
+      expect(late.statusCode).toBe(404);
+      expect(await membersOf(othersList.id)).toEqual([]);
     });
 
     it('deletes a list in the recycle bin for good on request, and only from the bin', async () => {
