@@ -6,6 +6,7 @@ import { dispatchOutboxJob } from '../server/jobs/dispatch-outbox.job';
 import { importContactsJob } from '../server/jobs/import-contacts.job';
 import { pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
 import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
+import { purgeDeletedAccountEventsJob } from '../server/jobs/purge-deleted-account-events.job';
 import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
 import { purgeExpiredSessionsJob } from '../server/jobs/purge-expired-sessions.job';
 import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
@@ -24,6 +25,7 @@ import {
 import { handleImportContacts } from './handlers/import-contacts.handler';
 import { handlePollSenderMailbox } from './handlers/poll-sender-mailbox.handler';
 import { handlePollSenderMailboxes } from './handlers/poll-sender-mailboxes.handler';
+import { handlePurgeDeletedAccountEvents } from './handlers/purge-deleted-account-events.handler';
 import { handlePurgeDeletedLists } from './handlers/purge-deleted-lists.handler';
 import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.handler';
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
@@ -99,6 +101,7 @@ export async function registerWorkers(
   for (const [definition, handle] of [
     [rebuildDirectoryFacetsJob, handleRebuildDirectoryFacets],
     [purgeDeletedListsJob, handlePurgeDeletedLists],
+    [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
     [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
   ] as const) {
     await queue.work(definition.name, async (jobs) => {

@@ -36,6 +36,7 @@ export const JOB_NAMES = [
   'purge-stale-imports',
   'rebuild-directory-facets',
   'purge-deleted-lists',
+  'purge-deleted-account-events',
   // Sending engine (docs/sending.md)
   'dispatch-outbox',
   'recover-outbox-leases',

@@ -146,8 +146,9 @@ export function createDatabaseTrackingBuffer(
       try {
         return await copyTrackingHits({ pool, hits });
       } catch {
-        // COPY is all or nothing: a row whose owner was deleted meanwhile fails the batch. The INSERT
-        // joins each hit to its message and skips the ones that are gone.
+        // COPY is all or nothing (email_events has no foreign keys, so a deleted owner no longer fails
+        // it, but a row PostgreSQL refuses would). The INSERT joins each hit to its message and skips
+        // the ones that are gone.
         return insertTrackingHits({ db, hits });
       }
     },
