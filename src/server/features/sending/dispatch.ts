@@ -416,6 +416,8 @@ async function sendOne(ctx: DispatchContext, d: DispatchedMessage): Promise<Send
     const info = await transport.sendMail({
       envelope: { from: mail.from.address, to: [mail.to.address] },
       raw: composeRawMessage(mail),
+      // Already in the raw header; given here too or nodemailer makes one up (five calls into OpenSSL).
+      messageId: mail.messageId,
     });
     return { ok: true, response: String(info.response ?? '').slice(0, 200) };
   } catch (error) {
