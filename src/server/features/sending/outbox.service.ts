@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type campaigns, outboxMessages } from '../../db/schema';
+import type { campaigns } from '../../db/schema';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { prepareMessageContent } from './message-content';
@@ -34,6 +35,57 @@ export function newTrackingToken(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/** `count` tokens from one draw of randomness (one call into OpenSSL instead of one per message). */
+function newTrackingTokens(count: number): string[] {
+  const random = randomBytes(16 * count);
+  return Array.from({ length: count }, (_, i) => random.toString('base64url', i * 16, i * 16 + 16));
+}
+
+interface OutboxInsert {
+  token: string;
+  campaignContactId: string;
+  stepId: string | null;
+  variantKey: string | null;
+  toEmail: string;
+  toName: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  links: string[];
+  sendAfter: Date;
+}
+
+/**
+ * One statement per chunk with one array per column (unnest): a Drizzle multi-row insert built and
+ * checked 7,500 parameters per 500 messages, a third of queueing's CPU in bench/dispatch. Ids come back
+ * in the order of the rows.
+ */
+async function insertOutboxRows(
+  db: Database,
+  campaign: CampaignRow,
+  at: Date,
+  rows: OutboxInsert[],
+): Promise<string[]> {
+  const column = <T>(pick: (row: OutboxInsert) => T) => sql.param(rows.map(pick));
+  const stamp = at.toISOString();
+  const result = await db.execute(sql`
+    INSERT INTO outbox_messages (token, user_id, campaign_id, campaign_contact_id, step_id, variant_key,
+      to_email, to_name, subject, html, text, links, send_after, created_at, updated_at)
+    SELECT m.token, ${campaign.userId}, ${campaign.id}::uuid, m.contact_id, m.step_id, m.variant_key,
+      m.to_email, m.to_name, m.subject, m.html, m.text, m.links::jsonb, m.send_after,
+      ${stamp}::timestamptz, ${stamp}::timestamptz
+    FROM unnest(${column((r) => r.token)}::text[], ${column((r) => r.campaignContactId)}::uuid[],
+      ${column((r) => r.stepId)}::uuid[], ${column((r) => r.variantKey)}::text[],
+      ${column((r) => r.toEmail)}::text[], ${column((r) => r.toName)}::text[],
+      ${column((r) => r.subject)}::text[], ${column((r) => r.html)}::text[], ${column((r) => r.text)}::text[],
+      ${column((r) => JSON.stringify(r.links))}::text[], ${column((r) => r.sendAfter.toISOString())}::timestamptz[])
+      WITH ORDINALITY AS m(token, contact_id, step_id, variant_key, to_email, to_name, subject, html, text,
+        links, send_after, ord)
+    ORDER BY m.ord
+    RETURNING id`);
+  return (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id);
+}
+
 /**
  * Queues rendered messages of one campaign in the outbox and wakes the dispatchers. Tracking (pixel,
  * click links) is applied here once, so the hot send path only adds the per-account envelope.
@@ -54,8 +106,10 @@ export async function queueMessages(options: {
   const at = now();
   const ids: string[] = [];
   for (let start = 0; start < options.messages.length; start += INSERT_CHUNK) {
-    const rows = options.messages.slice(start, start + INSERT_CHUNK).map((message) => {
-      const token = newTrackingToken();
+    const chunk = options.messages.slice(start, start + INSERT_CHUNK);
+    const tokens = newTrackingTokens(chunk.length);
+    const rows = chunk.map((message, i): OutboxInsert => {
+      const token = tokens[i]!;
       const content = prepareMessageContent({
         html: message.html,
         text: message.text ?? null,
@@ -66,8 +120,6 @@ export async function queueMessages(options: {
       });
       return {
         token,
-        userId: campaign.userId,
-        campaignId: campaign.id,
         campaignContactId: message.campaignContactId,
         stepId: message.stepId ?? null,
         variantKey: message.variantKey ?? null,
@@ -78,12 +130,9 @@ export async function queueMessages(options: {
         text: content.text,
         links: content.links,
         sendAfter: message.sendAfter ?? at,
-        createdAt: at,
-        updatedAt: at,
       };
     });
-    const inserted = await db.insert(outboxMessages).values(rows).returning({ id: outboxMessages.id });
-    ids.push(...inserted.map((row) => row.id));
+    ids.push(...(await insertOutboxRows(db, campaign, at, rows)));
   }
   if (options.queue && ids.length > 0) {
     await wakeDispatchers({ queue: options.queue, parallelism: options.dispatchConcurrency ?? 2 });
