@@ -83,7 +83,7 @@ export async function queueForContacts(
   app: FastifyInstance,
   campaign: CampaignRow,
   count: number,
-  options: { domain?: string; emails?: string[]; timeZone?: string | null } = {},
+  options: { domain?: string; emails?: string[]; timeZone?: string | null; html?: string } = {},
 ): Promise<{ contactIds: string[]; messageIds: string[]; emails: string[] }> {
   const emails =
     options.emails ??
@@ -112,7 +112,9 @@ export async function queueForContacts(
       campaignContactId: c.id,
       toEmail: c.email,
       subject: 'Partnership with Kano Foods',
-      html: '<html><body><p>Hello, see <a href="https://kanofoods.example.com/offer">our offer</a>.</p></body></html>',
+      html:
+        options.html ??
+        '<html><body><p>Hello, see <a href="https://kanofoods.example.com/offer">our offer</a>.</p></body></html>',
     })),
   });
   return { contactIds: contacts.map((c) => c.id), messageIds: queued.ids, emails };

@@ -15,7 +15,7 @@ import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
 import { sendOneOffEmail } from '../sender-accounts/one-off-send';
 import { getSenderAccountRow } from '../sender-accounts/sender-accounts.service';
 import type { SenderAccountRow } from '../sender-accounts/sender-transport';
-import { prepareMessageContent } from '../sending/message-content';
+import { asEmailDocument, prepareMessageContent } from '../sending/message-content';
 import {
   buildMailOptions,
   makeMessageId,
@@ -220,7 +220,9 @@ function finish(input: {
     trackOpens: false,
     trackClicks: false,
   });
-  if (!input.account) return { html: content.html, text: content.text };
+  // As the outbox will send it (queueMessages): a fragment becomes a document with a readable font.
+  const html = asEmailDocument(content.html);
+  if (!input.account) return { html, text: content.text };
   try {
     const mail = buildMailOptions({
       messageId: `${PREVIEW_TOKEN}@tambari.invalid`,
@@ -230,7 +232,7 @@ function finish(input: {
       replyTo: null,
       to: { name: null, email: input.contact.email },
       subject: input.subject,
-      html: content.html,
+      html,
       text: content.text,
       postalAddress: input.account.postalAddress,
       senderName: input.account.fromName,
@@ -239,7 +241,7 @@ function finish(input: {
     return { html: String(mail.html), text: String(mail.text) };
   } catch {
     // An odd stored address must not break the preview; the body alone is still worth showing.
-    return { html: content.html, text: content.text };
+    return { html, text: content.text };
   }
 }
 
@@ -403,7 +405,7 @@ export async function sendCampaignTestEmail(
     replyTo: account.replyTo,
     to: { name: null, email: to },
     subject: `[Test] ${rendered.subject}`,
-    html: content.html,
+    html: asEmailDocument(content.html),
     text: content.text,
     postalAddress: account.postalAddress,
     senderName: account.fromName,

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSendingCampaign,
@@ -81,6 +82,13 @@ describe('dispatch', () => {
     );
     expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
     expect(mail.raw).toContain('12 Marina Road');
+    // The editor's fragment arrives as a document with a sans-serif font (Outlook's default is Times),
+    // the compliance footer inside its body.
+    const parsed = await simpleParser(mail.raw);
+    expect(parsed.html).toMatch(
+      /^<!DOCTYPE html><html>.*<div style="font-family:Arial,Helvetica,sans-serif;/s,
+    );
+    expect(parsed.html).toMatch(/12 Marina Road.*<\/div><\/body><\/html>$/s);
 
     const events = await app.services.db
       .select()
@@ -88,6 +96,23 @@ describe('dispatch', () => {
       .where(and(eq(emailEvents.campaignId, campaign.id), eq(emailEvents.type, 'sent')));
     expect(events).toHaveLength(7);
     expect(events.every((e) => e.senderAccountId && e.campaignContactId && e.outboxMessageId)).toBe(true);
+  });
+
+  it("sends the editor's fragment as a document in a sans-serif font, the footer inside its body", async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const accounts = [await createSinkAccount(app, user.id)];
+    const campaign = await createSendingCampaign(app, user.id, accounts);
+    const { emails } = await queueForContacts(app, campaign, 1, {
+      html: '<p>Hi Lead,</p><p>Quick question.</p>',
+    });
+    await drainOutbox(dispatchContext(app, sink.port, user.id));
+    const mail = sink.messages.find((m) => m.to.includes(emails[0]!))!;
+    const parsed = await simpleParser(mail.raw);
+    // Unstyled, Outlook would show it in Times New Roman.
+    expect(parsed.html).toMatch(
+      /^<!DOCTYPE html><html>.*<body style="margin:0;padding:0"><div style="font-family:Arial,Helvetica,sans-serif;[^"]*"><p>Hi Lead,<\/p><p>Quick question\.<\/p>/s,
+    );
+    expect(parsed.html).toMatch(/12 Marina Road.*<\/div><\/body><\/html>$/s);
   });
 
   it("never passes an account's daily cap: the rest waits for the account's next day", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
-import { MAX_BODY_BYTES, prepareMessageContent } from './message-content';
+import { asEmailDocument, MAX_BODY_BYTES, prepareMessageContent } from './message-content';
 
 const TOKEN = 'q1W2e3R4t5Y6u7I8o9P0aA';
 const BASE = 'https://track.example.com';
@@ -164,5 +164,25 @@ describe('bad input', () => {
     expect(() => prepare('<p>Hi</p>', { trackingBaseUrl: 'javascript:alert(1)' })).toThrow(
       'Invalid tracking URL',
     );
+  });
+});
+
+describe('asEmailDocument', () => {
+  it('gives an editor fragment a document with a readable sans-serif font', () => {
+    const html = asEmailDocument('<p>Hi Ada,</p><p>Quick question.</p>');
+    expect(html).toMatch(/^<!DOCTYPE html><html><head><meta charset="utf-8">/);
+    expect(html).toContain(
+      '<div style="font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.5;color:#222222"><p>Hi Ada,</p><p>Quick question.</p></div></body></html>',
+    );
+  });
+
+  it('leaves a body that is already a document exactly as it is', () => {
+    for (const document of [
+      '<html><body><p>Hi</p></body></html>',
+      '<!DOCTYPE html>\n<HTML lang="en"><BODY style="x"><p>Hi</p></BODY></HTML>',
+      '<body><p>Hi</p></body>',
+    ]) {
+      expect(asEmailDocument(document)).toBe(document);
+    }
   });
 });

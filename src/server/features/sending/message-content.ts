@@ -136,3 +136,24 @@ export function prepareMessageContent(input: {
     links,
   };
 }
+
+const HAS_DOCUMENT = /<(?:html|body)[\s>]/i;
+
+/**
+ * A body the editor gave as a fragment (`<p>Hi Ada,</p>…`) as a whole email document with a readable
+ * default font. Mail programs show an unstyled fragment in their own default font, which for Outlook on
+ * Windows is Times New Roman; a cold email should look typed in a mail program: sans-serif at a reading
+ * size, no background, no padding. A body that is already a document (a bulk email, a pasted template)
+ * is left exactly as it is. Applied after prepareMessageContent, so the body's size limit and its links
+ * are the author's.
+ */
+export function asEmailDocument(html: string): string {
+  if (HAS_DOCUMENT.test(html)) return html;
+  return (
+    '<!DOCTYPE html><html><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
+    '<body style="margin:0;padding:0">' +
+    `<div style="font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.5;color:#222222">${html}</div>` +
+    '</body></html>'
+  );
+}

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client';
 import type { campaigns } from '../../db/schema';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
-import { prepareMessageContent } from './message-content';
+import { asEmailDocument, prepareMessageContent } from './message-content';
 import { resolveTrackingBaseUrl } from './message-envelope';
 
 /*
@@ -126,7 +126,7 @@ export async function queueMessages(options: {
         toEmail: message.toEmail.trim(),
         toName: message.toName ?? null,
         subject: message.subject,
-        html: content.html,
+        html: asEmailDocument(content.html),
         text: content.text,
         links: content.links,
         sendAfter: message.sendAfter ?? at,
