@@ -114,7 +114,9 @@ export async function settledMailCount(
   app: FastifyInstance,
   email: string,
   expectAtLeast: number,
-  timeoutMs = 5_000,
+  // Ends as soon as the mail is there. 5 s was once not enough on a loaded two-core CI machine (a new
+  // SMTP connection to the development mailbox, then its database write, behind two test files at once).
+  timeoutMs = 15_000,
 ): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   let found = (await receiptsFor(app, email)).length;
