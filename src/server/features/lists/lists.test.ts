@@ -1,13 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { ContactList, ListContact } from '../../../shared/contacts';
 import { contactLists, listContacts, users } from '../../db/schema/index';
 import { purgeDeletedLists } from '../../jobs/purge-deleted-lists.job';
 import { escapeCsvCell } from './list-export';
+import { getListRow } from './lists.service';
 
 const DAY = 86_400_000;
 
@@ -139,6 +140,46 @@ describe('lists API', () => {
       // Its members went with it (list_contacts has no foreign key: a trigger on contact_lists does this).
       expect(await membersOf(list.id)).toEqual([]);
     });
+
+    // PostgreSQL only: PGlite runs one transaction at a time, so the race cannot happen there.
+    it.skipIf(!inject('databaseUrl'))(
+      'a list deleted while members are being added keeps none of them (the writer holds the list row)',
+      async () => {
+        const user = await createUser(app);
+        const list = await newList(user, { name: 'Racing' });
+        let finishAdding!: () => void;
+        const adding = new Promise<void>((resolve) => {
+          finishAdding = resolve;
+        });
+        const writer = app.services.db.transaction(async (trx) => {
+          const tx = trx as unknown as typeof app.services.db;
+          const row = await getListRow({ db: tx, userId: user.user.id, id: list.id, forNewMembers: true });
+          await tx.insert(listContacts).values({
+            userId: user.user.id,
+            listId: row.id,
+            email: 'efe@example.com',
+            emailNormalized: 'efe@example.com',
+            source: 'manual',
+          });
+          await adding;
+        });
+        let deleted = false;
+        const deleter = app.services.db
+          .delete(contactLists)
+          .where(eq(contactLists.id, list.id))
+          .then(() => {
+            deleted = true;
+          });
+        // The delete waits for the writer's lock on the list row…
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(deleted).toBe(false);
+        finishAdding();
+        await writer;
+        await deleter;
+        // …then its trigger removes what the writer committed: no member outlives its list.
+        expect(await membersOf(list.id)).toEqual([]);
+      },
+    );
 
     it("deletes every list's members with the account, and never adds to a list that is gone", async () => {
       const user = await createUser(app);
