@@ -93,6 +93,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       });
     },
   });
+  // A client that dies mid-conversation (dispatch-workers.test.ts kills a worker in the middle of a
+  // batch) resets its socket. smtp-server passes that on as an 'error' event, which unheard would be an
+  // uncaught exception in the test process; a real server notes it and carries on.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
   return {
