@@ -278,9 +278,16 @@ async function freeName(db: Database, userId: string, base: string): Promise<str
 /** Deletes a list in the recycle bin for good (its contacts go with it). */
 export async function purgeList(options: { db: Database; userId: string; id: string }): Promise<void> {
   await getDeletedListRow(options);
+  // Still in the bin at the moment of deleting: a restore in between must not lose a live list.
   await options.db
     .delete(contactLists)
-    .where(and(eq(contactLists.id, options.id), eq(contactLists.userId, options.userId)));
+    .where(
+      and(
+        eq(contactLists.id, options.id),
+        eq(contactLists.userId, options.userId),
+        isNotNull(contactLists.deletedAt),
+      ),
+    );
 }
 
 /** The purge job: lists deleted more than 30 days ago. Idempotent. */

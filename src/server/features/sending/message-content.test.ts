@@ -181,6 +181,7 @@ describe('asEmailDocument', () => {
       '<html><body><p>Hi</p></body></html>',
       '<!DOCTYPE html>\n<HTML lang="en"><BODY style="x"><p>Hi</p></BODY></HTML>',
       '<body><p>Hi</p></body>',
+      '<!DOCTYPE html><head><style>p{margin:0}</style></head><p>Hi</p>',
     ]) {
       expect(asEmailDocument(document)).toBe(document);
     }

@@ -137,7 +137,8 @@ export function prepareMessageContent(input: {
   };
 }
 
-const HAS_DOCUMENT = /<(?:html|body)[\s>]/i;
+// A doctype, <html>, <head> or <body>: HTML5 lets a document leave out the tags it does not need.
+const HAS_DOCUMENT = /<(?:!doctype|html|head|body)[\s>]/i;
 
 /**
  * A body the editor gave as a fragment (`<p>Hi Ada,</p>…`) as a whole email document with a readable

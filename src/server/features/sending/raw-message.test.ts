@@ -65,6 +65,7 @@ const cases: Record<string, Partial<Parameters<typeof buildMailOptions>[0]>> = {
     html: `<p>${'Café Déjà vu — crème brûlée. '.repeat(40)}</p>\n<p>=equals= and trailing space \n\ttab</p>`,
     text: `Line with trailing spaces   \nCafé\n.leading dot\nFrom the start\r\nCRLF\rbare CR`,
   },
+  'an empty subject': { subject: '' },
   'control characters in the body': { text: 'a\u0000b\u0007c\u001bd', html: '<p>x\u0000y</p>' },
   'header injection attempts': {
     from: { name: 'Evil\r\nBcc: victim@example.org', email: 'ada@sender.ng' },

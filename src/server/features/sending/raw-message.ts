@@ -98,7 +98,8 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
     headerLine('From', mail.from),
     headerLine('To', mail.to),
     ...(mail.replyTo ? [headerLine('Reply-To', mail.replyTo)] : []),
-    headerLine('Subject', mail.subject),
+    // No subject, no header: what MailComposer does too.
+    ...(mail.subject ? [headerLine('Subject', mail.subject)] : []),
     headerLine('Message-ID', mail.messageId),
     ...Object.entries(mail.headers).map(([key, value]) => headerLine(key, value)),
     'MIME-Version: 1.0',
