@@ -151,9 +151,16 @@ describe('lists API', () => {
         const adding = new Promise<void>((resolve) => {
           finishAdding = resolve;
         });
+        let holding!: () => void;
+        const locked = new Promise<void>((resolve) => {
+          holding = resolve;
+        });
         const writer = app.services.db.transaction(async (trx) => {
           const tx = trx as unknown as typeof app.services.db;
           const row = await getListRow({ db: tx, userId: user.user.id, id: list.id, forNewMembers: true });
+          // Found the list; the member is written after the delete has started.
+          holding();
+          await adding;
           await tx.insert(listContacts).values({
             userId: user.user.id,
             listId: row.id,
@@ -161,19 +168,25 @@ describe('lists API', () => {
             emailNormalized: 'efe@example.com',
             source: 'manual',
           });
-          await adding;
         });
+        // The delete starts once the writer has found the list and before it writes the member (a writer
+        // that failed first ends the wait too, and `await writer` reports it).
+        await Promise.race([locked, writer]);
         let deleted = false;
-        const deleter = app.services.db
-          .delete(contactLists)
-          .where(eq(contactLists.id, list.id))
-          .then(() => {
-            deleted = true;
-          });
-        // The delete waits for the writer's lock on the list row…
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(deleted).toBe(false);
-        finishAdding();
+        let deleter: Promise<void> = Promise.resolve();
+        try {
+          deleter = app.services.db
+            .delete(contactLists)
+            .where(eq(contactLists.id, list.id))
+            .then(() => {
+              deleted = true;
+            });
+          // The delete waits for the writer's lock on the list row…
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(deleted).toBe(false);
+        } finally {
+          finishAdding();
+        }
         await writer;
         await deleter;
         // …then its trigger removes what the writer committed: no member outlives its list.
