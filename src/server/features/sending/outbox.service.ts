@@ -30,12 +30,10 @@ export interface QueueMessageInput {
 
 const INSERT_CHUNK = 500;
 
-/** A random, unguessable public id for the message's pixel, links and unsubscribe page. */
-export function newTrackingToken(): string {
-  return randomBytes(16).toString('base64url');
-}
-
-/** `count` tokens from one draw of randomness (one call into OpenSSL instead of one per message). */
+/**
+ * `count` random, unguessable public ids (16 bytes each) for the messages' pixels, links and unsubscribe
+ * pages, from one draw of randomness: one call into OpenSSL instead of one per message.
+ */
 function newTrackingTokens(count: number): string[] {
   const random = randomBytes(16 * count);
   return Array.from({ length: count }, (_, i) => random.toString('base64url', i * 16, i * 16 + 16));

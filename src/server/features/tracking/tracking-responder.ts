@@ -19,7 +19,7 @@ import { INVALID_LINK_PAGE, PIXEL_GIF, UNAVAILABLE_PAGE } from './tracking-pages
 
 export const NO_STORE = 'no-store, no-cache, must-revalidate, private';
 
-/** What the hot routes send besides their content (they skip helmet: see tracking.routes.ts). */
+/** The security headers the hot routes and recipient pages draw on (they skip helmet: see tracking.routes.ts). */
 export const HOT_ROUTE_HEADERS = {
   'x-content-type-options': 'nosniff',
   // The token stays out of any Referer, and the webmail page the link sat on is not passed on either.
