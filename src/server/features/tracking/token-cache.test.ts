@@ -89,6 +89,22 @@ describe('token cache', () => {
     expect(loads).toEqual(['a', 'b', 'c']);
   });
 
+  it('keeps an entry looked up all the time while many others come and go', async () => {
+    const known: Record<string, string> = { hot: 'HOT' };
+    for (let i = 0; i < 100; i++) known[`cold${i}`] = `COLD${i}`;
+    const { cache, loads } = harness({ maxEntries: 10, known });
+    await cache.get('hot');
+    for (let i = 0; i < 100; i++) {
+      await cache.get(`cold${i}`);
+      expect(cache.peek('hot')).toBe('HOT');
+    }
+    expect(cache.size).toBe(10);
+    expect(loads.filter((token) => token === 'hot')).toEqual(['hot']);
+    // The oldest of the rest went first.
+    expect(cache.peek('cold0')).toBeUndefined();
+    expect(cache.peek('cold99')).toBe('COLD99');
+  });
+
   it('caches nothing when the lookup fails, so the next request tries again', async () => {
     let fail = true;
     const cache = createTokenCache<string>({

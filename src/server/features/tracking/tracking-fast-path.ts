@@ -19,10 +19,27 @@ const OPEN_PREFIX = '/t/o/';
 const CLICK_PREFIX = '/t/c/';
 const PREFIX_LENGTH = 5;
 
+/*
+ * Binary bodies (the pixel) as latin1 strings, made once per buffer: Node writes a string body together
+ * with the headers in one write, where a Buffer goes out as a second chunk of a writev.
+ */
+const latin1Bodies = new WeakMap<Buffer, string>();
+
+function latin1(body: Buffer): string {
+  let text = latin1Bodies.get(body);
+  if (text === undefined) {
+    text = body.toString('latin1');
+    latin1Bodies.set(body, text);
+  }
+  return text;
+}
+
 function write(response: ServerResponse, answer: TrackingAnswer): void {
   response.writeHead(answer.status, answer.headers);
-  if (answer.body === null) response.end();
-  else response.end(answer.body);
+  const { body } = answer;
+  if (body === null) response.end();
+  else if (typeof body === 'string') response.end(body);
+  else response.end(latin1(body), 'latin1');
 }
 
 function send(response: ServerResponse, answer: TrackingAnswer | Promise<TrackingAnswer>): void {
