@@ -120,9 +120,17 @@ const ENCODE_SLICE_ROWS = 200;
  */
 function encodeCopyRows(hits: readonly TrackingHit[], start: number, end: number): Buffer {
   let text = '';
+  // Hits arrive tens to the millisecond under load: each distinct time is formatted once.
+  let lastTime = Number.NaN;
+  let lastIso = '';
   for (let i = start; i < end; i++) {
     const h = hits[i]!;
-    text += `${rowPrefix(h)}${h.type}\t${h.occurredAt.toISOString()}\t${copyValue(h.detail)}\t${h.machine ? 't' : 'f'}\t${copyValue(h.machineReason)}\t${copyValue(h.userAgent)}\t${copyValue(h.metadata === null ? null : JSON.stringify(h.metadata))}\n`;
+    const time = h.occurredAt.getTime();
+    if (time !== lastTime) {
+      lastTime = time;
+      lastIso = h.occurredAt.toISOString();
+    }
+    text += `${rowPrefix(h)}${h.type}\t${lastIso}\t${copyValue(h.detail)}\t${h.machine ? 't' : 'f'}\t${copyValue(h.machineReason)}\t${copyValue(h.userAgent)}\t${copyValue(h.metadata === null ? null : JSON.stringify(h.metadata))}\n`;
   }
   // UTF-8 takes at most three bytes per UTF-16 code unit.
   const buffer = Buffer.allocUnsafe(text.length * 3);

@@ -353,13 +353,17 @@ describe('open pixel and click redirect', () => {
     // across hits as the token cache does.
     const detail = 'https://example.com/a\\b\tc\nd\re?x=ü€😀';
     const agent = `${CHROME}\t\\`;
+    // Three hits to the millisecond, as under load (the writer formats each distinct time once).
+    const timeOf = (i: number) => Date.UTC(2026, 10, 25, 9, 0, 0, Math.floor(i / 3));
+    const expectedTimes: [number[], number[]] = [[], []];
     for (let i = 0; i < 450; i++) {
       const message = i % 2 === 0 ? first.message : second.message;
+      expectedTimes[i % 2]!.push(timeOf(i));
       app.services.trackingBuffer.push({
         owner: owners[i % 2]!,
         outboxMessageId: message.id,
         type: 'clicked',
-        occurredAt: new Date(),
+        occurredAt: new Date(timeOf(i)),
         detail,
         machine: false,
         machineReason: null,
@@ -369,9 +373,11 @@ describe('open pixel and click redirect', () => {
     }
     const result = await flush();
     expect(result).toMatchObject({ failed: false, remaining: 0 });
-    for (const { message } of [first, second]) {
+    for (const [index, { message }] of [first, second].entries()) {
       const rows = await events(message.id);
       expect(rows).toHaveLength(225);
+      const times = rows.map((e) => e.occurredAt.getTime()).sort((a, b) => a - b);
+      expect(times).toEqual(expectedTimes[index]);
       expect(new Set(rows.map((e) => `${e.campaignId} ${e.detail} ${e.userAgent}`))).toEqual(
         new Set([`${message.campaignId} ${detail} ${agent}`]),
       );
