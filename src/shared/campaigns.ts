@@ -26,10 +26,10 @@ export const NEWSLETTER_STATUSES = ['draft', 'scheduled', 'sending', 'sent'] as 
 export type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
 
 const name = z.string().trim().min(1, 'Enter a name').max(120, 'Name must be at most 120 characters');
+/** May be empty on a follow-up step: see THREAD_REPLY below. The first step's is required (the services). */
 const subject = z
   .string()
   .trim()
-  .min(1, 'Enter a subject')
   .max(200, 'Subject must be at most 200 characters')
   .refine((v) => !/[\r\n]/.test(v), 'Subject cannot contain line breaks');
 /** Bodies are HTML from the editor; 2 MB is the engine's limit too. */
@@ -106,6 +106,27 @@ export const campaignSettingsSchema = z
     if (v.windowStartMinute === v.windowEndMinute) return; // all day
   });
 export type CampaignSettingsInput = z.input<typeof campaignSettingsSchema>;
+
+/**
+ * A follow-up step whose subject is left empty is sent as a reply in the contact's thread: "Re: " and
+ * the subject the contact last received from the campaign, In-Reply-To and References naming that
+ * message, from the account that sent it. The first email starts the thread, so it needs a subject.
+ */
+export const THREAD_REPLY = {
+  firstStepNeedsSubject: 'Enter a subject',
+  firstStepMovedWithoutSubject:
+    'The first step needs a subject: only follow-ups can leave it empty to reply in the same thread',
+  subjectHint: 'Leave empty to send this follow-up as a reply in the same thread (Re: …)',
+} as const;
+
+/** The indexes of variants missing the subject the first step needs; none for a follow-up. */
+export function variantsMissingFirstSubject(
+  variants: readonly { subject: string }[],
+  isFirstStep: boolean,
+): number[] {
+  if (!isFirstStep) return [];
+  return variants.flatMap((variant, index) => (variant.subject.trim() === '' ? [index] : []));
+}
 
 export const variantInputSchema = z.object({
   key: z.enum(VARIANT_KEYS),

@@ -52,6 +52,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     allowInsecureAuth: true,
     logger: false,
     size: 20 * 1024 * 1024,
+    // close() at the end of a test file: the dispatchers' pooled connections stay open while idle, and
+    // the default 30 s wait for them to leave was half of some files' time.
+    closeTimeout: 500,
     onAuth(auth, _session, callback) {
       if (refuse.has(auth.username ?? '')) {
         const error = new Error('Authentication credentials invalid') as Error & { responseCode: number };

@@ -251,6 +251,14 @@ export const outboxMessages = pgTable(
      * message is first given an account, then kept, so a retry carries the same id.
      */
     messageId: text('message_id'),
+    /**
+     * A follow-up sent as a reply in the contact's thread (its step left the subject empty): the
+     * Message-ID it answers and the thread's earlier ids, oldest first (no angle brackets), and the
+     * account that sent the message it answers, which sends this one too when it still can.
+     */
+    inReplyTo: text('in_reply_to'),
+    threadReferences: jsonb('thread_references').$type<string[]>(),
+    threadSenderAccountId: uuid('thread_sender_account_id'),
     /** Original URLs of tracked links, by index (click links carry only the index). */
     links: jsonb('links').$type<string[]>().notNull().default([]),
     senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { CampaignAudience } from '../../../shared/campaigns';
+import type { CampaignAudience, CampaignStep } from '../../../shared/campaigns';
 import type { PersonalizePreview, PreviewContact } from '../../../shared/personalize';
 import type { Database } from '../../db/client';
 import {
@@ -32,7 +32,9 @@ import {
   renderSeed,
   SAMPLE_CONTACT,
 } from './personalize';
+import { firstStepSubject } from './sequencing';
 import { loadSteps } from './steps.service';
+import { repliesInThread, replySubject } from './thread-reply';
 
 /*
  * Previews and test sends: a step's variant as one contact of the audience will receive it (same seed as
@@ -177,7 +179,31 @@ async function loadVariant(db: Database, campaign: CampaignRow, stepId: string, 
   if (!step) throw notFound('Step not found');
   const variant = step.variants.find((v) => v.key === variantKey);
   if (!variant) throw notFound(`Step ${step.position} has no variant ${variantKey}`);
-  return { step, variant };
+  return { steps, step, variant };
+}
+
+/**
+ * The subject a step's copy goes out with for this contact: a follow-up replying in the thread shows
+ * "Re: " and the first step's subject (what the contact sees when the earlier emails went out).
+ */
+function stepSubjectFor(options: {
+  campaignId: string;
+  steps: CampaignStep[];
+  step: CampaignStep;
+  variant: { subject: string };
+  rendered: string;
+  contact: PersonalizeContact;
+  sender: PersonalizeSender;
+}): string {
+  if (!repliesInThread(options.step, options.variant)) return options.rendered;
+  const first = firstStepSubject({
+    campaignId: options.campaignId,
+    steps: options.steps,
+    campaignContactId: options.contact.email,
+    contact: options.contact,
+    sender: options.sender,
+  });
+  return first ? replySubject(first) : options.rendered;
 }
 
 function previewContact(contact: PersonalizeContact): PreviewContact {
@@ -258,19 +284,29 @@ export async function previewCampaignStep(
 ): Promise<PersonalizePreview> {
   const { db } = options;
   const campaign = await getCampaignRow({ db, userId: options.userId, id: options.campaignId });
-  const { step, variant } = await loadVariant(db, campaign, options.stepId, options.variantKey);
+  const { steps, step, variant } = await loadVariant(db, campaign, options.stepId, options.variantKey);
   const user = await userRow(db, options.userId);
   const [chosen, account, knownFields] = await Promise.all([
     chooseContact({ ...options, campaign, role: user.role }),
     firstActiveAccount(db, campaign),
     knownFieldsOf(db, campaign.userId, campaign.audience.listIds ?? []),
   ]);
+  const sender = senderOf(account, user);
   const rendered = renderForContact({
     subject: variant.subject,
     html: variant.bodyHtml,
     contact: chosen.contact,
-    sender: senderOf(account, user),
+    sender,
     seed: renderSeed({ campaignId: campaign.id, stepId: step.id, email: chosen.contact.email }),
+  });
+  rendered.subject = stepSubjectFor({
+    campaignId: campaign.id,
+    steps,
+    step,
+    variant,
+    rendered: rendered.subject,
+    contact: chosen.contact,
+    sender,
   });
   const problems = findMergeTagProblems({ subject: variant.subject, html: variant.bodyHtml, knownFields });
   const body = finish({
@@ -373,17 +409,27 @@ export async function sendCampaignTestEmail(
 ): Promise<{ ok: true; to: string }> {
   const { db } = options;
   const campaign = await getCampaignRow({ db, userId: options.userId, id: options.campaignId });
-  const { step, variant } = await loadVariant(db, campaign, options.stepId, options.variantKey);
+  const { steps, step, variant } = await loadVariant(db, campaign, options.stepId, options.variantKey);
   const account = await getSenderAccountRow({ db, userId: options.userId, id: options.senderAccountId });
   const user = await userRow(db, options.userId);
   const to = options.to ?? user.email;
   const chosen = await chooseContact({ ...options, campaign, role: user.role });
+  const sender = { fromName: account.fromName, fromEmail: account.fromEmail };
   const rendered = renderForContact({
     subject: variant.subject,
     html: variant.bodyHtml,
     contact: chosen.contact,
-    sender: { fromName: account.fromName, fromEmail: account.fromEmail },
+    sender,
     seed: renderSeed({ campaignId: campaign.id, stepId: step.id, email: chosen.contact.email }),
+  });
+  rendered.subject = stepSubjectFor({
+    campaignId: campaign.id,
+    steps,
+    step,
+    variant,
+    rendered: rendered.subject,
+    contact: chosen.contact,
+    sender,
   });
   const token = `test-${randomBytes(12).toString('base64url')}`;
   const trackingBaseUrl = resolveTrackingBaseUrl({

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { CampaignStep } from '../../../shared/campaigns';
+import { type CampaignStep, variantsMissingFirstSubject } from '../../../shared/campaigns';
 import { type PrelaunchItem, type PrelaunchReport, SPAM_SCORE_THRESHOLD } from '../../../shared/personalize';
 import type { Database } from '../../db/client';
 import {
@@ -159,6 +159,10 @@ export async function getPrelaunchReport(options: {
     const at = where(copy.step, copy.key);
     const ids = { stepId: copy.step.id, variantKey: copy.key };
     const flatHtml = flattenSpintax(copy.html);
+    // The step services keep a subject on the first step; this is the last line for older data.
+    if (variantsMissingFirstSubject([copy], copy.step.position === 1).length > 0) {
+      blockers.push({ code: 'empty_subject', message: `${at}: the first email needs a subject`, ...ids });
+    }
     if (visibleText(flatHtml).trim() === '' && !/<img\b/i.test(flatHtml)) {
       blockers.push({ code: 'empty_body', message: `${at}: the email body is empty`, ...ids });
     }

@@ -15,8 +15,15 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { type QueueMessageInput, queueMessages, wakeDispatchers } from '../sending/outbox.service';
 import { addStepDelay } from './next-step';
-import { renderForContact, renderSeed } from './personalize';
+import { type PersonalizeContact, type PersonalizeSender, renderForContact, renderSeed } from './personalize';
 import { loadSteps } from './steps.service';
+import {
+  loadThreadParents,
+  repliesInThread,
+  replyReferences,
+  replySubject,
+  type ThreadParent,
+} from './thread-reply';
 
 /*
  * The sequence's progress (job advance-campaign-sequences, every minute and after a launch): contacts
@@ -194,6 +201,27 @@ async function renderSender(db: Database, campaignId: string) {
   return row ?? null;
 }
 
+/** The subject the first step gives this contact, rendered as it was (or would be) sent; null if none. */
+export function firstStepSubject(options: {
+  campaignId: string;
+  steps: CampaignStep[];
+  /** The A/B bucket's key: the campaign contact's id (any stable string in a preview). */
+  campaignContactId: string;
+  contact: PersonalizeContact;
+  sender: PersonalizeSender | null;
+}): string | null {
+  const first = options.steps.find((step) => step.position === 1);
+  const variant = first ? chooseVariant(first, options.campaignContactId) : null;
+  if (!first || !variant) return null;
+  return renderForContact({
+    subject: variant.subject,
+    html: '',
+    contact: options.contact,
+    sender: options.sender,
+    seed: renderSeed({ campaignId: options.campaignId, stepId: first.id, email: options.contact.email }),
+  }).subject;
+}
+
 interface ContactUpdate {
   id: string;
   currentStep: number;
@@ -235,6 +263,14 @@ async function advanceBatch(
       campaign.id,
       contacts.map((c) => c.id),
     );
+    // What threaded follow-ups answer: looked up only when the campaign has such a step.
+    const threadParents = steps.some((step) => step.variants.some((v) => repliesInThread(step, v)))
+      ? await loadThreadParents(
+          tx,
+          campaign.id,
+          contacts.map((c) => c.id),
+        )
+      : new Map<string, ThreadParent>();
     const messages: QueueMessageInput[] = [];
     const updates: ContactUpdate[] = [];
     for (const contact of contacts) {
@@ -251,30 +287,54 @@ async function advanceBatch(
           continue;
         }
         try {
+          const personalizeContact = {
+            email: contact.email,
+            firstName: contact.firstName,
+            lastName: contact.lastName,
+            company: contact.company,
+            city: contact.city,
+            countryCode: contact.countryCode,
+            fields: contact.fields ?? {},
+          };
+          const threaded = repliesInThread(outcome.step, variant);
+          const parent = threaded ? threadParents.get(contact.id) : undefined;
           const rendered = renderForContact({
             subject: variant.subject,
             html: variant.bodyHtml,
-            contact: {
-              email: contact.email,
-              firstName: contact.firstName,
-              lastName: contact.lastName,
-              company: contact.company,
-              city: contact.city,
-              countryCode: contact.countryCode,
-              fields: contact.fields ?? {},
-            },
+            contact: personalizeContact,
             sender,
             seed: renderSeed({ campaignId: campaign.id, stepId: outcome.step.id, email: contact.email }),
           });
+          let subject = rendered.subject;
+          if (parent) subject = replySubject(parent.subject);
+          else if (threaded) {
+            // Nothing to answer (the earlier steps were skipped for this contact): this is their first
+            // email, so it takes the subject the first step would have given them.
+            subject =
+              firstStepSubject({
+                campaignId: campaign.id,
+                steps,
+                campaignContactId: contact.id,
+                contact: personalizeContact,
+                sender,
+              }) ?? subject;
+          }
           messages.push({
             campaignContactId: contact.id,
             toEmail: contact.email,
             toName: [contact.firstName, contact.lastName].filter(Boolean).join(' ') || null,
-            subject: rendered.subject,
+            subject,
             html: rendered.html,
             stepId: outcome.step.id,
             variantKey: variant.key,
             sendAfter: outcome.dueAt,
+            ...(parent
+              ? {
+                  inReplyTo: parent.messageId,
+                  threadReferences: replyReferences(parent.threadReferences, parent.messageId),
+                  threadSenderAccountId: parent.senderAccountId,
+                }
+              : {}),
           });
           updates.push({
             id: contact.id,

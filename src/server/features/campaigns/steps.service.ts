@@ -5,6 +5,8 @@ import {
   type CampaignStep,
   MAX_STEPS,
   type stepInputSchema,
+  THREAD_REPLY,
+  variantsMissingFirstSubject,
 } from '../../../shared/campaigns';
 import type { Database } from '../../db/client';
 import { campaignContacts, campaignSteps, campaignStepVariants, campaigns } from '../../db/schema/index';
@@ -13,7 +15,9 @@ import { AppError, notFound } from '../../lib/errors';
 
 /*
  * A campaign's steps and their A/B variants. Steps change only while the sequence is not running
- * (draft, scheduled, paused); positions stay 1..n without gaps.
+ * (draft, scheduled, paused); positions stay 1..n without gaps. The first step always has a subject
+ * (a later one may leave it empty to reply in the thread: THREAD_REPLY), whatever is saved, deleted or
+ * reordered.
  */
 
 type StepInput = z.infer<typeof stepInputSchema>;
@@ -123,6 +127,29 @@ async function writeVariants(db: Database, campaignId: string, stepId: string, i
   );
 }
 
+/** Refuses a first step without a subject, on the fields of the variants at fault. */
+function assertFirstStepSubjects(input: StepInput, isFirstStep: boolean): void {
+  const missing = variantsMissingFirstSubject(input.variants, isFirstStep);
+  if (missing.length === 0) return;
+  throw new AppError('validation', THREAD_REPLY.firstStepNeedsSubject, {
+    errors: missing.map((index) => ({
+      path: `variants.${index}.subject`,
+      message: THREAD_REPLY.firstStepNeedsSubject,
+    })),
+  });
+}
+
+/** Refuses to make `stepId` the first step when one of its variants has no subject. */
+async function assertCanLead(db: Database, stepId: string): Promise<void> {
+  const variants = await db
+    .select({ subject: campaignStepVariants.subject })
+    .from(campaignStepVariants)
+    .where(eq(campaignStepVariants.stepId, stepId));
+  if (variantsMissingFirstSubject(variants, true).length > 0) {
+    throw new AppError('validation', THREAD_REPLY.firstStepMovedWithoutSubject);
+  }
+}
+
 async function touch(db: Database, campaignId: string, at: Date) {
   await db.update(campaigns).set({ updatedAt: at }).where(eq(campaigns.id, campaignId));
 }
@@ -158,6 +185,7 @@ export async function createStep(options: {
       .where(eq(campaignSteps.campaignId, campaign.id));
     const n = Number(existing?.n ?? 0);
     if (n >= MAX_STEPS) throw new AppError('conflict', CAMPAIGN_MESSAGES.tooManySteps);
+    assertFirstStepSubjects(options.input, n === 0);
     const [step] = await tx
       .insert(campaignSteps)
       .values({
@@ -187,6 +215,7 @@ export async function updateStep(options: {
   const campaign = await ownCampaign(db, options.userId, options.campaignId);
   const step = await stepRow(db, campaign.id, options.stepId);
   assertStepsEditable(campaign);
+  assertFirstStepSubjects(options.input, step.position === 1);
   const at = now();
   const keys = new Set(options.input.variants.map((v) => v.key));
   const saved = await db.transaction(async (trx) => {
@@ -221,6 +250,13 @@ export async function deleteStep(options: {
   const campaign = await ownCampaign(db, options.userId, options.campaignId);
   const step = await stepRow(db, campaign.id, options.stepId);
   assertStepsEditable(campaign);
+  if (step.position === 1) {
+    const [next] = await db
+      .select({ id: campaignSteps.id })
+      .from(campaignSteps)
+      .where(and(eq(campaignSteps.campaignId, campaign.id), eq(campaignSteps.position, 2)));
+    if (next) await assertCanLead(db, next.id);
+  }
   const at = now();
   await db.transaction(async (trx) => {
     const tx = trx as unknown as Database;
@@ -275,6 +311,7 @@ export async function reorderSteps(options: {
     .where(eq(campaignContacts.campaignId, campaign.id));
   if (Number(started?.n ?? 0) > 0)
     throw new AppError('conflict', 'Steps cannot be reordered once the campaign has started');
+  if (options.stepIds[0] !== undefined) await assertCanLead(db, options.stepIds[0]);
   const at = now();
   await db.transaction(async (trx) => {
     const tx = trx as unknown as Database;

@@ -296,6 +296,8 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
       at,
       gapMinSeconds: campaign.gapMinSeconds,
       gapMaxSeconds: campaign.gapMaxSeconds,
+      // A follow-up replying in its thread goes from the account that sent the message it answers.
+      preferredAccountIds: allowed.map((m) => m.threadSenderAccountId),
     });
     const retryAt = allocation.nextAvailableAt ?? new Date(at.getTime() + 15 * 60_000);
     // No account will ever free up (none active): say so on the message, where the campaign shows it.
@@ -304,7 +306,12 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
     allowed.forEach((message, i) => {
       const account = allocation.accounts[i];
       if (!account) {
-        deferrals.push({ id: message.id, until: retryAt, reason: waitReason });
+        const ownAccountFrees = allocation.waitUntil[i];
+        deferrals.push(
+          ownAccountFrees
+            ? { id: message.id, until: ownAccountFrees, reason: null }
+            : { id: message.id, until: retryAt, reason: waitReason },
+        );
         unallocated.push(message);
         return;
       }
@@ -445,6 +452,8 @@ function mailFor(ctx: DispatchContext, d: DispatchedMessage): ComposedMail {
     senderName: account.fromName,
     unsubscribeMailto: unsubscribeMailtoFor(account, message.token),
     kind: campaign.kind,
+    inReplyTo: message.inReplyTo,
+    references: message.threadReferences,
   });
 }
 

@@ -190,6 +190,10 @@ describe('buildMailOptions', () => {
     expect(() => options({ replyTo: 'x@y.com\nBcc: z@w.com' })).toThrow('Invalid reply-to address');
     expect(() => options({ from: { name: 'A', email: 'a@b.com; c@d.com' } })).toThrow('Invalid from address');
     expect(() => options({ messageId: 'abc@sender.ng>\r\nBcc: x@y.com' })).toThrow('Invalid Message-ID');
+    expect(() => options({ inReplyTo: 'abc@sender.ng>\r\nBcc: x@y.com' })).toThrow('Invalid Message-ID');
+    expect(() => options({ inReplyTo: 'abc@sender.ng', references: ['a@b.ng> <evil'] })).toThrow(
+      'Invalid Message-ID',
+    );
     expect(() => options({ unsubscribeMailto: 'mailto:a@b.com>\r\nBcc: x@y.com' })).toThrow(
       'Invalid unsubscribe mailto',
     );

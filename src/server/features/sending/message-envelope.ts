@@ -179,10 +179,16 @@ export function buildMailOptions(input: {
   unsubscribeMailto: string | null;
   /** What is being sent (the footer's wording); a cold-outreach campaign when unset. */
   kind?: CampaignKind;
+  /** A reply in a thread: the Message-ID answered and the thread's ids (no angle brackets). */
+  inReplyTo?: string | null;
+  references?: readonly string[] | null;
 }): ComposedMail & { disableFileAccess: true; disableUrlAccess: true } {
   const kind = input.kind ?? 'campaign';
   assertTrackingToken(input.token);
   if (!MESSAGE_ID_PATTERN.test(input.messageId)) throw new AppError('validation', 'Invalid Message-ID');
+  const thread = input.inReplyTo ? [input.inReplyTo, ...(input.references ?? [])] : [];
+  if (thread.some((id) => !MESSAGE_ID_PATTERN.test(id)))
+    throw new AppError('validation', 'Invalid Message-ID');
   if (input.unsubscribeMailto !== null && !MAILTO_PATTERN.test(input.unsubscribeMailto)) {
     throw new AppError('validation', 'Invalid unsubscribe mailto address');
   }
@@ -204,6 +210,14 @@ export function buildMailOptions(input: {
     subject: cleanHeaderText(input.subject),
     date: now(),
     messageId: `<${input.messageId}>`,
+    ...(input.inReplyTo
+      ? {
+          inReplyTo: `<${input.inReplyTo}>`,
+          references: (input.references?.length ? input.references : [input.inReplyTo]).map(
+            (id) => `<${id}>`,
+          ),
+        }
+      : {}),
     headers: {
       'List-Unsubscribe': input.unsubscribeMailto
         ? `<${unsubscribeUrl}>, <${input.unsubscribeMailto}>`

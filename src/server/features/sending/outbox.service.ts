@@ -26,6 +26,12 @@ export interface QueueMessageInput {
   variantKey?: string | null;
   /** Not before this time (a follow-up's delay); the window, gaps and caps still apply. Default now. */
   sendAfter?: Date;
+  /** A reply in the contact's thread (campaigns/thread-reply.ts): the Message-ID it answers… */
+  inReplyTo?: string | null;
+  /** …the thread's Message-IDs for References, oldest first… */
+  threadReferences?: string[] | null;
+  /** …and the account that sent the message it answers, which sends this one when it can. */
+  threadSenderAccountId?: string | null;
 }
 
 const INSERT_CHUNK = 500;
@@ -51,6 +57,9 @@ interface OutboxInsert {
   text: string;
   links: string[];
   sendAfter: Date;
+  inReplyTo: string | null;
+  threadReferences: string[] | null;
+  threadSenderAccountId: string | null;
 }
 
 /**
@@ -68,17 +77,21 @@ async function insertOutboxRows(
   const stamp = at.toISOString();
   const result = await db.execute(sql`
     INSERT INTO outbox_messages (token, user_id, campaign_id, campaign_contact_id, step_id, variant_key,
-      to_email, to_name, subject, html, text, links, send_after, created_at, updated_at)
+      to_email, to_name, subject, html, text, links, send_after, in_reply_to, thread_references,
+      thread_sender_account_id, created_at, updated_at)
     SELECT m.token, ${campaign.userId}, ${campaign.id}::uuid, m.contact_id, m.step_id, m.variant_key,
-      m.to_email, m.to_name, m.subject, m.html, m.text, m.links::jsonb, m.send_after,
-      ${stamp}::timestamptz, ${stamp}::timestamptz
+      m.to_email, m.to_name, m.subject, m.html, m.text, m.links::jsonb, m.send_after, m.in_reply_to,
+      m.thread_references::jsonb, m.thread_sender_account_id, ${stamp}::timestamptz, ${stamp}::timestamptz
     FROM unnest(${column((r) => r.token)}::text[], ${column((r) => r.campaignContactId)}::uuid[],
       ${column((r) => r.stepId)}::uuid[], ${column((r) => r.variantKey)}::text[],
       ${column((r) => r.toEmail)}::text[], ${column((r) => r.toName)}::text[],
       ${column((r) => r.subject)}::text[], ${column((r) => r.html)}::text[], ${column((r) => r.text)}::text[],
-      ${column((r) => JSON.stringify(r.links))}::text[], ${column((r) => r.sendAfter.toISOString())}::timestamptz[])
+      ${column((r) => JSON.stringify(r.links))}::text[], ${column((r) => r.sendAfter.toISOString())}::timestamptz[],
+      ${column((r) => r.inReplyTo)}::text[],
+      ${column((r) => (r.threadReferences ? JSON.stringify(r.threadReferences) : null))}::text[],
+      ${column((r) => r.threadSenderAccountId)}::uuid[])
       WITH ORDINALITY AS m(token, contact_id, step_id, variant_key, to_email, to_name, subject, html, text,
-        links, send_after, ord)
+        links, send_after, in_reply_to, thread_references, thread_sender_account_id, ord)
     ORDER BY m.ord
     RETURNING id, token`);
   const idByToken = new Map(
@@ -131,6 +144,9 @@ export async function queueMessages(options: {
         text: content.text,
         links: content.links,
         sendAfter: message.sendAfter ?? at,
+        inReplyTo: message.inReplyTo ?? null,
+        threadReferences: message.threadReferences ?? null,
+        threadSenderAccountId: message.threadSenderAccountId ?? null,
       };
     });
     ids.push(...(await insertOutboxRows(db, campaign, at, rows)));

@@ -66,6 +66,14 @@ const cases: Record<string, Partial<Parameters<typeof buildMailOptions>[0]>> = {
     text: `Line with trailing spaces   \nCafé\n.leading dot\nFrom the start\r\nCRLF\rbare CR`,
   },
   'an empty subject': { subject: '' },
+  'a reply in a long thread (In-Reply-To, folded References)': {
+    subject: 'Re: Quick question',
+    inReplyTo: '7d2c1f0e-6a77-4c1e-9a59-0b6b1b8e2f6b@sender.ng',
+    references: [
+      ...Array.from({ length: 8 }, (_, i) => `${i}b6b1b8e-2f6b-4c1e-9a59-3d1c1f0e6a77@sender.ng`),
+      '7d2c1f0e-6a77-4c1e-9a59-0b6b1b8e2f6b@sender.ng',
+    ],
+  },
   'control characters in the body': { text: 'a\u0000b\u0007c\u001bd', html: '<p>x\u0000y</p>' },
   'header injection attempts': {
     from: { name: 'Evil\r\nBcc: victim@example.org', email: 'ada@sender.ng' },

@@ -34,6 +34,9 @@ export interface ComposedMail {
   date: Date;
   /** With its angle brackets, as in the header. */
   messageId: string;
+  /** A reply in a thread: the Message-ID answered and the thread's ids, with their angle brackets. */
+  inReplyTo?: string;
+  references?: string[];
   headers: Record<string, string>;
   html: string;
   text: string;
@@ -101,6 +104,8 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
     // No subject, no header: what MailComposer does too.
     ...(mail.subject ? [headerLine('Subject', mail.subject)] : []),
     headerLine('Message-ID', mail.messageId),
+    ...(mail.inReplyTo ? [headerLine('In-Reply-To', mail.inReplyTo)] : []),
+    ...(mail.references?.length ? [headerLine('References', mail.references.join(' '))] : []),
     ...Object.entries(mail.headers).map(([key, value]) => headerLine(key, value)),
     'MIME-Version: 1.0',
     foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76),

@@ -9,6 +9,8 @@ export type SenderAccountRow = typeof senderAccounts.$inferSelect;
 export interface Allocation {
   /** accounts[i] sends message i; null when no account may send it now. */
   accounts: (SenderAccountRow | null)[];
+  /** For a message left without an account because its own account is resting or full: when that frees. */
+  waitUntil: (Date | null)[];
   /** When the first of the campaign's accounts may send again (gap, cool-down or a new day); null if none will. */
   nextAvailableAt: Date | null;
 }
@@ -32,6 +34,11 @@ interface Candidate {
  * released. A second worker allocating at the same moment waits for the lock and then sees the new
  * counts, so no account passes its cap however many workers run. With a gap configured, an account takes
  * at most one message per allocation and is then unavailable for a random gap.
+ *
+ * A message with a preferred account (a follow-up replying in its thread, which should come from the
+ * account that sent the message it answers) is served first and only by that account while the account
+ * is active and still one of the campaign's: when it is resting or full, the message waits for it
+ * (`waitUntil`). Once the account is paused, failing or taken off the campaign, Least Used picks another.
  */
 export async function allocateSenders(options: {
   db: Database;
@@ -40,6 +47,8 @@ export async function allocateSenders(options: {
   at: Date;
   gapMinSeconds: number;
   gapMaxSeconds: number;
+  /** preferredAccountIds[i]: the account message i should go from, or null for any. */
+  preferredAccountIds?: readonly (string | null)[];
   random?: () => number;
 }): Promise<Allocation> {
   const { at, count } = options;
@@ -64,6 +73,8 @@ export async function allocateSenders(options: {
       if (!nextAvailableAt || when < nextAvailableAt) nextAvailableAt = when;
     };
     const candidates: Candidate[] = [];
+    // Active accounts of the campaign that cannot send now, and when they can again.
+    const unavailableUntil = new Map<string, Date>();
     for (const row of rows) {
       const day = accountLocalDate(at, row.timeZone);
       const used = row.sendsDay === day ? row.sendsToday : 0;
@@ -71,10 +82,13 @@ export async function allocateSenders(options: {
       const restingUntil = maxDate(row.cooldownUntil, row.nextSendAt);
       if (restingUntil && restingUntil > at) {
         noteAvailable(restingUntil);
+        unavailableUntil.set(row.id, restingUntil);
         continue;
       }
       if (used >= cap) {
-        noteAvailable(startOfNextLocalDay(at, row.timeZone));
+        const nextDay = startOfNextLocalDay(at, row.timeZone);
+        noteAvailable(nextDay);
+        unavailableUntil.set(row.id, nextDay);
         continue;
       }
       candidates.push({
@@ -87,24 +101,42 @@ export async function allocateSenders(options: {
       });
     }
 
-    const accounts: (SenderAccountRow | null)[] = [];
+    const accounts: (SenderAccountRow | null)[] = new Array(count).fill(null);
+    const waitUntil: (Date | null)[] = new Array(count).fill(null);
+    const canTake = (c: Candidate) => c.remaining > 0 && !(gapped && c.takes > 0);
+    let picks = 0;
+    const take = (i: number, c: Candidate) => {
+      c.used++;
+      c.remaining--;
+      c.takes++;
+      c.lastUsedMs = at.getTime() + picks++; // later picks of the same batch count as more recent
+      accounts[i] = c.row;
+    };
+    const candidateById = new Map(candidates.map((c) => [c.row.id, c]));
+    // Messages bound to their own account first, so the account's capacity goes to its threads.
+    const anyAccount: number[] = [];
     for (let i = 0; i < count; i++) {
+      const preferred = options.preferredAccountIds?.[i] ?? null;
+      const own = preferred === null ? undefined : candidateById.get(preferred);
+      if (own) {
+        if (canTake(own)) take(i, own);
+        else if (own.remaining <= 0) waitUntil[i] = startOfNextLocalDay(at, own.row.timeZone);
+        // else: the account's gap after this batch; nextAvailableAt covers it.
+      } else if (preferred !== null && unavailableUntil.has(preferred)) {
+        waitUntil[i] = unavailableUntil.get(preferred)!;
+      } else {
+        anyAccount.push(i);
+      }
+    }
+    for (const i of anyAccount) {
       let best: Candidate | null = null;
       for (const c of candidates) {
-        if (c.remaining <= 0 || (gapped && c.takes > 0)) continue;
+        if (!canTake(c)) continue;
         if (!best || c.used < best.used || (c.used === best.used && c.lastUsedMs < best.lastUsedMs)) {
           best = c;
         }
       }
-      if (!best) {
-        accounts.push(null);
-        continue;
-      }
-      best.used++;
-      best.remaining--;
-      best.takes++;
-      best.lastUsedMs = at.getTime() + i; // later picks of the same batch count as more recent
-      accounts.push(best.row);
+      if (best) take(i, best);
     }
 
     // Accounts this batch filled up are free again on their next day.
@@ -132,7 +164,7 @@ export async function allocateSenders(options: {
         WHERE a.id = v.id`);
     }
     // Accounts with capacity left but skipped only because of this batch's gap are free again soon.
-    return { accounts, nextAvailableAt };
+    return { accounts, waitUntil, nextAvailableAt };
   });
 }
 

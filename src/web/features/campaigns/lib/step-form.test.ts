@@ -78,24 +78,33 @@ describe('step form', () => {
   it('reports the server schema messages on the fields and opens the variant at fault', () => {
     const draft = addVariant(filled().variants);
     const step = { ...filled(), variants: draft };
-    expect(validateStepDraft(step)).toEqual({});
+    expect(validateStepDraft(step, true)).toEqual({});
     step.variants = setVariantSplit(addVariant(step.variants), 'A', 90);
     step.variants[1] = { ...step.variants[1]!, subject: ' ' };
     step.variants[2] = { ...step.variants[2]!, bodyHtml: '' };
-    const errors = validateStepDraft(step);
+    const errors = validateStepDraft(step, true);
     expect(errors.variants).toBe('The A/B split must add up to 100%');
     expect(errors['variants.B.subject']).toBe('Enter a subject');
     expect(errors['variants.C.bodyHtml']).toBe('Write the email body');
     expect(firstVariantWithError(errors)).toBe('B');
-    expect(validateStepDraft({ ...filled(), delayHours: 30 }).delayHours).toBeDefined();
+    expect(validateStepDraft({ ...filled(), delayHours: 30 }, true).delayHours).toBeDefined();
     expect(
-      validateStepDraft({
-        ...step,
-        variants: addVariant(filled().variants),
-        winnerEnabled: true,
-        winnerAfterSends: 3,
-      }),
+      validateStepDraft(
+        {
+          ...step,
+          variants: addVariant(filled().variants),
+          winnerEnabled: true,
+          winnerAfterSends: 3,
+        },
+        true,
+      ),
     ).toHaveProperty('winnerAfterSends');
+  });
+
+  it('lets a follow-up leave the subject empty (a reply in the same thread), never the first step', () => {
+    const noSubject = { ...filled(), variants: [{ ...filled().variants[0]!, subject: '  ' }] };
+    expect(validateStepDraft(noSubject, false)).toEqual({});
+    expect(validateStepDraft(noSubject, true)).toEqual({ 'variants.A.subject': 'Enter a subject' });
   });
 
   it('sends a winner rule only when there is more than one variant', () => {

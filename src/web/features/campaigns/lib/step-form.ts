@@ -4,8 +4,10 @@ import {
   type StepCondition,
   type StepInput,
   stepInputSchema,
+  THREAD_REPLY,
   VARIANT_KEYS,
   type VariantKey,
+  variantsMissingFirstSubject,
   type WinnerMetric,
 } from '@shared/campaigns';
 import type { CampaignStatus } from '@shared/sending';
@@ -109,8 +111,11 @@ export function draftToInput(draft: StepDraft): StepInput {
 /** Field errors keyed `delayDays`, `variants`, `variants.B.subject`, `winnerAfterSends`… */
 export type StepErrors = Record<string, string>;
 
-/** The server's own schema, its messages placed on the fields the user can fix; plus an empty body. */
-export function validateStepDraft(draft: StepDraft): StepErrors {
+/**
+ * The server's own schema, its messages placed on the fields the user can fix; plus an empty body, and
+ * an empty subject on the first step (a follow-up's may be empty: it replies in the same thread).
+ */
+export function validateStepDraft(draft: StepDraft, isFirstStep: boolean): StepErrors {
   const errors: StepErrors = {};
   const parsed = stepInputSchema.safeParse(draftToInput(draft));
   if (!parsed.success) {
@@ -131,16 +136,20 @@ export function validateStepDraft(draft: StepDraft): StepErrors {
     const key = `variants.${variant.key}.bodyHtml`;
     if (!errors[key] && variant.bodyHtml.trim() === '') errors[key] = 'Write the email body';
   }
+  for (const index of variantsMissingFirstSubject(draft.variants, isFirstStep)) {
+    errors[`variants.${draft.variants[index]!.key}.subject`] ??= THREAD_REPLY.firstStepNeedsSubject;
+  }
   return errors;
 }
 
-/** The variant a field error belongs to, so the editor can open that tab. */
+/** The first variant (by letter) a field error belongs to, so the editor can open that tab. */
 export function firstVariantWithError(errors: StepErrors): VariantKey | null {
+  let first: VariantKey | null = null;
   for (const key of Object.keys(errors)) {
     const match = /^variants\.([A-D])\./.exec(key);
-    if (match) return match[1] as VariantKey;
+    if (match && (first === null || match[1]! < first)) first = match[1] as VariantKey;
   }
-  return null;
+  return first;
 }
 
 /** Whole percentages that add up to 100, the first ones taking the remainder (34/33/33). */

@@ -96,7 +96,7 @@ export function StepEditorForm({
   const lockReason = admin ? null : readOnlyReason(campaign.status);
   const readOnly = admin || lockReason !== null;
   const dirty = !readOnly && (currentId === null || isDraftDirty(draft, baseline));
-  const errors = showErrors ? validateStepDraft(draft) : {};
+  const errors = showErrors ? validateStepDraft(draft, isFirst) : {};
   const active = draft.variants.find((v) => v.key === activeKey) ?? draft.variants[0];
 
   const create = useCreateStep(campaign.id);
@@ -147,7 +147,7 @@ export function StepEditorForm({
   /** Saves (creates or replaces) the step; answers its id and whether it was created, or null. */
   const persist = async (): Promise<{ id: string; created: boolean } | null> => {
     setServerError(null);
-    const found = validateStepDraft(draft);
+    const found = validateStepDraft(draft, isFirst);
     if (Object.keys(found).length > 0) {
       setShowErrors(true);
       const key = firstVariantWithError(found);
@@ -372,6 +372,7 @@ export function StepEditorForm({
                       tags={tags}
                       errors={errors}
                       readOnly={readOnly}
+                      isFirstStep={isFirst}
                       onChange={(next) => patchVariant(variant.key, next)}
                     />
                   </TabsContent>

@@ -1,3 +1,4 @@
+import { THREAD_REPLY } from '@shared/campaigns';
 import { Info } from 'lucide-react';
 import { type Ref, useRef, useState } from 'react';
 import { RichTextEditor, type RichTextEditorHandle } from '@/components/rich-text-editor/rich-text-editor';
@@ -14,6 +15,7 @@ export function VariantFields({
   tags,
   errors,
   readOnly,
+  isFirstStep,
   onChange,
   bodyRef,
 }: {
@@ -21,6 +23,8 @@ export function VariantFields({
   tags: readonly MergeTag[];
   errors: StepErrors;
   readOnly: boolean;
+  /** A follow-up's subject may be left empty: it then replies in the contact's thread. */
+  isFirstStep: boolean;
   onChange: (patch: Partial<VariantDraft>) => void;
   bodyRef?: Ref<RichTextEditorHandle>;
 }) {
@@ -29,6 +33,8 @@ export function VariantFields({
   const [selection, setSelection] = useState('');
   const subjectId = `step-subject-${variant.key}`;
   const subjectError = errors[`variants.${variant.key}.subject`];
+  const subjectHintId = `${subjectId}-hint`;
+  const threaded = !isFirstStep && variant.subject.trim() === '';
   const bodyError = errors[`variants.${variant.key}.bodyHtml`];
 
   const setBodyRef = (handle: RichTextEditorHandle | null) => {
@@ -70,9 +76,13 @@ export function VariantFields({
           value={variant.subject}
           readOnly={readOnly}
           maxLength={200}
-          placeholder='e.g. Quick question, {{ firstName | default: "there" }}'
+          placeholder={
+            isFirstStep
+              ? 'e.g. Quick question, {{ firstName | default: "there" }}'
+              : 'Re: (the previous subject)'
+          }
           aria-invalid={Boolean(subjectError)}
-          aria-describedby={subjectError ? `${subjectId}-error` : undefined}
+          aria-describedby={subjectError ? `${subjectId}-error` : isFirstStep ? undefined : subjectHintId}
           onChange={(event) => onChange({ subject: event.target.value.replace(/[\r\n]+/g, ' ') })}
           data-testid={`step-subject-${variant.key}`}
         />
@@ -83,6 +93,17 @@ export function VariantFields({
             data-testid={`step-subject-error-${variant.key}`}
           >
             {subjectError}
+          </p>
+        )}
+        {!subjectError && !isFirstStep && (
+          <p
+            id={subjectHintId}
+            className="text-sm text-muted-foreground"
+            data-testid={`step-subject-hint-${variant.key}`}
+          >
+            {threaded
+              ? 'Sent as a reply in the same thread, from the same sender account.'
+              : THREAD_REPLY.subjectHint}
           </p>
         )}
       </div>
