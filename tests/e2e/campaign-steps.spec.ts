@@ -58,7 +58,10 @@ test('a subscriber writes a two-step sequence with an A/B test, previews it and 
   await page.getByTestId('step-condition').click();
   await page.getByRole('option', { name: 'If no reply' }).click();
   await expect(page.getByTestId('timing-summary')).toHaveText('3 days after the previous step.');
-  await page.getByTestId('step-subject-A').fill('Re: {{ company | default: "your team" }}');
+  // Left empty, the subject makes this follow-up a reply in the same thread.
+  await expect(page.getByTestId('step-subject-hint-A')).toContainText(
+    'Sent as a reply in the same thread, from the same sender account.',
+  );
   await writeBody(page, 'A', 'Just checking this reached you.');
   await page.getByTestId('add-variant').click();
   await expect(page.getByTestId('variant-tab-B')).toHaveAttribute('data-state', 'active');
@@ -89,6 +92,7 @@ test('a subscriber writes a two-step sequence with an A/B test, previews it and 
   await expect(page.getByTestId('step-card-2-subject-B')).toHaveText(
     'Worth a 10-minute call, {{ firstName | default: "there" }}?',
   );
+  await expect(page.getByTestId('step-card-2-subject-A')).toHaveText('Re: reply in the same thread');
   await expect(page.getByTestId('step-card-1-subject-A')).toContainText('a quick idea for');
 });
 

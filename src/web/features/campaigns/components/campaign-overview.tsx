@@ -238,7 +238,7 @@ export function StepStatsTable({
                             )}
                           </p>
                           <p className="truncate text-xs text-muted-foreground" title={variant.subject}>
-                            {variant.subject}
+                            {variant.subject || <em>Re: reply in the same thread</em>}
                           </p>
                         </TableCell>
                         <CountCells counts={counts} />

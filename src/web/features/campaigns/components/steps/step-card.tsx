@@ -114,7 +114,11 @@ export function StepCard({
                 title={variant.subject}
                 data-testid={`${testId}-subject-${variant.key}`}
               >
-                {variant.subject || <em className="text-muted-foreground">No subject</em>}
+                {variant.subject || (
+                  <em className="text-muted-foreground">
+                    {step.position > 1 ? 'Re: reply in the same thread' : 'No subject'}
+                  </em>
+                )}
               </span>
               {variants.length > 1 && (
                 <span className="shrink-0 tabular-nums text-muted-foreground">{variant.splitPercent}%</span>
