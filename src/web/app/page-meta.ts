@@ -50,6 +50,57 @@ export const PAGE_META: Record<string, PageMeta> = {
     description: 'Live status of the Tambari app, sending and tracking services.',
     robots: INDEX,
   },
+  '/global-database': {
+    title: `Global Business Database | ${SITE}`,
+    description:
+      'Over a million verified business contacts in 70+ countries and 90+ categories, starting with Africa.',
+    keywords: 'African business database, B2B contacts Africa, Nigeria business directory',
+    robots: INDEX,
+  },
+  '/business-leads': {
+    title: `Business Leads | ${SITE}`,
+    description: 'Find verified business leads by country, city, category and keyword, and email them.',
+    keywords: 'business leads Nigeria, B2B lead generation Africa, lead discovery',
+    robots: INDEX,
+  },
+  '/custom-contact-lists': {
+    title: `Custom Contact Lists | ${SITE}`,
+    description:
+      'Upload your own CSV lists, checked and de-duplicated, with custom fields for personal emails.',
+    keywords: 'CSV contact import, email list upload, contact list management',
+    robots: INDEX,
+  },
+  '/email-campaigns': {
+    title: `Cold Email Campaigns | ${SITE}`,
+    description:
+      'Multi-step cold email with follow-ups in the same thread, A/B tests, sender rotation and reply detection.',
+    keywords: 'cold email campaigns, email sequences, follow-up automation, sender rotation',
+    robots: INDEX,
+  },
+  '/email-newsletters': {
+    title: `Email Newsletters | ${SITE}`,
+    description: 'Design newsletters with blocks, preview on any screen and send or schedule to your lists.',
+    keywords: 'email newsletter software, newsletter editor, email marketing Nigeria',
+    robots: INDEX,
+  },
+  '/bulk-emails': {
+    title: `Bulk Email | ${SITE}`,
+    description:
+      'Send one personalised message to your lists through your own mailboxes, tracked and compliant.',
+    keywords: 'bulk email, mass email Nigeria, email announcements',
+    robots: INDEX,
+  },
+  '/analytics-reporting': {
+    title: `Analytics & Reporting | ${SITE}`,
+    description: 'Opens, clicks, replies, conversions, revenue and ROI for every campaign and step.',
+    keywords: 'email analytics, campaign ROI, cold email reporting',
+    robots: INDEX,
+  },
+  '/docs': {
+    title: `Documentation | ${SITE}`,
+    description: 'Guides to set up Tambari, run campaigns and measure results, and the API reference.',
+    robots: INDEX,
+  },
   '/about': {
     title: `About | ${SITE}`,
     description:

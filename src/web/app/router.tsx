@@ -51,6 +51,24 @@ const AdminNewsletterPage = lazy(() => import('@/features/newsletters/routes/adm
 const AnalyticsPage = lazy(() => import('@/features/analytics/routes/analytics-page'));
 const HelpPage = lazy(() => import('@/features/help/routes/help-page'));
 const StatusPage = lazy(() => import('@/features/help/routes/status-page'));
+const FeaturesPage = lazy(() => import('@/features/landing/routes/features-page'));
+const ProductPage = lazy(() => import('@/features/landing/routes/product-page'));
+const AboutPage = lazy(() => import('@/features/landing/routes/about-page'));
+const ContactPage = lazy(() => import('@/features/landing/routes/contact-page'));
+const DocsPage = lazy(() => import('@/features/landing/routes/docs-page'));
+const LegalPage = lazy(() => import('@/features/landing/routes/legal-page'));
+
+/** Spec §2 footer: the product pages (one component, content by path) and the legal documents. */
+const PRODUCT_PATHS = [
+  'global-database',
+  'business-leads',
+  'custom-contact-lists',
+  'email-campaigns',
+  'email-newsletters',
+  'bulk-emails',
+  'analytics-reporting',
+];
+const LEGAL_PATHS = ['privacy', 'terms', 'refund-policy', 'disclaimer', 'cookie-policy'];
 
 function RootLayout() {
   return (
@@ -96,6 +114,13 @@ export const routes = [
               { path: 'help', element: <HelpPage /> },
               { path: 'knowledge-base', element: <HelpPage /> },
               { path: 'status', element: <StatusPage /> },
+              // The public site: marketing and legal pages, readable signed in or out.
+              { path: 'features', element: <FeaturesPage /> },
+              ...PRODUCT_PATHS.map((path) => ({ path, element: <ProductPage key={path} /> })),
+              { path: 'about', element: <AboutPage /> },
+              { path: 'contact', element: <ContactPage /> },
+              { path: 'docs', element: <DocsPage /> },
+              ...LEGAL_PATHS.map((path) => ({ path, element: <LegalPage key={path} /> })),
             ],
           },
         ],

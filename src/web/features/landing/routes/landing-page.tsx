@@ -53,8 +53,8 @@ function FeatureRow({
   reverse?: boolean;
 }) {
   return (
-    <div className="grid items-center gap-10 md:grid-cols-2 md:gap-16">
-      <div className={cn(reverse && 'md:order-2')}>
+    <div className="grid grid-cols-1 items-center gap-10 md:grid-cols-2 md:gap-16">
+      <div className={cn('min-w-0', reverse && 'md:order-2')}>
         <p className="mb-3 inline-flex items-center gap-2 text-sm font-semibold text-primary">
           <Icon className="size-4" aria-hidden="true" />
           {eyebrow}
@@ -70,7 +70,7 @@ function FeatureRow({
           ))}
         </ul>
       </div>
-      <div className={cn(reverse && 'md:order-1')}>{visual}</div>
+      <div className={cn('min-w-0', reverse && 'md:order-1')}>{visual}</div>
     </div>
   );
 }
@@ -80,8 +80,8 @@ export default function LandingPage() {
   return (
     <>
       <section className="relative overflow-hidden border-b bg-[radial-gradient(ellipse_at_top,var(--color-accent),transparent_60%)]">
-        <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:px-6 md:grid-cols-[1.1fr_1fr] md:py-24">
-          <div>
+        <div className="mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 py-16 sm:px-6 md:grid-cols-[1.1fr_1fr] md:py-24">
+          <div className="min-w-0">
             <p className="mb-4 inline-flex items-center gap-2 rounded-full border bg-background px-3 py-1 text-xs font-medium text-muted-foreground">
               <span className="size-1.5 rounded-full bg-gold" aria-hidden="true" />
               Built in Lagos for African businesses · billed in Naira
@@ -109,7 +109,9 @@ export default function LandingPage() {
               Free plan available · no credit card needed · cancel anytime
             </p>
           </div>
-          <LeadSearchMockup />
+          <div className="min-w-0">
+            <LeadSearchMockup />
+          </div>
         </div>
       </section>
 
@@ -175,8 +177,8 @@ export default function LandingPage() {
       </section>
 
       <section className="border-y bg-sidebar text-sidebar-foreground" aria-labelledby="rotation-heading">
-        <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-20 sm:px-6 md:grid-cols-2">
-          <div>
+        <div className="mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 py-20 sm:px-6 md:grid-cols-2">
+          <div className="min-w-0">
             <p className="mb-3 inline-flex items-center gap-2 text-sm font-semibold text-sidebar-primary">
               <Repeat className="size-4" aria-hidden="true" />
               Premium sender rotation
@@ -201,7 +203,9 @@ export default function LandingPage() {
               <Link to="/pricing">Start Smart Rotation</Link>
             </Button>
           </div>
-          <RotationMockup />
+          <div className="min-w-0">
+            <RotationMockup />
+          </div>
         </div>
       </section>
 

@@ -1,0 +1,89 @@
+import {
+  ArrowRight,
+  BarChart3,
+  Clock,
+  Globe2,
+  type LucideIcon,
+  Mail,
+  Newspaper,
+  Repeat,
+  Send,
+  ShieldCheck,
+  Sparkles,
+  Target,
+  Upload,
+  Users,
+} from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { useAuth } from '@/hooks/use-auth';
+
+import type { ProductIcon } from '../content/product-pages';
+
+/** The public pages' shared pieces: page header, icon set and the closing call to action. */
+
+export const PRODUCT_ICONS: Record<ProductIcon, LucideIcon> = {
+  globe: Globe2,
+  target: Target,
+  upload: Upload,
+  send: Send,
+  newspaper: Newspaper,
+  mail: Mail,
+  chart: BarChart3,
+  shield: ShieldCheck,
+  clock: Clock,
+  repeat: Repeat,
+  sparkles: Sparkles,
+  users: Users,
+};
+
+export function PageHero({
+  eyebrow,
+  title,
+  lede,
+  children,
+  testId,
+}: {
+  eyebrow: string;
+  title: string;
+  lede: string;
+  children?: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <header className="mx-auto max-w-3xl text-center">
+      <p className="mb-3 text-sm font-semibold text-primary">{eyebrow}</p>
+      <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl" data-testid={testId}>
+        {title}
+      </h1>
+      <p className="mt-5 text-lg text-muted-foreground">{lede}</p>
+      {children}
+    </header>
+  );
+}
+
+/**
+ * The closing call to action: to pricing when signed out (spec §2's landing buttons lead there), to the
+ * place in the app when signed in.
+ */
+export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; appLabel: string }) {
+  const { user } = useAuth();
+  return (
+    <section className="px-4 pb-20 sm:px-6">
+      <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-12 text-center text-primary-foreground shadow-lg sm:px-12">
+        <h2 className="text-3xl font-bold tracking-tight">Start on the free plan today</h2>
+        <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
+          Find your first leads and send your first campaign. Upgrade in Naira when you are ready to scale.
+        </p>
+        <Button asChild size="lg" variant="secondary" className="mt-8" data-testid="page-cta">
+          <Link to={user ? appPath : '/pricing'}>
+            {user ? appLabel : 'Get Started Today'}
+            <ArrowRight aria-hidden="true" />
+          </Link>
+        </Button>
+      </div>
+    </section>
+  );
+}
