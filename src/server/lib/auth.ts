@@ -10,6 +10,11 @@ import { accounts, sessions, users, verifications } from '../db/schema/index';
 import { CLIENT_IP_HEADER } from './http';
 
 export const SESSION_COOKIE_PREFIX = 'tambari';
+/** The session cookie's names: better-auth adds the __Secure- prefix when cookies are secure (production). */
+export const SESSION_COOKIE_NAMES = [
+  `${SESSION_COOKIE_PREFIX}.session_token`,
+  `__Secure-${SESSION_COOKIE_PREFIX}.session_token`,
+] as const;
 export const RESET_TOKEN_TTL_SECONDS = 30 * 60;
 const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
 

@@ -11,6 +11,7 @@ import {
   updateProfileSchema,
   userSchema,
 } from '../../../shared/auth';
+import { SESSION_COOKIE_NAMES } from '../../lib/auth';
 import { AppError } from '../../lib/errors';
 import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
 import { assertAcceptablePassword } from '../auth/password-policy';
@@ -76,7 +77,10 @@ export async function accountRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { user } = await requireSession(request);
       await deleteAccount({ db, userId: user.id, email: user.email, password: request.body.password });
-      reply.clearCookie('tambari.session_token', { path: '/' });
+      // Whichever of the two names this deployment uses (the session row itself is already gone).
+      for (const name of SESSION_COOKIE_NAMES) {
+        reply.clearCookie(name, { path: '/', secure: name.startsWith('__Secure-') });
+      }
       request.log.info({ userId: user.id }, 'account deleted');
       return { message: 'Your account and its data have been deleted.' };
     },

@@ -238,6 +238,10 @@ describe('account API', () => {
         cookie,
       )({ method: 'DELETE', url: '/api/user', payload: { password: TEST_PASSWORD } });
       expect(response.statusCode).toBe(200);
+      // The browser forgets the cookie under either name (production's carries the __Secure- prefix).
+      const cleared = [response.headers['set-cookie']].flat().join('\n');
+      expect(cleared).toMatch(/^tambari\.session_token=;.*Expires=Thu, 01 Jan 1970/m);
+      expect(cleared).toMatch(/^__Secure-tambari\.session_token=;.*Secure/m);
 
       expect((await signIn(email, TEST_PASSWORD)).statusCode).toBe(401);
       expect((await me(cookie)).statusCode).toBe(401);
