@@ -256,7 +256,7 @@ describe('processInboundMessage', () => {
     expect((await contactRow(app, contact.id)).status).toBe('unsubscribed');
   });
 
-  it('mail that answers nothing of ours is stored without effects', async () => {
+  it('mail that answers nothing of ours is noted by its id only, without effects', async () => {
     const { account } = await sentWithFollowUp();
     const raw = answerTo('human-reply.eml', { messageId: `${randomUUID()}@elsewhere.test` });
     const result = await process(raw, account.id);
@@ -266,6 +266,11 @@ describe('processInboundMessage', () => {
       .from(inboundMessages)
       .where(and(eq(inboundMessages.senderAccountId, account.id)));
     expect(stored).toMatchObject({ kind: 'reply', outboxMessageId: null, campaignId: null });
+    // Someone else's conversation: nothing of who wrote it or what it says is kept.
+    expect(stored).toMatchObject({ fromAddress: null, subject: null, textBody: null, details: {} });
+    expect(stored!.messageIdHeader).toBeTruthy();
+    // Seen again (a later poll), it is skipped as a duplicate.
+    expect((await process(raw, account.id)).detail).toBe(INBOUND_MESSAGES.duplicate);
   });
 
   it("one user's mailbox never touches another user's campaign", async () => {

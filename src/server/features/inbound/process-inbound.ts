@@ -76,6 +76,16 @@ export async function processInboundMessage(options: ProcessInboundOptions): Pro
   const subject = (parsed.subject ?? '').slice(0, 998);
 
   const outcome = await db.transaction(async (tx) => {
+    // Mail that answers nothing we sent is the user's own business: only its Message-ID is kept (so a
+    // second look at the mailbox skips it), never who wrote it or what it says.
+    const content = match
+      ? {
+          fromAddress,
+          subject,
+          textBody: freshText(parsed.text ?? '').slice(0, TEXT_BODY_MAX),
+          details: detailsOf(classification, kind),
+        }
+      : { fromAddress: null, subject: null, textBody: null, details: {} };
     const [stored] = await tx
       .insert(inboundMessages)
       .values({
@@ -86,10 +96,7 @@ export async function processInboundMessage(options: ProcessInboundOptions): Pro
         campaignContactId: match?.campaignContactId ?? null,
         kind,
         messageIdHeader: messageIdOf(parsed, raw),
-        fromAddress,
-        subject,
-        textBody: freshText(parsed.text ?? '').slice(0, TEXT_BODY_MAX),
-        details: detailsOf(classification, kind),
+        ...content,
         receivedAt: at,
       })
       .onConflictDoNothing({

@@ -69,8 +69,9 @@ export const LEGAL_DOCUMENTS: Record<LegalPath, LegalDocument> = {
             'imported), campaigns, sequences, newsletters, templates, newsletter images, suppression ' +
             'entries, and the deal values you record when you mark a reply as won.',
           'Mail from your inbox: if you connect IMAP, Tambari reads new messages in your inbox without ' +
-            'marking them as read, and stores the sender address, the subject and the first part of the ' +
-            'text, so that it can recognise replies, bounces and out-of-office answers.',
+            'marking them as read, to recognise replies, bounces and out-of-office answers to the emails ' +
+            'you sent through it. For those it stores the sender address, the subject and the first part ' +
+            'of the text; of any other message it keeps only its Message-ID, so it is not read twice.',
           'Email activity: for each email sent through Tambari, when it was sent, delivered, opened, ' +
             'clicked, replied to, bounced or unsubscribed, with the user agent of the program that opened ' +
             'or clicked it.',
