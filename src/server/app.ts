@@ -43,6 +43,7 @@ import { seedPricingPlans } from './features/plans/plans.service';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
+import { restoreSuppressionTombstones } from './features/suppression/suppression.service';
 import { templatesRoutes } from './features/templates/templates.routes';
 import { isUnsubscribePost, trackingRoutes } from './features/tracking/tracking.routes';
 import { createTrackedMessageCache } from './features/tracking/tracking.service';
@@ -160,6 +161,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustedOrigins,
     log: app.log,
     sendResetPassword: (input) => sendPasswordResetMail({ env, mailer, app, ...input }),
+    // Unsubscribes and bounces outlive a deleted account: a new one with its email gets them back.
+    onUserCreated: async (userId) => {
+      const restored = await restoreSuppressionTombstones({ db: database.db, userId });
+      if (restored > 0)
+        app.log.info({ userId, restored }, 'suppressions kept from a deleted account restored');
+    },
   });
 
   const paystack = paystackFromEnv(env);

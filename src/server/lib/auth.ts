@@ -26,6 +26,8 @@ export interface CreateAuthOptions {
   trustedOrigins: string[];
   log?: FastifyBaseLogger;
   sendResetPassword: (input: { email: string; firstName: string; token: string }) => Promise<void>;
+  /** Runs once an account exists (the app restores what a deleted account with its email left). */
+  onUserCreated?: (userId: string) => Promise<void>;
 }
 
 /**
@@ -82,6 +84,13 @@ export function createAuth(options: CreateAuthOptions) {
       },
     },
     databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await options.onUserCreated?.(user.id);
+          },
+        },
+      },
       session: {
         create: {
           // A suspended account gets no new session, whatever the password says.

@@ -207,6 +207,26 @@ export const listContacts = pgTable(
 );
 
 /**
+ * An account's suppressions that outlive the account (PRODUCT.md: unsubscribes and bounces are honoured
+ * forever): a trigger on the user table copies the unsubscribes, complaints and bounces (not the owner's
+ * manual entries) when the account is deleted, keyed by a hash of the account's email, and a new account with that email gets them back
+ * (suppression.service.ts, restoreSuppressionTombstones). Hashes only: no address is kept.
+ */
+export const suppressionTombstones = pgTable(
+  'suppression_tombstones',
+  {
+    /** sha256 hex of the deleted account's lower-cased email (computed in SQL on both sides). */
+    ownerEmailHash: text('owner_email_hash').notNull(),
+    emailHash: text('email_hash').notNull(),
+    emailHint: text('email_hint').notNull(),
+    reason: text('reason', { enum: SUPPRESSION_REASONS }).notNull(),
+    source: text('source'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerEmailHash, t.emailHash] })],
+);
+
+/**
  * Addresses that must never be mailed: per user, or platform-wide when user_id is null. Only a hash of
  * the address is kept (it outlives the contact), with a masked hint such as `j***@example.com` to show.
  */

@@ -9,7 +9,7 @@ import {
   type SuppressionReason,
 } from '../../../shared/contacts';
 import type { Database } from '../../db/client';
-import { suppressions } from '../../db/schema/index';
+import { suppressions, suppressionTombstones } from '../../db/schema/index';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
 
@@ -200,4 +200,28 @@ export async function removeSuppression(options: {
   }
   await options.db.delete(suppressions).where(eq(suppressions.id, row.id));
   return row;
+}
+
+/**
+ * Gives a new account the suppressions a deleted account with the same email left behind (the
+ * user-delete trigger of migration 0016 keeps them): someone who unsubscribed stays unsubscribed when
+ * their sender closes the account and signs up again. The owner hash is computed in SQL, as the trigger
+ * does, so the two always agree. Resolves with the number restored.
+ */
+export async function restoreSuppressionTombstones(options: {
+  db: Database;
+  userId: string;
+}): Promise<number> {
+  const result = await options.db.execute(sql`
+    WITH restored AS (
+      INSERT INTO suppressions (user_id, email_hash, email_hint, reason, source, note, created_at)
+      SELECT u.id, t.email_hash, t.email_hint, t.reason, t.source, 'Kept from a deleted account', t.created_at
+      FROM "user" u
+      JOIN ${suppressionTombstones} t
+        ON t.owner_email_hash = encode(sha256(convert_to(lower(u.email), 'UTF8')), 'hex')
+      WHERE u.id = ${options.userId}
+      ON CONFLICT ON CONSTRAINT suppressions_user_hash_key DO NOTHING
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM restored`);
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
 }

@@ -24,6 +24,39 @@ describe('suppressions', () => {
   const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.com`;
 
   describe('service', () => {
+    it('keeps unsubscribes, complaints and bounces when an account is deleted, for a new account with its email', async () => {
+      const { db } = app.services;
+      const owner = await createUser(app);
+      const [unsubscribed, complained, bounced, manual] = ['u', 'c', 'b', 'm'].map(unique);
+      await addSuppression({ db, userId: owner.user.id, email: unsubscribed!, reason: 'unsubscribed' });
+      await addSuppression({ db, userId: owner.user.id, email: complained!, reason: 'complained' });
+      await addSuppression({ db, userId: owner.user.id, email: bounced!, reason: 'bounced' });
+      await addSuppression({ db, userId: owner.user.id, email: manual!, reason: 'manual' });
+
+      const deleted = await call(owner)({
+        method: 'DELETE',
+        url: '/api/user',
+        payload: { password: owner.password },
+      });
+      expect(deleted.statusCode).toBe(200);
+
+      // Someone else signing up inherits nothing.
+      const stranger = await createUser(app);
+      expect(await isSuppressed({ db, userId: stranger.user.id, email: unsubscribed! })).toBe(false);
+
+      // The same person signing up again (their address in another case) finds them as they were,
+      // apart from their own manual entries.
+      const again = await createUser(app, { email: owner.email.toUpperCase() });
+      for (const email of [unsubscribed, complained, bounced]) {
+        expect(await isSuppressed({ db, userId: again.user.id, email: email! }), email).toBe(true);
+      }
+      expect(await isSuppressed({ db, userId: again.user.id, email: manual! })).toBe(false);
+      const listed = await call(again)({ method: 'GET', url: '/api/suppressions' });
+      expect(listed.statusCode).toBe(200);
+      const reasons = listed.json<{ items: Suppression[] }>().items.map((item) => item.reason);
+      expect(reasons.sort()).toEqual(['bounced', 'complained', 'unsubscribed']);
+    });
+
     it('hashes the trimmed lower-cased address', () => {
       expect(hashEmail('  Ada@Example.COM ')).toBe(hashEmail('ada@example.com'));
       expect(hashEmail('ada@example.com')).toMatch(/^[0-9a-f]{64}$/);

@@ -177,8 +177,10 @@ export const LEGAL_DOCUMENTS: Record<LegalPath, LegalDocument> = {
             'suppression list, email activity, stored replies and payment history are deleted at once, ' +
             'and tracking hits that arrive late are removed within about an hour.',
           'After an account is deleted we keep only the payment notifications received from Paystack, ' +
-            'no longer linked to the account, for accounting and fraud prevention, and an audit-log note ' +
-            'of the deletion with its email address.',
+            'no longer linked to the account, for accounting and fraud prevention, an audit-log note ' +
+            'of the deletion with its email address, and the one-way hashes of the addresses that ' +
+            'unsubscribed, complained or bounced, so that they are not mailed again if the account’s ' +
+            'owner signs up anew with the same email.',
           'Contact lists you delete stay in the recycle bin for 30 days, then are deleted for good.',
           'Expired sign-in sessions and password-reset links (valid for 30 minutes) are removed within ' +
             'an hour of expiring; CSV uploads that are never imported are removed after 24 hours.',
