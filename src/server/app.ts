@@ -41,6 +41,7 @@ import { type PaystackClient, paystackFromEnv } from './features/payments/paysta
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { referenceRoutes } from './features/reference/reference.routes';
+import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { restoreSuppressionTombstones } from './features/suppression/suppression.service';
@@ -133,6 +134,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }));
   const ownsDatabase = !options.database;
   await database.migrate();
+  // After an ENCRYPTION_KEY rotation: stored mailbox passwords move to the new key before anything reads them.
+  await resealSenderSecrets({ db: database.db, secrets, log: app.log });
   await seedPricingPlans({ db: database.db });
   await seedLibraryTemplates({ db: database.db });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from './env';
+import { resolveSecrets } from './lib/secrets';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -90,6 +91,20 @@ describe('parseEnv', () => {
       'SESSION_SECRET: must be at least 32 characters',
     );
     expect(errorOf({ ENCRYPTION_KEY: 'xyz' }).message).toContain('ENCRYPTION_KEY: must be 64 hex characters');
+    expect(errorOf({ ENCRYPTION_KEYS_PREVIOUS: `${'cd'.repeat(32)},short` }).message).toContain(
+      'ENCRYPTION_KEYS_PREVIOUS: must be 64-hex-character keys separated by commas',
+    );
+  });
+
+  it('takes the keys rotated out, and resolves them for opening old secrets', () => {
+    const previous = ['cd'.repeat(32), 'ef'.repeat(32)];
+    const env = parseEnv({ ENCRYPTION_KEYS_PREVIOUS: ` ${previous[0]} , ${previous[1]}` });
+    const secrets = resolveSecrets({
+      ...env,
+      SESSION_SECRET: 's'.repeat(32),
+      ENCRYPTION_KEY: 'ab'.repeat(32),
+    });
+    expect(secrets.previousEncryptionKeys?.map((key) => key.toString('hex'))).toEqual(previous);
   });
 
   it('refuses unknown NODE_ENV and LOG_LEVEL values', () => {

@@ -29,6 +29,16 @@ export const envSchema = z
         .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
         .optional(),
     ),
+    /** Keys rotated out, comma-separated: still accepted to open secrets sealed with them (lib/crypto.ts). */
+    ENCRYPTION_KEYS_PREVIOUS: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^[0-9a-fA-F]{64}(\s*,\s*[0-9a-fA-F]{64})*$/,
+          'must be 64-hex-character keys separated by commas',
+        )
+        .optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** System mail (password resets, notices). Unset: the built-in development mailbox receives it. */
     SMTP_URL: optionalString,

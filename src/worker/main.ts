@@ -5,6 +5,7 @@ import { openDatabase } from '../server/db/client';
 import { EnvError, parseEnv } from '../server/env';
 import { paystackFromEnv } from '../server/features/payments/paystack.client';
 import { seedPricingPlans } from '../server/features/plans/plans.service';
+import { resealSenderSecrets } from '../server/features/sender-accounts/reseal-secrets';
 import { startQueue } from '../server/jobs/queue';
 import { closeOnSignals } from '../server/lib/lifecycle';
 import { createSystemMailer } from '../server/lib/mailer';
@@ -21,6 +22,9 @@ try {
   const log = pino({ level: env.LOG_LEVEL, base: { process: 'worker' } });
   const database = await openDatabase({ url: env.DATABASE_URL, poolSize: 5 });
   await database.migrate();
+  const secrets = resolveSecrets(env);
+  // After an ENCRYPTION_KEY rotation: stored mailbox passwords move to the new key (as the web process does).
+  await resealSenderSecrets({ db: database.db, secrets, log });
   await seedPricingPlans({ db: database.db });
   await seedLibraryTemplates({ db: database.db });
   const queue = await startQueue({ database, url: env.DATABASE_URL, runsWorkers: true });
@@ -37,7 +41,7 @@ try {
       env,
       mailer,
       paystack: paystackFromEnv(env),
-      secrets: resolveSecrets(env),
+      secrets,
     },
     log,
   );

@@ -5,7 +5,18 @@ import type { Env } from '../env';
 
 export interface Secrets {
   sessionSecret: string;
+  /** Seals new secrets (and reseals old ones at start-up). */
   encryptionKey: Buffer;
+  /** Keys rotated out: still accepted to open what they sealed (ENCRYPTION_KEYS_PREVIOUS). */
+  previousEncryptionKeys?: Buffer[];
+}
+
+function previousKeys(env: Env): Buffer[] {
+  return (env.ENCRYPTION_KEYS_PREVIOUS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '')
+    .map((key) => Buffer.from(key, 'hex'));
 }
 
 /**
@@ -14,7 +25,11 @@ export interface Secrets {
  */
 export function resolveSecrets(env: Env): Secrets {
   if (env.SESSION_SECRET && env.ENCRYPTION_KEY) {
-    return { sessionSecret: env.SESSION_SECRET, encryptionKey: Buffer.from(env.ENCRYPTION_KEY, 'hex') };
+    return {
+      sessionSecret: env.SESSION_SECRET,
+      encryptionKey: Buffer.from(env.ENCRYPTION_KEY, 'hex'),
+      previousEncryptionKeys: previousKeys(env),
+    };
   }
   const file = path.resolve(env.DATA_DIR, 'secrets.json');
   let stored: { sessionSecret?: string; encryptionKey?: string } = {};
@@ -25,7 +40,16 @@ export function resolveSecrets(env: Env): Secrets {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify({ sessionSecret, encryptionKey }, null, 2), { mode: 0o600 });
   }
-  return { sessionSecret, encryptionKey: Buffer.from(encryptionKey, 'hex') };
+  // A key set in the environment replaces the stored one: the stored one stays readable for the reseal.
+  const previous = previousKeys(env);
+  if (stored.encryptionKey && stored.encryptionKey !== encryptionKey) {
+    previous.push(Buffer.from(stored.encryptionKey, 'hex'));
+  }
+  return {
+    sessionSecret,
+    encryptionKey: Buffer.from(encryptionKey, 'hex'),
+    previousEncryptionKeys: previous,
+  };
 }
 
 /** Secrets for a process that must not touch the disk (tests). */

@@ -57,7 +57,7 @@ export const senderAccounts = pgTable(
     smtpPort: integer('smtp_port').notNull(),
     smtpSecurity: text('smtp_security', { enum: SMTP_SECURITY }).notNull(),
     smtpUser: text('smtp_user').notNull(),
-    /** AES-256-GCM sealed (src/server/lib/crypto.ts); `keyVersion` names the key that sealed it. */
+    /** AES-256-GCM sealed (src/server/lib/crypto.ts); the sealed value names the key that sealed it. */
     smtpPasswordEnc: text('smtp_password_enc').notNull(),
     imapEnabled: boolean('imap_enabled').notNull().default(false),
     imapHost: text('imap_host'),
@@ -65,7 +65,8 @@ export const senderAccounts = pgTable(
     imapSecurity: text('imap_security', { enum: SMTP_SECURITY }),
     imapUser: text('imap_user'),
     imapPasswordEnc: text('imap_password_enc'),
-    keyVersion: integer('key_version').notNull().default(1),
+    /** The sealed passwords' format: 1 = v1 (no key id), 2 = v2 (names its key; resealed at start-up). */
+    keyVersion: integer('key_version').notNull().default(2),
     dailyCap: integer('daily_cap').notNull().default(50),
     warmupEnabled: boolean('warmup_enabled').notNull().default(false),
     warmupStart: integer('warmup_start').notNull().default(10),

@@ -39,7 +39,8 @@ export interface SenderContext {
   dnsResolver?: DnsResolver | false;
 }
 
-const KEY_VERSION = 1;
+/** The format encryptSecret writes (lib/crypto.ts). */
+const KEY_VERSION = 2;
 const FROM_KEY = 'sender_accounts_user_from_key';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);

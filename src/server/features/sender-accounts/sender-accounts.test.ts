@@ -142,7 +142,7 @@ describe('sender accounts', () => {
       expect(row.userId).toBe(user.user.id);
       expect(row.smtpPasswordEnc).not.toContain('right-password');
       expect(decryptSecret(row.smtpPasswordEnc, app.services.secrets.encryptionKey)).toBe('right-password');
-      expect(row.keyVersion).toBe(1);
+      expect(row.keyVersion).toBe(2);
 
       const list = await call(user)({ method: 'GET', url: '/api/sender-accounts' });
       expect(list.json<SenderAccount[]>().map((a) => a.id)).toEqual([account.id]);

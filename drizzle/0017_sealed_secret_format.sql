@@ -1,0 +1,1 @@
+ALTER TABLE "sender_accounts" ALTER COLUMN "key_version" SET DEFAULT 2;
