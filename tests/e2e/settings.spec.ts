@@ -42,4 +42,21 @@ test.describe('settings', () => {
     await expect(current.getByTestId('revoke-session')).toHaveCount(0);
     await expect(page.getByText('This is your only active session.')).toBeVisible();
   });
+
+  test('"Download my data" saves the account as a JSON Lines file', async ({ page }) => {
+    const account = await registerViaApi(page.request, newAccount('export'));
+    await page.goto('/settings');
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('data-export-download').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^tambari-export-\d{4}-\d{2}-\d{2}\.jsonl$/);
+    const text = await (await download.createReadStream()).toArray();
+    const lines = Buffer.concat(text)
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({ type: 'export', format: 'tambari-export/1' });
+    expect(lines[1]).toMatchObject({ type: 'user', row: { email: account.email } });
+  });
 });

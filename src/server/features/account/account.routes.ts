@@ -22,6 +22,7 @@ import {
   revokeSession,
   updateProfile,
 } from './account.service';
+import { exportAccountData } from './account-export';
 
 export async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -83,6 +84,25 @@ export async function accountRoutes(fastify: FastifyInstance) {
       }
       request.log.info({ userId: user.id }, 'account deleted');
       return { message: 'Your account and its data have been deleted.' };
+    },
+  );
+
+  app.get(
+    '/api/user/export',
+    {
+      config: sensitiveLimit,
+      // No response schema: the body is a stream of JSON lines (errors still use the usual JSON shape).
+      schema: { tags, description: 'Everything the account holds, as JSON lines (account-export.ts).' },
+    },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      const { fileName, stream } = exportAccountData({ db, userId: user.id, log: request.log });
+      request.log.info({ userId: user.id }, 'account data exported');
+      return reply
+        .header('content-type', 'application/jsonl; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
     },
   );
 

@@ -209,9 +209,10 @@ export const LEGAL_DOCUMENTS: Record<LegalPath, LegalDocument> = {
           'Under the NDPA, and the GDPR where it applies, you may ask to access your data, correct it, ' +
             'delete it, restrict or object to its use (including for direct marketing), receive it in a ' +
             'portable format, and withdraw consent you gave.',
-          'Much of this you can do yourself: edit your profile and end sessions under Settings, export ' +
-            'any contact list as a CSV file, see your receipts under Subscription, and delete your ' +
-            'account under Settings.',
+          'Much of this you can do yourself: edit your profile and end sessions under Settings, ' +
+            'download everything your account holds as one file under Settings → Your data, export any ' +
+            'contact list as a CSV file, see your receipts under Subscription, and delete your account ' +
+            'under Settings.',
           'For anything else, email hello@tambari.africa with "Privacy request" in the subject. We may ' +
             'ask you to confirm who you are, and we aim to answer within 30 days, free of charge.',
           'If you are not satisfied, you may complain to the Nigeria Data Protection Commission or to ' +
@@ -296,7 +297,8 @@ export const LEGAL_DOCUMENTS: Record<LegalPath, LegalDocument> = {
             'process and send them only to provide the service, and you confirm you have the right to ' +
             'upload them.',
           'For the personal data in your lists, Tambari acts on your instructions as described in the ' +
-            'Privacy Policy. You can export any list as a CSV file at any time.',
+            'Privacy Policy. You can export any list as a CSV file, or all your data as one file, at ' +
+            'any time.',
         ],
       },
       {

@@ -4,6 +4,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/hooks/use-auth';
 import { ChangePasswordCard } from '../components/change-password-card';
 import { DangerZoneCard } from '../components/danger-zone-card';
+import { DataExportCard } from '../components/data-export-card';
 import { ProfileCard } from '../components/profile-card';
 import { SenderAccountsCard } from '../components/sender-accounts/sender-accounts-card';
 import { SessionsCard } from '../components/sessions-card';
@@ -48,6 +49,7 @@ export default function SettingsPage() {
       {user && <SenderAccountsCard user={user} />}
       <ChangePasswordCard />
       <SessionsCard />
+      <DataExportCard />
       <DangerZoneCard />
     </div>
   );
