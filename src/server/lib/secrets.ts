@@ -32,19 +32,43 @@ export function resolveSecrets(env: Env): Secrets {
     };
   }
   const file = path.resolve(env.DATA_DIR, 'secrets.json');
-  let stored: { sessionSecret?: string; encryptionKey?: string } = {};
+  let stored: { sessionSecret?: string; encryptionKey?: string; previousEncryptionKeys?: string[] } = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8'));
   const sessionSecret = env.SESSION_SECRET ?? stored.sessionSecret ?? randomBytes(32).toString('hex');
   const encryptionKey = env.ENCRYPTION_KEY ?? stored.encryptionKey ?? randomBytes(32).toString('hex');
-  if (stored.sessionSecret !== sessionSecret || stored.encryptionKey !== encryptionKey) {
+  // A key set in the environment replaces the stored one, which is kept in the file as a previous key:
+  // passwords it sealed stay readable even if this start dies before resealing them.
+  const storedPrevious = stored.previousEncryptionKeys ?? [];
+  const previousHex =
+    stored.encryptionKey &&
+    stored.encryptionKey !== encryptionKey &&
+    !storedPrevious.includes(stored.encryptionKey)
+      ? [...storedPrevious, stored.encryptionKey]
+      : storedPrevious;
+  if (
+    stored.sessionSecret !== sessionSecret ||
+    stored.encryptionKey !== encryptionKey ||
+    previousHex.length !== storedPrevious.length
+  ) {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ sessionSecret, encryptionKey }, null, 2), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          sessionSecret,
+          encryptionKey,
+          ...(previousHex.length > 0 ? { previousEncryptionKeys: previousHex } : {}),
+        },
+        null,
+        2,
+      ),
+      { mode: 0o600 },
+    );
   }
-  // A key set in the environment replaces the stored one: the stored one stays readable for the reseal.
-  const previous = previousKeys(env);
-  if (stored.encryptionKey && stored.encryptionKey !== encryptionKey) {
-    previous.push(Buffer.from(stored.encryptionKey, 'hex'));
-  }
+  const previous = [
+    ...previousKeys(env),
+    ...previousHex.filter((hex) => hex !== encryptionKey).map((hex) => Buffer.from(hex, 'hex')),
+  ];
   return {
     sessionSecret,
     encryptionKey: Buffer.from(encryptionKey, 'hex'),

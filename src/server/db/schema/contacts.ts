@@ -210,7 +210,8 @@ export const listContacts = pgTable(
  * An account's suppressions that outlive the account (PRODUCT.md: unsubscribes and bounces are honoured
  * forever): a trigger on the user table copies the unsubscribes, complaints and bounces (not the owner's
  * manual entries) when the account is deleted, keyed by a hash of the account's email, and a new account with that email gets them back
- * (suppression.service.ts, restoreSuppressionTombstones). Hashes only: no address is kept.
+ * (suppression.service.ts, restoreSuppressionTombstones). The address's hash, the reason and the date
+ * only: no address, not even its masked hint, since sign-up does not prove the new account owns the email.
  */
 export const suppressionTombstones = pgTable(
   'suppression_tombstones',

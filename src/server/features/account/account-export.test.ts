@@ -29,6 +29,13 @@ describe('GET /api/user/export', () => {
       owner.user.id,
       emails.map((email) => ({ email })),
     );
+    // A second list: the walk goes list by list, (list_id, id).
+    const more = testEmails(5).map((email) => `more-${email}`);
+    await createListWithContacts(
+      app,
+      owner.user.id,
+      more.map((email) => ({ email })),
+    );
     const othersContact = `someone-else-${Date.now()}@example.com`;
     await createListWithContacts(app, other.user.id, [{ email: othersContact }]);
     const account = await createSinkAccount(app, owner.user.id);
@@ -55,8 +62,8 @@ describe('GET /api/user/export', () => {
     expect(lines[1]).toMatchObject({ type: 'user', row: { id: owner.user.id, email: owner.email } });
     const of = (type: string) => lines.filter((l) => l.type === type).map((l) => l.row!);
 
-    expect(new Set(of('list_contacts').map((row) => row.email))).toEqual(new Set(emails));
-    expect(of('list_contacts')).toHaveLength(1_050);
+    expect(new Set(of('list_contacts').map((row) => row.email))).toEqual(new Set([...emails, ...more]));
+    expect(of('list_contacts')).toHaveLength(1_055);
     const [sender] = of('sender_accounts');
     expect(sender).toMatchObject({ id: account.id, from_email: account.fromEmail });
     expect(sender).not.toHaveProperty('smtp_password_enc');

@@ -24,16 +24,21 @@ interface Section {
   exclude?: readonly string[];
   /** Rows of the user that have no user_id of their own (a join through their parent). */
   owned?: (userId: string) => SQL;
-  /** The unique column the pages walk; `id` unless the table has none. */
-  key?: string;
+  /**
+   * The columns the pages walk, unique together: `id` unless an index on (user_id, …) serves another
+   * order better (a list's contacts by (list_id, id), the user's own index), or the table has no id.
+   */
+  key?: readonly string[];
 }
 
 const SECTIONS: readonly Section[] = [
   { table: 'contact_lists' },
-  { table: 'list_contacts' },
+  // By list: the (user_id, list_id, id) index, not the whole table's primary key.
+  { table: 'list_contacts', key: ['list_id', 'id'] },
   // One row per user: the free plan's country and category.
-  { table: 'lead_scopes', key: 'user_id' },
-  { table: 'imports' },
+  { table: 'lead_scopes', key: ['user_id'] },
+  // Where the upload sat on the server is nobody's business.
+  { table: 'imports', exclude: ['file_path'] },
   { table: 'sender_accounts', exclude: ['smtp_password_enc', 'imap_password_enc'] },
   { table: 'campaigns' },
   { table: 'campaign_steps' },
@@ -48,10 +53,17 @@ const SECTIONS: readonly Section[] = [
   { table: 'newsletters' },
   { table: 'email_templates' },
   { table: 'suppressions', exclude: ['email_hash'] },
-  { table: 'orders' },
+  // Paystack's codes can charge or resume a payment: never in a file that leaves the server.
+  { table: 'orders', exclude: ['access_code', 'authorization_url', 'authorization_code'] },
+  {
+    table: 'subscriptions',
+    key: ['user_id'],
+    exclude: ['authorization_code', 'paystack_customer_code'],
+  },
 ];
 
-const USER_EXCLUDE = ['password', 'ban_reason'];
+// Staff's note on a suspension is internal.
+const USER_EXCLUDE = ['ban_reason'];
 
 function without(row: Record<string, unknown>, exclude: readonly string[]): Record<string, unknown> {
   if (exclude.length === 0) return row;
@@ -71,18 +83,29 @@ async function* rowsOf(
 ): AsyncGenerator<Record<string, unknown>> {
   const table = sql.identifier(section.table);
   const owned = section.owned ? section.owned(userId) : sql`user_id = ${userId}`;
-  const keyName = section.key ?? 'id';
-  const key = sql.identifier(keyName);
-  let last: unknown = null;
+  const keyNames = section.key ?? ['id'];
+  const keys = sql.join(
+    keyNames.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  let last: unknown[] | null = null;
   for (;;) {
-    const after = last === null ? sql`` : sql`AND ${key} > ${last}`;
-    const result = await db.execute(
-      sql`SELECT * FROM ${table} WHERE ${owned} ${after} ORDER BY ${key} LIMIT ${PAGE}`,
+    // Row comparison: (k1, k2) > (v1, v2) walks the composite key in its index order.
+    const after: SQL =
+      last === null
+        ? sql``
+        : sql`AND (${keys}) > (${sql.join(
+            last.map((value) => sql`${value}`),
+            sql`, `,
+          )})`;
+    const result: unknown = await db.execute(
+      sql`SELECT * FROM ${table} WHERE ${owned} ${after} ORDER BY ${keys} LIMIT ${PAGE}`,
     );
-    const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+    const rows: Record<string, unknown>[] = (result as { rows: Record<string, unknown>[] }).rows;
     for (const row of rows) yield without(row, section.exclude ?? []);
     if (rows.length < PAGE) return;
-    last = rows[rows.length - 1]![keyName];
+    const lastRow = rows[rows.length - 1]!;
+    last = keyNames.map((name) => lastRow[name]);
   }
 }
 

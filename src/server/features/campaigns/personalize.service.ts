@@ -32,7 +32,7 @@ import {
   renderSeed,
   SAMPLE_CONTACT,
 } from './personalize';
-import { firstStepSubject } from './sequencing';
+import { earlierStepSubject } from './sequencing';
 import { loadSteps } from './steps.service';
 import { repliesInThread, replySubject } from './thread-reply';
 
@@ -184,7 +184,8 @@ async function loadVariant(db: Database, campaign: CampaignRow, stepId: string, 
 
 /**
  * The subject a step's copy goes out with for this contact: a follow-up replying in the thread shows
- * "Re: " and the first step's subject (what the contact sees when the earlier emails went out).
+ * "Re: " and the subject of the nearest earlier step that has one (what the contact sees when the
+ * earlier emails went out).
  */
 function stepSubjectFor(options: {
   campaignId: string;
@@ -196,14 +197,15 @@ function stepSubjectFor(options: {
   sender: PersonalizeSender;
 }): string {
   if (!repliesInThread(options.step, options.variant)) return options.rendered;
-  const first = firstStepSubject({
+  const earlier = earlierStepSubject({
     campaignId: options.campaignId,
     steps: options.steps,
+    beforePosition: options.step.position,
     campaignContactId: options.contact.email,
     contact: options.contact,
     sender: options.sender,
   });
-  return first ? replySubject(first) : options.rendered;
+  return earlier ? replySubject(earlier) : options.rendered;
 }
 
 function previewContact(contact: PersonalizeContact): PreviewContact {

@@ -201,25 +201,35 @@ async function renderSender(db: Database, campaignId: string) {
   return row ?? null;
 }
 
-/** The subject the first step gives this contact, rendered as it was (or would be) sent; null if none. */
-export function firstStepSubject(options: {
+/**
+ * The subject of the nearest step before `beforePosition` that has one, as this contact gets it (their
+ * A/B variant, rendered): what a threaded follow-up's "Re:" repeats, and the subject of a threaded
+ * follow-up that has nothing to answer. Null when no earlier step has a subject.
+ */
+export function earlierStepSubject(options: {
   campaignId: string;
   steps: CampaignStep[];
+  beforePosition: number;
   /** The A/B bucket's key: the campaign contact's id (any stable string in a preview). */
   campaignContactId: string;
   contact: PersonalizeContact;
   sender: PersonalizeSender | null;
 }): string | null {
-  const first = options.steps.find((step) => step.position === 1);
-  const variant = first ? chooseVariant(first, options.campaignContactId) : null;
-  if (!first || !variant) return null;
-  return renderForContact({
-    subject: variant.subject,
-    html: '',
-    contact: options.contact,
-    sender: options.sender,
-    seed: renderSeed({ campaignId: options.campaignId, stepId: first.id, email: options.contact.email }),
-  }).subject;
+  const earlier = options.steps
+    .filter((step) => step.position < options.beforePosition)
+    .sort((a, b) => b.position - a.position);
+  for (const step of earlier) {
+    const variant = chooseVariant(step, options.campaignContactId);
+    if (!variant || variant.subject.trim() === '') continue;
+    return renderForContact({
+      subject: variant.subject,
+      html: '',
+      contact: options.contact,
+      sender: options.sender,
+      seed: renderSeed({ campaignId: options.campaignId, stepId: step.id, email: options.contact.email }),
+    }).subject;
+  }
+  return null;
 }
 
 interface ContactUpdate {
@@ -309,11 +319,12 @@ async function advanceBatch(
           if (parent) subject = replySubject(parent.subject);
           else if (threaded) {
             // Nothing to answer (the earlier steps were skipped for this contact): this is their first
-            // email, so it takes the subject the first step would have given them.
+            // email, so it takes the subject an earlier step would have given them.
             subject =
-              firstStepSubject({
+              earlierStepSubject({
                 campaignId: campaign.id,
                 steps,
+                beforePosition: outcome.step.position,
                 campaignContactId: contact.id,
                 contact: personalizeContact,
                 sender,

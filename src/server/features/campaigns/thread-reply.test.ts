@@ -257,7 +257,7 @@ describe('follow-ups replying in the same thread', () => {
     expect(deleted.statusCode).toBe(400);
     expect(deleted.json().message).toBe(THREAD_REPLY.firstStepMovedWithoutSubject);
 
-    // The preview shows the subject the contact will see.
+    // The preview shows the subject the contact will see: "Re: " and the nearest earlier subject.
     const preview = await request({
       method: 'POST',
       url: `/api/campaigns/${campaign.id}/preview`,
@@ -265,6 +265,18 @@ describe('follow-ups replying in the same thread', () => {
     });
     expect(preview.statusCode).toBe(200);
     expect(preview.json().subject).toMatch(/^Re: Cold chain for /);
+    const three = await addStepViaApi(app, owner.cookie, campaign.id, {
+      delayDays: 2,
+      variants: [variant('Last call on cold chain', '<p>Closing the loop.</p>')],
+    });
+    const four = await addStepViaApi(app, owner.cookie, campaign.id, threadedFollowUp('<p>PS</p>'));
+    const later = await request({
+      method: 'POST',
+      url: `/api/campaigns/${campaign.id}/preview`,
+      payload: { stepId: four.id, sample: true },
+    });
+    expect(later.json().subject).toBe('Re: Last call on cold chain');
+    expect(three.position).toBe(3);
 
     // Another user cannot touch the steps.
     const stranger = await paidUser();
@@ -299,6 +311,23 @@ describe('allocation with a preferred account', () => {
     expect(allocation.accounts.map((a) => a?.id ?? null)).toEqual([null, free.id, free.id, free.id]);
     expect(allocation.waitUntil[0]!.getTime()).toBeGreaterThan(at.getTime());
     expect(allocation.waitUntil.slice(1)).toEqual([null, null, null]);
+
+    // Cooling down after errors: its thread goes from another account rather than wait on it.
+    await app.services.db
+      .update(senderAccounts)
+      .set({ sendsToday: 0, cooldownUntil: new Date(at.getTime() + 10 * 60_000) })
+      .where(eq(senderAccounts.id, full.id));
+    const cooling = await allocateSenders({
+      db: app.services.db,
+      campaignId: campaign.id,
+      count: 1,
+      at,
+      gapMinSeconds: 0,
+      gapMaxSeconds: 0,
+      preferredAccountIds: [full.id],
+    });
+    expect(cooling.accounts.map((a) => a?.id ?? null)).toEqual([free.id]);
+    expect(cooling.waitUntil).toEqual([null]);
   });
 });
 

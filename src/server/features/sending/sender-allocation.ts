@@ -82,7 +82,8 @@ export async function allocateSenders(options: {
       const restingUntil = maxDate(row.cooldownUntil, row.nextSendAt);
       if (restingUntil && restingUntil > at) {
         noteAvailable(restingUntil);
-        unavailableUntil.set(row.id, restingUntil);
+        // A thread waits out its account's gap, not a cool-down after errors: another account takes it.
+        if (!(row.cooldownUntil && row.cooldownUntil > at)) unavailableUntil.set(row.id, restingUntil);
         continue;
       }
       if (used >= cap) {

@@ -179,8 +179,8 @@ export const LEGAL_DOCUMENTS: Record<LegalPath, LegalDocument> = {
           'After an account is deleted we keep only the payment notifications received from Paystack, ' +
             'no longer linked to the account, for accounting and fraud prevention, an audit-log note ' +
             'of the deletion with its email address, and the one-way hashes of the addresses that ' +
-            'unsubscribed, complained or bounced, so that they are not mailed again if the account’s ' +
-            'owner signs up anew with the same email.',
+            'unsubscribed, complained or bounced (with the reason and date only), so that they are not ' +
+            'mailed again if the account’s owner signs up anew with the same email.',
           'Contact lists you delete stay in the recycle bin for 30 days, then are deleted for good.',
           'Expired sign-in sessions and password-reset links (valid for 30 minutes) are removed within ' +
             'an hour of expiring; CSV uploads that are never imported are removed after 24 hours.',
