@@ -17,6 +17,27 @@ export interface PersonalizeContact {
   fields?: Record<string, string | null | undefined> | null;
 }
 
+/** A campaign contact (or any row with the same columns) as merge tags see it. */
+export function toPersonalizeContact(row: {
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  city: string | null;
+  countryCode: string | null;
+  fields: Record<string, string | null | undefined> | null;
+}): PersonalizeContact {
+  return {
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    company: row.company,
+    city: row.city,
+    countryCode: row.countryCode,
+    fields: row.fields ?? {},
+  };
+}
+
 export interface PersonalizeSender {
   fromName: string;
   fromEmail: string;

@@ -15,7 +15,13 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { type QueueMessageInput, queueMessages, wakeDispatchers } from '../sending/outbox.service';
 import { addStepDelay } from './next-step';
-import { type PersonalizeContact, type PersonalizeSender, renderForContact, renderSeed } from './personalize';
+import {
+  type PersonalizeContact,
+  type PersonalizeSender,
+  renderForContact,
+  renderSeed,
+  toPersonalizeContact,
+} from './personalize';
 import { loadSteps } from './steps.service';
 import {
   loadThreadParents,
@@ -297,15 +303,7 @@ async function advanceBatch(
           continue;
         }
         try {
-          const personalizeContact = {
-            email: contact.email,
-            firstName: contact.firstName,
-            lastName: contact.lastName,
-            company: contact.company,
-            city: contact.city,
-            countryCode: contact.countryCode,
-            fields: contact.fields ?? {},
-          };
+          const personalizeContact = toPersonalizeContact(contact);
           const threaded = repliesInThread(outcome.step, variant);
           const parent = threaded ? threadParents.get(contact.id) : undefined;
           const rendered = renderForContact({

@@ -13,7 +13,7 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
-import { renderForContact } from '../campaigns/personalize';
+import { renderForContact, toPersonalizeContact } from '../campaigns/personalize';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { queueMessages, wakeDispatchers } from '../sending/outbox.service';
 import { resolveRecipientTimeZone } from '../sending/recipient-time-zone';
@@ -230,15 +230,7 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
         const rendered = renderForContact({
           subject: row.subject,
           html,
-          contact: {
-            email: contact.email,
-            firstName: contact.firstName,
-            lastName: contact.lastName,
-            company: contact.company,
-            city: contact.city,
-            countryCode: contact.countryCode,
-            fields: contact.fields,
-          },
+          contact: toPersonalizeContact(contact),
           sender: sender ?? null,
           seed: contact.id,
         });

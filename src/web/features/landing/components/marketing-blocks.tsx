@@ -71,7 +71,7 @@ export function PageHero({
 export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; appLabel: string }) {
   const { user } = useAuth();
   return (
-    <section className="px-4 pb-20 sm:px-6">
+    <section className="px-4 pt-16 pb-20 sm:px-6">
       <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-12 text-center text-primary-foreground shadow-lg sm:px-12">
         <h2 className="text-3xl font-bold tracking-tight">Start on the free plan today</h2>
         <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
@@ -85,5 +85,40 @@ export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; ap
         </Button>
       </div>
     </section>
+  );
+}
+
+/** A full-width tinted band with a centred heading: the middle section of the public pages. */
+export function TintedBand({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="border-y bg-muted/40" aria-labelledby={id}>
+      <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
+        <h2 id={id} className="text-center text-3xl font-bold tracking-tight">
+          {title}
+        </h2>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/** A card with its icon beside the title and text, as a list item. */
+export function IconRowCard({
+  icon: Icon,
+  title,
+  body,
+}: {
+  icon: LucideIcon;
+  title: ReactNode;
+  body: string;
+}) {
+  return (
+    <li className="flex gap-4 rounded-xl border bg-card p-6">
+      <Icon className="size-6 shrink-0 text-primary" aria-hidden="true" />
+      <div>
+        <h3 className="font-semibold">{title}</h3>
+        <p className="mt-1 text-sm text-muted-foreground">{body}</p>
+      </div>
+    </li>
   );
 }

@@ -4,7 +4,7 @@ import { PAGE_META } from '@/app/page-meta';
 import { CONTACT_EMAIL } from '@/components/marketing/public-footer';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
-import { ClosingCallToAction, PageHero } from '../components/marketing-blocks';
+import { ClosingCallToAction, IconRowCard, PageHero, TintedBand } from '../components/marketing-blocks';
 
 const BELIEFS = [
   {
@@ -56,34 +56,21 @@ export default function AboutPage() {
         </div>
       </section>
 
-      <section className="border-y bg-muted/40" aria-labelledby="beliefs-heading">
-        <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-          <h2 id="beliefs-heading" className="text-center text-3xl font-bold tracking-tight">
-            What we believe
-          </h2>
-          <ul className="mt-10 grid gap-6 sm:grid-cols-2">
-            {BELIEFS.map((belief) => (
-              <li key={belief.title} className="flex gap-4 rounded-xl border bg-card p-6">
-                <belief.icon className="size-6 shrink-0 text-primary" aria-hidden="true" />
-                <div>
-                  <h3 className="font-semibold">{belief.title}</h3>
-                  <p className="mt-1 text-sm text-muted-foreground">{belief.body}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-          <p className="mt-10 text-center text-sm text-muted-foreground">
-            Questions, partnerships or press:{' '}
-            <a href={`mailto:${CONTACT_EMAIL}`} className="font-medium text-primary hover:underline">
-              {CONTACT_EMAIL}
-            </a>
-          </p>
-        </div>
-      </section>
+      <TintedBand id="beliefs-heading" title="What we believe">
+        <ul className="mt-10 grid gap-6 sm:grid-cols-2">
+          {BELIEFS.map((belief) => (
+            <IconRowCard key={belief.title} icon={belief.icon} title={belief.title} body={belief.body} />
+          ))}
+        </ul>
+        <p className="mt-10 text-center text-sm text-muted-foreground">
+          Questions, partnerships or press:{' '}
+          <a href={`mailto:${CONTACT_EMAIL}`} className="font-medium text-primary hover:underline">
+            {CONTACT_EMAIL}
+          </a>
+        </p>
+      </TintedBand>
 
-      <div className="pt-16">
-        <ClosingCallToAction appPath="/dashboard" appLabel="Go to your dashboard" />
-      </div>
+      <ClosingCallToAction appPath="/dashboard" appLabel="Go to your dashboard" />
     </div>
   );
 }

@@ -4,7 +4,13 @@ import { Link } from 'react-router';
 import { PAGE_META } from '@/app/page-meta';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
-import { ClosingCallToAction, PageHero, PRODUCT_ICONS } from '../components/marketing-blocks';
+import {
+  ClosingCallToAction,
+  IconRowCard,
+  PageHero,
+  PRODUCT_ICONS,
+  TintedBand,
+} from '../components/marketing-blocks';
 import { PRODUCT_PAGES, type ProductPath } from '../content/product-pages';
 
 /** Everything else a subscriber gets, without a page of its own. */
@@ -73,36 +79,28 @@ export default function FeaturesPage() {
         </ul>
       </section>
 
-      <section className="border-y bg-muted/40" aria-labelledby="also-heading">
-        <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-          <h2 id="also-heading" className="text-center text-3xl font-bold tracking-tight">
-            Also in every account
-          </h2>
-          <ul className="mt-10 grid gap-6 sm:grid-cols-2">
-            {ALSO_INCLUDED.map((item) => (
-              <li key={item.title} className="flex gap-4 rounded-xl border bg-card p-6">
-                <item.icon className="size-6 shrink-0 text-primary" aria-hidden="true" />
-                <div>
-                  <h3 className="font-semibold">
-                    {item.to ? (
-                      <Link to={item.to} className="hover:underline">
-                        {item.title}
-                      </Link>
-                    ) : (
-                      item.title
-                    )}
-                  </h3>
-                  <p className="mt-1 text-sm text-muted-foreground">{item.body}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <TintedBand id="also-heading" title="Also in every account">
+        <ul className="mt-10 grid gap-6 sm:grid-cols-2">
+          {ALSO_INCLUDED.map((item) => (
+            <IconRowCard
+              key={item.title}
+              icon={item.icon}
+              title={
+                item.to ? (
+                  <Link to={item.to} className="hover:underline">
+                    {item.title}
+                  </Link>
+                ) : (
+                  item.title
+                )
+              }
+              body={item.body}
+            />
+          ))}
+        </ul>
+      </TintedBand>
 
-      <div className="pt-16">
-        <ClosingCallToAction appPath="/dashboard" appLabel="Go to your dashboard" />
-      </div>
+      <ClosingCallToAction appPath="/dashboard" appLabel="Go to your dashboard" />
     </div>
   );
 }

@@ -1,30 +1,18 @@
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { NotFoundPage } from '@/app/not-found-page';
-import { PAGE_META } from '@/app/page-meta';
-import { usePageMeta } from '@/hooks/use-page-meta';
 import { formatDate } from '@/lib/format';
 
 import { LEGAL_DOCUMENTS, type LegalPath } from '../content/legal-documents';
+import { usePathContent } from '../lib/use-path-content';
 
-function isLegalPath(path: string): path is LegalPath {
-  return Object.hasOwn(LEGAL_DOCUMENTS, path);
-}
-
-const OTHER_DOCUMENTS: LegalPath[] = [
-  '/privacy',
-  '/terms',
-  '/refund-policy',
-  '/disclaimer',
-  '/cookie-policy',
-];
+/** The documents in the footer's order, for "Also read". */
+const ALL_DOCUMENTS = Object.keys(LEGAL_DOCUMENTS) as LegalPath[];
 
 /** Spec §2 footer, Legal: the five policies (content/legal-documents.ts), indexable (spec §2 metadata). */
 export default function LegalPage() {
-  const { pathname } = useLocation();
-  const path = pathname.replace(/\/+$/, '');
-  const document = isLegalPath(path) ? LEGAL_DOCUMENTS[path] : null;
-  usePageMeta(PAGE_META[path] ?? PAGE_META['/terms']!);
-  if (!document) return <NotFoundPage />;
+  const found = usePathContent(LEGAL_DOCUMENTS, '/terms');
+  if (!found) return <NotFoundPage />;
+  const { path, content: document } = found;
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-16 sm:px-6" data-testid="legal-page">
@@ -73,7 +61,7 @@ export default function LegalPage() {
       <footer className="mt-12 border-t pt-6 text-sm text-muted-foreground">
         <p>Also read:</p>
         <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-2">
-          {OTHER_DOCUMENTS.filter((other) => other !== path).map((other) => (
+          {ALL_DOCUMENTS.filter((other) => other !== path).map((other) => (
             <li key={other}>
               <Link to={other} className="text-primary hover:underline">
                 {LEGAL_DOCUMENTS[other].title}

@@ -1,12 +1,10 @@
 import { CheckCircle2 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { NotFoundPage } from '@/app/not-found-page';
-import { PAGE_META } from '@/app/page-meta';
 import { Button } from '@/components/ui/button';
-import { usePageMeta } from '@/hooks/use-page-meta';
 
-import { ClosingCallToAction, PRODUCT_ICONS } from '../components/marketing-blocks';
+import { ClosingCallToAction, PRODUCT_ICONS, TintedBand } from '../components/marketing-blocks';
 import {
   AnalyticsMockup,
   CampaignMockup,
@@ -14,7 +12,8 @@ import {
   RotationMockup,
   TargetingMockup,
 } from '../components/mockups';
-import { PRODUCT_PAGES, type ProductPath, type ProductVisual } from '../content/product-pages';
+import { PRODUCT_PAGES, type ProductVisual } from '../content/product-pages';
+import { usePathContent } from '../lib/use-path-content';
 
 const VISUALS: Record<ProductVisual, () => ReactNode> = {
   'lead-search': () => <LeadSearchMockup />,
@@ -24,17 +23,11 @@ const VISUALS: Record<ProductVisual, () => ReactNode> = {
   analytics: () => <AnalyticsMockup />,
 };
 
-function isProductPath(path: string): path is ProductPath {
-  return Object.hasOwn(PRODUCT_PAGES, path);
-}
-
 /** Spec §2 footer, Platform: one public page per capability (content/product-pages.ts). */
 export default function ProductPage() {
-  const { pathname } = useLocation();
-  const path = pathname.replace(/\/+$/, '');
-  const page = isProductPath(path) ? PRODUCT_PAGES[path] : null;
-  usePageMeta(PAGE_META[path] ?? PAGE_META['/features']!);
-  if (!page) return <NotFoundPage />;
+  const found = usePathContent(PRODUCT_PAGES, '/features');
+  if (!found) return <NotFoundPage />;
+  const page = found.content;
 
   return (
     <article data-testid="product-page">
@@ -87,37 +80,30 @@ export default function ProductPage() {
         </ul>
       </section>
 
-      <section className="border-y bg-muted/40" aria-labelledby="how-heading">
-        <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-          <h2 id="how-heading" className="text-center text-3xl font-bold tracking-tight">
-            How it works
-          </h2>
-          <ol className="mt-10 grid gap-6 md:grid-cols-3">
-            {page.steps.map((step, index) => (
-              <li key={step.title} className="flex gap-4">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
-                  {index + 1}
-                </span>
-                <div>
-                  <h3 className="font-semibold">{step.title}</h3>
-                  <p className="mt-1 text-sm text-muted-foreground">{step.body}</p>
-                </div>
-              </li>
-            ))}
-          </ol>
-          <p className="mt-10 flex items-center justify-center gap-2 text-sm text-muted-foreground">
-            <CheckCircle2 className="size-4 text-success" aria-hidden="true" />
-            Included on every plan, within its limits.{' '}
-            <Link to="/pricing" className="font-medium text-primary hover:underline">
-              Compare plans
-            </Link>
-          </p>
-        </div>
-      </section>
+      <TintedBand id="how-heading" title="How it works">
+        <ol className="mt-10 grid gap-6 md:grid-cols-3">
+          {page.steps.map((step, index) => (
+            <li key={step.title} className="flex gap-4">
+              <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
+                {index + 1}
+              </span>
+              <div>
+                <h3 className="font-semibold">{step.title}</h3>
+                <p className="mt-1 text-sm text-muted-foreground">{step.body}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+        <p className="mt-10 flex items-center justify-center gap-2 text-sm text-muted-foreground">
+          <CheckCircle2 className="size-4 text-success" aria-hidden="true" />
+          Included on every plan, within its limits.{' '}
+          <Link to="/pricing" className="font-medium text-primary hover:underline">
+            Compare plans
+          </Link>
+        </p>
+      </TintedBand>
 
-      <div className="pt-16">
-        <ClosingCallToAction appPath={page.appPath} appLabel={page.appLabel} />
-      </div>
+      <ClosingCallToAction appPath={page.appPath} appLabel={page.appLabel} />
     </article>
   );
 }
