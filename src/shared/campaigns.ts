@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_STATUSES, TIMEZONE_MODES } from './sending';
+import { timeZoneSchema } from './time-zone';
 
 /*
  * Campaigns, their steps and A/B variants, newsletters and bulk sends: the shared vocabulary and request
@@ -80,7 +81,7 @@ export const campaignSettingsSchema = z
       .min(1, 'Choose at least one sending day')
       .default([1, 2, 3, 4, 5]),
     timezoneMode: z.enum(TIMEZONE_MODES).default('recipient'),
-    timeZone: z.string().trim().min(1).max(64).default('Africa/Lagos'),
+    timeZone: timeZoneSchema.default('Africa/Lagos'),
     gapMinSeconds: z.number().int().min(0).max(3600).default(60),
     gapMaxSeconds: z.number().int().min(0).max(3600).default(180),
     dailyCap: z.number().int().min(1).max(100_000).nullable().default(null),
@@ -274,7 +275,7 @@ export const campaignUpdateSchema = z
     windowEndMinute: z.number().int().min(0).max(1440),
     sendDays: z.array(z.number().int().min(1).max(7)).min(1, 'Choose at least one sending day'),
     timezoneMode: z.enum(TIMEZONE_MODES),
-    timeZone: z.string().trim().min(1).max(64),
+    timeZone: timeZoneSchema,
     gapMinSeconds: z.number().int().min(0).max(3600),
     gapMaxSeconds: z.number().int().min(0).max(3600),
     dailyCap: z.number().int().min(1).max(100_000).nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATEGORY_SLUGS } from './categories';
+import { timeZoneSchema } from './time-zone';
 
 /*
  * Contacts: reference data, lead discovery, the user's lists, suppressions, data entry and the admin
@@ -542,7 +543,7 @@ const dayCounts = z.object({
 });
 export const dataEntryStatsQuerySchema = z.object({
   /** IANA time zone that decides where "today" starts; default UTC. */
-  tz: z.string().max(64).optional(),
+  tz: timeZoneSchema.optional(),
 });
 export const dataEntryStatsSchema = z.object({
   timeZone: z.string(),

@@ -112,6 +112,7 @@ export const PRELAUNCH_BLOCKER_CODES = [
   'unsubscribe_tag',
   'link_shortener',
   'spf_fail',
+  'time_zone',
 ] as const;
 
 export const PRELAUNCH_WARNING_CODES = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeZoneSchema } from './time-zone';
 
 /*
  * The sending engine's vocabulary, shared by the server, the worker and the browser: sender accounts,
@@ -142,7 +143,7 @@ export const senderAccountInputSchema = z
     warmupEnabled: z.boolean().default(false),
     warmupStart: z.coerce.number().int().min(1).max(SENDER_DAILY_CAP_MAX).default(WARMUP_START_DEFAULT),
     warmupIncrement: z.coerce.number().int().min(1).max(50).default(WARMUP_INCREMENT_DEFAULT),
-    timeZone: z.string().trim().min(1).max(64).default('Africa/Lagos'),
+    timeZone: timeZoneSchema.default('Africa/Lagos'),
     dkimSelector: z
       .string()
       .trim()

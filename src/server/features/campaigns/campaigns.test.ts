@@ -128,6 +128,40 @@ describe('campaign settings and steps', () => {
     expect(bySender.statusCode).toBe(400);
   });
 
+  it('refuses a time zone the runtime does not know, on create and on edit', async () => {
+    const { call, account } = await ready();
+    const created = await call({
+      method: 'POST',
+      url: '/api/campaigns',
+      payload: { name: 'x', timeZone: 'Not/AZone', senderAccountIds: [account.id] },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(JSON.stringify(created.json())).toContain('Unknown time zone \\"Not/AZone\\"');
+    const draft = await call({ method: 'POST', url: '/api/campaigns', payload: { name: 'x' } });
+    const edited = await call({
+      method: 'PATCH',
+      url: `/api/campaigns/${draft.json<Campaign>().id}`,
+      payload: { timeZone: 'Africa/Lagoss' },
+    });
+    expect(edited.statusCode).toBe(400);
+    const kept = await call({ method: 'GET', url: `/api/campaigns/${draft.json<Campaign>().id}` });
+    expect(kept.json<Campaign>().timeZone).toBe('Africa/Lagos');
+  });
+
+  it('a zone saved before zones were checked blocks launch with its name, never a silent fallback', async () => {
+    const { campaign, call } = await launchable(1);
+    await app.services.db
+      .update(campaigns)
+      .set({ timeZone: 'Not/AZone' })
+      .where(eq(campaigns.id, campaign.id));
+    const refused = await call({ method: 'POST', url: `/api/campaigns/${campaign.id}/launch` });
+    expect(refused.statusCode).toBe(422);
+    const blocker = (refused.json().errors as { code: string; message: string }[]).find(
+      (e) => e.code === 'time_zone',
+    );
+    expect(blocker?.message).toContain('Not/AZone');
+  });
+
   it('adds, edits, reorders and deletes steps, at most 10', async () => {
     const { owner, call } = await ready();
     const campaign = await createCampaignViaApi(app, owner.cookie);

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { type CampaignStep, variantsMissingFirstSubject } from '../../../shared/campaigns';
 import { type PrelaunchItem, type PrelaunchReport, SPAM_SCORE_THRESHOLD } from '../../../shared/personalize';
+import { isIanaTimeZone } from '../../../shared/time-zone';
 import type { Database } from '../../db/client';
 import {
   campaignContacts,
@@ -332,6 +333,21 @@ export async function getPrelaunchReport(options: {
     });
   }
 
+  // --- Time zones: a zone the runtime cannot use (saved before zones were checked) would stop sending ----
+  const badZones = [
+    ...(isIanaTimeZone(campaign.timeZone) ? [] : [`the campaign's sending window (${campaign.timeZone})`]),
+    ...accounts
+      .filter((a) => !isIanaTimeZone(a.timeZone))
+      .map((a) => `sender account ${a.fromEmail} (${a.timeZone})`),
+  ];
+  if (badZones.length > 0) {
+    blockers.push({
+      code: 'time_zone',
+      message: 'Choose a valid time zone: ' + badZones.join('; '),
+      detail: 'Use a name like Africa/Lagos or Europe/London.',
+    });
+  }
+
   // --- Sender accounts and their domains ---------------------------------------------------------------
   const active = accounts.filter((a) => a.status === 'active');
   if (accounts.length === 0) {
@@ -428,7 +444,9 @@ export async function getPrelaunchReport(options: {
   }
   const start = scheduledAt && scheduledAt.getTime() > at.getTime() ? scheduledAt : at;
   const capacity = dailyCapacity({
-    accounts: active.map((a) => ({ cap: effectiveDailyCap(a, start) })),
+    accounts: active
+      .filter((a) => isIanaTimeZone(a.timeZone))
+      .map((a) => ({ cap: effectiveDailyCap(a, start) })),
     windowStartMinute: campaign.windowStartMinute,
     windowEndMinute: campaign.windowEndMinute,
     gapMinSeconds: campaign.gapMinSeconds,
