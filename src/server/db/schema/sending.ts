@@ -264,8 +264,19 @@ export const outboxMessages = pgTable(
     links: jsonb('links').$type<string[]>().notNull().default([]),
     senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
     state: text('state', { enum: OUTBOX_STATES }).notNull().default('queued'),
-    /** 'claimed' (no SMTP yet) or 'delivering' (DATA may have reached the server). */
+    /**
+     * 'claimed' (leased, nothing taken yet), 'allocated' (an account and the caps' slots taken, no SMTP
+     * yet) or 'delivering' (handed to an SMTP connection: DATA may have reached the server).
+     */
     phase: text('phase'),
+    /**
+     * What an allocation took, so that recovery after a dead worker can give it back: the account-local
+     * day of the account's daily count, the campaign-local day of the campaign's own cap, the hour of the
+     * recipient domain's pace. Written with the account when the message is allocated.
+     */
+    slotDay: date('slot_day', { mode: 'string' }),
+    campaignSlotDay: date('campaign_slot_day', { mode: 'string' }),
+    paceHour: timestamp('pace_hour', { withTimezone: true }),
     sendAfter: timestamp('send_after', { withTimezone: true }).notNull().defaultNow(),
     attempts: integer('attempts').notNull().default(0),
     leaseOwner: text('lease_owner'),

@@ -12,7 +12,7 @@ import { classifySmtpError } from '../sender-accounts/smtp-errors';
 import { addSuppression } from '../suppression/suppression.service';
 import { releaseCampaignSlots } from './campaign-cap';
 import type { DispatchContext, OutboxRow } from './dispatch';
-import { REDELIVERY_NOTE } from './outbox-recovery';
+import { MAX_SEND_ATTEMPTS, REDELIVERED_DETAIL, REDELIVERY_NOTE, retryBackoffMs } from './retry-policy';
 import { releaseSenderSlot, type SenderAccountRow } from './sender-allocation';
 import { checkSenderBounceRate } from './sender-health';
 
@@ -36,10 +36,8 @@ export interface DeliveryFailure {
   error: unknown;
 }
 
-/** Attempts before a temporary failure becomes final. */
-export const MAX_SEND_ATTEMPTS = 5;
-/** Wait before attempt n+1 after a temporary failure of attempt n (1-based). */
-export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
+export { MAX_SEND_ATTEMPTS, RETRY_BACKOFF_MS } from './retry-policy';
+
 const ACCOUNT_COOLDOWN_MS = { connection: 5 * 60_000, auth: 10 * 60_000 } as const;
 
 type EventInput = typeof emailEvents.$inferInsert;
@@ -143,10 +141,12 @@ export async function recordSent(
           updated_at = ${stamp}::timestamptz
       FROM (VALUES ${values}) AS v(id, response)
       WHERE o.id = v.id
-      RETURNING o.id, o.user_id, o.campaign_id, o.step_id, o.campaign_contact_id, o.sender_account_id)
+      RETURNING o.id, o.user_id, o.campaign_id, o.step_id, o.campaign_contact_id, o.sender_account_id,
+        o.last_error IS NOT NULL AND o.last_error LIKE ${`${REDELIVERY_NOTE}%`} AS redelivered)
     INSERT INTO email_events (user_id, campaign_id, step_id, campaign_contact_id, outbox_message_id,
-      sender_account_id, type, occurred_at)
-    SELECT user_id, campaign_id, step_id, campaign_contact_id, id, sender_account_id, 'sent', ${stamp}::timestamptz
+      sender_account_id, type, detail, occurred_at)
+    SELECT user_id, campaign_id, step_id, campaign_contact_id, id, sender_account_id, 'sent',
+      CASE WHEN redelivered THEN ${REDELIVERED_DETAIL} END, ${stamp}::timestamptz
     FROM sent`;
   // One statement marks the batch sent and writes its events (one round trip, no per-event objects).
   if (!hasSteps) {
@@ -294,8 +294,7 @@ export async function recordDeliveryFailure(
     await markFailed(ctx, withAccount, at, `${reason}; gave up after ${message.attempts} attempts`);
     return true;
   }
-  const backoff =
-    RETRY_BACKOFF_MS[Math.min(message.attempts, RETRY_BACKOFF_MS.length) - 1] ?? RETRY_BACKOFF_MS[0]!;
+  const backoff = retryBackoffMs(message.attempts);
   await requeue(ctx, message, new Date(at.getTime() + backoff), reason, { countAttempt: true });
   return false;
 }

@@ -10,6 +10,7 @@ import type { SystemMailer } from '../../lib/mailer';
 import { accountLocalDate } from '../sender-accounts/sender-account-rules';
 import { filterSuppressed } from '../suppression/suppression.service';
 import { releaseCampaignSlots, takeCampaignSlots } from './campaign-cap';
+import { composeForAccount, deliverAll, markAllocated, type ReadyMessage } from './deliver';
 import {
   type DeliveryFailure,
   type DispatchedMessage,
@@ -18,16 +19,13 @@ import {
   recordSent,
   recordSkipped,
 } from './delivery-outcomes';
-import {
-  buildMailOptions,
-  makeMessageId,
-  resolveTrackingBaseUrl,
-  unsubscribeMailtoFor,
-} from './message-envelope';
+import { type DispatchFault, type DispatchStage, recordFaults } from './dispatch-faults';
+import { releaseDomainPace, takeDomainPace } from './domain-pace';
+import { makeMessageId } from './message-envelope';
 import { wakeDispatchers } from './outbox.service';
-import { type ComposedMail, composeRawMessage } from './raw-message';
+import { REDELIVERY_NOTE } from './retry-policy';
 import { localDate, nextSendTime, startOfLocalDay, startOfNextLocalDay } from './send-window';
-import { allocateSenders, type SenderAccountRow } from './sender-allocation';
+import { allocateSenders, releaseSenderSlot, type SenderAccountRow } from './sender-allocation';
 import type { TransportCache } from './transport-cache';
 
 /*
@@ -54,7 +52,12 @@ export interface DispatchContext {
    * Only this user's messages. Workers never set it; tests that share one PostgreSQL database do, so a
    * drain in one test file cannot take another file's messages.
    */
-  onlyUserId?: string;
+  onlyUserId?: string | string[];
+  /**
+   * Fault injection for tests: called with each message at each stage of dispatch; a throw there is
+   * handled as a real failure of that stage would be. Never set in production.
+   */
+  failpoint?: (stage: DispatchStage, message: OutboxRow) => void;
 }
 
 export interface DrainSummary {
@@ -161,7 +164,7 @@ export async function claimDueMessages(ctx: DispatchContext): Promise<OutboxRow[
           SELECT o.id FROM outbox_messages o
           WHERE o.state = 'queued' AND o.send_after <= ${at.toISOString()}::timestamptz
             AND (SELECT c.status FROM campaigns c WHERE c.id = o.campaign_id) = 'active'
-            ${ctx.onlyUserId ? sql`AND o.user_id = ${ctx.onlyUserId}` : sql``}
+            ${onlyUsersSql(ctx, sql`o.user_id`)}
           ORDER BY o.send_after
           LIMIT ${ctx.env.DISPATCH_BATCH_SIZE}
           FOR UPDATE OF o SKIP LOCKED)`,
@@ -177,7 +180,13 @@ interface BatchResult {
   skipped: number;
 }
 
-/** Judges, allocates, sends and records one claimed batch. */
+interface Deferral {
+  id: string;
+  until: Date;
+  reason: string | null;
+}
+
+/** Judges, allocates, sends and records one claimed batch. One message's trouble is only its own. */
 export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]): Promise<BatchResult> {
   const at = now();
   const result: BatchResult = { sent: 0, deferred: 0, failed: 0, skipped: 0 };
@@ -195,139 +204,72 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
     .where(inArray(campaignContacts.id, [...new Set(claimed.map((m) => m.campaignContactId))]));
   const contactById = new Map(contactRows.map((c) => [c.id, c]));
 
-  const deferrals: { id: string; until: Date; reason: string | null }[] = [];
+  const deferrals: Deferral[] = [];
+  const faults: DispatchFault[] = [];
   const resumedContacts = new Set<string>();
   const cancelled: OutboxRow[] = [];
   const suppressed: OutboxRow[] = [];
   let candidates: OutboxRow[] = [];
 
   for (const message of claimed) {
-    const campaign = campaignById.get(message.campaignId);
-    const contact = contactById.get(message.campaignContactId);
-    if (campaign?.status !== 'active') {
-      deferrals.push({ id: message.id, until: message.sendAfter, reason: null });
-      continue;
+    try {
+      ctx.failpoint?.('schedule', message);
+      const verdict = judge(
+        message,
+        campaignById.get(message.campaignId),
+        contactById.get(message.campaignContactId),
+        at,
+      );
+      if (verdict.kind === 'send') {
+        candidates.push(message);
+        if (verdict.resumesContact) resumedContacts.add(message.campaignContactId);
+      } else if (verdict.kind === 'cancel') cancelled.push(message);
+      else deferrals.push({ id: message.id, until: verdict.until, reason: null });
+    } catch (error) {
+      faults.push({ message, stage: 'schedule', error });
     }
-    if (!contact || ENDED_CONTACT_STATES.has(contact.status)) {
-      cancelled.push(message);
-      continue;
-    }
-    if (contact.status === 'paused') {
-      // Out of office until a date: wait for it. Paused with no date (by hand): look again tomorrow.
-      if (!contact.pausedUntil || contact.pausedUntil > at) {
-        deferrals.push({
-          id: message.id,
-          until: contact.pausedUntil ?? new Date(at.getTime() + DAY_MS),
-          reason: null,
-        });
-        continue;
-      }
-      resumedContacts.add(contact.id);
-    }
-    const timeZone =
-      campaign.timezoneMode === 'recipient' && contact.timeZone ? contact.timeZone : campaign.timeZone;
-    const opens = nextSendTime({
-      at,
-      timeZone,
-      windowStartMinute: campaign.windowStartMinute,
-      windowEndMinute: campaign.windowEndMinute,
-      sendDays: campaign.sendDays,
-    });
-    if (opens.getTime() > at.getTime()) {
-      deferrals.push({ id: message.id, until: opens, reason: null });
-      continue;
-    }
-    candidates.push(message);
   }
 
   // Suppression is checked now, not when the message was queued: an unsubscribe a minute ago counts.
-  const byUser = groupBy(candidates, (m) => m.userId);
   const suppressedIds = new Set<string>();
-  for (const [userId, messages] of byUser) {
+  const unchecked = new Set<string>();
+  const checkSuppressed = async (userId: string, messages: OutboxRow[]) => {
+    for (const m of messages) ctx.failpoint?.('suppression', m);
     const blocked = await filterSuppressed({ db: ctx.db, userId, emails: messages.map((m) => m.toEmail) });
     for (const m of messages) if (blocked.has(m.toEmail)) suppressedIds.add(m.id);
-  }
-  suppressed.push(...candidates.filter((m) => suppressedIds.has(m.id)));
-  candidates = candidates.filter((m) => !suppressedIds.has(m.id));
-
-  const toSend: DispatchedMessage[] = [];
-  for (const [campaignId, messages] of groupBy(candidates, (m) => m.campaignId)) {
-    const campaign = campaignById.get(campaignId)!;
-    let allowed = messages;
-    // Slots of the campaign's daily cap taken for messages that then wait after all: given back below.
-    let campaignDay: string | null = null;
-    let unusedCampaignSlots = 0;
-    if (campaign.dailyCap !== null) {
-      campaignDay = localDate(at, campaign.timeZone);
-      const granted = await takeCampaignSlots(ctx.db, {
-        campaignId,
-        day: campaignDay,
-        dayStart: startOfLocalDay(at, campaign.timeZone),
-        cap: campaign.dailyCap,
-        count: allowed.length,
-      });
-      const nextDay = startOfNextLocalDay(at, campaign.timeZone);
-      for (const m of allowed.slice(granted)) deferrals.push({ id: m.id, until: nextDay, reason: null });
-      allowed = allowed.slice(0, granted);
-    }
-    const pacedHours = new Map<string, Date>();
-    if (campaign.domainPacePerHour !== null && allowed.length > 0) {
-      const paced: OutboxRow[] = [];
-      for (const m of allowed) {
-        const pace = await takeDomainPace(ctx.db, campaign, m.toEmail, at);
-        if ('nextHour' in pace) {
-          deferrals.push({ id: m.id, until: pace.nextHour, reason: null });
-          unusedCampaignSlots++;
-        } else {
-          paced.push(m);
-          pacedHours.set(m.id, pace.hourStart);
+  };
+  for (const [userId, messages] of groupBy(candidates, (m) => m.userId)) {
+    try {
+      await checkSuppressed(userId, messages);
+    } catch {
+      // One at a time, so that only the message that fails waits.
+      for (const m of messages) {
+        try {
+          await checkSuppressed(userId, [m]);
+        } catch (error) {
+          unchecked.add(m.id);
+          faults.push({ message: m, stage: 'suppression', error });
         }
       }
-      allowed = paced;
     }
-    if (allowed.length === 0) {
-      await giveBackCampaignSlots(ctx, campaignId, campaignDay, unusedCampaignSlots);
-      continue;
+  }
+  suppressed.push(...candidates.filter((m) => suppressedIds.has(m.id)));
+  candidates = candidates.filter((m) => !suppressedIds.has(m.id) && !unchecked.has(m.id));
+
+  const toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[] = [];
+  for (const [campaignId, messages] of groupBy(candidates, (m) => m.campaignId)) {
+    const campaign = campaignById.get(campaignId)!;
+    let groups = [await allocateCampaignGroup(ctx, campaign, messages, at)];
+    if (groups[0]!.faults.length > 0 && messages.length > 1) {
+      // The group failed as a whole (and gave back what it took): one at a time, so only the message
+      // that fails waits.
+      groups = [];
+      for (const m of messages) groups.push(await allocateCampaignGroup(ctx, campaign, [m], at));
     }
-    const allocation = await allocateSenders({
-      db: ctx.db,
-      campaignId,
-      count: allowed.length,
-      at,
-      gapMinSeconds: campaign.gapMinSeconds,
-      gapMaxSeconds: campaign.gapMaxSeconds,
-      // A follow-up replying in its thread goes from the account that sent the message it answers.
-      preferredAccountIds: allowed.map((m) => m.threadSenderAccountId),
-    });
-    const retryAt = allocation.nextAvailableAt ?? new Date(at.getTime() + 15 * 60_000);
-    // No account will ever free up (none active): say so on the message, where the campaign shows it.
-    const waitReason = allocation.nextAvailableAt ? null : NO_ACTIVE_SENDER_NOTE;
-    const unallocated: OutboxRow[] = [];
-    allowed.forEach((message, i) => {
-      const account = allocation.accounts[i];
-      if (!account) {
-        const ownAccountFrees = allocation.waitUntil[i];
-        deferrals.push(
-          ownAccountFrees
-            ? { id: message.id, until: ownAccountFrees, reason: null }
-            : { id: message.id, until: retryAt, reason: waitReason },
-        );
-        unallocated.push(message);
-        return;
-      }
-      toSend.push({
-        message: { ...message, messageId: message.messageId ?? makeMessageId(account.fromEmail) },
-        account,
-        campaign,
-        day: accountLocalDate(at, account.timeZone),
-        campaignDay,
-      });
-    });
-    // Messages no account could take give back what they took of the campaign's cap and domain pace.
-    await giveBackCampaignSlots(ctx, campaignId, campaignDay, unusedCampaignSlots + unallocated.length);
-    for (const m of unallocated) {
-      const hourStart = pacedHours.get(m.id);
-      if (hourStart) await releaseDomainPace(ctx.db, campaign, m.toEmail, hourStart);
+    for (const group of groups) {
+      deferrals.push(...group.deferrals);
+      faults.push(...group.faults);
+      toSend.push(...group.toSend);
     }
   }
 
@@ -342,53 +284,295 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   result.deferred += deferrals.length;
   await recordSkipped(ctx, { cancelled, suppressed });
   result.skipped += cancelled.length + suppressed.length;
-  if (toSend.length === 0) return result;
 
-  await markDelivering(ctx, toSend);
+  // The exact bytes of each message, before anything is recorded as allocated: a message that cannot
+  // be built gives its slots back and waits or fails alone.
+  const ready: ReadyMessage[] = [];
+  for (const { dispatched, paceHour } of toSend) {
+    try {
+      ctx.failpoint?.('compose', dispatched.message);
+      ready.push(composeForAccount(ctx, dispatched, paceHour));
+    } catch (error) {
+      await giveBackSlots(ctx, dispatched, paceHour);
+      faults.push({ message: dispatched.message, stage: 'compose', error });
+    }
+  }
+  const failedForGood = await recordFaults(ctx, faults);
+  result.failed += failedForGood;
+  result.deferred += faults.length - failedForGood;
+  if (ready.length === 0) return result;
+
+  await markAllocated(ctx, ready);
   // Each accepted message is recorded as soon as the server says 250, in small group commits, not when
   // the whole batch is done: a worker killed mid-batch then leaves only the messages whose 250 was
   // still on its way to the database to be sent again (docs/sending.md, "When a worker dies").
   const acknowledged = groupCommit((group: SentMessage[]) => recordSent(ctx, group));
   const lease = keepLeases(
     ctx,
-    toSend.map((d) => d.message.id),
+    ready.map((r) => r.dispatched.message.id),
   );
   const failures: { dispatched: DispatchedMessage; failure: DeliveryFailure }[] = [];
   try {
-    await Promise.all(
-      toSend.map(async (dispatched) => {
-        const outcome = await sendOne(ctx, dispatched);
-        if (outcome.ok) acknowledged.add({ dispatched, response: outcome.response });
-        else failures.push({ dispatched, failure: outcome.failure });
-      }),
-    );
+    await deliverAll(ctx, ready, {
+      connectionsPerAccount: ctx.transports.connectionsPerAccount,
+      onOutcome: (message, outcome) => {
+        if (outcome.ok) acknowledged.add({ dispatched: message.dispatched, response: outcome.response });
+        else failures.push({ dispatched: message.dispatched, failure: outcome.failure });
+      },
+      onLost: (message, error) =>
+        ctx.log.warn(
+          { err: error, outboxMessageId: message.dispatched.message.id },
+          'message not sent: this worker no longer holds it',
+        ),
+    });
     result.sent += await acknowledged.drain();
   } finally {
     lease.stop();
   }
   for (const { dispatched, failure } of failures) {
-    const final = await recordDeliveryFailure(ctx, dispatched, failure);
-    if (final) result.failed++;
-    else result.deferred++;
+    try {
+      ctx.failpoint?.('record', dispatched.message);
+      const final = await recordDeliveryFailure(ctx, dispatched, failure);
+      if (final) result.failed++;
+      else result.deferred++;
+    } catch (error) {
+      // Left leased: the recovery job puts it back in the queue when the lease runs out.
+      ctx.log.error(
+        { err: error, outboxMessageId: dispatched.message.id, campaignId: dispatched.message.campaignId },
+        'could not record a failed send',
+      );
+    }
   }
   return result;
 }
 
-/** Moves the batch to the 'delivering' phase with its account and Message-ID before any byte is sent. */
-async function markDelivering(ctx: DispatchContext, batch: DispatchedMessage[]): Promise<void> {
-  const values = sql.join(
-    batch.map((d) => sql`(${d.message.id}::uuid, ${d.account.id}::uuid, ${d.message.messageId})`),
-    sql`, `,
-  );
-  await ctx.db.execute(sql`
-    UPDATE outbox_messages AS o
-    SET phase = 'delivering', sender_account_id = v.account_id, message_id = v.message_id,
-        updated_at = ${now().toISOString()}::timestamptz
-    FROM (VALUES ${values}) AS v(id, account_id, message_id)
-    WHERE o.id = v.id`);
+type Verdict =
+  | { kind: 'send'; resumesContact: boolean }
+  | { kind: 'cancel' }
+  | { kind: 'defer'; until: Date };
+
+/** What one claimed message should do now, from its campaign, its contact and the sending window. */
+function judge(
+  message: OutboxRow,
+  campaign: CampaignRow | undefined,
+  contact: { status: string; pausedUntil: Date | null; timeZone: string | null } | undefined,
+  at: Date,
+): Verdict {
+  if (campaign?.status !== 'active') return { kind: 'defer', until: message.sendAfter };
+  if (!contact || ENDED_CONTACT_STATES.has(contact.status)) return { kind: 'cancel' };
+  let resumesContact = false;
+  if (contact.status === 'paused') {
+    // Out of office until a date: wait for it. Paused with no date (by hand): look again tomorrow.
+    if (!contact.pausedUntil || contact.pausedUntil > at) {
+      return { kind: 'defer', until: contact.pausedUntil ?? new Date(at.getTime() + DAY_MS) };
+    }
+    resumesContact = true;
+  }
+  const timeZone =
+    campaign.timezoneMode === 'recipient' && contact.timeZone ? contact.timeZone : campaign.timeZone;
+  const opens = nextSendTime({
+    at,
+    timeZone,
+    windowStartMinute: campaign.windowStartMinute,
+    windowEndMinute: campaign.windowEndMinute,
+    sendDays: campaign.sendDays,
+  });
+  if (opens.getTime() > at.getTime()) return { kind: 'defer', until: opens };
+  return { kind: 'send', resumesContact };
 }
 
-type SendOutcome = { ok: true; response: string } | { ok: false; failure: DeliveryFailure };
+/**
+ * The campaign's own daily cap, the recipient domains' pace and Least Used rotation for one campaign's
+ * messages of the batch. Never throws: if anything fails, what was taken is given back and the
+ * campaign's messages are reported as faults, so other campaigns of the batch go on.
+ */
+async function allocateCampaignGroup(
+  ctx: DispatchContext,
+  campaign: CampaignRow,
+  messages: OutboxRow[],
+  at: Date,
+): Promise<{
+  toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[];
+  deferrals: Deferral[];
+  faults: DispatchFault[];
+}> {
+  const deferrals: Deferral[] = [];
+  const toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[] = [];
+  const faults: DispatchFault[] = [];
+  let campaignDay: string | null = null;
+  // What this group holds of the campaign's cap and the domains' pace, given back for what does not go.
+  let heldCampaignSlots = 0;
+  const pacedHours = new Map<string, Date>();
+  let allocated: DispatchedMessage[] = [];
+  try {
+    for (const m of messages) ctx.failpoint?.('allocate', m);
+    let allowed = messages;
+    if (campaign.dailyCap !== null) {
+      campaignDay = localDate(at, campaign.timeZone);
+      const granted = await takeCampaignSlots(ctx.db, {
+        campaignId: campaign.id,
+        day: campaignDay,
+        dayStart: startOfLocalDay(at, campaign.timeZone),
+        cap: campaign.dailyCap,
+        count: allowed.length,
+      });
+      heldCampaignSlots = granted;
+      const nextDay = startOfNextLocalDay(at, campaign.timeZone);
+      for (const m of allowed.slice(granted)) deferrals.push({ id: m.id, until: nextDay, reason: null });
+      allowed = allowed.slice(0, granted);
+    }
+    if (campaign.domainPacePerHour !== null && allowed.length > 0) {
+      const paced: OutboxRow[] = [];
+      for (const m of allowed) {
+        const pace = await takeDomainPace(ctx.db, {
+          userId: campaign.userId,
+          perHour: campaign.domainPacePerHour,
+          email: m.toEmail,
+          at,
+        });
+        if ('nextHour' in pace) {
+          deferrals.push({ id: m.id, until: pace.nextHour, reason: null });
+        } else {
+          paced.push(m);
+          pacedHours.set(m.id, pace.hourStart);
+        }
+      }
+      allowed = paced;
+    }
+    if (allowed.length > 0) {
+      const allocation = await allocateSenders({
+        db: ctx.db,
+        campaignId: campaign.id,
+        count: allowed.length,
+        at,
+        gapMinSeconds: campaign.gapMinSeconds,
+        gapMaxSeconds: campaign.gapMaxSeconds,
+        preferredAccountIds: allowed.map(boundAccountOf),
+      });
+      const retryAt = allocation.nextAvailableAt ?? new Date(at.getTime() + 15 * 60_000);
+      // No account will ever free up (none active): say so on the message, where the campaign shows it.
+      const waitReason = allocation.nextAvailableAt ? null : NO_ACTIVE_SENDER_NOTE;
+      allowed.forEach((message, i) => {
+        const account = allocation.accounts[i];
+        if (!account) {
+          const ownAccountFrees = allocation.waitUntil[i];
+          deferrals.push(
+            ownAccountFrees
+              ? { id: message.id, until: ownAccountFrees, reason: null }
+              : { id: message.id, until: retryAt, reason: waitReason },
+          );
+          return;
+        }
+        allocated.push({
+          message: { ...message, messageId: messageIdFor(message, account) },
+          account,
+          campaign,
+          day: accountLocalDate(at, account.timeZone),
+          campaignDay,
+        });
+      });
+    }
+    for (const dispatched of allocated) {
+      toSend.push({ dispatched, paceHour: pacedHours.get(dispatched.message.id) ?? null });
+    }
+    allocated = [];
+    // Messages that wait after all give back what they took of the campaign's cap and domain pace.
+    const going = new Set(toSend.map((t) => t.dispatched.message.id));
+    await releaseHeld(
+      ctx,
+      campaign,
+      campaignDay,
+      heldCampaignSlots - going.size,
+      messages,
+      pacedHours,
+      going,
+    );
+    return { toSend, deferrals, faults };
+  } catch (error) {
+    const going = new Set<string>();
+    await releaseHeld(ctx, campaign, campaignDay, heldCampaignSlots, messages, pacedHours, going).catch(
+      (releaseError: unknown) =>
+        ctx.log.error(
+          { err: releaseError, campaignId: campaign.id },
+          'could not give back the campaign’s slots',
+        ),
+    );
+    for (const d of allocated) {
+      await releaseSenderSlot({ db: ctx.db, accountId: d.account.id, day: d.day }).catch(() => {});
+    }
+    return {
+      toSend: [],
+      deferrals: [],
+      faults: messages.map((message) => ({ message, stage: 'allocate', error })),
+    };
+  }
+}
+
+/** Gives back campaign-cap slots and domain pace held for messages not in `going`. */
+async function releaseHeld(
+  ctx: DispatchContext,
+  campaign: CampaignRow,
+  campaignDay: string | null,
+  campaignSlots: number,
+  messages: OutboxRow[],
+  pacedHours: Map<string, Date>,
+  going: Set<string>,
+): Promise<void> {
+  if (campaignDay && campaignSlots > 0) {
+    await releaseCampaignSlots(ctx.db, { campaignId: campaign.id, day: campaignDay, count: campaignSlots });
+  }
+  for (const m of messages) {
+    const hourStart = pacedHours.get(m.id);
+    if (hourStart && !going.has(m.id)) {
+      await releaseDomainPace(ctx.db, { userId: campaign.userId, email: m.toEmail, hourStart });
+    }
+  }
+}
+
+/** Everything an allocated message took, given back (it did not leave). */
+async function giveBackSlots(
+  ctx: DispatchContext,
+  d: DispatchedMessage,
+  paceHour: Date | null,
+): Promise<void> {
+  await releaseSenderSlot({ db: ctx.db, accountId: d.account.id, day: d.day });
+  if (d.campaignDay) {
+    await releaseCampaignSlots(ctx.db, { campaignId: d.message.campaignId, day: d.campaignDay, count: 1 });
+  }
+  if (paceHour) {
+    await releaseDomainPace(ctx.db, {
+      userId: d.message.userId,
+      email: d.message.toEmail,
+      hourStart: paceHour,
+    });
+  }
+}
+
+/**
+ * The account a message must go from while that account can: the one its contact's earlier mail came
+ * from (one contact, one mailbox), or, for a message a dead worker may already have delivered, the
+ * account that delivered it (its copy must not come from a second mailbox).
+ */
+function boundAccountOf(message: OutboxRow): string | null {
+  if (mayHaveLeft(message) && message.senderAccountId) return message.senderAccountId;
+  return message.threadSenderAccountId;
+}
+
+function mayHaveLeft(message: OutboxRow): boolean {
+  return message.lastError?.startsWith(REDELIVERY_NOTE) ?? false;
+}
+
+/**
+ * A Message-ID on the sending account's domain, kept across retries from the same account and always
+ * for a message that may already have left (its copy must carry the same id so the two fold together).
+ */
+function messageIdFor(message: OutboxRow, account: SenderAccountRow): string {
+  if (message.messageId && (mayHaveLeft(message) || message.senderAccountId === account.id)) {
+    return message.messageId;
+  }
+  return makeMessageId(account.fromEmail);
+}
+
 type SentMessage = { dispatched: DispatchedMessage; response: string };
 
 /**
@@ -415,92 +599,6 @@ function keepLeases(ctx: DispatchContext, ids: string[]): { stop(): void } {
   return { stop: () => clearInterval(timer) };
 }
 
-async function sendOne(ctx: DispatchContext, d: DispatchedMessage): Promise<SendOutcome> {
-  try {
-    const transport = await ctx.transports.get(d.account);
-    const mail = mailFor(ctx, d);
-    // A finished message (see raw-message.ts); the envelope is the addresses buildMailOptions checked.
-    const info = await transport.sendMail({
-      envelope: { from: mail.from.address, to: [mail.to.address] },
-      raw: composeRawMessage(mail),
-      // Already in the raw header; given here too or nodemailer makes one up (five calls into OpenSSL).
-      messageId: mail.messageId,
-    });
-    return { ok: true, response: String(info.response ?? '').slice(0, 200) };
-  } catch (error) {
-    return { ok: false, failure: { error } };
-  }
-}
-
-function mailFor(ctx: DispatchContext, d: DispatchedMessage): ComposedMail {
-  const { message, account, campaign } = d;
-  return buildMailOptions({
-    messageId: message.messageId!,
-    token: message.token,
-    appUrl: ctx.env.APP_URL,
-    trackingBaseUrl: resolveTrackingBaseUrl({
-      appUrl: ctx.env.APP_URL,
-      trackingDomain: campaign.trackingDomain,
-    }),
-    from: { name: account.fromName, email: account.fromEmail },
-    replyTo: account.replyTo,
-    to: { name: message.toName, email: message.toEmail },
-    subject: message.subject,
-    html: message.html,
-    text: message.text ?? '',
-    postalAddress: account.postalAddress,
-    senderName: account.fromName,
-    unsubscribeMailto: unsubscribeMailtoFor(account, message.token),
-    kind: campaign.kind,
-    inReplyTo: message.inReplyTo,
-    references: message.threadReferences,
-  });
-}
-
-async function giveBackCampaignSlots(
-  ctx: DispatchContext,
-  campaignId: string,
-  day: string | null,
-  count: number,
-): Promise<void> {
-  if (day && count > 0) await releaseCampaignSlots(ctx.db, { campaignId, day, count });
-}
-
-/**
- * Takes one unit of this hour's pace for the recipient's domain, or answers when the next hour starts
- * if the hour is full. Atomic (one upsert guarded by the limit), so concurrent workers share the pace.
- */
-async function takeDomainPace(
-  db: Database,
-  campaign: CampaignRow,
-  email: string,
-  at: Date,
-): Promise<{ hourStart: Date } | { nextHour: Date }> {
-  const domain = recipientDomain(email);
-  const hourStart = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
-  const result = await db.execute(sql`
-    INSERT INTO domain_pace_counters (user_id, domain, hour_start, sent)
-    VALUES (${campaign.userId}, ${domain}, ${hourStart.toISOString()}::timestamptz, 1)
-    ON CONFLICT (user_id, domain, hour_start)
-    DO UPDATE SET sent = domain_pace_counters.sent + 1
-    WHERE domain_pace_counters.sent < ${campaign.domainPacePerHour}
-    RETURNING sent`);
-  const taken = (result as unknown as { rows: unknown[] }).rows.length > 0;
-  return taken ? { hourStart } : { nextHour: new Date(hourStart.getTime() + 3_600_000) };
-}
-
-/** Gives back a unit of pace taken for a message that then found no account to send it. */
-async function releaseDomainPace(db: Database, campaign: CampaignRow, email: string, hourStart: Date) {
-  await db.execute(sql`
-    UPDATE domain_pace_counters SET sent = greatest(sent - 1, 0)
-    WHERE user_id = ${campaign.userId} AND domain = ${recipientDomain(email)}
-      AND hour_start = ${hourStart.toISOString()}::timestamptz`);
-}
-
-function recipientDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
-
 /** When the next queued message of an active campaign comes due (this user's only, in tests). */
 async function nextDueAt(ctx: DispatchContext): Promise<Date | null> {
   const [next] = await ctx.db
@@ -511,7 +609,7 @@ async function nextDueAt(ctx: DispatchContext): Promise<Date | null> {
       and(
         eq(outboxMessages.state, 'queued'),
         eq(campaigns.status, 'active'),
-        ctx.onlyUserId ? eq(outboxMessages.userId, ctx.onlyUserId) : undefined,
+        ctx.onlyUserId ? inArray(outboxMessages.userId, [ctx.onlyUserId].flat()) : undefined,
       ),
     )
     .orderBy(outboxMessages.sendAfter)
@@ -533,6 +631,11 @@ async function scheduleNextWake(ctx: DispatchContext): Promise<void> {
     parallelism: 1,
     startAfter: next > at ? next : undefined,
   });
+}
+
+function onlyUsersSql(ctx: DispatchContext, column: ReturnType<typeof sql>) {
+  if (!ctx.onlyUserId) return sql``;
+  return sql`AND ${column} = ANY(${sql.param([ctx.onlyUserId].flat())}::text[])`;
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {

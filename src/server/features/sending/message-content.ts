@@ -2,6 +2,7 @@ import { compile } from 'html-to-text';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { TRACKING_PATHS } from '../../../shared/sending';
 import { AppError } from '../../lib/errors';
+import { hasSenderPlaceholders } from './sender-placeholders';
 
 /*
  * The per-message body, prepared once when a message is queued: tracked links, the open pixel and the
@@ -65,6 +66,8 @@ function isTrackableUrl(href: string, ownPrefixes: readonly string[]): boolean {
     return false; // relative links, "{{merge tags}}", garbage: left as they are
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false; // mailto:, tel:, sms:…
+  // A link with the sender's name or address in it is filled when the account is known, at sending.
+  if (hasSenderPlaceholders(href)) return false;
   // Our own unsubscribe and tracking links (a template's unsubscribe merge tag): never wrapped.
   return !ownPrefixes.some((prefix) => href.startsWith(prefix));
 }

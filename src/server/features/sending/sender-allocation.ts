@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { isIanaTimeZone } from '../../../shared/time-zone';
 import type { Database } from '../../db/client';
 import { senderAccounts } from '../../db/schema';
 import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-account-rules';
@@ -76,6 +77,10 @@ export async function allocateSenders(options: {
     // Active accounts of the campaign that cannot send now, and when they can again.
     const unavailableUntil = new Map<string, Date>();
     for (const row of rows) {
+      // An account with a time zone the runtime does not know (saved before zones were checked) has no
+      // "today" to count on: it sits out, and the pre-launch check names it, instead of every batch of
+      // the campaign throwing.
+      if (!isIanaTimeZone(row.timeZone)) continue;
       const day = accountLocalDate(at, row.timeZone);
       const used = row.sendsDay === day ? row.sendsToday : 0;
       const cap = effectiveDailyCap(row, at);

@@ -13,6 +13,8 @@ export interface TransportCache {
   /** Drops an account's transport after a connection or authentication failure. */
   discard(accountId: string): void;
   closeAll(): void;
+  /** Pooled SMTP connections each account's transport opens (the dispatcher keeps that many busy). */
+  readonly connectionsPerAccount: number;
 }
 
 export function createTransportCache(options: {
@@ -22,7 +24,9 @@ export function createTransportCache(options: {
   maxConnectionsPerAccount?: number;
 }): TransportCache {
   const entries = new Map<string, { version: number; transport: Promise<Transporter> }>();
+  const connectionsPerAccount = options.maxConnectionsPerAccount ?? 2;
   return {
+    connectionsPerAccount,
     async get(account) {
       const version = account.updatedAt.getTime();
       const existing = entries.get(account.id);
@@ -34,7 +38,7 @@ export function createTransportCache(options: {
         network: options.network,
         devMailboxPort: options.devMailboxPort,
         pool: true,
-        maxConnections: options.maxConnectionsPerAccount ?? 2,
+        maxConnections: connectionsPerAccount,
       });
       entries.set(account.id, { version, transport });
       // A failed open (guard refused the host, DNS error) must not stay cached.
