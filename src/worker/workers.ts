@@ -37,6 +37,29 @@ import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campai
 export type WorkerServices = Pick<Services, 'db' | 'queue'> &
   Partial<Pick<Services, 'env' | 'mailer' | 'paystack' | 'database' | 'secrets' | 'devMailbox'>>;
 
+type JobLike = { id: string; name: string; data?: unknown; signal: AbortSignal };
+
+/**
+ * queue.work with the job's own logger (job name and id on every line) and its failure logged there:
+ * pg-boss records a thrown error on the job row but says nothing, and a failing schedule would be silent.
+ */
+export function logged(
+  log: FastifyBaseLogger,
+  handle: (job: JobLike, jobLog: FastifyBaseLogger) => Promise<void>,
+): (jobs: JobLike[]) => Promise<void> {
+  return async (jobs) => {
+    for (const job of jobs) {
+      const jobLog = log.child({ jobId: job.id, job: job.name });
+      try {
+        await handle(job, jobLog);
+      } catch (error) {
+        jobLog.error({ err: error }, 'job failed');
+        throw error;
+      }
+    }
+  };
+}
+
 /** Registers every job handler and cron schedule on this process's queue. Answers a cleanup for shutdown. */
 export async function registerWorkers(
   services: WorkerServices,
@@ -49,136 +72,134 @@ export async function registerWorkers(
   await queue.work(
     dispatchOutboxJob.name,
     { localConcurrency: services.env?.DISPATCH_CONCURRENCY ?? 2 },
-    async (jobs) => {
-      for (const job of jobs) {
-        await handleDispatchOutbox({
-          services,
-          dispatcher,
-          log: log.child({ jobId: job.id, job: job.name }),
-          signal: job.signal,
-        });
-      }
-    },
+    logged(log, (job, jobLog) =>
+      handleDispatchOutbox({ services, dispatcher, log: jobLog, signal: job.signal }),
+    ),
   );
   await queue.schedule(dispatchOutboxJob.name, dispatchOutboxJob.cron, {});
-  await queue.work(recoverOutboxLeasesJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handleRecoverOutboxLeases({ services, log: log.child({ jobId: job.id, job: job.name }) });
-    }
-  });
+  await queue.work(
+    recoverOutboxLeasesJob.name,
+    logged(log, (_job, jobLog) => handleRecoverOutboxLeases({ services, log: jobLog })),
+  );
   await queue.schedule(recoverOutboxLeasesJob.name, recoverOutboxLeasesJob.cron, {});
-  await queue.work(purgeExpiredSessionsJob.name, async (jobs) => {
-    for (const job of jobs) {
-      const jobLog = log.child({ jobId: job.id, job: job.name });
-      await handlePurgeExpiredSessions({
+  await queue.work(
+    purgeExpiredSessionsJob.name,
+    logged(log, (job, jobLog) =>
+      handlePurgeExpiredSessions({
         services,
         log: jobLog,
         payload: purgeExpiredSessionsJob.payload.parse(job.data ?? {}),
-      });
-    }
-  });
+      }),
+    ),
+  );
   await queue.schedule(purgeExpiredSessionsJob.name, purgeExpiredSessionsJob.cron, {});
-  await queue.work(renewSubscriptionsJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handleRenewSubscriptions({
+  await queue.work(
+    renewSubscriptionsJob.name,
+    logged(log, (job, jobLog) =>
+      handleRenewSubscriptions({
         services,
-        log: log.child({ jobId: job.id, job: job.name }),
+        log: jobLog,
         payload: renewSubscriptionsJob.payload.parse(job.data ?? {}),
-      });
-    }
-  });
+      }),
+    ),
+  );
   await queue.schedule(renewSubscriptionsJob.name, renewSubscriptionsJob.cron, {});
-  await queue.work(importContactsJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handleImportContacts({
+  await queue.work(
+    importContactsJob.name,
+    logged(log, (job, jobLog) =>
+      handleImportContacts({
         services,
-        log: log.child({ jobId: job.id, job: job.name }),
+        log: jobLog,
         payload: importContactsJob.payload.parse(job.data ?? {}),
         signal: job.signal,
-      });
-    }
-  });
+      }),
+    ),
+  );
   for (const [definition, handle] of [
     [rebuildDirectoryFacetsJob, handleRebuildDirectoryFacets],
     [purgeDeletedListsJob, handlePurgeDeletedLists],
     [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
     [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
   ] as const) {
-    await queue.work(definition.name, async (jobs) => {
-      for (const job of jobs) {
-        await handle({
+    await queue.work(
+      definition.name,
+      logged(log, (job, jobLog) =>
+        handle({
           services,
-          log: log.child({ jobId: job.id, job: job.name }),
+          log: jobLog,
           payload: definition.payload.parse(job.data ?? {}) as Record<string, never>,
-        });
-      }
-    });
+        }),
+      ),
+    );
     await queue.schedule(definition.name, definition.cron, {});
   }
-  await queue.work(purgeStaleImportsJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handlePurgeStaleImports({
+  await queue.work(
+    purgeStaleImportsJob.name,
+    logged(log, (job, jobLog) =>
+      handlePurgeStaleImports({
         services,
-        log: log.child({ jobId: job.id, job: job.name }),
+        log: jobLog,
         payload: purgeStaleImportsJob.payload.parse(job.data ?? {}),
-      });
-    }
-  });
+      }),
+    ),
+  );
   await queue.schedule(purgeStaleImportsJob.name, purgeStaleImportsJob.cron, {});
-  await queue.work(checkSenderDomainsJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handleCheckSenderDomains({
+  await queue.work(
+    checkSenderDomainsJob.name,
+    logged(log, (job, jobLog) =>
+      handleCheckSenderDomains({
         services,
-        log: log.child({ jobId: job.id, job: job.name }),
+        log: jobLog,
         payload: checkSenderDomainsJob.payload.parse(job.data ?? {}),
-      });
-    }
-  });
+      }),
+    ),
+  );
   await queue.schedule(checkSenderDomainsJob.name, checkSenderDomainsJob.cron, {});
-  await queue.work(pollSenderMailboxesJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handlePollSenderMailboxes({
+  await queue.work(
+    pollSenderMailboxesJob.name,
+    logged(log, (job, jobLog) =>
+      handlePollSenderMailboxes({
         services,
-        log: log.child({ jobId: job.id, job: job.name }),
+        log: jobLog,
         payload: pollSenderMailboxesJob.payload.parse(job.data ?? {}),
-      });
-    }
-  });
+      }),
+    ),
+  );
   await queue.schedule(pollSenderMailboxesJob.name, pollSenderMailboxesJob.cron, {});
   // Mailbox polls wait on remote servers, not on us: several run at once per process.
   await queue.work(
     pollSenderMailboxJob.name,
     { localConcurrency: pollSenderMailboxJob.concurrency },
-    async (jobs) => {
-      for (const job of jobs) {
-        await handlePollSenderMailbox({
-          services,
-          log: log.child({ jobId: job.id, job: job.name }),
-          payload: pollSenderMailboxJob.payload.parse(job.data ?? {}),
-        });
-      }
-    },
+    logged(log, (job, jobLog) =>
+      handlePollSenderMailbox({
+        services,
+        log: jobLog,
+        payload: pollSenderMailboxJob.payload.parse(job.data ?? {}),
+      }),
+    ),
   );
   // Campaign sequences (#5): due steps queued every minute, and at once after a launch.
-  await queue.work(advanceCampaignSequencesJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handleAdvanceCampaignSequences({
+  await queue.work(
+    advanceCampaignSequencesJob.name,
+    logged(log, (job, jobLog) =>
+      handleAdvanceCampaignSequences({
         services,
-        log: log.child({ jobId: job.id, job: job.name }),
+        log: jobLog,
         payload: advanceCampaignSequencesJob.payload.parse(job.data ?? {}),
-      });
-    }
-  });
+      }),
+    ),
+  );
   await queue.schedule(advanceCampaignSequencesJob.name, advanceCampaignSequencesJob.cron, {});
-  await queue.work(startScheduledCampaignsJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handleStartScheduledCampaigns({
+  await queue.work(
+    startScheduledCampaignsJob.name,
+    logged(log, (job, jobLog) =>
+      handleStartScheduledCampaigns({
         services,
-        log: log.child({ jobId: job.id, job: job.name }),
+        log: jobLog,
         payload: startScheduledCampaignsJob.payload.parse(job.data ?? {}),
-      });
-    }
-  });
+      }),
+    ),
+  );
   await queue.schedule(startScheduledCampaignsJob.name, startScheduledCampaignsJob.cron, {});
   return { close: () => dispatcher.close() };
 }
