@@ -45,6 +45,8 @@ export const EMAIL_EVENT_TYPES = [
   'failed',
   'suppressed',
   'out_of_office',
+  /** The contact's mailbox could no longer send for the campaign; another one took over (detail says which). */
+  'sender_changed',
 ] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 

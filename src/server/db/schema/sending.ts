@@ -254,12 +254,16 @@ export const outboxMessages = pgTable(
     messageId: text('message_id'),
     /**
      * A follow-up sent as a reply in the contact's thread (its step left the subject empty): the
-     * Message-ID it answers and the thread's earlier ids, oldest first (no angle brackets), and the
-     * account that sent the message it answers, which sends this one too when it still can.
+     * Message-ID it answers and the thread's earlier ids, oldest first (no angle brackets).
      */
     inReplyTo: text('in_reply_to'),
     threadReferences: jsonb('thread_references').$type<string[]>(),
-    threadSenderAccountId: uuid('thread_sender_account_id'),
+    /**
+     * The account this message must go from while that account can send for the campaign: the one that
+     * sent the contact's earlier mail (one contact, one mailbox), or the one a template that needed a
+     * real sender was rendered for. Null: any account, by Least Used rotation.
+     */
+    boundSenderAccountId: uuid('thread_sender_account_id'),
     /** Original URLs of tracked links, by index (click links carry only the index). */
     links: jsonb('links').$type<string[]>().notNull().default([]),
     senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),

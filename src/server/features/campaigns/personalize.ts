@@ -1,3 +1,4 @@
+import { placeholdersIntact, SENDER_PLACEHOLDERS } from '../sending/sender-placeholders';
 import { compileTemplate, pathLabel, renderTemplate } from './merge-tags';
 import { spin } from './spintax';
 
@@ -160,4 +161,52 @@ export function renderForContact(input: {
     fallbacksUsed: [...fallbacks],
     templateErrors,
   };
+}
+
+/** A sender account a queued message may be rendered for. */
+export interface SenderIdentity extends PersonalizeSender {
+  id: string;
+}
+
+/**
+ * A message rendered at queue time, before the account that sends it is known: `{{ senderName }}` and
+ * `{{ senderEmail }}` become placeholders that the dispatcher fills with the sending account's values
+ * (sending/sender-placeholders.ts). A template that cuts or reshapes them (`truncate`, `slice`, a
+ * comparison) cannot be filled later: it is rendered for a real account instead — the one the contact
+ * is bound to, else the campaign's first — and `renderedFor` names it, so the message goes from it.
+ */
+export function renderForQueue(input: {
+  subject: string;
+  html: string;
+  contact: PersonalizeContact;
+  seed: string;
+  /** The account to render for when placeholders cannot be used; null when the campaign has none. */
+  fallbackSender: SenderIdentity | null;
+}): RenderedForContact & { renderedFor: string | null } {
+  if (!reshapesSender(input.subject) && !reshapesSender(input.html)) {
+    const rendered = renderForContact({ ...input, sender: SENDER_PLACEHOLDERS });
+    if (placeholdersIntact(rendered.subject) && placeholdersIntact(rendered.html)) {
+      return { ...rendered, renderedFor: null };
+    }
+  }
+  const sender = input.fallbackSender;
+  return { ...renderForContact({ ...input, sender }), renderedFor: sender?.id ?? null };
+}
+
+// `{{ senderName }}` or `{{ senderName | default: "…" }}`: a value a placeholder can stand in for.
+const PLAIN_SENDER_OUTPUT =
+  /\{\{-?\s*sender(?:Name|Email)\s*(?:\|\s*default\s*:\s*(?:"[^"]*"|'[^']*')\s*)?-?\}\}/g;
+const SENDER_TAG = /sender(?:Name|Email)/;
+const reshapes = new Map<string, boolean>();
+
+/** Whether a template uses the sender's values other than as plain output (a filter, a condition, an assign). */
+function reshapesSender(source: string): boolean {
+  if (!SENDER_TAG.test(source)) return false;
+  let answer = reshapes.get(source);
+  if (answer === undefined) {
+    answer = SENDER_TAG.test(source.replace(PLAIN_SENDER_OUTPUT, ''));
+    if (reshapes.size > 1_000) reshapes.clear();
+    reshapes.set(source, answer);
+  }
+  return answer;
 }

@@ -343,7 +343,7 @@ export async function getPrelaunchReport(options: {
   if (badZones.length > 0) {
     blockers.push({
       code: 'time_zone',
-      message: 'Choose a valid time zone: ' + badZones.join('; '),
+      message: `Choose a valid time zone: ${badZones.join('; ')}`,
       detail: 'Use a name like Africa/Lagos or Europe/London.',
     });
   }

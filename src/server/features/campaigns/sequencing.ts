@@ -14,22 +14,19 @@ import {
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { type QueueMessageInput, queueMessages, wakeDispatchers } from '../sending/outbox.service';
+import { SENDER_PLACEHOLDERS } from '../sending/sender-placeholders';
 import { addStepDelay } from './next-step';
 import {
   type PersonalizeContact,
   type PersonalizeSender,
   renderForContact,
+  renderForQueue,
   renderSeed,
+  type SenderIdentity,
   toPersonalizeContact,
 } from './personalize';
 import { loadSteps } from './steps.service';
-import {
-  loadThreadParents,
-  repliesInThread,
-  replyReferences,
-  replySubject,
-  type ThreadParent,
-} from './thread-reply';
+import { loadThreadParents, repliesInThread, replyReferences, replySubject } from './thread-reply';
 
 /*
  * The sequence's progress (job advance-campaign-sequences, every minute and after a launch): contacts
@@ -196,15 +193,14 @@ async function pickWinners(db: Database, campaign: CampaignRow, steps: CampaignS
   return picked;
 }
 
-async function renderSender(db: Database, campaignId: string) {
-  const [row] = await db
-    .select({ fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
+/** The campaign's accounts, active ones first, oldest first (for templates that need a real sender). */
+async function campaignSenders(db: Database, campaignId: string): Promise<SenderIdentity[]> {
+  return db
+    .select({ id: senderAccounts.id, fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
     .from(campaignSenderAccounts)
     .innerJoin(senderAccounts, eq(senderAccounts.id, campaignSenderAccounts.senderAccountId))
     .where(eq(campaignSenderAccounts.campaignId, campaignId))
-    .orderBy(sql`(${senderAccounts.status} = 'active') desc`, asc(senderAccounts.createdAt))
-    .limit(1);
-  return row ?? null;
+    .orderBy(sql`(${senderAccounts.status} = 'active') desc`, asc(senderAccounts.createdAt));
 }
 
 /**
@@ -250,7 +246,7 @@ async function advanceBatch(
   options: AdvanceOptions,
   campaign: CampaignRow,
   steps: CampaignStep[],
-  sender: { fromName: string; fromEmail: string } | null,
+  senders: SenderIdentity[],
   summary: AdvanceSummary,
   limit: number,
 ): Promise<number> {
@@ -279,14 +275,13 @@ async function advanceBatch(
       campaign.id,
       contacts.map((c) => c.id),
     );
-    // What threaded follow-ups answer: looked up only when the campaign has such a step.
-    const threadParents = steps.some((step) => step.variants.some((v) => repliesInThread(step, v)))
-      ? await loadThreadParents(
-          tx,
-          campaign.id,
-          contacts.map((c) => c.id),
-        )
-      : new Map<string, ThreadParent>();
+    // Each contact's last message of the campaign: what a threaded follow-up answers, and the mailbox
+    // every later step comes from (one contact, one mailbox).
+    const lastSent = await loadThreadParents(
+      tx,
+      campaign.id,
+      contacts.map((c) => c.id),
+    );
     const messages: QueueMessageInput[] = [];
     const updates: ContactUpdate[] = [];
     for (const contact of contacts) {
@@ -305,14 +300,20 @@ async function advanceBatch(
         try {
           const personalizeContact = toPersonalizeContact(contact);
           const threaded = repliesInThread(outcome.step, variant);
-          const parent = threaded ? threadParents.get(contact.id) : undefined;
-          const rendered = renderForContact({
+          const previous = lastSent.get(contact.id);
+          const parent = threaded ? previous : undefined;
+          const boundAccountId = previous?.senderAccountId ?? null;
+          const rendered = renderForQueue({
             subject: variant.subject,
             html: variant.bodyHtml,
             contact: personalizeContact,
-            sender,
+            fallbackSender: senders.find((a) => a.id === boundAccountId) ?? senders[0] ?? null,
             seed: renderSeed({ campaignId: campaign.id, stepId: outcome.step.id, email: contact.email }),
           });
+          // Sender values as placeholders, unless the template needed a real account (then it is that one's).
+          const sender = rendered.renderedFor
+            ? (senders.find((a) => a.id === rendered.renderedFor) ?? null)
+            : SENDER_PLACEHOLDERS;
           let subject = rendered.subject;
           if (parent) subject = replySubject(parent.subject);
           else if (threaded) {
@@ -337,11 +338,11 @@ async function advanceBatch(
             stepId: outcome.step.id,
             variantKey: variant.key,
             sendAfter: outcome.dueAt,
+            boundSenderAccountId: rendered.renderedFor ?? boundAccountId,
             ...(parent
               ? {
                   inReplyTo: parent.messageId,
                   threadReferences: replyReferences(parent.threadReferences, parent.messageId),
-                  threadSenderAccountId: parent.senderAccountId,
                 }
               : {}),
           });
@@ -504,13 +505,13 @@ export async function advanceCampaignSequences(options: AdvanceOptions): Promise
     if (campaign?.status !== 'active') continue;
     const steps = await loadSteps({ db, campaignId });
     summary.winnersPicked += await pickWinners(db, campaign, steps);
-    const sender = await renderSender(db, campaignId);
+    const senders = await campaignSenders(db, campaignId);
     while (budget > 0) {
       const handled = await advanceBatch(
         options,
         campaign,
         steps,
-        sender,
+        senders,
         summary,
         Math.min(options.batchSize ?? BATCH, budget),
       );

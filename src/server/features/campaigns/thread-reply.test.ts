@@ -135,7 +135,7 @@ describe('follow-ups replying in the same thread', () => {
       expect(message.subject).toMatch(/^Re: Fresh tomatoes for Kano Foods \d$/);
       expect(message.inReplyTo).toBe(parent.messageId);
       expect(message.threadReferences).toEqual([parent.messageId]);
-      expect(message.threadSenderAccountId).toBe(parent.senderAccountId);
+      expect(message.boundSenderAccountId).toBe(parent.senderAccountId);
     }
     expect((await drainOutbox(dispatchContext(app, sink.port, owner.user.id))).sent).toBe(4);
     const secondSends = (await messagesOf(campaign.id)).filter((m) => m.stepId === stepTwo!.id);
@@ -208,7 +208,7 @@ describe('follow-ups replying in the same thread', () => {
       subject: 'Flour prices for Ibadan Mills',
       inReplyTo: null,
       threadReferences: null,
-      threadSenderAccountId: null,
+      boundSenderAccountId: null,
     });
     expect((await drainOutbox(dispatchContext(app, sink.port, owner.user.id))).sent).toBe(1);
     const [mail] = await received([(await messagesOf(campaign.id))[0]!.messageId!]);

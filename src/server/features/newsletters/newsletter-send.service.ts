@@ -13,7 +13,7 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
-import { renderForContact, toPersonalizeContact } from '../campaigns/personalize';
+import { renderForQueue, toPersonalizeContact } from '../campaigns/personalize';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { queueMessages, wakeDispatchers } from '../sending/outbox.service';
 import { resolveRecipientTimeZone } from '../sending/recipient-time-zone';
@@ -185,8 +185,10 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
   const [row] = await db.select().from(newsletters).where(eq(newsletters.campaignId, campaignId)).limit(1);
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
   if (!row || !campaign || campaign.startedAt) return 0;
-  const [sender] = await db
-    .select({ fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
+  // Sender values are filled by the dispatcher for the account that sends each copy; this one is for a
+  // template that reshapes them and so needs a real account (personalize.ts, renderForQueue).
+  const [fallbackSender] = await db
+    .select({ id: senderAccounts.id, fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
     .from(campaignSenderAccounts)
     .innerJoin(senderAccounts, eq(senderAccounts.id, campaignSenderAccounts.senderAccountId))
     .where(eq(campaignSenderAccounts.campaignId, campaignId))
@@ -227,11 +229,11 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
         .returning();
       if (inserted.length === 0) return 0;
       const messages = inserted.map((contact) => {
-        const rendered = renderForContact({
+        const rendered = renderForQueue({
           subject: row.subject,
           html,
           contact: toPersonalizeContact(contact),
-          sender: sender ?? null,
+          fallbackSender: fallbackSender ?? null,
           seed: contact.id,
         });
         const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
@@ -241,6 +243,7 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
           toName: name || null,
           subject: rendered.subject,
           html: rendered.html,
+          boundSenderAccountId: rendered.renderedFor,
         };
       });
       const result = await queueMessages({ db: tx, queue: null, appUrl: ctx.appUrl, campaign, messages });

@@ -7,9 +7,8 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { groupCommit } from '../../lib/group-commit';
 import type { SystemMailer } from '../../lib/mailer';
-import { accountLocalDate } from '../sender-accounts/sender-account-rules';
 import { filterSuppressed } from '../suppression/suppression.service';
-import { releaseCampaignSlots, takeCampaignSlots } from './campaign-cap';
+import { allocateCampaignGroup, type Deferral, giveBackSlots } from './allocate-group';
 import { composeForAccount, deliverAll, markAllocated, type ReadyMessage } from './deliver';
 import {
   type DeliveryFailure,
@@ -20,12 +19,10 @@ import {
   recordSkipped,
 } from './delivery-outcomes';
 import { type DispatchFault, type DispatchStage, recordFaults } from './dispatch-faults';
-import { releaseDomainPace, takeDomainPace } from './domain-pace';
-import { makeMessageId } from './message-envelope';
 import { wakeDispatchers } from './outbox.service';
-import { REDELIVERY_NOTE } from './retry-policy';
-import { localDate, nextSendTime, startOfLocalDay, startOfNextLocalDay } from './send-window';
-import { allocateSenders, releaseSenderSlot, type SenderAccountRow } from './sender-allocation';
+import { nextSendTime } from './send-window';
+import type { SenderAccountRow } from './sender-allocation';
+import { recordSenderSwitches, type SenderSwitch } from './sender-switch';
 import type { TransportCache } from './transport-cache';
 
 /*
@@ -70,8 +67,7 @@ export interface DrainSummary {
 
 const DAY_MS = 24 * 60 * 60_000;
 
-export const NO_ACTIVE_SENDER_NOTE =
-  'Waiting: none of the campaign’s sender accounts can send (paused or failing). Looked at again every 15 minutes.';
+export { NO_ACTIVE_SENDER_NOTE } from './allocate-group';
 
 /** Contacts in these states get nothing more from the campaign. */
 const ENDED_CONTACT_STATES = new Set(['replied', 'bounced', 'unsubscribed', 'stopped', 'completed']);
@@ -180,12 +176,6 @@ interface BatchResult {
   skipped: number;
 }
 
-interface Deferral {
-  id: string;
-  until: Date;
-  reason: string | null;
-}
-
 /** Judges, allocates, sends and records one claimed batch. One message's trouble is only its own. */
 export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]): Promise<BatchResult> {
   const at = now();
@@ -257,6 +247,7 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   candidates = candidates.filter((m) => !suppressedIds.has(m.id) && !unchecked.has(m.id));
 
   const toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[] = [];
+  const switches: SenderSwitch[] = [];
   for (const [campaignId, messages] of groupBy(candidates, (m) => m.campaignId)) {
     const campaign = campaignById.get(campaignId)!;
     let groups = [await allocateCampaignGroup(ctx, campaign, messages, at)];
@@ -270,6 +261,7 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
       deferrals.push(...group.deferrals);
       faults.push(...group.faults);
       toSend.push(...group.toSend);
+      switches.push(...group.switches);
     }
   }
 
@@ -303,6 +295,11 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   if (ready.length === 0) return result;
 
   await markAllocated(ctx, ready);
+  const composed = new Set(ready.map((r) => r.dispatched.message.id));
+  await recordSenderSwitches(
+    ctx,
+    switches.filter((s) => composed.has(s.dispatched.message.id)),
+  ).catch((error: unknown) => ctx.log.warn({ err: error }, 'could not record a change of mailbox'));
   // Each accepted message is recorded as soon as the server says 250, in small group commits, not when
   // the whole batch is done: a worker killed mid-batch then leaves only the messages whose 250 was
   // still on its way to the database to be sent again (docs/sending.md, "When a worker dies").
@@ -379,198 +376,6 @@ function judge(
   });
   if (opens.getTime() > at.getTime()) return { kind: 'defer', until: opens };
   return { kind: 'send', resumesContact };
-}
-
-/**
- * The campaign's own daily cap, the recipient domains' pace and Least Used rotation for one campaign's
- * messages of the batch. Never throws: if anything fails, what was taken is given back and the
- * campaign's messages are reported as faults, so other campaigns of the batch go on.
- */
-async function allocateCampaignGroup(
-  ctx: DispatchContext,
-  campaign: CampaignRow,
-  messages: OutboxRow[],
-  at: Date,
-): Promise<{
-  toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[];
-  deferrals: Deferral[];
-  faults: DispatchFault[];
-}> {
-  const deferrals: Deferral[] = [];
-  const toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[] = [];
-  const faults: DispatchFault[] = [];
-  let campaignDay: string | null = null;
-  // What this group holds of the campaign's cap and the domains' pace, given back for what does not go.
-  let heldCampaignSlots = 0;
-  const pacedHours = new Map<string, Date>();
-  let allocated: DispatchedMessage[] = [];
-  try {
-    for (const m of messages) ctx.failpoint?.('allocate', m);
-    let allowed = messages;
-    if (campaign.dailyCap !== null) {
-      campaignDay = localDate(at, campaign.timeZone);
-      const granted = await takeCampaignSlots(ctx.db, {
-        campaignId: campaign.id,
-        day: campaignDay,
-        dayStart: startOfLocalDay(at, campaign.timeZone),
-        cap: campaign.dailyCap,
-        count: allowed.length,
-      });
-      heldCampaignSlots = granted;
-      const nextDay = startOfNextLocalDay(at, campaign.timeZone);
-      for (const m of allowed.slice(granted)) deferrals.push({ id: m.id, until: nextDay, reason: null });
-      allowed = allowed.slice(0, granted);
-    }
-    if (campaign.domainPacePerHour !== null && allowed.length > 0) {
-      const paced: OutboxRow[] = [];
-      for (const m of allowed) {
-        const pace = await takeDomainPace(ctx.db, {
-          userId: campaign.userId,
-          perHour: campaign.domainPacePerHour,
-          email: m.toEmail,
-          at,
-        });
-        if ('nextHour' in pace) {
-          deferrals.push({ id: m.id, until: pace.nextHour, reason: null });
-        } else {
-          paced.push(m);
-          pacedHours.set(m.id, pace.hourStart);
-        }
-      }
-      allowed = paced;
-    }
-    if (allowed.length > 0) {
-      const allocation = await allocateSenders({
-        db: ctx.db,
-        campaignId: campaign.id,
-        count: allowed.length,
-        at,
-        gapMinSeconds: campaign.gapMinSeconds,
-        gapMaxSeconds: campaign.gapMaxSeconds,
-        preferredAccountIds: allowed.map(boundAccountOf),
-      });
-      const retryAt = allocation.nextAvailableAt ?? new Date(at.getTime() + 15 * 60_000);
-      // No account will ever free up (none active): say so on the message, where the campaign shows it.
-      const waitReason = allocation.nextAvailableAt ? null : NO_ACTIVE_SENDER_NOTE;
-      allowed.forEach((message, i) => {
-        const account = allocation.accounts[i];
-        if (!account) {
-          const ownAccountFrees = allocation.waitUntil[i];
-          deferrals.push(
-            ownAccountFrees
-              ? { id: message.id, until: ownAccountFrees, reason: null }
-              : { id: message.id, until: retryAt, reason: waitReason },
-          );
-          return;
-        }
-        allocated.push({
-          message: { ...message, messageId: messageIdFor(message, account) },
-          account,
-          campaign,
-          day: accountLocalDate(at, account.timeZone),
-          campaignDay,
-        });
-      });
-    }
-    for (const dispatched of allocated) {
-      toSend.push({ dispatched, paceHour: pacedHours.get(dispatched.message.id) ?? null });
-    }
-    allocated = [];
-    // Messages that wait after all give back what they took of the campaign's cap and domain pace.
-    const going = new Set(toSend.map((t) => t.dispatched.message.id));
-    await releaseHeld(
-      ctx,
-      campaign,
-      campaignDay,
-      heldCampaignSlots - going.size,
-      messages,
-      pacedHours,
-      going,
-    );
-    return { toSend, deferrals, faults };
-  } catch (error) {
-    const going = new Set<string>();
-    await releaseHeld(ctx, campaign, campaignDay, heldCampaignSlots, messages, pacedHours, going).catch(
-      (releaseError: unknown) =>
-        ctx.log.error(
-          { err: releaseError, campaignId: campaign.id },
-          'could not give back the campaign’s slots',
-        ),
-    );
-    for (const d of allocated) {
-      await releaseSenderSlot({ db: ctx.db, accountId: d.account.id, day: d.day }).catch(() => {});
-    }
-    return {
-      toSend: [],
-      deferrals: [],
-      faults: messages.map((message) => ({ message, stage: 'allocate', error })),
-    };
-  }
-}
-
-/** Gives back campaign-cap slots and domain pace held for messages not in `going`. */
-async function releaseHeld(
-  ctx: DispatchContext,
-  campaign: CampaignRow,
-  campaignDay: string | null,
-  campaignSlots: number,
-  messages: OutboxRow[],
-  pacedHours: Map<string, Date>,
-  going: Set<string>,
-): Promise<void> {
-  if (campaignDay && campaignSlots > 0) {
-    await releaseCampaignSlots(ctx.db, { campaignId: campaign.id, day: campaignDay, count: campaignSlots });
-  }
-  for (const m of messages) {
-    const hourStart = pacedHours.get(m.id);
-    if (hourStart && !going.has(m.id)) {
-      await releaseDomainPace(ctx.db, { userId: campaign.userId, email: m.toEmail, hourStart });
-    }
-  }
-}
-
-/** Everything an allocated message took, given back (it did not leave). */
-async function giveBackSlots(
-  ctx: DispatchContext,
-  d: DispatchedMessage,
-  paceHour: Date | null,
-): Promise<void> {
-  await releaseSenderSlot({ db: ctx.db, accountId: d.account.id, day: d.day });
-  if (d.campaignDay) {
-    await releaseCampaignSlots(ctx.db, { campaignId: d.message.campaignId, day: d.campaignDay, count: 1 });
-  }
-  if (paceHour) {
-    await releaseDomainPace(ctx.db, {
-      userId: d.message.userId,
-      email: d.message.toEmail,
-      hourStart: paceHour,
-    });
-  }
-}
-
-/**
- * The account a message must go from while that account can: the one its contact's earlier mail came
- * from (one contact, one mailbox), or, for a message a dead worker may already have delivered, the
- * account that delivered it (its copy must not come from a second mailbox).
- */
-function boundAccountOf(message: OutboxRow): string | null {
-  if (mayHaveLeft(message) && message.senderAccountId) return message.senderAccountId;
-  return message.threadSenderAccountId;
-}
-
-function mayHaveLeft(message: OutboxRow): boolean {
-  return message.lastError?.startsWith(REDELIVERY_NOTE) ?? false;
-}
-
-/**
- * A Message-ID on the sending account's domain, kept across retries from the same account and always
- * for a message that may already have left (its copy must carry the same id so the two fold together).
- */
-function messageIdFor(message: OutboxRow, account: SenderAccountRow): string {
-  if (message.messageId && (mayHaveLeft(message) || message.senderAccountId === account.id)) {
-    return message.messageId;
-  }
-  return makeMessageId(account.fromEmail);
 }
 
 type SentMessage = { dispatched: DispatchedMessage; response: string };

@@ -30,8 +30,8 @@ export interface QueueMessageInput {
   inReplyTo?: string | null;
   /** …the thread's Message-IDs for References, oldest first… */
   threadReferences?: string[] | null;
-  /** …and the account that sent the message it answers, which sends this one when it can. */
-  threadSenderAccountId?: string | null;
+  /** The account that must send it while it can (the contact's earlier mail came from it). */
+  boundSenderAccountId?: string | null;
 }
 
 const INSERT_CHUNK = 500;
@@ -59,7 +59,7 @@ interface OutboxInsert {
   sendAfter: Date;
   inReplyTo: string | null;
   threadReferences: string[] | null;
-  threadSenderAccountId: string | null;
+  boundSenderAccountId: string | null;
 }
 
 /**
@@ -89,7 +89,7 @@ async function insertOutboxRows(
       ${column((r) => JSON.stringify(r.links))}::text[], ${column((r) => r.sendAfter.toISOString())}::timestamptz[],
       ${column((r) => r.inReplyTo)}::text[],
       ${column((r) => (r.threadReferences ? JSON.stringify(r.threadReferences) : null))}::text[],
-      ${column((r) => r.threadSenderAccountId)}::uuid[])
+      ${column((r) => r.boundSenderAccountId)}::uuid[])
       WITH ORDINALITY AS m(token, contact_id, step_id, variant_key, to_email, to_name, subject, html, text,
         links, send_after, in_reply_to, thread_references, thread_sender_account_id, ord)
     ORDER BY m.ord
@@ -146,7 +146,7 @@ export async function queueMessages(options: {
         sendAfter: message.sendAfter ?? at,
         inReplyTo: message.inReplyTo ?? null,
         threadReferences: message.threadReferences ?? null,
-        threadSenderAccountId: message.threadSenderAccountId ?? null,
+        boundSenderAccountId: message.boundSenderAccountId ?? null,
       };
     });
     ids.push(...(await insertOutboxRows(db, campaign, at, rows)));

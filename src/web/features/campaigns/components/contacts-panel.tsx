@@ -40,6 +40,7 @@ const EVENT_LABELS: Record<string, string> = {
   failed: 'Failed to send',
   suppressed: 'Not sent (suppressed)',
   out_of_office: 'Out-of-office reply',
+  sender_changed: 'Mailbox changed',
 };
 
 const EVENT_DOT: Record<string, string> = {
