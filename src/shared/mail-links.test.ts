@@ -41,7 +41,16 @@ describe('judgeMailUrl: links a reader follows', () => {
   });
 
   it('removes links without a scheme: protocol-relative, relative, fragments and empty ones', () => {
-    for (const url of ['//evil.com', '\\\\evil.com', '/\\evil.com', '/offer', 'offer.html', '#top', '', '   ']) {
+    for (const url of [
+      '//evil.com',
+      '\\\\evil.com',
+      '/\\evil.com',
+      '/offer',
+      'offer.html',
+      '#top',
+      '',
+      '   ',
+    ]) {
       expect(kept(url), JSON.stringify(url)).toBe(false);
     }
     expect(judgeMailUrl('//evil.com', 'link')).toEqual({
@@ -95,17 +104,23 @@ describe('unsafeUrlAttributes', () => {
   });
 
   it('checks every candidate of a srcset', () => {
-    expect(unsafeUrlAttributes('img', { srcset: 'https://a.example/x.png 1x, https://a.example/y.png 2x' }).unsafe).toEqual([]);
+    expect(
+      unsafeUrlAttributes('img', { srcset: 'https://a.example/x.png 1x, https://a.example/y.png 2x' }).unsafe,
+    ).toEqual([]);
     expect(
       unsafeUrlAttributes('img', { srcset: 'https://a.example/x.png 1x, javascript:alert(1) 2x' }).unsafe,
     ).toHaveLength(1);
   });
 
   it('checks what an SVG animation or a meta refresh would set', () => {
-    expect(unsafeUrlAttributes('set', { attributename: 'href', to: 'javascript:alert(1)' }).unsafe).toHaveLength(1);
     expect(
-      unsafeUrlAttributes('animate', { attributename: 'xlink:href', values: 'https://a.example;javascript:alert(1)' })
-        .unsafe,
+      unsafeUrlAttributes('set', { attributename: 'href', to: 'javascript:alert(1)' }).unsafe,
+    ).toHaveLength(1);
+    expect(
+      unsafeUrlAttributes('animate', {
+        attributename: 'xlink:href',
+        values: 'https://a.example;javascript:alert(1)',
+      }).unsafe,
     ).toHaveLength(1);
     expect(unsafeUrlAttributes('set', { attributename: 'fill', to: 'red' }).unsafe).toEqual([]);
     expect(
@@ -114,18 +129,18 @@ describe('unsafeUrlAttributes', () => {
   });
 
   it('in a template, leaves a value that starts with a merge tag to each contact', () => {
-    const found = unsafeUrlAttributes(
-      'a',
-      { href: '{{ company }}' },
-      { template: true },
-    );
+    const found = unsafeUrlAttributes('a', { href: '{{ company }}' }, { template: true });
     expect(found.unsafe).toEqual([]);
     expect(found.perContact).toHaveLength(1);
-    expect(unsafeUrlAttributes('a', { href: 'https://x.example/?c={{ company }}' }, { template: true })).toEqual({
+    expect(
+      unsafeUrlAttributes('a', { href: 'https://x.example/?c={{ company }}' }, { template: true }),
+    ).toEqual({
       unsafe: [],
       perContact: [],
     });
-    expect(unsafeUrlAttributes('a', { href: 'javascript:{{ company }}' }, { template: true }).unsafe).toHaveLength(1);
+    expect(
+      unsafeUrlAttributes('a', { href: 'javascript:{{ company }}' }, { template: true }).unsafe,
+    ).toHaveLength(1);
   });
 });
 
@@ -134,7 +149,9 @@ describe('judgeTemplateUrl', () => {
     expect(judgeTemplateUrl('https://{{ website }}', 'link')).toEqual({ kind: 'ok' });
     expect(judgeTemplateUrl('mailto:{{ email }}', 'link')).toEqual({ kind: 'ok' });
     expect(judgeTemplateUrl('{{ website }}', 'link')).toEqual({ kind: 'per-contact' });
-    expect(judgeTemplateUrl('{https://a.example|https://b.example}', 'link')).toEqual({ kind: 'per-contact' });
+    expect(judgeTemplateUrl('{https://a.example|https://b.example}', 'link')).toEqual({
+      kind: 'per-contact',
+    });
     expect(judgeTemplateUrl('java\tscript:{{ x }}', 'link')).toMatchObject({ kind: 'unsafe' });
     expect(judgeTemplateUrl('//{{ website }}', 'link')).toEqual({ kind: 'per-contact' });
   });

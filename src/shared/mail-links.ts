@@ -56,6 +56,7 @@ export function urlRoleOf(element: string, attribute: string): UrlRole | null {
 }
 
 // C0 controls and space around a URL, and tabs/newlines inside it, are ignored by URL parsers.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the URL standard strips exactly these (C0 and space).
 const EDGE = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const TAB_OR_NEWLINE = /[\t\n\r]/g;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
@@ -211,6 +212,6 @@ export function unsafeUrlAttributes(
 
 /** "javascript:alert(1)" shortened for a message line. */
 export function shownUrl(value: string): string {
-  const oneLine = value.replace(/[\u0000-\u001f]+/g, ' ').trim();
+  const oneLine = value.replace(/\p{Cc}+/gu, ' ').trim();
   return oneLine.length > 80 ? `${oneLine.slice(0, 77)}…` : oneLine || '(empty)';
 }

@@ -120,6 +120,8 @@ export const PRELAUNCH_WARNING_CODES = [
   'spam_score',
   'broken_link',
   'insecure_link',
+  'unsafe_link',
+  'unsafe_merge_link',
   'sender_unhealthy',
   'spf_warn',
   'dkim',

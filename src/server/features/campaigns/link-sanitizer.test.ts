@@ -57,19 +57,23 @@ describe('sanitizeMailHtml', () => {
   });
 
   it('checks the other URL attributes: background, action, formaction, xlink:href, poster, srcset', () => {
-    expect(clean('<table background="javascript:alert(1)"><tr><td background="https://ok.example/bg.png">x</td></tr></table>')).toBe(
-      '<table><tr><td background="https://ok.example/bg.png">x</td></tr></table>',
-    );
-    expect(clean('<form action="javascript:alert(1)"><button formaction="vbscript:x">Go</button></form>')).toBe(
-      '<form><button>Go</button></form>',
-    );
+    expect(
+      clean(
+        '<table background="javascript:alert(1)"><tr><td background="https://ok.example/bg.png">x</td></tr></table>',
+      ),
+    ).toBe('<table><tr><td background="https://ok.example/bg.png">x</td></tr></table>');
+    expect(
+      clean('<form action="javascript:alert(1)"><button formaction="vbscript:x">Go</button></form>'),
+    ).toBe('<form><button>Go</button></form>');
     expect(clean('<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>')).toBe(
       '<svg><a><text>x</text></a></svg>',
     );
     expect(clean('<video poster="javascript:alert(1)"></video>')).toBe('<video></video>');
-    expect(clean('<img srcset="https://a.example/1.png 1x, javascript:alert(1) 2x" src="https://a.example/1.png">')).toBe(
-      '<img src="https://a.example/1.png">',
-    );
+    expect(
+      clean(
+        '<img srcset="https://a.example/1.png 1x, javascript:alert(1) 2x" src="https://a.example/1.png">',
+      ),
+    ).toBe('<img src="https://a.example/1.png">');
   });
 
   it('removes markup that would hide a link from this check but not from a browser', () => {
