@@ -112,6 +112,11 @@ describe('newsletter renderer: what email clients need', () => {
     });
     expect(unsafe.html).not.toContain('javascript:');
     expect(unsafe.html).not.toMatch(/<img\b/);
+    // The link is dropped, its text kept: no href="#" that would only reload the web version.
+    expect(unsafe.html).not.toMatch(/href="#"/);
+    expect(unsafe.html).toMatch(/<a target="_blank"[^>]*>x<\/a>/);
+    expect(unsafe.text).not.toContain('javascript:');
+    expect(unsafe.text).toContain('x');
   });
 
   it('has a readable text part with the links written out', () => {
