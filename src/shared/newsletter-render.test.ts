@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderNewsletter } from './newsletter-render';
+import { droppedNewsletterLinks, renderNewsletter } from './newsletter-render';
 import { type NewsletterBlock, newsletterBlocksSchema } from './newsletters';
 
 const blocks: NewsletterBlock[] = newsletterBlocksSchema.parse([
@@ -117,6 +117,29 @@ describe('newsletter renderer: what email clients need', () => {
     expect(unsafe.html).toMatch(/<a target="_blank"[^>]*>x<\/a>/);
     expect(unsafe.text).not.toContain('javascript:');
     expect(unsafe.text).toContain('x');
+  });
+
+  it('lists the links it leaves out, for the editor to warn about', () => {
+    expect(
+      droppedNewsletterLinks([
+        {
+          id: 'a',
+          type: 'text',
+          text: 'See [ok](https://ok.example) and [bad](javascript:alert(1)) or [rel](//evil.example)',
+          align: 'left',
+          color: '#374151',
+        },
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Go',
+          href: '{{ website }}',
+          background: '#000000',
+          color: '#ffffff',
+          align: 'center',
+        },
+      ]),
+    ).toEqual(['javascript:alert(1', '//evil.example']);
   });
 
   it('has a readable text part with the links written out', () => {
