@@ -238,4 +238,28 @@ describe('links in newsletters and bulk emails', () => {
       expect(queued[0]!.html).toMatch(/your page/i);
     }
   });
+
+  it('shows the public web version without links that have no target', async () => {
+    const owner = await createUser(app);
+    const created = await as(
+      app,
+      owner.cookie,
+    )({
+      method: 'POST',
+      url: '/api/newsletters',
+      payload: {
+        kind: 'bulk',
+        name: 'Web',
+        subject: 'Hello',
+        html: '<p><a href="{{ company }}">Your page</a> and <a href="/pricing">our prices</a></p>',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const webUrl = new URL(created.json<Newsletter>().webUrl!);
+    const page = await app.inject({ method: 'GET', url: webUrl.pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Your page');
+    expect(page.body).toContain('our prices');
+    expect(page.body).not.toMatch(/href="(\/pricing)?"/);
+  });
 });
