@@ -56,7 +56,9 @@ const HOSTILE_BODY =
   '<p><a href="JaVaScRiPt&#58;alert(2)">Encoded</a> <a href="&#x6A;avascript:alert(3)">Hex</a> ' +
   '<a href="java&#09;script:alert(4)">Tabbed</a> <a href="//evil.example/login">Relative</a> ' +
   '<a href="https://kanofoods.example.com/offer">Our offer</a> <a href="MAILTO:sales@kanofoods.example.com">Mail us</a></p>' +
-  '<img src="data:image/svg+xml;base64,PHN2Zz4=" alt="logo">';
+  '<img src="data:image/svg+xml;base64,PHN2Zz4=" alt="logo">' +
+  // A fallback in double quotes inside a double-quoted href: fine when sent, and no false warning.
+  '<p><a href="{{ lastName | default: "https://kanofoods.example.com" }}">Site</a></p>';
 
 async function hostileCampaign() {
   const owner = await createUser(app, {
@@ -122,6 +124,8 @@ describe('links in campaign mail', () => {
       .where(eq(outboxMessages.toEmail, email));
     expect(row!.text).not.toMatch(/javascript|evil\.example/i);
     expect(row!.links.join(' ')).not.toMatch(/javascript|evil\.example/i);
+    // The fallback written in quotes inside the quoted href survives as the link it is.
+    expect(row!.links).toContain('https://kanofoods.example.com');
   });
 
   it('lists the links that will be removed in the pre-launch check', async () => {
@@ -138,6 +142,7 @@ describe('links in campaign mail', () => {
     expect(unsafe!.detail).toContain('JaVaScRiPt:alert(2)');
     expect(unsafe!.detail).toContain('//evil.example/login');
     expect(unsafe!.detail).toContain('data:image/svg+xml');
+    expect(report.warnings.filter((w) => w.code === 'unsafe_merge_link')).toHaveLength(1);
     const perContact = report.warnings.find((w) => w.code === 'unsafe_merge_link');
     expect(perContact, JSON.stringify(report.warnings)).toMatchObject({ stepId: step.id });
     expect(perContact!.message).toMatch(/1 of 2 contacts/);
