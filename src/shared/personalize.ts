@@ -68,6 +68,8 @@ export const personalizePreviewSchema = z.object({
   fallbacksUsed: z.array(z.string()),
   unknownTags: z.array(z.string()),
   syntaxErrors: z.array(z.string()),
+  /** Links removed from this contact's copy (shared/mail-links.ts), as "url — reason". */
+  removedLinks: z.array(z.string()),
   /** The contact shown (a sample contact when `sample`). */
   contact: previewContactSchema,
   sample: z.boolean(),

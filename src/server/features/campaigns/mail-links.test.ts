@@ -167,6 +167,11 @@ describe('links in campaign mail', () => {
     expect(shown.contact.email).toBe(email);
     expectNoUnsafeUrl(shown.html);
     expect(shown.text).not.toMatch(/javascript|evil\.example/i);
+    // The preview names what this contact's copy lost, their own company value included.
+    expect(shown.removedLinks).toContain(
+      'javascript:alert(1) — javascript: links are not allowed in email (only https://, mailto: and tel:)',
+    );
+    expect(shown.removedLinks).toHaveLength(6);
 
     const test = await as(
       app,
