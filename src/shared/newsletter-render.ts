@@ -311,20 +311,21 @@ export function renderNewsletterText(input: { blocks: readonly NewsletterBlock[]
 
 /** Every link URL a block holds: inline [label](url) links, buttons, linked images, social links. */
 function blockLinks(block: NewsletterBlock | ColumnBlock): string[] {
-  const inlineLinks = (text: string) =>
-    [...text.matchAll(/\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)/g)].map((m) => m[2]!);
+  // The editor calls this on a draft while it is typed: a field may still be missing.
+  const inlineLinks = (text: string | undefined) =>
+    [...(text ?? '').matchAll(/\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)/g)].map((m) => m[2]!);
   switch (block.type) {
     case 'text':
     case 'footer':
       return inlineLinks(block.text);
     case 'button':
-      return [block.href];
+      return [block.href ?? ''];
     case 'image':
-      return block.href.trim() ? [block.href] : [];
+      return block.href?.trim() ? [block.href] : [];
     case 'social':
-      return block.links.map((l) => l.url);
+      return (block.links ?? []).map((l) => l.url ?? '');
     case 'columns':
-      return block.columns.flat().flatMap(blockLinks);
+      return (block.columns ?? []).flat().flatMap(blockLinks);
     default:
       return [];
   }
@@ -336,7 +337,15 @@ function blockLinks(block: NewsletterBlock | ColumnBlock): string[] {
  * caught here.
  */
 export function droppedNewsletterLinks(blocks: readonly NewsletterBlock[]): string[] {
-  return [...new Set(blocks.flatMap(blockLinks).filter((url) => !isSafeLink(url.trim())))];
+  // An empty link is the block field's own error ("Enter a link"), not repeated here.
+  return [
+    ...new Set(
+      blocks
+        .flatMap(blockLinks)
+        .map((url) => url.trim())
+        .filter((url) => url !== '' && !isSafeLink(url)),
+    ),
+  ];
 }
 
 export function renderNewsletter(input: {
