@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { droppedNewsletterLinks, renderNewsletter } from './newsletter-render';
+import { droppedNewsletterLinks, mergeTagNewsletterLinks, renderNewsletter } from './newsletter-render';
 import { type NewsletterBlock, newsletterBlocksSchema } from './newsletters';
 
 const blocks: NewsletterBlock[] = newsletterBlocksSchema.parse([
@@ -140,6 +140,28 @@ describe('newsletter renderer: what email clients need', () => {
         },
       ]),
     ).toEqual(['javascript:alert(1', '//evil.example']);
+    expect(
+      mergeTagNewsletterLinks([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Go',
+          href: '{{ website }}',
+          background: '#000000',
+          color: '#ffffff',
+          align: 'center',
+        },
+        {
+          id: 'c',
+          type: 'button',
+          label: 'Go',
+          href: 'https://x.example/{{ id }}',
+          background: '#000000',
+          color: '#ffffff',
+          align: 'center',
+        },
+      ]),
+    ).toEqual(['{{ website }}']);
   });
 
   it('has a readable text part with the links written out', () => {

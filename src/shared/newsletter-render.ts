@@ -348,6 +348,18 @@ export function droppedNewsletterLinks(blocks: readonly NewsletterBlock[]): stri
   ];
 }
 
+/** Links of a block document that are a merge tag only (`{{ website }}`): each contact's value decides. */
+export function mergeTagNewsletterLinks(blocks: readonly NewsletterBlock[]): string[] {
+  return [
+    ...new Set(
+      blocks
+        .flatMap(blockLinks)
+        .map((url) => url.trim())
+        .filter((url) => /^\{\{[^{}]+\}\}$/.test(url)),
+    ),
+  ];
+}
+
 export function renderNewsletter(input: {
   subject: string;
   preheader: string;

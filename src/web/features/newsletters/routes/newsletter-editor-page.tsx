@@ -1,5 +1,9 @@
 import { judgeMailUrl } from '@shared/mail-links';
-import { droppedNewsletterLinks, renderNewsletterHtml } from '@shared/newsletter-render';
+import {
+  droppedNewsletterLinks,
+  mergeTagNewsletterLinks,
+  renderNewsletterHtml,
+} from '@shared/newsletter-render';
 import {
   NEWSLETTER_KIND_LABELS,
   type Newsletter,
@@ -148,7 +152,7 @@ export default function NewsletterEditorPage() {
         const verdict = judgeMailUrl(value, 'link');
         return { value, reason: verdict.ok ? 'it is not a complete link' : verdict.reason };
       }),
-      perContact: [],
+      perContact: mergeTagNewsletterLinks(draft.blocks).map((value) => ({ value })),
     };
   }, [draft]);
 
