@@ -88,6 +88,19 @@ describe('sanitizeMailHtml', () => {
   });
 });
 
+describe('Outlook conditional comments', () => {
+  it('removes an Outlook-only block whose link fails, and keeps one whose link is fine', () => {
+    const bad = sanitizeMailHtml(
+      '<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" href="javascript:alert(1)"><center>Go</center></v:roundrect><![endif]--><p>x</p>',
+    );
+    expect(bad.html).toBe('<p>x</p>');
+    expect(bad.removed).toEqual([expect.objectContaining({ element: '#comment' })]);
+    const good =
+      '<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" href="https://ok.example"><center>Go</center></v:roundrect><![endif]--><p>x</p>';
+    expect(clean(good)).toBe(good);
+  });
+});
+
 describe('scanTemplateUrls', () => {
   it('finds links removed for everyone and links a contact value decides', () => {
     const found = scanTemplateUrls(
@@ -95,5 +108,9 @@ describe('scanTemplateUrls', () => {
     );
     expect(found.unsafe.map((u) => u.value)).toEqual(['javascript:void(0)']);
     expect(found.perContact.map((u) => u.value)).toEqual(['{{ company }}']);
+    // In an Outlook-only block, a merge-tag link is left to the send as well.
+    expect(
+      scanTemplateUrls('<!--[if mso]><v:roundrect href="{{ website }}"></v:roundrect><![endif]-->').unsafe,
+    ).toEqual([]);
   });
 });

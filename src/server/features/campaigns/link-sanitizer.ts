@@ -29,12 +29,37 @@ const RAW_TEXT_ELEMENTS = new Set([
 
 type AnyNode = ReturnType<typeof parseDocument>['children'][number];
 
-function isHazard(node: AnyNode): UnsafeUrl | null {
+/** The first unsafe URL inside an Outlook conditional comment (`<!--[if mso]>…<![endif]-->`), which Outlook reads as HTML. */
+function conditionalCommentUrl(data: string, template: boolean): UnsafeUrl | null {
+  if (!/^\s*\[if\b/i.test(data) || !data.includes('=')) return null;
+  let found: UnsafeUrl | null = null;
+  const walk = (nodes: AnyNode[]) => {
+    for (const node of nodes) {
+      if (found) return;
+      if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+      const element = node as { name: string; attribs: Record<string, string>; children: AnyNode[] };
+      found = unsafeUrlAttributes(element.name, element.attribs, { template }).unsafe[0] ?? null;
+      walk(element.children);
+    }
+  };
+  walk(parseDocument(data.replace(/^\s*\[if[^\]]*\]>/i, '')).children);
+  return found;
+}
+
+function isHazard(node: AnyNode, template = false): UnsafeUrl | null {
   if (node.type === 'comment') {
     const data = (node as { data: string }).data;
-    return data.includes('--!')
-      ? { element: '#comment', attribute: '', value: data, reason: 'a comment mail clients read differently' }
-      : null;
+    if (data.includes('--!')) {
+      return {
+        element: '#comment',
+        attribute: '',
+        value: data,
+        reason: 'a comment mail clients read differently',
+      };
+    }
+    // Outlook-only markup (VML buttons): its link cannot be removed on its own, so the block goes.
+    const inner = conditionalCommentUrl(data, template);
+    return inner ? { ...inner, element: '#comment', reason: `an Outlook-only block: ${inner.reason}` } : null;
   }
   if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
     const element = node as { name: string; children: AnyNode[] };
@@ -97,7 +122,7 @@ export function scanTemplateUrls(html: string): { unsafe: UnsafeUrl[]; perContac
   if (!html.includes('=')) return { unsafe, perContact };
   const walk = (nodes: AnyNode[]) => {
     for (const node of nodes) {
-      const hazard = isHazard(node);
+      const hazard = isHazard(node, true);
       if (hazard) {
         unsafe.push(hazard);
         continue;
