@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderNewsletter } from './newsletter-render';
+import { droppedNewsletterLinks, mergeTagNewsletterLinks, renderNewsletter } from './newsletter-render';
 import { type NewsletterBlock, newsletterBlocksSchema } from './newsletters';
 
 const blocks: NewsletterBlock[] = newsletterBlocksSchema.parse([
@@ -112,6 +112,56 @@ describe('newsletter renderer: what email clients need', () => {
     });
     expect(unsafe.html).not.toContain('javascript:');
     expect(unsafe.html).not.toMatch(/<img\b/);
+    // The link is dropped, its text kept: no href="#" that would only reload the web version.
+    expect(unsafe.html).not.toMatch(/href="#"/);
+    expect(unsafe.html).toMatch(/<a target="_blank"[^>]*>x<\/a>/);
+    expect(unsafe.text).not.toContain('javascript:');
+    expect(unsafe.text).toContain('x');
+  });
+
+  it('lists the links it leaves out, for the editor to warn about', () => {
+    expect(
+      droppedNewsletterLinks([
+        {
+          id: 'a',
+          type: 'text',
+          text: 'See [ok](https://ok.example) and [bad](javascript:alert(1)) or [rel](//evil.example)',
+          align: 'left',
+          color: '#374151',
+        },
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Go',
+          href: '{{ website }}',
+          background: '#000000',
+          color: '#ffffff',
+          align: 'center',
+        },
+      ]),
+    ).toEqual(['javascript:alert(1', '//evil.example']);
+    expect(
+      mergeTagNewsletterLinks([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Go',
+          href: '{{ website }}',
+          background: '#000000',
+          color: '#ffffff',
+          align: 'center',
+        },
+        {
+          id: 'c',
+          type: 'button',
+          label: 'Go',
+          href: 'https://x.example/{{ id }}',
+          background: '#000000',
+          color: '#ffffff',
+          align: 'center',
+        },
+      ]),
+    ).toEqual(['{{ website }}']);
   });
 
   it('has a readable text part with the links written out', () => {

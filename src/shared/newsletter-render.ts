@@ -40,14 +40,24 @@ export function escapeHtml(value: string): string {
     .join('');
 }
 
-/** An attribute value (links, alt text): everything escaped; a link that is not safe becomes "#". */
+/** An attribute value (links, alt text): everything escaped. */
 function escapeAttr(value: string): string {
   return escapePlain(value);
 }
 
-function safeHref(value: string): string {
+/**
+ * ` href="…"` for a safe link; nothing for any other, so the text stays without a link (the send-time
+ * check in shared/mail-links.ts removes such links from any HTML the same way).
+ */
+function hrefAttr(value: string): string {
   const v = value.trim();
-  return isSafeLink(v) ? escapeAttr(v) : '#';
+  return isSafeLink(v) ? ` href="${escapeAttr(v)}"` : '';
+}
+
+/** A URL for the text part: shown only when it is a link a reader can follow. */
+function plainUrl(value: string): string | null {
+  const v = value.trim();
+  return isSafeLink(v) ? v : null;
 }
 
 function safeImageSrc(value: string): string | null {
@@ -67,7 +77,7 @@ function inline(raw: string): string {
   let last = 0;
   for (const match of raw.matchAll(linkPattern)) {
     out += emphasis(raw.slice(last, match.index));
-    out += `<a href="${safeHref(match[2]!)}" target="_blank" style="color:${LINK};text-decoration:underline;">${emphasis(match[1]!)}</a>`;
+    out += `<a${hrefAttr(match[2]!)} target="_blank" style="color:${LINK};text-decoration:underline;">${emphasis(match[1]!)}</a>`;
     last = match.index + match[0].length;
   }
   out += emphasis(raw.slice(last));
@@ -110,14 +120,14 @@ function renderImage(block: Extract<NewsletterBlock, { type: 'image' }>, maxWidt
   const width = Math.min(block.width, maxWidth);
   const img = `<img src="${src}" alt="${escapeAttr(block.alt)}" width="${width}" class="tb-img" style="display:block;width:${width}px;max-width:100%;height:auto;border:0;outline:none;text-decoration:none;">`;
   const content = block.href.trim()
-    ? `<a href="${safeHref(block.href)}" target="_blank" style="text-decoration:none;">${img}</a>`
+    ? `<a${hrefAttr(block.href)} target="_blank" style="text-decoration:none;">${img}</a>`
     : img;
   return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" align="${block.align}" style="border-collapse:collapse;"><tr><td align="${block.align}" style="padding:0;">${content}</td></tr></table>`;
 }
 
 /** A padding-based "bulletproof" button: the cell carries the colour, so it shows even without the link's styles. */
 function renderButton(block: Extract<NewsletterBlock, { type: 'button' }>): string {
-  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" align="${block.align}" style="border-collapse:separate;"><tr><td align="center" bgcolor="${block.background}" style="border-radius:6px;background-color:${block.background};"><a href="${safeHref(block.href)}" target="_blank" style="display:inline-block;padding:12px 24px;font-family:${FONT};font-size:16px;font-weight:600;line-height:1.2;color:${block.color};text-decoration:none;border-radius:6px;background-color:${block.background};">${escapeHtml(block.label)}</a></td></tr></table>`;
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" align="${block.align}" style="border-collapse:separate;"><tr><td align="center" bgcolor="${block.background}" style="border-radius:6px;background-color:${block.background};"><a${hrefAttr(block.href)} target="_blank" style="display:inline-block;padding:12px 24px;font-family:${FONT};font-size:16px;font-weight:600;line-height:1.2;color:${block.color};text-decoration:none;border-radius:6px;background-color:${block.background};">${escapeHtml(block.label)}</a></td></tr></table>`;
 }
 
 function renderDivider(block: Extract<NewsletterBlock, { type: 'divider' }>): string {
@@ -129,7 +139,7 @@ function renderSocial(block: Extract<NewsletterBlock, { type: 'social' }>): stri
   const links = block.links
     .map(
       (l) =>
-        `<a href="${safeHref(l.url)}" target="_blank" style="display:inline-block;margin:0 4px 8px;padding:6px 12px;border-radius:14px;background-color:#e5e7eb;color:#111827;font-family:${FONT};font-size:13px;line-height:1.2;text-decoration:none;">${escapeHtml(SOCIAL_NETWORK_LABELS[l.network])}</a>`,
+        `<a${hrefAttr(l.url)} target="_blank" style="display:inline-block;margin:0 4px 8px;padding:6px 12px;border-radius:14px;background-color:#e5e7eb;color:#111827;font-family:${FONT};font-size:13px;line-height:1.2;text-decoration:none;">${escapeHtml(SOCIAL_NETWORK_LABELS[l.network])}</a>`,
     )
     .join('');
   return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;"><tr><td align="${block.align}" style="text-align:${block.align};">${links}</td></tr></table>`;
@@ -254,9 +264,11 @@ ${rows}
 
 function plainInline(raw: string): string {
   return raw
-    .replace(/\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)/g, (_m, label: string, url: string) =>
-      label.trim() === url.trim() ? url : `${label} (${url})`,
-    )
+    .replace(/\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)/g, (_m, label: string, url: string) => {
+      const shown = plainUrl(url);
+      if (shown === null) return label;
+      return label.trim() === shown ? shown : `${label} (${shown})`;
+    })
     .replace(/\*\*([^*\n]+)\*\*/g, '$1')
     .replace(/\*([^*\s][^*\n]*)\*/g, '$1');
 }
@@ -270,7 +282,7 @@ function blockText(block: NewsletterBlock | ColumnBlock): string {
     case 'image':
       return block.alt.trim() ? `[${block.alt.trim()}]` : '';
     case 'button':
-      return `${block.label}: ${block.href}`;
+      return plainUrl(block.href) === null ? block.label : `${block.label}: ${block.href.trim()}`;
     case 'divider':
       return '----------';
     case 'columns':
@@ -280,7 +292,10 @@ function blockText(block: NewsletterBlock | ColumnBlock): string {
         .filter((t) => t !== '')
         .join('\n\n');
     case 'social':
-      return block.links.map((l) => `${SOCIAL_NETWORK_LABELS[l.network]}: ${l.url}`).join('\n');
+      return block.links
+        .filter((l) => plainUrl(l.url) !== null)
+        .map((l) => `${SOCIAL_NETWORK_LABELS[l.network]}: ${l.url.trim()}`)
+        .join('\n');
     case 'footer':
       return paragraphs(block.text).map(plainInline).join('\n');
   }
@@ -292,6 +307,57 @@ export function renderNewsletterText(input: { blocks: readonly NewsletterBlock[]
     .map(blockText)
     .filter((t) => t !== '')
     .join('\n\n')}\n`;
+}
+
+/** Every link URL a block holds: inline [label](url) links, buttons, linked images, social links. */
+function blockLinks(block: NewsletterBlock | ColumnBlock): string[] {
+  // The editor calls this on a draft while it is typed: a field may still be missing.
+  const inlineLinks = (text: string | undefined) =>
+    [...(text ?? '').matchAll(/\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)/g)].map((m) => m[2]!);
+  switch (block.type) {
+    case 'text':
+    case 'footer':
+      return inlineLinks(block.text);
+    case 'button':
+      return [block.href ?? ''];
+    case 'image':
+      return block.href?.trim() ? [block.href] : [];
+    case 'social':
+      return (block.links ?? []).map((l) => l.url ?? '');
+    case 'columns':
+      return (block.columns ?? []).flat().flatMap(blockLinks);
+    default:
+      return [];
+  }
+}
+
+/**
+ * The links of a block document the renderer leaves out (their text stays): what the editor warns
+ * about. Block fields refuse most of them already; links inside a text block's [label](url) are only
+ * caught here.
+ */
+export function droppedNewsletterLinks(blocks: readonly NewsletterBlock[]): string[] {
+  // An empty link is the block field's own error ("Enter a link"), not repeated here.
+  return [
+    ...new Set(
+      blocks
+        .flatMap(blockLinks)
+        .map((url) => url.trim())
+        .filter((url) => url !== '' && !isSafeLink(url)),
+    ),
+  ];
+}
+
+/** Links of a block document that are a merge tag only (`{{ website }}`): each contact's value decides. */
+export function mergeTagNewsletterLinks(blocks: readonly NewsletterBlock[]): string[] {
+  return [
+    ...new Set(
+      blocks
+        .flatMap(blockLinks)
+        .map((url) => url.trim())
+        .filter((url) => /^\{\{[^{}]+\}\}$/.test(url)),
+    ),
+  ];
 }
 
 export function renderNewsletter(input: {

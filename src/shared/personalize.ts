@@ -68,6 +68,8 @@ export const personalizePreviewSchema = z.object({
   fallbacksUsed: z.array(z.string()),
   unknownTags: z.array(z.string()),
   syntaxErrors: z.array(z.string()),
+  /** Links removed from this contact's copy (shared/mail-links.ts), as "url — reason". */
+  removedLinks: z.array(z.string()),
   /** The contact shown (a sample contact when `sample`). */
   contact: previewContactSchema,
   sample: z.boolean(),
@@ -120,6 +122,8 @@ export const PRELAUNCH_WARNING_CODES = [
   'spam_score',
   'broken_link',
   'insecure_link',
+  'unsafe_link',
+  'unsafe_merge_link',
   'sender_unhealthy',
   'spf_warn',
   'dkim',

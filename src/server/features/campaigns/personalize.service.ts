@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CampaignAudience, CampaignStep } from '../../../shared/campaigns';
+import { shownUrl, type UnsafeUrl } from '../../../shared/mail-links';
 import type { PersonalizePreview, PreviewContact } from '../../../shared/personalize';
 import type { Database } from '../../db/client';
 import {
@@ -208,6 +209,10 @@ function stepSubjectFor(options: {
   return earlier ? replySubject(earlier) : options.rendered;
 }
 
+function removedLinkLines(removed: UnsafeUrl[]): string[] {
+  return removed.map((link) => `${shownUrl(link.value)} — ${link.reason}`);
+}
+
 function previewContact(contact: PersonalizeContact): PreviewContact {
   return {
     email: contact.email,
@@ -326,6 +331,7 @@ export async function previewCampaignStep(
     fallbacksUsed: rendered.fallbacksUsed,
     unknownTags: problems.unknownTags,
     syntaxErrors: problems.syntaxErrors,
+    removedLinks: removedLinkLines(rendered.removedLinks),
     contact: previewContact(chosen.contact),
     sample: chosen.sample,
   };
@@ -386,6 +392,7 @@ export async function previewContent(
     fallbacksUsed: rendered.fallbacksUsed,
     unknownTags: problems.unknownTags,
     syntaxErrors: problems.syntaxErrors,
+    removedLinks: removedLinkLines(rendered.removedLinks),
     contact: previewContact(shown),
     sample: contact === null,
   };

@@ -197,3 +197,23 @@ describe('the plain-parts fast path', () => {
     expect(compileTemplate('{{- firstName -}}').fast).toBeNull();
   });
 });
+
+describe('links in a personalised body', () => {
+  it('removes a link whose merge value is a script URL, keeping its text', () => {
+    const out = render('Hi', '<p>Visit <a href="{{ company }}">your site</a></p>', {
+      company: 'javascript:alert(1)',
+    });
+    expect(out.html).toBe('<p>Visit <a>your site</a></p>');
+    expect(out.removedLinks).toEqual([
+      expect.objectContaining({ attribute: 'href', value: 'javascript:alert(1)' }),
+    ]);
+  });
+
+  it('keeps a merge value that is a web address', () => {
+    const out = render('Hi', '<p><a href="{{ company }}">site</a></p>', {
+      company: 'https://kano.example.com',
+    });
+    expect(out.html).toBe('<p><a href="https://kano.example.com">site</a></p>');
+    expect(out.removedLinks).toEqual([]);
+  });
+});

@@ -1,4 +1,6 @@
+import type { UnsafeUrl } from '../../../shared/mail-links';
 import { placeholdersIntact, SENDER_PLACEHOLDERS } from '../sending/sender-placeholders';
+import { sanitizeMailHtml } from './link-sanitizer';
 import { compileTemplate, pathLabel, renderTemplate } from './merge-tags';
 import { spin } from './spintax';
 
@@ -6,6 +8,10 @@ import { spin } from './spintax';
  * One recipient's copy of a message: spintax first (on the template, never on the contact's data), then
  * merge tags. The same seed gives the same text, so the preview of a contact is what they will receive.
  * Pure and synchronous: the sequencer and the newsletter sender call it per message.
+ *
+ * It is also where links are made safe (link-sanitizer.ts): every way a body reaches somebody — a
+ * campaign step, a newsletter or bulk email, a test send, a preview, the web version — renders it here,
+ * and here the merge values are in place and tracking has not yet rewritten a link.
  */
 
 export interface PersonalizeContact {
@@ -51,6 +57,8 @@ export interface RenderedForContact {
   fallbacksUsed: string[];
   /** Liquid errors met while rendering (the text was sent without its merge tags); empty when all is well. */
   templateErrors: string[];
+  /** URL attributes removed from this copy (script, data or relative links, a contact's value among them). */
+  removedLinks: UnsafeUrl[];
 }
 
 /** A contact for previews when the audience is empty or the editor has no campaign. */
@@ -154,12 +162,14 @@ export function renderForContact(input: {
   collectFallbacks(subjectSource, scope, fallbacks);
   collectFallbacks(htmlSource, scope, fallbacks);
   const templateErrors = [subject.error, html.error].filter((e): e is string => e !== null);
+  const safe = sanitizeMailHtml(html.output);
   return {
     // A subject is one line; a newline from a contact's data or a template would end the header.
     subject: subject.output.replace(/[\r\n\t]+/g, ' ').trim(),
-    html: html.output,
+    html: safe.html,
     fallbacksUsed: [...fallbacks],
     templateErrors,
+    removedLinks: safe.removed,
   };
 }
 

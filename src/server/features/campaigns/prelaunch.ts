@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { type CampaignStep, variantsMissingFirstSubject } from '../../../shared/campaigns';
+import { judgeMailUrl, shownUrl, type UrlRole, urlRoleOf } from '../../../shared/mail-links';
 import { type PrelaunchItem, type PrelaunchReport, SPAM_SCORE_THRESHOLD } from '../../../shared/personalize';
 import { isIanaTimeZone } from '../../../shared/time-zone';
 import type { Database } from '../../db/client';
@@ -16,7 +17,8 @@ import { effectiveDailyCap } from '../sender-accounts/sender-account-rules';
 import type { SenderAccountRow } from '../sender-accounts/sender-transport';
 import { type AudienceContact, resolveAudience } from './audience.service';
 import { type CampaignRow, getCampaignRow } from './campaigns.service';
-import { analyzeMergeTags, pathLabel, suggestTag } from './merge-tags';
+import { scanTemplateUrls } from './link-sanitizer';
+import { analyzeMergeTags, pathLabel, renderTemplate, suggestTag } from './merge-tags';
 import { mergeScope } from './personalize';
 import { CONSENT_COUNTRIES, checkLinks, dailyCapacity, estimateFinish } from './prelaunch-checks';
 import { scoreSpam, visibleText } from './spam-rules';
@@ -120,6 +122,16 @@ async function* audienceOf(
   }
 }
 
+/** A URL attribute whose contact value decides whether it stays (`href="{{ website }}"`). */
+interface PerContactUrl {
+  at: string;
+  ids: { stepId: string; variantKey: string };
+  template: string;
+  role: UrlRole;
+  removedFor: number;
+  examples: string[];
+}
+
 interface VariantCopy {
   step: CampaignStep;
   key: string;
@@ -154,6 +166,7 @@ export async function getPrelaunchReport(options: {
   const usedPaths = new Map<string, { path: string[]; withDefault: boolean }>();
   let tagProblems = 0;
   let linkProblems = 0;
+  const perContactUrls: PerContactUrl[] = [];
   let spamWarnings = 0;
   let worstSpam = 0;
   for (const copy of copies) {
@@ -239,6 +252,29 @@ export async function getPrelaunchReport(options: {
       });
     }
 
+    // Links the send removes (shared/mail-links.ts): for everyone now, per contact in the audience walk.
+    const urls = scanTemplateUrls(flatHtml);
+    if (urls.unsafe.length > 0) {
+      linkProblems++;
+      const count = urls.unsafe.length;
+      warnings.push({
+        code: 'unsafe_link',
+        message: `${at}: ${count === 1 ? 'a link will be removed' : `${count} links will be removed`} — only https://, mailto: and tel: links (and https:// images) are sent; the text stays`,
+        detail: urls.unsafe.map((u) => `${shownUrl(u.value)} — ${u.reason}`).join('\n'),
+        ...ids,
+      });
+    }
+    for (const entry of urls.perContact) {
+      perContactUrls.push({
+        at,
+        ids,
+        template: entry.value,
+        role: urlRoleOf(entry.element, entry.attribute) ?? 'link',
+        removedFor: 0,
+        examples: [],
+      });
+    }
+
     const spam = scoreSpam({ subject: flatSubject, html: flatHtml });
     worstSpam = Math.max(worstSpam, spam.score);
     if (spam.spammy) {
@@ -278,9 +314,25 @@ export async function getPrelaunchReport(options: {
   const contactPaths = [...usedPaths.values()].filter(
     (p) => p.path[0] !== 'senderName' && p.path[0] !== 'senderEmail',
   );
+  const firstAccount = accounts.find((a) => a.status === 'active') ?? accounts[0];
+  const urlSender = firstAccount
+    ? { fromName: firstAccount.fromName, fromEmail: firstAccount.fromEmail }
+    : null;
   try {
     for await (const contact of audienceOf(db, campaign, owner?.role ?? null)) {
       audienceSize++;
+      if (perContactUrls.length > 0) {
+        const scope = mergeScope(contact, urlSender);
+        for (const url of perContactUrls) {
+          const rendered = renderTemplate(url.template, scope, 'text');
+          // A fragment cut by the HTML parser (`href="{{ site | default: "https://…" }}"`) is not what the
+          // send renders (it renders the whole body first): nothing to judge here, the send still checks.
+          if (rendered.error) continue;
+          if (judgeMailUrl(rendered.output, url.role).ok) continue;
+          url.removedFor++;
+          if (url.examples.length < 3) url.examples.push(`${contact.email}: ${shownUrl(rendered.output)}`);
+        }
+      }
       if (contactPaths.length > 0) {
         const scope = mergeScope(contact, null);
         for (const { path } of contactPaths) {
@@ -304,6 +356,19 @@ export async function getPrelaunchReport(options: {
     passed.push({
       code: 'audience',
       message: `${audienceSize.toLocaleString('en')} contacts in the audience`,
+    });
+  }
+  for (const url of perContactUrls) {
+    if (url.removedFor === 0) continue;
+    warnings.push({
+      code: 'unsafe_merge_link',
+      message: `${url.at}: for ${url.removedFor.toLocaleString('en')} of ${audienceSize.toLocaleString('en')} contacts, ${shownUrl(url.template)} is not a web, mail or phone link — it will be removed from their email (the text stays)`,
+      detail: [
+        `Their values, for example:`,
+        ...url.examples,
+        `Put a fixed https:// before the merge tag, or correct these contacts.`,
+      ].join('\n'),
+      ...url.ids,
     });
   }
   let fallbackWarnings = 0;

@@ -18,6 +18,20 @@ describe('toSafeHtml', () => {
     expect(toSafeHtml('<a href="{{ website }}">Site</a>')).toBe('<a href="{{ website }}">Site</a>');
   });
 
+  it('keeps the links an email keeps (shared/mail-links.ts) and no other', () => {
+    expect(toSafeHtml('<a href="tel:+2348012345678">Call</a>')).toBe('<a href="tel:+2348012345678">Call</a>');
+    expect(toSafeHtml('<a href="MAILTO:a@b.test">Mail</a>')).toBe('<a href="MAILTO:a@b.test">Mail</a>');
+    for (const href of [
+      'JaVaScRiPt&#58;alert(1)',
+      '&#x6A;avascript:alert(1)',
+      'java\tscript:x',
+      '//evil.test',
+      'data:text/html,x',
+    ]) {
+      expect(toSafeHtml(`<a href="${href}">x</a>`), href).toBe('<a>x</a>');
+    }
+  });
+
   it('escapes stray angle brackets and ampersands but not entities', () => {
     expect(toSafeHtml('<p>A & B &amp; 3 > 2</p>')).toBe('<p>A &amp; B &amp; 3 &gt; 2</p>');
   });

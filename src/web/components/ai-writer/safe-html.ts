@@ -1,3 +1,5 @@
+import { judgeMailUrl, schemeOf } from '@shared/mail-links';
+
 /*
  * Model output is untrusted: a brief (or a pasted selection) could talk the model into writing script tags
  * or event handlers. What the writer shows and inserts is rebuilt from an allowlist: the tags a written
@@ -55,9 +57,10 @@ function safeHref(attributes: string): string | null {
   const match = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(attributes);
   const raw = (match?.[1] ?? match?.[2] ?? match?.[3] ?? '').trim();
   if (!raw) return null;
-  // A merge tag as the whole link ({{ website }}) is resolved at send time; otherwise web or mail links only.
-  if (/^(?:https?:\/\/|mailto:)/i.test(raw) || /^\{\{[^{}]+\}\}$/.test(raw)) return raw;
-  return null;
+  // A merge tag as the whole link ({{ website }}) is resolved (and checked again) at send time; otherwise the
+  // links an email keeps (web, mail, phone), judged on the literal text: an encoded scheme is refused.
+  if (/^\{\{[^{}]+\}\}$/.test(raw)) return raw;
+  return schemeOf(raw) !== null && judgeMailUrl(raw, 'link').ok ? raw : null;
 }
 
 /** The allowlisted HTML of a (possibly partial) model answer. */

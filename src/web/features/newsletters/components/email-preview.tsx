@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { getErrorMessage } from '@/lib/errors';
 import { cn } from '@/lib/utils';
 import { usePersonalizedPreview } from '../api/personalized-preview';
-import { mergeTagWarnings, previewContactLabel } from '../lib/preview';
+import { mergeTagWarnings, previewContactLabel, removedLinkWarnings } from '../lib/preview';
 
 type Mode = 'template' | 'personalized';
 
@@ -63,7 +63,7 @@ export function EmailPreview({
   const { query, updating } = usePersonalizedPreview({ subject, html, listIds, enabled: personalized });
   // Until the first answer arrives (or when it fails) the template stays on screen.
   const shown = personalized ? query.data : undefined;
-  const warnings = shown ? mergeTagWarnings(shown) : [];
+  const warnings = shown ? [...mergeTagWarnings(shown), ...removedLinkWarnings(shown)] : [];
 
   return (
     <div className="flex h-full flex-col gap-2">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeTagWarnings, previewContactLabel } from './preview';
+import { mergeTagWarnings, previewContactLabel, removedLinkWarnings } from './preview';
 
 const amaka = { email: 'amaka@example.com', firstName: 'Amaka', lastName: 'Okonkwo', company: 'Kano Foods' };
 
@@ -30,6 +30,17 @@ describe('personalised preview copy', () => {
     ).toEqual([
       "Unknown merge tags: compny, regoin. Check the spelling, or the audience lists' custom fields.",
       'Merge tags that cannot be read: Unclosed {{; Bad filter',
+    ]);
+  });
+});
+
+describe('removedLinkWarnings', () => {
+  it('names the links the send removes from this copy, and nothing when there is none', () => {
+    expect(removedLinkWarnings({ removedLinks: [] })).toEqual([]);
+    expect(
+      removedLinkWarnings({ removedLinks: ['javascript:alert(1) — javascript: links are not allowed'] }),
+    ).toEqual([
+      'A link is removed from this copy (only https://, mailto: and tel: links are sent): javascript:alert(1) — javascript: links are not allowed',
     ]);
   });
 });

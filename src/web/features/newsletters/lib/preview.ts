@@ -35,3 +35,13 @@ export function mergeTagWarnings({ unknownTags, syntaxErrors }: MergeTagProblems
   if (syntaxErrors.length > 0) lines.push(`Merge tags that cannot be read: ${syntaxErrors.join('; ')}`);
   return lines;
 }
+
+/** The links this copy loses (script, data or relative links, a contact's value among them), as one line. */
+export function removedLinkWarnings({ removedLinks }: Pick<PersonalizePreview, 'removedLinks'>): string[] {
+  if (removedLinks.length === 0) return [];
+  const head =
+    removedLinks.length === 1
+      ? 'A link is removed from this copy'
+      : `${removedLinks.length} links are removed from this copy`;
+  return [`${head} (only https://, mailto: and tel: links are sent): ${removedLinks.slice(0, 5).join('; ')}`];
+}

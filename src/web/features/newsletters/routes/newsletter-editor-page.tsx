@@ -1,4 +1,9 @@
-import { renderNewsletterHtml } from '@shared/newsletter-render';
+import { judgeMailUrl } from '@shared/mail-links';
+import {
+  droppedNewsletterLinks,
+  mergeTagNewsletterLinks,
+  renderNewsletterHtml,
+} from '@shared/newsletter-render';
 import {
   NEWSLETTER_KIND_LABELS,
   type Newsletter,
@@ -13,6 +18,7 @@ import { ArrowLeft, CalendarX, ExternalLink, Loader2, Save, Send } from 'lucide-
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { AiRewriteMenu, AiWriterDialog } from '@/components/ai-writer';
+import { type UnsafeLinks, UnsafeLinksNotice } from '@/components/mail-links/unsafe-links-notice';
 import { QueryError } from '@/components/query-error';
 import { RichTextEditor, type RichTextEditorHandle } from '@/components/rich-text-editor/rich-text-editor';
 import { TemplatePickerDialog } from '@/components/templates/template-picker-dialog';
@@ -136,6 +142,18 @@ export default function NewsletterEditorPage() {
       preheader: draft.preheader,
       blocks: parsed.success ? parsed.data : draft.blocks,
     });
+  }, [draft]);
+
+  // A block document's links are judged where the renderer drops them; a bulk body is scanned as HTML.
+  const blockLinks = useMemo((): UnsafeLinks | undefined => {
+    if (!draft || draft.kind === 'bulk') return undefined;
+    return {
+      unsafe: droppedNewsletterLinks(draft.blocks).map((value) => {
+        const verdict = judgeMailUrl(value, 'link');
+        return { value, reason: verdict.ok ? 'it is not a complete link' : verdict.reason };
+      }),
+      perContact: mergeTagNewsletterLinks(draft.blocks).map((value) => ({ value })),
+    };
   }, [draft]);
 
   const edit = (patch: Partial<Draft>) => {
@@ -336,7 +354,14 @@ export default function NewsletterEditorPage() {
             )}
           </div>
           {draft.kind === 'newsletter' ? (
-            <BlockEditor blocks={draft.blocks} onChange={(blocks) => edit({ blocks })} readOnly={readOnly} />
+            <>
+              <BlockEditor
+                blocks={draft.blocks}
+                onChange={(blocks) => edit({ blocks })}
+                readOnly={readOnly}
+              />
+              <UnsafeLinksNotice links={blockLinks} testId="newsletter-unsafe-links" />
+            </>
           ) : (
             <RichTextEditor
               ref={editorRef}
@@ -359,6 +384,7 @@ export default function NewsletterEditorPage() {
               }
             />
           )}
+          {draft.kind === 'bulk' && <UnsafeLinksNotice html={draft.html} testId="bulk-unsafe-links" />}
         </fieldset>
         <div className="xl:sticky xl:top-4 xl:self-start">
           <EmailPreview

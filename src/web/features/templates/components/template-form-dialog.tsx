@@ -9,6 +9,7 @@ import {
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { UnsafeLinksNotice } from '@/components/mail-links/unsafe-links-notice';
 import { TemplatePreview } from '@/components/templates/template-preview';
 import { Button } from '@/components/ui/button';
 import {
@@ -281,6 +282,7 @@ export function TemplateFormDialog({
                         {'{{ senderName }}'} are filled in for each recipient.
                       </FormDescription>
                       <FormMessage />
+                      <UnsafeLinksNotice html={field.value} testId="template-unsafe-links" />
                     </FormItem>
                   )}
                 />

@@ -181,6 +181,26 @@ export function PreviewPanel({
                 shown.contact.email}
               {shown.contact.company ? ` · ${shown.contact.company}` : ''}
             </p>
+            {shown.removedLinks.length > 0 && (
+              <Alert variant="warning" data-testid="preview-removed-links">
+                <AlertTriangle aria-hidden="true" />
+                <AlertTitle>
+                  {shown.removedLinks.length === 1
+                    ? 'A link is removed from this copy'
+                    : `${shown.removedLinks.length} links are removed from this copy`}
+                </AlertTitle>
+                <AlertDescription>
+                  <ul className="list-disc space-y-0.5 pl-5">
+                    {shown.removedLinks.slice(0, 8).map((line, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the same link may be removed twice
+                      <li key={i} className="break-all">
+                        {line}
+                      </li>
+                    ))}
+                  </ul>
+                </AlertDescription>
+              </Alert>
+            )}
             {shown.fallbacksUsed.length > 0 && (
               <p className="text-sm text-muted-foreground" data-testid="preview-fallbacks">
                 Fallback used for: {shown.fallbacksUsed.join(', ')}

@@ -1,6 +1,7 @@
 import { THREAD_REPLY } from '@shared/campaigns';
 import { Info } from 'lucide-react';
 import { type Ref, useRef, useState } from 'react';
+import { UnsafeLinksNotice } from '@/components/mail-links/unsafe-links-notice';
 import { RichTextEditor, type RichTextEditorHandle } from '@/components/rich-text-editor/rich-text-editor';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -138,6 +139,7 @@ export function VariantFields({
             {bodyError}
           </p>
         )}
+        <UnsafeLinksNotice html={variant.bodyHtml} testId={`step-unsafe-links-${variant.key}`} />
         <p className="flex items-start gap-1.5 text-xs text-muted-foreground">
           <Info className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
           <span>

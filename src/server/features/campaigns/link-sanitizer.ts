@@ -1,0 +1,140 @@
+import { DomUtils, parseDocument } from 'htmlparser2';
+import { type UnsafeUrl, unsafeUrlAttributes } from '../../../shared/mail-links';
+
+/*
+ * The send-time link check: every URL attribute of a personalised email (links, images, backgrounds,
+ * form actions, SVG references…) is judged by the shared rule (shared/mail-links.ts) and removed when it
+ * fails; the element and its text stay. It runs on the HTML after merge values are substituted — a
+ * contact whose company is "javascript:alert(1)" placed in href="{{ company }}" is caught here — and
+ * before tracking rewrites links, in renderForContact, which every path to a recipient goes through.
+ *
+ * Values are judged as the parser decodes them (entities, tabs in the scheme), so encoded schemes are
+ * seen for what they are. Markup that browsers and this parser read differently (a comment closed by
+ * `--!>`, a style element closed by `</style/>`) could hide a link from the check: it is removed too.
+ */
+
+/** Elements whose content is text to this parser; a closing tag inside means a browser may end it there. */
+const RAW_TEXT_ELEMENTS = new Set([
+  'script',
+  'style',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+  'textarea',
+  'title',
+  'plaintext',
+]);
+
+type AnyNode = ReturnType<typeof parseDocument>['children'][number];
+
+/** The first unsafe URL inside an Outlook conditional comment (`<!--[if mso]>…<![endif]-->`), which Outlook reads as HTML. */
+function conditionalCommentUrl(data: string, template: boolean): UnsafeUrl | null {
+  if (!/^\s*\[if\b/i.test(data) || !data.includes('=')) return null;
+  let found: UnsafeUrl | null = null;
+  const walk = (nodes: AnyNode[]) => {
+    for (const node of nodes) {
+      if (found) return;
+      if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+      const element = node as { name: string; attribs: Record<string, string>; children: AnyNode[] };
+      found = unsafeUrlAttributes(element.name, element.attribs, { template }).unsafe[0] ?? null;
+      walk(element.children);
+    }
+  };
+  walk(parseDocument(data.replace(/^\s*\[if[^\]]*\]>/i, '')).children);
+  return found;
+}
+
+function isHazard(node: AnyNode, template = false): UnsafeUrl | null {
+  if (node.type === 'comment') {
+    const data = (node as { data: string }).data;
+    if (data.includes('--!')) {
+      return {
+        element: '#comment',
+        attribute: '',
+        value: data,
+        reason: 'a comment mail clients read differently',
+      };
+    }
+    // Outlook-only markup (VML buttons): its link cannot be removed on its own, so the block goes.
+    const inner = conditionalCommentUrl(data, template);
+    return inner ? { ...inner, element: '#comment', reason: `an Outlook-only block: ${inner.reason}` } : null;
+  }
+  if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
+    const element = node as { name: string; children: AnyNode[] };
+    if (!RAW_TEXT_ELEMENTS.has(element.name)) return null;
+    const text = DomUtils.textContent(element as never);
+    return text.toLowerCase().includes(`</${element.name}`)
+      ? {
+          element: element.name,
+          attribute: '',
+          value: text,
+          reason: `a <${element.name}> element mail clients read differently`,
+        }
+      : null;
+  }
+  return null;
+}
+
+export interface SanitizedMail {
+  html: string;
+  /** What was removed (the attribute; the element and its text stay), in document order. */
+  removed: UnsafeUrl[];
+}
+
+/** The HTML with every unsafe URL attribute removed; unchanged HTML comes back byte for byte. */
+export function sanitizeMailHtml(html: string): SanitizedMail {
+  // No attribute anywhere, so no URL to judge (and no markup that could hide one).
+  if (!html.includes('=')) return { html, removed: [] };
+  const document = parseDocument(html);
+  const removed: UnsafeUrl[] = [];
+  const walk = (nodes: AnyNode[]) => {
+    for (const node of [...nodes]) {
+      const hazard = isHazard(node);
+      if (hazard) {
+        removed.push(hazard);
+        DomUtils.removeElement(node);
+        continue;
+      }
+      if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+      const element = node as { name: string; attribs: Record<string, string>; children: AnyNode[] };
+      const { unsafe } = unsafeUrlAttributes(element.name, element.attribs);
+      for (const entry of unsafe) {
+        delete element.attribs[entry.attribute];
+        removed.push(entry);
+      }
+      walk(element.children);
+    }
+  };
+  walk(document.children);
+  if (removed.length === 0) return { html, removed };
+  return { html: DomUtils.getOuterHTML(document, { encodeEntities: 'utf8', emptyAttrs: true }), removed };
+}
+
+/**
+ * The URL attributes of a template (before merge tags are rendered): those that will be removed for
+ * every contact, and those whose contact values decide (`href="{{ website }}"`). For the pre-launch check.
+ */
+export function scanTemplateUrls(html: string): { unsafe: UnsafeUrl[]; perContact: UnsafeUrl[] } {
+  const unsafe: UnsafeUrl[] = [];
+  const perContact: UnsafeUrl[] = [];
+  if (!html.includes('=')) return { unsafe, perContact };
+  const walk = (nodes: AnyNode[]) => {
+    for (const node of nodes) {
+      const hazard = isHazard(node, true);
+      if (hazard) {
+        unsafe.push(hazard);
+        continue;
+      }
+      if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+      const element = node as { name: string; attribs: Record<string, string>; children: AnyNode[] };
+      const found = unsafeUrlAttributes(element.name, element.attribs, { template: true });
+      unsafe.push(...found.unsafe);
+      perContact.push(...found.perContact);
+      walk(element.children);
+    }
+  };
+  walk(parseDocument(html).children);
+  return { unsafe, perContact };
+}
