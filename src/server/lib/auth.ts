@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError } from 'better-auth/api';
-import { eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_PASSWORD_LENGTH, MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth';
 import type { Database } from '../db/client';
@@ -17,6 +18,30 @@ export const SESSION_COOKIE_NAMES = [
 ] as const;
 export const RESET_TOKEN_TTL_SECONDS = 30 * 60;
 const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
+
+/**
+ * How a reset token's row is named in `verification`: a SHA-256 of better-auth's identifier
+ * (`reset-password:<token>`) under a prefix of its own. The prefix lets us find every link of an account
+ * (`value` is the user id); it must not start with `reset-password:`, because better-auth, failing to find
+ * a hashed identifier, also looks the plain `reset-password:<token>` up, and a stored hash sent back as a
+ * token would then match itself.
+ */
+export const RESET_TOKEN_STORED_PREFIX = 'reset-password-sha256:';
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/** Ends every password reset link an account has outstanding (after a reset, a change, a deletion). */
+export async function revokePasswordResetLinks({ db, userId }: { db: Database; userId: string }) {
+  const deleted = await db
+    .delete(verifications)
+    .where(
+      and(eq(verifications.value, userId), like(verifications.identifier, `${RESET_TOKEN_STORED_PREFIX}%`)),
+    )
+    .returning({ id: verifications.id });
+  return deleted.length;
+}
 
 export interface CreateAuthOptions {
   db: Database;
@@ -61,9 +86,26 @@ export function createAuth(options: CreateAuthOptions) {
         hash: (password) => hash(password),
         verify: ({ hash: stored, password }) => verify(stored, password),
       },
+      // A reset link is good for one reset of the password it was sent for: the other links end with it.
+      onPasswordReset: async ({ user }) => {
+        await revokePasswordResetLinks({ db: options.db, userId: user.id });
+      },
       sendResetPassword: async ({ user, token }) => {
         const firstName = (user as { firstName?: string }).firstName || user.name;
         await options.sendResetPassword({ email: user.email, firstName, token });
+      },
+    },
+    // Reset tokens (and any other verification value) are stored as hashes: someone who reads the table
+    // (a backup, a replica, a leaked dump) finds nothing that works as a link. The tokens are 24 random
+    // characters, so a fast hash is enough.
+    verification: {
+      storeIdentifier: {
+        default: 'hashed',
+        overrides: {
+          'reset-password:': {
+            hash: async (identifier) => `${RESET_TOKEN_STORED_PREFIX}${sha256(identifier)}`,
+          },
+        },
       },
     },
     session: {

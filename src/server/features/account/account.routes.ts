@@ -14,6 +14,7 @@ import {
 import { SESSION_COOKIE_NAMES } from '../../lib/auth';
 import { AppError } from '../../lib/errors';
 import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
+import { revokePasswordResetLinks } from '../auth/auth.service';
 import { assertAcceptablePassword } from '../auth/password-policy';
 import {
   deleteAccount,
@@ -65,6 +66,8 @@ export async function accountRoutes(fastify: FastifyInstance) {
         }
         throw error;
       }
+      // Whoever holds a reset link asked for before the change must not be able to undo it.
+      await revokePasswordResetLinks({ db, userId: user.id });
       return { message: 'Your password has been changed. Other devices have been signed out.' };
     },
   );

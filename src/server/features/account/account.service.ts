@@ -7,6 +7,7 @@ import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
 import { recordAuditEntry } from '../admin/audit.service';
+import { revokePasswordResetLinks } from '../auth/auth.service';
 
 type Db = Services['db'];
 
@@ -87,6 +88,8 @@ export async function deleteAccount(options: { db: Db; userId: string; email: st
   await assertPassword(options.db, options.userId, options.password);
   await options.db.transaction(async (tx) => {
     await tx.delete(users).where(eq(users.id, options.userId));
+    // Reset links name the account only by id (no foreign key): they go with it.
+    await revokePasswordResetLinks({ db: tx as unknown as Db, userId: options.userId });
     await recordAuditEntry({
       db: tx as unknown as Db,
       actor: { id: options.userId, email: options.email },

@@ -15,6 +15,8 @@ import { AppError } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
 import { assertAcceptablePassword } from './password-policy';
 
+export { revokePasswordResetLinks } from '../../lib/auth';
+
 type AuthServices = Pick<Services, 'auth' | 'db'>;
 
 function apiErrorCode(error: unknown): string | undefined {
