@@ -32,10 +32,14 @@ export async function findUserByEmail({ db, email }: { db: Services['db']; email
   return row ?? null;
 }
 
-function existingAccountError(existing: { email: string; firstName: string; name: string }) {
+/**
+ * The spec's 409 login_required with `existingUser` for the welcome-back toast. The caller is anonymous,
+ * so `existingUser` echoes what they sent (their email, the first name they typed) and nothing stored.
+ */
+function existingAccountError(sent: { email: string; firstName: string }) {
   return new AppError('conflict', 'An account with this email already exists. Please sign in instead.', {
     action: 'login_required',
-    existingUser: { email: existing.email, firstName: existing.firstName || existing.name },
+    existingUser: { email: sent.email, firstName: sent.firstName },
   });
 }
 
@@ -44,10 +48,10 @@ export async function registerUser(
   options: { input: RegisterInput; headers: Headers },
 ): Promise<{ user: User; headers: Headers }> {
   const email = options.input.email.toLowerCase();
-  const existing = await findUserByEmail({ db: services.db, email });
-  if (existing) throw existingAccountError(existing);
-  assertAcceptablePassword(options.input.password, { email });
   const firstName = options.input.firstName;
+  const existing = await findUserByEmail({ db: services.db, email });
+  if (existing) throw existingAccountError({ email, firstName });
+  assertAcceptablePassword(options.input.password, { email });
   const lastName = options.input.lastName || null;
   try {
     const { headers, response } = await services.auth.api.signUpEmail({
@@ -70,7 +74,7 @@ export async function registerUser(
     const code = apiErrorCode(error);
     if (code?.startsWith('USER_ALREADY_EXISTS') || code === 'FAILED_TO_CREATE_USER') {
       const raced = await findUserByEmail({ db: services.db, email });
-      if (raced) throw existingAccountError(raced);
+      if (raced) throw existingAccountError({ email, firstName });
     }
     throw error;
   }
