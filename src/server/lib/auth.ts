@@ -51,6 +51,8 @@ export interface CreateAuthOptions {
   trustedOrigins: string[];
   log?: FastifyBaseLogger;
   sendResetPassword: (input: { email: string; firstName: string; token: string }) => Promise<void>;
+  /** Runs after a successful password reset, once the account's other reset links are gone. */
+  onPasswordReset?: (user: { id: string; email: string }) => Promise<void>;
   /** Runs once an account exists (the app restores what a deleted account with its email left). */
   onUserCreated?: (userId: string) => Promise<void>;
 }
@@ -89,6 +91,7 @@ export function createAuth(options: CreateAuthOptions) {
       // A reset link is good for one reset of the password it was sent for: the other links end with it.
       onPasswordReset: async ({ user }) => {
         await revokePasswordResetLinks({ db: options.db, userId: user.id });
+        await options.onPasswordReset?.({ id: user.id, email: user.email });
       },
       sendResetPassword: async ({ user, token }) => {
         const firstName = (user as { firstName?: string }).firstName || user.name;

@@ -184,6 +184,16 @@ describe('password reset', () => {
     expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
   });
 
+  it("lets the owner in after a reset even while someone else's guesses keep the account locked", async () => {
+    const { email } = await createUser(app);
+    for (let i = 0; i < 5; i++) await signIn(email, 'Wrong-password-1');
+    expect((await signIn(email, TEST_PASSWORD)).statusCode).toBe(429);
+
+    const token = await requestToken(email);
+    expect((await reset(token, NEW_PASSWORD)).statusCode).toBe(200);
+    expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
   it('refuses a short new password with the spec message', async () => {
     const response = await reset('any-token-0123456789', 'abc');
     expect(response.statusCode).toBe(400);
