@@ -1,8 +1,11 @@
 import { count, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { SignInFailure } from '../../../shared/admin';
+import { MESSAGES } from '../../../shared/auth';
 import type { Services } from '../../app';
 import { passwordResetMailLog, signInFailures, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 
 // Per-account limits beside the per-IP ones of auth.routes.ts: an attacker with many addresses can still
 // flood one mailbox or guess one password without them. The state is in the database, so every web
@@ -102,6 +105,25 @@ export async function beginSignInAttempt({ db, email }: { db: Db; email: string 
       .where(eq(signInFailures.email, address));
     return { allowed: true, failures, lockedUntil } as const;
   });
+}
+
+/**
+ * Counts a password check (a sign-in, or a signed-in session confirming its password) for the address
+ * before it runs, and refuses it with the rate limiter's answer while the address is locked.
+ */
+export async function startPasswordCheck(options: {
+  db: Db;
+  email: string;
+  log?: FastifyBaseLogger;
+}): Promise<void> {
+  const attempt = await beginSignInAttempt(options);
+  if (!attempt.allowed) throw new AppError('rate_limited', MESSAGES.tooManyAttempts);
+  if (attempt.lockedUntil) {
+    options.log?.warn(
+      { failures: attempt.failures, lockedUntil: attempt.lockedUntil.toISOString() },
+      'repeated wrong passwords for one address: further attempts locked',
+    );
+  }
 }
 
 /** Forgets an address's failed sign-ins (its password proved right, was reset, or an admin lifted the lock). */

@@ -171,6 +171,39 @@ describe('per-account throttles', () => {
     });
   });
 
+  describe('password checks of a signed-in session', () => {
+    // A stolen session could otherwise guess the current password (and take the account over) limited
+    // only per IP: these checks count in the same per-account streak as sign-ins.
+    it('refuses a password change after 5 wrong current passwords, even with the right one', async () => {
+      const { email, cookie } = await createUser(app);
+      const change = (currentPassword: string, remoteAddress: string) =>
+        as(
+          app,
+          cookie,
+        )({
+          method: 'POST',
+          url: '/api/user/password',
+          payload: { currentPassword, newPassword: 'Baobab-tree-77' },
+          remoteAddress,
+        });
+      for (let i = 0; i < 5; i++) expect((await change(WRONG, `10.9.0.${i + 1}`)).statusCode).toBe(400);
+      const blocked = await change(TEST_PASSWORD, '10.9.1.1');
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json()).toEqual(RATE_LIMITED);
+      expect(await failuresFor(email)).toMatchObject({ failures: 5, locked: true });
+    });
+
+    it('refuses to delete the account after 5 wrong passwords, even with the right one', async () => {
+      const { email, cookie, user } = await createUser(app);
+      const remove = (password: string) =>
+        as(app, cookie)({ method: 'DELETE', url: '/api/user', payload: { password } });
+      for (let i = 0; i < 5; i++) expect((await remove(WRONG)).statusCode).toBe(400);
+      expect((await remove(TEST_PASSWORD)).statusCode).toBe(429);
+      expect((await as(app, cookie)({ method: 'GET', url: '/api/user' })).json().id).toBe(user.id);
+      expect(await failuresFor(email)).toMatchObject({ locked: true });
+    });
+  });
+
   describe('the admin view', () => {
     it('lists failed sign-ins and lockouts to super admins only', async () => {
       const { email, cookie } = await createUser(app);

@@ -14,7 +14,7 @@ import type { Services } from '../../app';
 import { sessions, users } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
-import { beginSignInAttempt, claimResetMail, clearSignInFailures } from './account-throttles.service';
+import { claimResetMail, clearSignInFailures, startPasswordCheck } from './account-throttles.service';
 import { assertAcceptablePassword } from './password-policy';
 
 export { revokePasswordResetLinks } from '../../lib/auth';
@@ -98,14 +98,7 @@ export async function loginUser(
   const email = options.input.email.toLowerCase();
   // Per-account throttle (account-throttles.service.ts): a locked address gets the per-IP limiter's own
   // answer, whether it has an account or not, and the password is not even checked.
-  const attempt = await beginSignInAttempt({ db: services.db, email });
-  if (!attempt.allowed) throw new AppError('rate_limited', MESSAGES.tooManyAttempts);
-  if (attempt.lockedUntil) {
-    options.log?.warn(
-      { failures: attempt.failures, lockedUntil: attempt.lockedUntil.toISOString() },
-      'sign-in: repeated failures for one address, further attempts locked',
-    );
-  }
+  await startPasswordCheck({ db: services.db, email, log: options.log });
   // A fresh session id at every sign-in: whatever session this browser carried before is ended once the
   // new one exists (a failed attempt leaves the current session alone).
   const previous = await services.auth.api.getSession({ headers: options.headers }).catch(() => null);
