@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { MAX_PASSWORD_LENGTH, MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth';
 import type { Database } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema/index';
+import { withHashedSessionTokens } from './hashed-session-tokens';
 import { CLIENT_IP_HEADER } from './http';
 
 export const SESSION_COOKIE_PREFIX = 'tambari';
@@ -73,10 +74,12 @@ export function createAuth(options: CreateAuthOptions) {
     baseURL: options.appUrl,
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
-    database: drizzleAdapter(options.db, {
-      provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
-    }),
+    database: withHashedSessionTokens(
+      drizzleAdapter(options.db, {
+        provider: 'pg',
+        schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      }),
+    ),
     emailAndPassword: {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,

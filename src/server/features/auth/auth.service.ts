@@ -109,7 +109,7 @@ export async function loginUser(
       returnHeaders: true,
     });
     await clearSignInFailures({ db: services.db, email });
-    if (previous) await services.db.delete(sessions).where(eq(sessions.token, previous.session.token));
+    if (previous) await services.db.delete(sessions).where(eq(sessions.id, previous.session.id));
     const [row] = await services.db.select().from(users).where(eq(users.id, response.user.id)).limit(1);
     return { user: toUserDto(row ?? response.user), headers };
   } catch (error) {
