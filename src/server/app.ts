@@ -21,6 +21,7 @@ import { adminRoutes } from './features/admin/admin.routes';
 import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
 import { aiRoutes } from './features/ai/ai.routes';
 import { analyticsRoutes } from './features/analytics/analytics.routes';
+import { clearSignInFailures } from './features/auth/account-throttles.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.routes';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
@@ -164,6 +165,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustedOrigins,
     log: app.log,
     sendResetPassword: (input) => sendPasswordResetMail({ env, mailer, app, ...input }),
+    // Whoever proved they own the mailbox is not kept out by a lock someone else's guesses caused.
+    onPasswordReset: async ({ email }) => {
+      await clearSignInFailures({ db: database.db, email });
+    },
     // Unsubscribes and bounces outlive a deleted account: a new one with its email gets them back.
     onUserCreated: async (userId) => {
       const restored = await restoreSuppressionTombstones({ db: database.db, userId });

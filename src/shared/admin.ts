@@ -52,6 +52,45 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+/**
+ * Failed sign-ins per address, for the operator (GET /api/admin/security/sign-in-failures). Addresses
+ * without an account are counted too, so the answers to the public cannot tell the two apart.
+ */
+export const signInFailureSchema = z.object({
+  email: z.string(),
+  accountExists: z.boolean(),
+  /** Failures in the current streak (it ends after a successful sign-in or a quiet quarter of an hour). */
+  failures: z.number(),
+  /** Attempts refused while the address was locked. */
+  refused: z.number(),
+  firstFailedAt: z.string(),
+  lastFailedAt: z.string(),
+  lastAttemptAt: z.string(),
+  lockedUntil: z.string().nullable(),
+  locked: z.boolean(),
+});
+export type SignInFailure = z.infer<typeof signInFailureSchema>;
+
+export const signInFailureListQuerySchema = z.object({
+  lockedOnly: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+export const signInFailureListSchema = z.object({
+  entries: z.array(signInFailureSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+
+export const clearSignInFailuresSchema = z.strictObject({
+  email: z.string().trim().toLowerCase().max(254),
+});
+
 export const adminOverviewSchema = z.object({
   totalUsers: z.number(),
   usersByRole: z.record(z.string(), z.number()),

@@ -2,6 +2,7 @@ import { lt } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { sessions, verifications } from '../db/schema/index';
+import { pruneAccountThrottles } from '../features/auth/account-throttles.service';
 import { now } from '../lib/clock';
 
 export const purgeExpiredSessionsJob = {
@@ -16,7 +17,7 @@ export async function purgeExpiredSessions({
   db,
 }: {
   db: Database;
-}): Promise<{ sessions: number; tokens: number }> {
+}): Promise<{ sessions: number; tokens: number; throttles: number }> {
   const cutoff = now();
   const deletedSessions = await db
     .delete(sessions)
@@ -26,5 +27,7 @@ export async function purgeExpiredSessions({
     .delete(verifications)
     .where(lt(verifications.expiresAt, cutoff))
     .returning({ id: verifications.id });
-  return { sessions: deletedSessions.length, tokens: deletedTokens.length };
+  // Failed sign-in and reset-mail counts that no longer limit anything (a day after their last use).
+  const throttles = await pruneAccountThrottles({ db });
+  return { sessions: deletedSessions.length, tokens: deletedTokens.length, throttles };
 }

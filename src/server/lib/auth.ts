@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError } from 'better-auth/api';
-import { eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_PASSWORD_LENGTH, MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth';
 import type { Database } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema/index';
+import { withHashedSessionTokens } from './hashed-session-tokens';
 import { CLIENT_IP_HEADER } from './http';
 
 export const SESSION_COOKIE_PREFIX = 'tambari';
@@ -18,6 +20,30 @@ export const SESSION_COOKIE_NAMES = [
 export const RESET_TOKEN_TTL_SECONDS = 30 * 60;
 const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
 
+/**
+ * How a reset token's row is named in `verification`: a SHA-256 of better-auth's identifier
+ * (`reset-password:<token>`) under a prefix of its own. The prefix lets us find every link of an account
+ * (`value` is the user id); it must not start with `reset-password:`, because better-auth, failing to find
+ * a hashed identifier, also looks the plain `reset-password:<token>` up, and a stored hash sent back as a
+ * token would then match itself.
+ */
+export const RESET_TOKEN_STORED_PREFIX = 'reset-password-sha256:';
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/** Ends every password reset link an account has outstanding (after a reset, a change, a deletion). */
+export async function revokePasswordResetLinks({ db, userId }: { db: Database; userId: string }) {
+  const deleted = await db
+    .delete(verifications)
+    .where(
+      and(eq(verifications.value, userId), like(verifications.identifier, `${RESET_TOKEN_STORED_PREFIX}%`)),
+    )
+    .returning({ id: verifications.id });
+  return deleted.length;
+}
+
 export interface CreateAuthOptions {
   db: Database;
   appUrl: string;
@@ -26,6 +52,8 @@ export interface CreateAuthOptions {
   trustedOrigins: string[];
   log?: FastifyBaseLogger;
   sendResetPassword: (input: { email: string; firstName: string; token: string }) => Promise<void>;
+  /** Runs after a successful password reset, once the account's other reset links are gone. */
+  onPasswordReset?: (user: { id: string; email: string }) => Promise<void>;
   /** Runs once an account exists (the app restores what a deleted account with its email left). */
   onUserCreated?: (userId: string) => Promise<void>;
 }
@@ -46,10 +74,12 @@ export function createAuth(options: CreateAuthOptions) {
     baseURL: options.appUrl,
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
-    database: drizzleAdapter(options.db, {
-      provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
-    }),
+    database: withHashedSessionTokens(
+      drizzleAdapter(options.db, {
+        provider: 'pg',
+        schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      }),
+    ),
     emailAndPassword: {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
@@ -61,9 +91,27 @@ export function createAuth(options: CreateAuthOptions) {
         hash: (password) => hash(password),
         verify: ({ hash: stored, password }) => verify(stored, password),
       },
+      // A reset link is good for one reset of the password it was sent for: the other links end with it.
+      onPasswordReset: async ({ user }) => {
+        await revokePasswordResetLinks({ db: options.db, userId: user.id });
+        await options.onPasswordReset?.({ id: user.id, email: user.email });
+      },
       sendResetPassword: async ({ user, token }) => {
         const firstName = (user as { firstName?: string }).firstName || user.name;
         await options.sendResetPassword({ email: user.email, firstName, token });
+      },
+    },
+    // Reset tokens (and any other verification value) are stored as hashes: someone who reads the table
+    // (a backup, a replica, a leaked dump) finds nothing that works as a link. The tokens are 24 random
+    // characters, so a fast hash is enough.
+    verification: {
+      storeIdentifier: {
+        default: 'hashed',
+        overrides: {
+          'reset-password:': {
+            hash: async (identifier) => `${RESET_TOKEN_STORED_PREFIX}${sha256(identifier)}`,
+          },
+        },
       },
     },
     session: {

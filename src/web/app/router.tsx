@@ -19,6 +19,7 @@ const LaunchPage = lazy(() => import('@/features/settings/routes/launch-page'));
 const AdminDashboardPage = lazy(() => import('@/features/admin/routes/admin-dashboard-page'));
 const AdminUsersPage = lazy(() => import('@/features/admin/routes/admin-users-page'));
 const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-page'));
+const SecurityMonitorPage = lazy(() => import('@/features/admin/routes/security-monitor-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -146,6 +147,7 @@ export const routes = [
               { path: 'admin-dashboard', element: <AdminDashboardPage /> },
               { path: 'admin/users', element: <AdminUsersPage /> },
               { path: 'admin/dev-mailbox', element: <DevMailboxPage /> },
+              { path: 'admin/security-monitor', element: <SecurityMonitorPage /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },

@@ -8,5 +8,6 @@ export async function handlePurgeExpiredSessions(input: {
   payload: Record<string, never>;
 }): Promise<void> {
   const result = await purgeExpiredSessions({ db: input.services.db });
-  if (result.sessions + result.tokens > 0) input.log.info(result, 'purged expired sessions and tokens');
+  if (result.sessions + result.tokens + result.throttles > 0)
+    input.log.info(result, 'purged expired sessions, tokens and sign-in throttles');
 }

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 // Tables read and written by better-auth (core + admin plugin), plus our profile and subscription columns.
 
@@ -77,4 +77,33 @@ export const verifications = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('verification_identifier_idx').on(t.identifier)],
+);
+
+/**
+ * Failed sign-ins per address (lower case), known or not, so a lockout looks the same for both. Kept in
+ * the database so every web process sees the same count (auth-throttles.service.ts); an operator lists it.
+ */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    email: text('email').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    refused: integer('refused').notNull().default(0),
+    firstFailedAt: timestamp('first_failed_at', { withTimezone: true }).notNull(),
+    lastFailedAt: timestamp('last_failed_at', { withTimezone: true }).notNull(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('sign_in_failures_last_attempt_at_idx').on(t.lastAttemptAt)],
+);
+
+/** The reset mails sent to each address (lower case) within the last hour, at most a few. */
+export const passwordResetMailLog = pgTable(
+  'password_reset_mail_log',
+  {
+    email: text('email').primaryKey(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).array().notNull(),
+    lastRequestedAt: timestamp('last_requested_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('password_reset_mail_log_last_requested_at_idx').on(t.lastRequestedAt)],
 );

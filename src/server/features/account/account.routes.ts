@@ -14,6 +14,8 @@ import {
 import { SESSION_COOKIE_NAMES } from '../../lib/auth';
 import { AppError } from '../../lib/errors';
 import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
+import { clearSignInFailures, startPasswordCheck } from '../auth/account-throttles.service';
+import { revokePasswordResetLinks } from '../auth/auth.service';
 import { assertAcceptablePassword } from '../auth/password-policy';
 import {
   deleteAccount,
@@ -45,11 +47,16 @@ export async function accountRoutes(fastify: FastifyInstance) {
     '/api/user/password',
     {
       config: sensitiveLimit,
-      schema: { tags, body: changePasswordSchema, response: { 200: messageSchema, 400: errorSchema } },
+      schema: {
+        tags,
+        body: changePasswordSchema,
+        response: { 200: messageSchema, 400: errorSchema, 429: errorSchema },
+      },
     },
     async (request, reply) => {
       const { user } = await requireSession(request);
       assertAcceptablePassword(request.body.newPassword, { email: user.email });
+      await startPasswordCheck({ db, email: user.email, log: request.log });
       try {
         const { headers } = await auth.api.changePassword({
           body: { ...request.body, revokeOtherSessions: true },
@@ -65,6 +72,9 @@ export async function accountRoutes(fastify: FastifyInstance) {
         }
         throw error;
       }
+      await clearSignInFailures({ db, email: user.email });
+      // Whoever holds a reset link asked for before the change must not be able to undo it.
+      await revokePasswordResetLinks({ db, userId: user.id });
       return { message: 'Your password has been changed. Other devices have been signed out.' };
     },
   );
@@ -73,11 +83,21 @@ export async function accountRoutes(fastify: FastifyInstance) {
     '/api/user',
     {
       config: sensitiveLimit,
-      schema: { tags, body: deleteAccountSchema, response: { 200: messageSchema, 400: errorSchema } },
+      schema: {
+        tags,
+        body: deleteAccountSchema,
+        response: { 200: messageSchema, 400: errorSchema, 429: errorSchema },
+      },
     },
     async (request, reply) => {
       const { user } = await requireSession(request);
-      await deleteAccount({ db, userId: user.id, email: user.email, password: request.body.password });
+      await deleteAccount({
+        db,
+        userId: user.id,
+        email: user.email,
+        password: request.body.password,
+        log: request.log,
+      });
       // Whichever of the two names this deployment uses (the session row itself is already gone).
       for (const name of SESSION_COOKIE_NAMES) {
         reply.clearCookie(name, { path: '/', secure: name.startsWith('__Secure-') });

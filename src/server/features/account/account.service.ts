@@ -1,5 +1,6 @@
 import { verify } from '@node-rs/argon2';
 import { and, desc, eq, gt, ne } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { SessionInfo, User } from '../../../shared/auth';
 import type { Services } from '../../app';
 import { accounts, sessions, users } from '../../db/schema/index';
@@ -7,6 +8,8 @@ import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
 import { recordAuditEntry } from '../admin/audit.service';
+import { clearSignInFailures, startPasswordCheck } from '../auth/account-throttles.service';
+import { revokePasswordResetLinks } from '../auth/auth.service';
 
 type Db = Services['db'];
 
@@ -83,10 +86,21 @@ async function assertPassword(db: Db, userId: string, password: string): Promise
 }
 
 /** Deletes the account and everything it owns (rows cascade from the user). The audit trail keeps a note. */
-export async function deleteAccount(options: { db: Db; userId: string; email: string; password: string }) {
+export async function deleteAccount(options: {
+  db: Db;
+  userId: string;
+  email: string;
+  password: string;
+  log?: FastifyBaseLogger;
+}) {
+  // A stolen session must not be able to guess the password here beyond the per-account limit.
+  await startPasswordCheck({ db: options.db, email: options.email, log: options.log });
   await assertPassword(options.db, options.userId, options.password);
+  await clearSignInFailures({ db: options.db, email: options.email });
   await options.db.transaction(async (tx) => {
     await tx.delete(users).where(eq(users.id, options.userId));
+    // Reset links name the account only by id (no foreign key): they go with it.
+    await revokePasswordResetLinks({ db: tx as unknown as Db, userId: options.userId });
     await recordAuditEntry({
       db: tx as unknown as Db,
       actor: { id: options.userId, email: options.email },

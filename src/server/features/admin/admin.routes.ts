@@ -9,10 +9,15 @@ import {
   adminUserListSchema,
   adminUserSchema,
   auditEntrySchema,
+  clearSignInFailuresSchema,
+  signInFailureListQuerySchema,
+  signInFailureListSchema,
 } from '../../../shared/admin';
 import { errorSchema, messageSchema } from '../../../shared/auth';
 import { requireRole } from '../../lib/http';
+import { listSignInFailures } from '../auth/account-throttles.service';
 import {
+  clearSignInLock,
   endUserSessions,
   getAdminOverview,
   getAdminUserById,
@@ -117,6 +122,33 @@ export async function adminRoutes(fastify: FastifyInstance) {
       const actor = await requireSuperAdmin(request);
       const ended = await endUserSessions({ db, actor, id: request.params.id });
       return { message: `Ended ${ended} session${ended === 1 ? '' : 's'}.` };
+    },
+  );
+
+  // Failed sign-ins and lockouts per address (auth/account-throttles.service.ts). Reads are not audited,
+  // like the other admin lists; lifting a lock is.
+  app.get(
+    '/api/admin/security/sign-in-failures',
+    {
+      schema: {
+        tags,
+        querystring: signInFailureListQuerySchema,
+        response: { 200: signInFailureListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return listSignInFailures({ db, ...request.query });
+    },
+  );
+
+  app.post(
+    '/api/admin/security/sign-in-failures/clear',
+    { schema: { tags, body: clearSignInFailuresSchema, response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      await clearSignInLock({ db, actor, email: request.body.email });
+      return { message: 'Failed sign-ins for this address cleared.' };
     },
   );
 

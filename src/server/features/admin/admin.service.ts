@@ -7,6 +7,7 @@ import { sessions, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
+import { clearSignInFailures } from '../auth/account-throttles.service';
 import { type AuditActor, recordAuditEntry } from './audit.service';
 
 type Db = Services['db'];
@@ -193,6 +194,22 @@ export async function endUserSessions(options: { db: Db; actor: AuditActor; id: 
       details: { email: before.email, sessions: deleted.length },
     });
     return deleted.length;
+  });
+}
+
+/** Lifts a sign-in lock (a locked-out user called support); 404 when the address has no failures. */
+export async function clearSignInLock(options: { db: Db; actor: AuditActor; email: string }) {
+  await options.db.transaction(async (tx) => {
+    const cleared = await clearSignInFailures({ db: tx as unknown as Db, email: options.email });
+    if (!cleared) throw notFound('No failed sign-ins are recorded for this address.');
+    await recordAuditEntry({
+      db: tx as unknown as Db,
+      actor: options.actor,
+      action: 'security.sign_in_lock_cleared',
+      targetType: 'email',
+      targetId: null,
+      details: { email: options.email },
+    });
   });
 }
 

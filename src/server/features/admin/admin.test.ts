@@ -58,6 +58,12 @@ describe('admin API', () => {
         { method: 'POST', url: `/api/admin/users/${targetId}/restore` },
         { method: 'POST', url: `/api/admin/users/${targetId}/end-sessions` },
         { method: 'GET', url: '/api/admin/audit-log' },
+        { method: 'GET', url: '/api/admin/security/sign-in-failures' },
+        {
+          method: 'POST',
+          url: '/api/admin/security/sign-in-failures/clear',
+          payload: { email: 'anyone@tambari.test' },
+        },
         { method: 'GET', url: '/api/admin/dev-mailbox' },
         { method: 'GET', url: `/api/admin/dev-mailbox/${randomUUID()}` },
         { method: 'DELETE', url: '/api/admin/dev-mailbox' },

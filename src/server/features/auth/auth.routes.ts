@@ -56,13 +56,14 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         body: loginSchema,
-        response: { 200: loginResponseSchema, 401: errorSchema, 403: errorSchema },
+        response: { 200: loginResponseSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema },
       },
     },
     async (request, reply) => {
       const { user, headers } = await loginUser(app.services, {
         input: request.body,
         headers: requestHeaders(request),
+        log: request.log,
       });
       forwardAuthCookies(reply, headers);
       const subscriptionInfo = subscriptionInfoFor(user);
@@ -98,6 +99,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       await requestPasswordReset(app.services, {
         email: request.body.email,
         headers: requestHeaders(request),
+        log: request.log,
       });
       return { message: MESSAGES.resetRequested };
     },

@@ -1,5 +1,6 @@
 import { APIError } from 'better-auth/api';
 import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   type LoginInput,
   MESSAGES,
@@ -13,7 +14,10 @@ import type { Services } from '../../app';
 import { sessions, users } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
+import { claimResetMail, clearSignInFailures, startPasswordCheck } from './account-throttles.service';
 import { assertAcceptablePassword } from './password-policy';
+
+export { revokePasswordResetLinks } from '../../lib/auth';
 
 type AuthServices = Pick<Services, 'auth' | 'db'>;
 
@@ -30,10 +34,14 @@ export async function findUserByEmail({ db, email }: { db: Services['db']; email
   return row ?? null;
 }
 
-function existingAccountError(existing: { email: string; firstName: string; name: string }) {
+/**
+ * The spec's 409 login_required with `existingUser` for the welcome-back toast. The caller is anonymous,
+ * so `existingUser` echoes what they sent (their email, the first name they typed) and nothing stored.
+ */
+function existingAccountError(sent: { email: string; firstName: string }) {
   return new AppError('conflict', 'An account with this email already exists. Please sign in instead.', {
     action: 'login_required',
-    existingUser: { email: existing.email, firstName: existing.firstName || existing.name },
+    existingUser: { email: sent.email, firstName: sent.firstName },
   });
 }
 
@@ -42,10 +50,10 @@ export async function registerUser(
   options: { input: RegisterInput; headers: Headers },
 ): Promise<{ user: User; headers: Headers }> {
   const email = options.input.email.toLowerCase();
-  const existing = await findUserByEmail({ db: services.db, email });
-  if (existing) throw existingAccountError(existing);
-  assertAcceptablePassword(options.input.password, { email });
   const firstName = options.input.firstName;
+  const existing = await findUserByEmail({ db: services.db, email });
+  if (existing) throw existingAccountError({ email, firstName });
+  assertAcceptablePassword(options.input.password, { email });
   const lastName = options.input.lastName || null;
   try {
     const { headers, response } = await services.auth.api.signUpEmail({
@@ -68,7 +76,7 @@ export async function registerUser(
     const code = apiErrorCode(error);
     if (code?.startsWith('USER_ALREADY_EXISTS') || code === 'FAILED_TO_CREATE_USER') {
       const raced = await findUserByEmail({ db: services.db, email });
-      if (raced) throw existingAccountError(raced);
+      if (raced) throw existingAccountError({ email, firstName });
     }
     throw error;
   }
@@ -85,23 +93,30 @@ export function subscriptionInfoFor(user: User): SubscriptionInfo | undefined {
 
 export async function loginUser(
   services: AuthServices,
-  options: { input: LoginInput; headers: Headers },
+  options: { input: LoginInput; headers: Headers; log?: FastifyBaseLogger },
 ): Promise<{ user: User; headers: Headers }> {
+  const email = options.input.email.toLowerCase();
+  // Per-account throttle (account-throttles.service.ts): a locked address gets the per-IP limiter's own
+  // answer, whether it has an account or not, and the password is not even checked.
+  await startPasswordCheck({ db: services.db, email, log: options.log });
   // A fresh session id at every sign-in: whatever session this browser carried before is ended once the
   // new one exists (a failed attempt leaves the current session alone).
   const previous = await services.auth.api.getSession({ headers: options.headers }).catch(() => null);
   try {
     const { headers, response } = await services.auth.api.signInEmail({
-      body: { email: options.input.email.toLowerCase(), password: options.input.password, rememberMe: true },
+      body: { email, password: options.input.password, rememberMe: true },
       headers: options.headers,
       returnHeaders: true,
     });
-    if (previous) await services.db.delete(sessions).where(eq(sessions.token, previous.session.token));
+    await clearSignInFailures({ db: services.db, email });
+    if (previous) await services.db.delete(sessions).where(eq(sessions.id, previous.session.id));
     const [row] = await services.db.select().from(users).where(eq(users.id, response.user.id)).limit(1);
     return { user: toUserDto(row ?? response.user), headers };
   } catch (error) {
     const code = apiErrorCode(error);
     if (code === 'BANNED_USER' || (error instanceof APIError && error.status === 'FORBIDDEN')) {
+      // The password was right: not a guess.
+      await clearSignInFailures({ db: services.db, email });
       throw new AppError('forbidden', MESSAGES.suspended);
     }
     if (error instanceof APIError && (error.status === 'UNAUTHORIZED' || error.status === 'BAD_REQUEST')) {
@@ -113,12 +128,16 @@ export async function loginUser(
 
 export async function requestPasswordReset(
   services: AuthServices,
-  options: { email: string; headers: Headers },
+  options: { email: string; headers: Headers; log?: FastifyBaseLogger },
 ) {
-  await services.auth.api.requestPasswordReset({
-    body: { email: options.email.toLowerCase() },
-    headers: options.headers,
-  });
+  const email = options.email.toLowerCase();
+  // At most a few mails an hour to one address; past that the caller gets the usual answer and the mailbox
+  // nothing (counted for unknown addresses too, so the answers cannot tell them apart).
+  if (!(await claimResetMail({ db: services.db, email }))) {
+    options.log?.warn('password reset: hourly limit for one address reached, no mail sent');
+    return;
+  }
+  await services.auth.api.requestPasswordReset({ body: { email }, headers: options.headers });
 }
 
 export async function resetPassword(services: AuthServices, options: { token: string; password: string }) {

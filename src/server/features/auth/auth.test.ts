@@ -80,10 +80,7 @@ describe('auth API', () => {
         firstName: 'Imposter',
       });
       expect(second.statusCode).toBe(409);
-      expect(second.json()).toMatchObject({
-        action: 'login_required',
-        existingUser: { email, firstName: 'Ngozi' },
-      });
+      expect(second.json()).toMatchObject({ action: 'login_required', existingUser: { email } });
       expect(typeof second.json().message).toBe('string');
       expect(setCookies(second).some((c) => c.startsWith('tambari.session_token='))).toBe(false);
       expect(await countUsersWithEmail(app, email)).toBe(1);
@@ -91,6 +88,29 @@ describe('auth API', () => {
       // The original password still works and the attempted one does not.
       expect((await signIn({ email, password: TEST_PASSWORD })).statusCode).toBe(200);
       expect((await signIn({ email, password: 'Another-pass-99' })).statusCode).toBe(401);
+    });
+
+    it('never tells an anonymous caller the stored name of the account holding an email', async () => {
+      const email = uniqueEmail('holder');
+      const holder = await register({
+        email,
+        password: TEST_PASSWORD,
+        firstName: 'Zainab',
+        lastName: 'Bello',
+      });
+      expect(holder.statusCode).toBe(201);
+
+      const probe = await register({ email, password: 'Another-pass-99', firstName: 'Visitor' });
+      expect(probe.statusCode).toBe(409);
+      // The welcome-back toast may greet the visitor with the name they typed; nothing stored comes back.
+      expect(probe.json()).toEqual({
+        message: expect.any(String),
+        code: 'conflict',
+        action: 'login_required',
+        existingUser: { email, firstName: 'Visitor' },
+      });
+      expect(probe.body).not.toContain('Zainab');
+      expect(probe.body).not.toContain('Bello');
     });
 
     it('creates one account when the same sign-up is sent twice at once', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, login, TEST_PASSWORD, uniqueEmail } from '../../../../tests/factories/users';
@@ -103,7 +103,7 @@ describe('password reset', () => {
     const updated = await app.services.db
       .update(verifications)
       .set({ expiresAt: new Date(Date.now() - 60_000) })
-      .where(and(eq(verifications.value, user.id), like(verifications.identifier, 'reset-password:%')))
+      .where(eq(verifications.value, user.id))
       .returning({ id: verifications.id });
     expect(updated.length).toBeGreaterThan(0);
 
@@ -122,6 +122,74 @@ describe('password reset', () => {
     expect(response.json().message).toBe(MESSAGES.commonPassword);
     expect((await signIn(email, TEST_PASSWORD)).statusCode).toBe(200);
 
+    expect((await reset(token, NEW_PASSWORD)).statusCode).toBe(200);
+    expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('stops an older reset link from working once a newer one has been used', async () => {
+    const { email } = await createUser(app);
+    const older = await requestToken(email);
+    const newer = await requestToken(email);
+    expect(newer).not.toBe(older);
+
+    expect((await reset(newer, NEW_PASSWORD)).statusCode).toBe(200);
+
+    const replay = await reset(older, 'Attacker-baobab-99');
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().message).toBe(MESSAGES.resetInvalid);
+    expect((await signIn(email, 'Attacker-baobab-99')).statusCode).toBe(401);
+    expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('stops every outstanding reset link from working after a signed-in password change', async () => {
+    const { email, cookie } = await createUser(app);
+    const first = await requestToken(email);
+    const second = await requestToken(email);
+    const change = await as(
+      app,
+      cookie,
+    )({
+      method: 'POST',
+      url: '/api/user/password',
+      payload: { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD },
+    });
+    expect(change.statusCode).toBe(200);
+
+    for (const token of [first, second]) {
+      const replay = await reset(token, 'Attacker-baobab-99');
+      expect(replay.statusCode).toBe(400);
+      expect(replay.json().message).toBe(MESSAGES.resetInvalid);
+    }
+    expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('stores reset tokens hashed, so what the database holds does not work as a link', async () => {
+    const { email, user } = await createUser(app);
+    const token = await requestToken(email);
+    const rows = await app.services.db
+      .select({ identifier: verifications.identifier })
+      .from(verifications)
+      .where(eq(verifications.value, user.id));
+    expect(rows).toHaveLength(1);
+    const stored = rows[0]!.identifier;
+    expect(stored).not.toContain(token);
+
+    // Someone who reads the table (a backup, a replica) cannot reset with what they find there.
+    for (const guess of [stored, stored.slice(stored.lastIndexOf(':') + 1)]) {
+      const response = await reset(guess, 'Attacker-baobab-99');
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(MESSAGES.resetInvalid);
+    }
+    expect((await reset(token, NEW_PASSWORD)).statusCode).toBe(200);
+    expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it("lets the owner in after a reset even while someone else's guesses keep the account locked", async () => {
+    const { email } = await createUser(app);
+    for (let i = 0; i < 5; i++) await signIn(email, 'Wrong-password-1');
+    expect((await signIn(email, TEST_PASSWORD)).statusCode).toBe(429);
+
+    const token = await requestToken(email);
     expect((await reset(token, NEW_PASSWORD)).statusCode).toBe(200);
     expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
   });

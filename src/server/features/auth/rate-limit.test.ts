@@ -31,7 +31,9 @@ describe('rate limits on the auth endpoints', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toMatchObject({ message: MESSAGES.tooManyAttempts });
 
-    expect((await post('10.0.1.2', '/api/login', payload)).statusCode).toBe(401);
+    // Another address for the other client: this one is now locked for everyone (account-throttles.test.ts).
+    const other = { ...payload, email: uniqueEmail('guess') };
+    expect((await post('10.0.1.2', '/api/login', other)).statusCode).toBe(401);
   });
 
   it('does not let a client escape the limit by forging X-Forwarded-For when no proxy is trusted', async () => {
@@ -188,12 +190,12 @@ describe('behind a trusted load balancer (TRUST_PROXY=1)', () => {
   afterAll(() => app.close());
 
   it('counts each client address the balancer reports separately', async () => {
-    const payload = { email: uniqueEmail('proxied'), password: 'Wrong-password-1' };
+    // A fresh address per attempt, so only the per-IP limit is in play (not the per-account lock).
     const login = (client: string) =>
       app.inject({
         method: 'POST',
         url: '/api/login',
-        payload,
+        payload: { email: uniqueEmail('proxied'), password: 'Wrong-password-1' },
         remoteAddress: '10.0.0.1',
         headers: { 'x-forwarded-for': client },
       });
