@@ -14,9 +14,17 @@ export const WARMUP_INCREMENT_DEFAULT = 5;
 
 export const SMTP_SECURITY = ['tls', 'starttls', 'none'] as const;
 export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
-/** Ports a sender account may use. Anything else (22, 80, 6379…) is refused: no port scanning through us. */
+/**
+ * The usual ports, for hints and presets. Any port from 1 to 65535 is accepted: the SSRF guard judges the
+ * address, and a failed connection answers the same fixed message whatever was on the port
+ * (docs/decisions/any-mail-port.md).
+ */
 export const SMTP_PORTS = [25, 465, 587, 2525] as const;
 export const IMAP_PORTS = [143, 993] as const;
+export const PORT_MESSAGE = 'Enter a port from 1 to 65535';
+export function isValidPort(port: number): boolean {
+  return Number.isInteger(port) && port >= 1 && port <= 65535;
+}
 
 export const SENDER_STATUSES = ['active', 'paused', 'failing'] as const;
 export type SenderStatus = (typeof SENDER_STATUSES)[number];
@@ -154,22 +162,14 @@ export const senderAccountInputSchema = z
       .optional(),
   })
   .superRefine((v, ctx) => {
-    if (!(SMTP_PORTS as readonly number[]).includes(v.smtpPort)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['smtpPort'],
-        message: `Use a mail port: ${SMTP_PORTS.join(', ')}`,
-      });
+    if (!isValidPort(v.smtpPort)) {
+      ctx.addIssue({ code: 'custom', path: ['smtpPort'], message: PORT_MESSAGE });
     }
     if (v.imapEnabled) {
       if (!v.imapHost)
         ctx.addIssue({ code: 'custom', path: ['imapHost'], message: 'Enter the IMAP host name' });
-      if (v.imapPort === undefined || !(IMAP_PORTS as readonly number[]).includes(v.imapPort)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['imapPort'],
-          message: `Use an IMAP port: ${IMAP_PORTS.join(', ')}`,
-        });
+      if (v.imapPort === undefined || !isValidPort(v.imapPort)) {
+        ctx.addIssue({ code: 'custom', path: ['imapPort'], message: PORT_MESSAGE });
       }
     }
   });

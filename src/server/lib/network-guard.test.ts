@@ -96,35 +96,47 @@ describe('resolveMailHost', () => {
     ).resolves.toEqual({ address: '8.8.8.8', family: 4 });
   });
 
-  it('refuses ports that are not mail ports, before any lookup', async () => {
+  it('accepts any port from 1 to 65535 and refuses the rest before any lookup', async () => {
+    // Real servers listen where their owner put them (Postfix on 10025, Dovecot on 10143…): the guard
+    // judges the address, not the port.
+    for (const [port, kind] of [
+      [22, 'smtp'],
+      [10025, 'smtp'],
+      [1, 'imap'],
+      [65535, 'imap'],
+    ] as const) {
+      await expect(
+        resolveMailHost({ host: 'smtp.example.com', port, kind, network: 'public', lookup }),
+        `${kind} ${port}`,
+      ).resolves.toEqual({ address: '8.8.4.4', family: 4 });
+    }
     let looked = false;
     const counting: HostLookup = async (host) => {
       looked = true;
       return lookup(host);
     };
-    const ssh = await refusal(
-      resolveMailHost({
-        host: 'smtp.example.com',
-        port: 22,
-        kind: 'smtp',
-        network: 'public',
-        lookup: counting,
-      }),
-    );
-    expect(ssh.code).toBe('validation');
-    expect(ssh.message).toBe('Use a mail port: 25, 465, 587, 2525');
-    expect(ssh.extra.errors).toEqual([{ path: 'smtpPort', message: ssh.message }]);
+    for (const port of [0, -1, 65536, 1.5, Number.NaN]) {
+      const error = await refusal(
+        resolveMailHost({ host: 'smtp.example.com', port, kind: 'smtp', network: 'public', lookup: counting }),
+      );
+      expect(error.code).toBe('validation');
+      expect(error.message).toBe(NETWORK_GUARD_MESSAGES.port);
+      expect(error.extra.errors).toEqual([{ path: 'smtpPort', message: error.message }]);
+    }
     const imap = await refusal(
-      resolveMailHost({
-        host: 'smtp.example.com',
-        port: 587,
-        kind: 'imap',
-        network: 'public',
-        lookup: counting,
-      }),
+      resolveMailHost({ host: 'smtp.example.com', port: 0, kind: 'imap', network: 'public', lookup: counting }),
     );
-    expect(imap.message).toBe(NETWORK_GUARD_MESSAGES.imapPort);
+    expect(imap.extra.errors).toEqual([{ path: 'imapPort', message: NETWORK_GUARD_MESSAGES.port }]);
     expect(looked).toBe(false);
+  });
+
+  it('keeps refusing internal addresses on any port', async () => {
+    for (const port of [25, 10025, 6379]) {
+      const error = await refusal(
+        resolveMailHost({ host: 'inside.example.com', port, kind: 'smtp', network: 'public', lookup }),
+      );
+      expect(error.message).toBe('This mail server address is not allowed');
+    }
   });
 
   it('refuses a name that resolves to the metadata service, or to any internal address', async () => {

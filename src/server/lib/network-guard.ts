@@ -1,14 +1,16 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { IMAP_PORTS, SMTP_PORTS } from '../../shared/sending';
+import { isValidPort, PORT_MESSAGE } from '../../shared/sending';
 import type { Env } from '../env';
 import { AppError } from './errors';
 
 /*
- * The SSRF guard for user-supplied mail servers. A user's SMTP/IMAP host must be a mail port on an address
- * the operator allows (SENDER_NETWORK); otherwise the connection test would let anyone probe our internal
- * network or the cloud metadata service. Callers connect to the address returned here (TLS servername = the
+ * The SSRF guard for user-supplied mail servers. A user's SMTP/IMAP host must resolve to addresses the
+ * operator allows (SENDER_NETWORK); otherwise the connection test would let anyone probe our internal
+ * network or the cloud metadata service. Any port is allowed (servers run on 10025, 1587…): what protects
+ * the inside is the address, and a failed connection reads the same whatever answered on the port
+ * (smtp-errors.ts; docs/decisions/any-mail-port.md). Callers connect to the address returned here (TLS servername = the
  * original host name), so a DNS answer that changes between this check and the connection is useless.
  */
 
@@ -24,8 +26,7 @@ export type HostLookup = (host: string) => Promise<{ address: string; family: nu
 
 export const NETWORK_GUARD_MESSAGES = {
   notAllowed: 'This mail server address is not allowed',
-  smtpPort: `Use a mail port: ${SMTP_PORTS.join(', ')}`,
-  imapPort: `Use an IMAP port: ${IMAP_PORTS.join(', ')}`,
+  port: PORT_MESSAGE,
   notFound: (host: string) => `We could not find the mail server ${host}`,
   plaintext:
     'Choose SSL/TLS or STARTTLS: without encryption the password would cross the internet readable by anyone on the way',
@@ -57,8 +58,7 @@ export function isAllowedAddress(address: string, network: SenderNetwork): boole
 const systemLookup: HostLookup = (host) => dns.lookup(host, { all: true, verbatim: true });
 
 function portError(kind: MailServerKind): AppError {
-  const message = kind === 'smtp' ? NETWORK_GUARD_MESSAGES.smtpPort : NETWORK_GUARD_MESSAGES.imapPort;
-  return fieldError(kind === 'smtp' ? 'smtpPort' : 'imapPort', message);
+  return fieldError(kind === 'smtp' ? 'smtpPort' : 'imapPort', NETWORK_GUARD_MESSAGES.port);
 }
 
 function fieldError(path: string, message: string): AppError {
@@ -83,8 +83,7 @@ export async function resolveMailHost(options: {
   plaintext?: boolean;
 }): Promise<ResolvedMailHost> {
   const { kind, network } = options;
-  const ports: readonly number[] = kind === 'smtp' ? SMTP_PORTS : IMAP_PORTS;
-  if (!ports.includes(options.port)) throw portError(kind);
+  if (!isValidPort(options.port)) throw portError(kind);
   const hostField = kind === 'smtp' ? 'smtpHost' : 'imapHost';
   const host = options.host.trim().replace(/\.$/, '').toLowerCase();
   const literal = host.replace(/^\[(.*)\]$/, '$1');

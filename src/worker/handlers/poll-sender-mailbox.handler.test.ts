@@ -51,6 +51,6 @@ describe('poll-sender-mailbox handler', () => {
 
   it('reports a loopback port with nothing listening as a connection failure', async () => {
     const row = await poll(await imapAccount('127.0.0.1', 143));
-    expect(row.imapError).toBe(SMTP_ERROR_MESSAGES.connection);
+    expect(row.imapError).toBe(SMTP_ERROR_MESSAGES.unreachable);
   });
 });

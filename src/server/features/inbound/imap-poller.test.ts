@@ -164,6 +164,6 @@ describe('pollSenderMailbox (hoodiecrow IMAP server on loopback)', () => {
     const server = await startImapServer({ uidValidity: 1, messages: [] });
     await server.close();
     expect(await poll(account.id, server)).toEqual({ fetched: 0 });
-    expect((await accountRow(account.id)).imapError).toBe(SMTP_ERROR_MESSAGES.connection);
+    expect((await accountRow(account.id)).imapError).toBe(SMTP_ERROR_MESSAGES.unreachable);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { type SenderAccount, SMTP_PORTS } from '../../../shared/sending';
+import type { SenderAccount } from '../../../shared/sending';
 import type { Database } from '../../db/client';
 import { senderAccounts, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
@@ -23,9 +23,9 @@ export const DEV_MAILBOX_ACCOUNT = {
   dailyCap: 300,
 } as const;
 
-/** The stored port stays a valid mail port so the account's edit form validates; the real one is used live. */
+/** Any port is a valid one now; the stored port is only shown, the running one is used live. */
 function storedPort(devMailboxPort: number): number {
-  return (SMTP_PORTS as readonly number[]).includes(devMailboxPort) ? devMailboxPort : 2525;
+  return devMailboxPort;
 }
 
 /**

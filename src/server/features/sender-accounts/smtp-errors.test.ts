@@ -68,12 +68,12 @@ describe('classifySmtpError', () => {
       [
         { code: 'ESOCKET', originalCode: 'ECONNREFUSED', message: 'connect ECONNREFUSED 10.1.2.3:587' },
         'connection',
-        SMTP_ERROR_MESSAGES.connection,
+        SMTP_ERROR_MESSAGES.unreachable,
       ],
       [
         { code: 'ETIMEDOUT', command: 'CONN', message: 'Greeting never received' },
         'timeout',
-        SMTP_ERROR_MESSAGES.timeout,
+        SMTP_ERROR_MESSAGES.unreachable,
       ],
       [
         { code: 'EDNS', originalCode: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND smtp.typo.example' },
@@ -88,7 +88,7 @@ describe('classifySmtpError', () => {
       [
         { code: 'ESOCKET', originalCode: 'DEPTH_ZERO_SELF_SIGNED_CERT', message: 'self-signed certificate' },
         'tls',
-        SMTP_ERROR_MESSAGES.certificate,
+        SMTP_ERROR_MESSAGES.certSelfSigned,
       ],
       [
         {
@@ -97,7 +97,7 @@ describe('classifySmtpError', () => {
           message: "Hostname/IP does not match certificate's altnames",
         },
         'tls',
-        SMTP_ERROR_MESSAGES.certificate,
+        SMTP_ERROR_MESSAGES.certNameMismatch,
       ],
       [
         { code: 'ETLS', message: 'Error initiating TLS - wrong version number' },
@@ -105,9 +105,14 @@ describe('classifySmtpError', () => {
         SMTP_ERROR_MESSAGES.tls,
       ],
       [
+        { code: 'ESOCKET', message: 'ssl3_get_record:wrong version number' },
+        'connection',
+        SMTP_ERROR_MESSAGES.unreachable,
+      ],
+      [
         { code: 'EPROTOCOL', message: `Invalid greeting. response=SSH-2.0-OpenSSH_9.6 ${LEAK}` },
         'connection',
-        SMTP_ERROR_MESSAGES.notMailServer,
+        SMTP_ERROR_MESSAGES.unreachable,
       ],
       [
         { code: 'EAUTH', command: 'API', message: 'Missing credentials for "PLAIN"' },
@@ -123,6 +128,33 @@ describe('classifySmtpError', () => {
         safeMessage: message,
       });
     }
+  });
+
+  it('names the real cause of a certificate failure', () => {
+    const cases = [
+      ['DEPTH_ZERO_SELF_SIGNED_CERT', SMTP_ERROR_MESSAGES.certSelfSigned],
+      ['SELF_SIGNED_CERT_IN_CHAIN', SMTP_ERROR_MESSAGES.certUnknownCa],
+      ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', SMTP_ERROR_MESSAGES.certUnknownCa],
+      ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', SMTP_ERROR_MESSAGES.certUnknownCa],
+      ['UNABLE_TO_GET_ISSUER_CERT', SMTP_ERROR_MESSAGES.certUnknownCa],
+      ['CERT_HAS_EXPIRED', SMTP_ERROR_MESSAGES.certExpired],
+      ['CERT_NOT_YET_VALID', SMTP_ERROR_MESSAGES.certNotYetValid],
+      ['ERR_TLS_CERT_ALTNAME_INVALID', SMTP_ERROR_MESSAGES.certNameMismatch],
+      ['HOSTNAME_MISMATCH', SMTP_ERROR_MESSAGES.certNameMismatch],
+      ['CERT_PIN_MISMATCH', SMTP_ERROR_MESSAGES.certChanged],
+      ['CERT_REVOKED', SMTP_ERROR_MESSAGES.certificate],
+    ] as const;
+    for (const [code, message] of cases) {
+      // nodemailer keeps node's code as originalCode; imapflow passes node's error as it is.
+      for (const error of [
+        smtpError({ code: 'ESOCKET', originalCode: code, message: LEAK }),
+        Object.assign(new Error(LEAK), { code }),
+      ]) {
+        expect(classifySmtpError(error), code).toEqual({ kind: 'tls', responseCode: null, safeMessage: message });
+      }
+    }
+    expect(SMTP_ERROR_MESSAGES.certSelfSigned).toMatch(/self-signed/);
+    expect(SMTP_ERROR_MESSAGES.certSelfSigned).not.toMatch(/not valid for this host/);
   });
 
   it('reads imapflow errors too', () => {

@@ -247,12 +247,13 @@ describe('validateSenderForm', () => {
     expect(result.input.replyTo).toBeUndefined();
   });
 
-  it('names a port that is not a mail port on the port field', () => {
-    const result = validateSenderForm(filled({ smtpPort: '22' }), create);
+  it('names a port outside 1–65535 on the port field, and takes any other', () => {
+    const result = validateSenderForm(filled({ smtpPort: '65536' }), create);
     expect(result).toEqual({
       ok: false,
-      problems: [{ field: 'smtpPort', message: 'Use a mail port: 25, 465, 587, 2525' }],
+      problems: [{ field: 'smtpPort', message: 'Enter a port from 1 to 65535' }],
     });
+    expect(validateSenderForm(filled({ smtpPort: '10025' }), create).ok).toBe(true);
   });
 
   it('refuses a daily limit over 300 and a from name with a line break', () => {
@@ -304,13 +305,13 @@ describe('validateSenderForm', () => {
   });
 
   it('puts an IMAP host and port problem on the IMAP fields', () => {
-    const result = validateSenderForm(filled({ imapEnabled: true, imapHost: '', imapPort: '110' }), create);
+    const result = validateSenderForm(filled({ imapEnabled: true, imapHost: '', imapPort: '0' }), create);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems).toEqual(
       expect.arrayContaining([
         { field: 'imapHost', message: 'Enter the IMAP host name' },
-        { field: 'imapPort', message: 'Use an IMAP port: 143, 993' },
+        { field: 'imapPort', message: 'Enter a port from 1 to 65535' },
       ]),
     );
   });

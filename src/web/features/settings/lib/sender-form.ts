@@ -334,5 +334,5 @@ export function describeWarmup(
 }
 
 /** The ports a sender account may use, under the port fields. */
-export const SMTP_PORT_HINT = `Usually 587 with STARTTLS or 465 with SSL/TLS (allowed: ${SMTP_PORTS.join(', ')}).`;
-export const IMAP_PORT_HINT = `Usually 993 with SSL/TLS (allowed: ${IMAP_PORTS.join(', ')}).`;
+export const SMTP_PORT_HINT = `Usually 587 with STARTTLS or 465 with SSL/TLS (common: ${SMTP_PORTS.join(', ')}); your server may use another.`;
+export const IMAP_PORT_HINT = `Usually 993 with SSL/TLS (common: ${IMAP_PORTS.join(', ')}); your server may use another.`;
