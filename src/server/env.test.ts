@@ -23,6 +23,15 @@ function errorOf(source: Record<string, string | undefined>): EnvError {
 }
 
 describe('parseEnv', () => {
+  it('takes an EHLO host name for sender connections and refuses one that is not a host name', () => {
+    expect(parseEnv({}).SMTP_EHLO_NAME).toBeUndefined();
+    expect(parseEnv({ SMTP_EHLO_NAME: 'Mail.Tambari.example' }).SMTP_EHLO_NAME).toBe('mail.tambari.example');
+    expect(parseEnv({ SMTP_EHLO_NAME: '[192.0.2.7]' }).SMTP_EHLO_NAME).toBe('[192.0.2.7]');
+    for (const bad of ['localhost', 'mail tambari.example', 'mail.tambari.example\r\nRCPT TO:<x@y.z>', 'ünï.example']) {
+      expect(errorOf({ SMTP_EHLO_NAME: bad }).message, bad).toContain('SMTP_EHLO_NAME');
+    }
+  });
+
   it('fills in development defaults', () => {
     const env = parseEnv({});
     expect(env).toMatchObject({

@@ -88,6 +88,21 @@ export const envSchema = z
      * Unset: the system's resolvers.
      */
     SENDER_DNS_SERVERS: optionalString,
+    /**
+     * The name we give in EHLO when we connect to users' SMTP servers (it becomes the `Received: from` of
+     * every message). Unset: the sender account's own email domain. A host name with a dot, or an address
+     * literal like [192.0.2.7].
+     */
+    SMTP_EHLO_NAME: optionalString.pipe(
+      z
+        .string()
+        .toLowerCase()
+        .regex(
+          /^(?:(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|\[\d{1,3}(?:\.\d{1,3}){3}\])$/,
+          'must be a host name like mail.example.com (with a dot) or an address literal like [192.0.2.7]',
+        )
+        .optional(),
+    ),
     /** Minutes between IMAP polls of each sender account (replies, bounces). */
     IMAP_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
     /** How long a worker owns a claimed message; an expired lease is recovered by another worker. */

@@ -11,6 +11,8 @@ export interface SinkMessage {
   to: string[];
   messageId: string | null;
   user: string | null;
+  /** The name the client gave in EHLO/HELO (what a receiving server writes in `Received: from`). */
+  ehlo: string;
   raw: string;
 }
 
@@ -89,6 +91,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
           to: session.envelope.rcptTo.map((r) => r.address),
           messageId,
           user: (session.user as string | undefined) ?? null,
+          ehlo: session.hostNameAppearsAs,
           raw: options.keepRaw === false ? '' : raw,
         });
         if (options.dataDelayMs) setTimeout(() => callback(), options.dataDelayMs);

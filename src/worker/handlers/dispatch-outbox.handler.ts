@@ -24,6 +24,7 @@ export function createDispatcher(services: WorkerServices): Dispatcher {
     encryptionKey: secrets.encryptionKey,
     network: env.SENDER_NETWORK,
     devMailboxPort: services.devMailbox?.port ?? (env.SMTP_URL ? null : env.DEV_MAILBOX_PORT),
+    ehloName: env.SMTP_EHLO_NAME,
   });
   return {
     workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,

@@ -24,6 +24,8 @@ export async function sendOneOffEmail(options: {
   network: SenderNetwork;
   devMailboxPort: number | null;
   lookup?: HostLookup;
+  /** SMTP_EHLO_NAME (unset: the sender's domain). */
+  ehloName?: string | null;
   mail: SendMailOptions;
 }): Promise<void> {
   const { db, account } = options;

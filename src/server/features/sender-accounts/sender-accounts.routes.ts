@@ -51,6 +51,7 @@ export async function senderAccountsRoutes(fastify: FastifyInstance) {
     encryptionKey: secrets.encryptionKey,
     network: env.SENDER_NETWORK,
     devMailboxPort: devMailboxPort(),
+    ehloName: env.SMTP_EHLO_NAME,
   });
   const dnsResolver = () => dnsResolverFromEnv(env);
   // Connection tests reach out to servers the user names: a few a minute per user, whatever their address.

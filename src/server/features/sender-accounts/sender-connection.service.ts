@@ -28,6 +28,8 @@ interface ConnectionContext {
   network: SenderNetwork;
   devMailboxPort: number | null;
   lookup?: HostLookup;
+  /** SMTP_EHLO_NAME (unset: the sender's domain). */
+  ehloName?: string | null;
 }
 
 function fieldError(path: string, message: string): AppError {
@@ -89,6 +91,7 @@ export async function testSenderSettings(
       },
       imap,
       isDevMailbox: false,
+      fromEmail: input.fromEmail,
     },
   });
 }

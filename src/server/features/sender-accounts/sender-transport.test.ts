@@ -64,7 +64,7 @@ interface TestSmtp {
   host: string;
   port: number;
   connections: number;
-  received: { from: string; to: string[]; raw: string }[];
+  received: { from: string; to: string[]; raw: string; ehlo: string }[];
 }
 
 async function startSmtp(options: Partial<SMTPServerOptions> = {}): Promise<TestSmtp> {
@@ -92,6 +92,7 @@ async function startSmtp(options: Partial<SMTPServerOptions> = {}): Promise<Test
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString(),
+          ehlo: session.hostNameAppearsAs,
         });
         callback();
       });
@@ -119,6 +120,7 @@ function settings(
     },
     imap: null,
     isDevMailbox: false,
+    fromEmail: 'ada@kanofoods.ng',
   };
 }
 
@@ -320,6 +322,27 @@ describe('openSmtpTransport', () => {
     expect(lookedUp).toEqual(['mail.kanofoods.ng']);
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.to).toEqual(['bola@example.com']);
+  });
+
+  it('greets with the sender domain, or the configured host name, never [127.0.0.1]', async () => {
+    const smtp = await startSmtp();
+    const lookup: HostLookup = async () => [{ address: smtp.host, family: 4 }];
+    const account = accountRow({ smtpPort: smtp.port, fromEmail: 'ada@Kanofoods.NG' });
+    for (const ehloName of [undefined, 'mail.tambari.example']) {
+      const transport = await openSmtpTransport({
+        account,
+        encryptionKey: key,
+        network: 'loopback',
+        lookup,
+        ehloName,
+      });
+      try {
+        await transport.sendMail({ from: 'ada@kanofoods.ng', to: 'bola@example.com', subject: 'Hi', text: 'Hello' });
+      } finally {
+        transport.close();
+      }
+    }
+    expect(smtp.received.map((m) => m.ehlo)).toEqual(['kanofoods.ng', 'mail.tambari.example']);
   });
 
   it('refuses to open a transport to a refused address', async () => {

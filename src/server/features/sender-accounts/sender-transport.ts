@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 import { ImapFlow } from 'imapflow';
 import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
 import type { ConnectionTestResult, SmtpSecurity } from '../../../shared/sending';
@@ -28,6 +29,19 @@ export interface SenderConnectionSettings {
   smtp: MailServerSettings;
   imap: MailServerSettings | null;
   isDevMailbox: boolean;
+  /** The from address: its domain is our EHLO name unless the operator set SMTP_EHLO_NAME. */
+  fromEmail: string;
+}
+
+/**
+ * What we say in EHLO: the operator's SMTP_EHLO_NAME, else the sender's own domain. nodemailer's default
+ * is the machine's name or `[127.0.0.1]`, which every receiving server then writes into `Received: from`
+ * and spam filters read as a misconfigured or hijacked client.
+ */
+export function ehloNameFor(fromEmail: string, configured?: string | null): string | undefined {
+  if (configured) return configured;
+  const domain = domainToASCII(fromEmail.slice(fromEmail.lastIndexOf('@') + 1).trim().toLowerCase());
+  return domain && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) ? domain : undefined;
 }
 
 const TIMEOUTS = { connection: 10_000, greeting: 10_000, socket: 30_000 } as const;
@@ -63,6 +77,7 @@ export function connectionSettingsOf(
           }
         : null,
     isDevMailbox: account.isDevMailbox,
+    fromEmail: account.fromEmail,
   };
 }
 
@@ -73,6 +88,8 @@ interface TransportOptions {
   maxConnections?: number;
   lookup?: HostLookup;
   timeouts?: { connection: number; greeting: number; socket: number };
+  /** SMTP_EHLO_NAME; unset: the sender's domain. */
+  ehloName?: string | null;
 }
 
 async function createSmtpTransport(
@@ -87,6 +104,7 @@ async function createSmtpTransport(
     dnsTimeout: timeouts.connection,
     logger: false,
     debug: false,
+    name: ehloNameFor(settings.fromEmail, options.ehloName),
     // Message content never makes us read local files or fetch URLs (attachments, images by path).
     disableFileAccess: true,
     disableUrlAccess: true,
@@ -145,6 +163,7 @@ export async function openSmtpTransport(options: {
   pool?: boolean;
   maxConnections?: number;
   lookup?: HostLookup;
+  ehloName?: string | null;
 }): Promise<Transporter> {
   return createSmtpTransport(connectionSettingsOf(options.account, options.encryptionKey), options);
 }
@@ -250,6 +269,7 @@ export async function testSenderConnection(options: {
   devMailboxPort?: number | null;
   lookup?: HostLookup;
   timeoutMs?: number;
+  ehloName?: string | null;
 }): Promise<ConnectionTestResult> {
   const timeoutMs = options.timeoutMs ?? TEST_TIMEOUT_MS;
   const { settings } = options;

@@ -22,6 +22,8 @@ export function createTransportCache(options: {
   network: Env['SENDER_NETWORK'];
   devMailboxPort: number | null;
   maxConnectionsPerAccount?: number;
+  /** SMTP_EHLO_NAME (unset: each account's own domain). */
+  ehloName?: string | null;
 }): TransportCache {
   const entries = new Map<string, { version: number; transport: Promise<Transporter> }>();
   const connectionsPerAccount = options.maxConnectionsPerAccount ?? 2;
@@ -39,6 +41,7 @@ export function createTransportCache(options: {
         devMailboxPort: options.devMailboxPort,
         pool: true,
         maxConnections: connectionsPerAccount,
+        ehloName: options.ehloName,
       });
       entries.set(account.id, { version, transport });
       // A failed open (guard refused the host, DNS error) must not stay cached.
