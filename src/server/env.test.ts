@@ -27,7 +27,12 @@ describe('parseEnv', () => {
     expect(parseEnv({}).SMTP_EHLO_NAME).toBeUndefined();
     expect(parseEnv({ SMTP_EHLO_NAME: 'Mail.Tambari.example' }).SMTP_EHLO_NAME).toBe('mail.tambari.example');
     expect(parseEnv({ SMTP_EHLO_NAME: '[192.0.2.7]' }).SMTP_EHLO_NAME).toBe('[192.0.2.7]');
-    for (const bad of ['localhost', 'mail tambari.example', 'mail.tambari.example\r\nRCPT TO:<x@y.z>', 'ünï.example']) {
+    for (const bad of [
+      'localhost',
+      'mail tambari.example',
+      'mail.tambari.example\r\nRCPT TO:<x@y.z>',
+      'ünï.example',
+    ]) {
       expect(errorOf({ SMTP_EHLO_NAME: bad }).message, bad).toContain('SMTP_EHLO_NAME');
     }
   });

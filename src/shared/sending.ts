@@ -160,6 +160,8 @@ export const senderAccountInputSchema = z
       .max(63)
       .regex(/^[a-zA-Z0-9._-]*$/, 'Enter a selector like google or s1')
       .optional(),
+    /** Copy each sent campaign email into the mailbox's Sent folder (when IMAP is on). */
+    sentFolderEnabled: z.boolean().default(true),
   })
   .superRefine((v, ctx) => {
     if (!isValidPort(v.smtpPort)) {
@@ -174,6 +176,32 @@ export const senderAccountInputSchema = z
     }
   });
 export type SenderAccountInput = z.input<typeof senderAccountInputSchema>;
+
+/** Why a server's certificate was not accepted; `changed`: not the certificate the owner trusted. */
+export const CERTIFICATE_PROBLEMS = [
+  'self_signed',
+  'unknown_ca',
+  'expired',
+  'not_yet_valid',
+  'name_mismatch',
+  'changed',
+  'other',
+] as const;
+export type CertificateProblem = (typeof CERTIFICATE_PROBLEMS)[number];
+
+/** A server certificate as the trust prompt shows it. The fingerprint is SHA-256, colon-separated hex. */
+export const trustedCertificateSchema = z.object({
+  fingerprint: z.string(),
+  subject: z.string(),
+  issuer: z.string(),
+  validFrom: z.string(),
+  validTo: z.string(),
+});
+export type TrustedCertificate = z.infer<typeof trustedCertificateSchema>;
+export const presentedCertificateSchema = trustedCertificateSchema.extend({
+  problem: z.enum(CERTIFICATE_PROBLEMS),
+});
+export type PresentedCertificate = z.infer<typeof presentedCertificateSchema>;
 
 export const senderAccountSchema = z.object({
   id: z.string(),
@@ -208,6 +236,13 @@ export const senderAccountSchema = z.object({
   imapError: z.string().nullable(),
   domainCheck: domainCheckSchema.nullable(),
   isDevMailbox: z.boolean(),
+  /** The certificates the owner chose to trust (pinned); null: the usual public authorities. */
+  smtpTrustedCertificate: trustedCertificateSchema.nullable(),
+  imapTrustedCertificate: trustedCertificateSchema.nullable(),
+  sentFolderEnabled: z.boolean(),
+  /** The last failed copy to the Sent folder (a fixed message); null once a copy succeeds. */
+  sentFolderError: z.string().nullable(),
+  sentFolderAppendedAt: z.string().nullable(),
   createdAt: z.string(),
 });
 export type SenderAccount = z.infer<typeof senderAccountSchema>;
@@ -226,16 +261,47 @@ export const senderPresetSchema = z.object({
 });
 export type SenderPreset = z.infer<typeof senderPresetSchema>;
 
+const serverTestResultSchema = z.object({
+  ok: z.boolean(),
+  message: z.string(),
+  /** The certificate the server presented, when the test failed on it: what "Trust this certificate" pins. */
+  certificate: presentedCertificateSchema.optional(),
+});
+export type ServerTestResult = z.infer<typeof serverTestResultSchema>;
+
 export const connectionTestResultSchema = z.object({
-  smtp: z.object({ ok: z.boolean(), message: z.string() }),
-  imap: z.object({ ok: z.boolean(), message: z.string() }).nullable(),
+  smtp: serverTestResultSchema,
+  imap: serverTestResultSchema.nullable(),
 });
 export type ConnectionTestResult = z.infer<typeof connectionTestResultSchema>;
 
-/** POST /api/sender-accounts/test: the form as typed; while editing, `accountId` reuses stored passwords. */
+const fingerprintSchema = z
+  .string()
+  .trim()
+  .regex(/^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/, 'Enter a SHA-256 fingerprint');
+
+/**
+ * POST /api/sender-accounts/test: the form as typed; while editing, `accountId` reuses stored passwords.
+ * A `…TrustFingerprint` tests as if that certificate were trusted (the form's "Trust this certificate"
+ * before the account is saved): it counts only if the server presents exactly that certificate.
+ */
 export const senderConnectionTestSchema = senderAccountInputSchema.and(
-  z.object({ accountId: z.uuid('Sender account not found').optional() }),
+  z.object({
+    accountId: z.uuid('Sender account not found').optional(),
+    smtpTrustFingerprint: fingerprintSchema.optional(),
+    imapTrustFingerprint: fingerprintSchema.optional(),
+  }),
 );
+
+/**
+ * POST /api/sender-accounts/:id/trust-certificate: pin the certificate the server presents now, if its
+ * fingerprint is the one the user checked; `fingerprint: null` forgets the pin.
+ */
+export const senderTrustCertificateSchema = z.object({
+  server: z.enum(['smtp', 'imap']),
+  fingerprint: fingerprintSchema.nullable(),
+});
+export type SenderTrustCertificateInput = z.infer<typeof senderTrustCertificateSchema>;
 export type SenderConnectionTestInput = z.input<typeof senderConnectionTestSchema>;
 
 /** POST /api/sender-accounts/:id/send-test: to the signed-in user's own address when `to` is left out. */

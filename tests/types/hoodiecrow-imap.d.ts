@@ -6,6 +6,9 @@ declare module 'hoodiecrow-imap' {
     plugins?: string[];
     users?: Record<string, { password: string }>;
     storage?: Record<string, unknown>;
+    /** Implicit TLS with these credentials (PEM key and certificate). */
+    secureConnection?: boolean;
+    credentials?: { key: string; cert: string };
   }
   export interface HoodiecrowServer {
     server: Server;

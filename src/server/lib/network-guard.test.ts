@@ -117,14 +117,26 @@ describe('resolveMailHost', () => {
     };
     for (const port of [0, -1, 65536, 1.5, Number.NaN]) {
       const error = await refusal(
-        resolveMailHost({ host: 'smtp.example.com', port, kind: 'smtp', network: 'public', lookup: counting }),
+        resolveMailHost({
+          host: 'smtp.example.com',
+          port,
+          kind: 'smtp',
+          network: 'public',
+          lookup: counting,
+        }),
       );
       expect(error.code).toBe('validation');
       expect(error.message).toBe(NETWORK_GUARD_MESSAGES.port);
       expect(error.extra.errors).toEqual([{ path: 'smtpPort', message: error.message }]);
     }
     const imap = await refusal(
-      resolveMailHost({ host: 'smtp.example.com', port: 0, kind: 'imap', network: 'public', lookup: counting }),
+      resolveMailHost({
+        host: 'smtp.example.com',
+        port: 0,
+        kind: 'imap',
+        network: 'public',
+        lookup: counting,
+      }),
     );
     expect(imap.extra.errors).toEqual([{ path: 'imapPort', message: NETWORK_GUARD_MESSAGES.port }]);
     expect(looked).toBe(false);

@@ -97,6 +97,17 @@ export const senderAccounts = pgTable(
     domainCheckedAt: timestamp('domain_checked_at', { withTimezone: true }),
     /** The built-in "Tambari test mailbox" of the embedded default. */
     isDevMailbox: boolean('is_dev_mailbox').notNull().default(false),
+    /**
+     * A certificate the owner chose to trust (PEM; self-signed or from a private CA). With one, the server
+     * must present exactly this certificate (its SHA-256 fingerprint); without, the usual public CAs.
+     */
+    smtpTlsCert: text('smtp_tls_cert'),
+    imapTlsCert: text('imap_tls_cert'),
+    /** Copy each sent campaign message into the mailbox's Sent folder (needs IMAP). */
+    sentFolderEnabled: boolean('sent_folder_enabled').notNull().default(true),
+    /** The last failed copy's fixed message (never the server's words); cleared by the next success. */
+    sentFolderError: text('sent_folder_error'),
+    sentFolderAppendedAt: timestamp('sent_folder_appended_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -105,6 +116,25 @@ export const senderAccounts = pgTable(
     check('sender_accounts_daily_cap_check', sql`${t.dailyCap} between 1 and 300`),
     check('sender_accounts_sends_today_check', sql`${t.sendsToday} between 0 and 300`),
   ],
+);
+
+/**
+ * Sent messages waiting to be copied to their account's Sent folder over IMAP, exactly as they went out.
+ * Written off the send path (buffered, multi-row inserts) and deleted once appended; rows older than two
+ * days are dropped unsent, so an unreachable mailbox holds at most two days of an account's sends (a few
+ * hundred messages: 300 a day at most).
+ */
+export const sentFolderCopies = pgTable(
+  'sent_folder_copies',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    senderAccountId: uuid('sender_account_id')
+      .notNull()
+      .references(() => senderAccounts.id, { onDelete: 'cascade' }),
+    raw: text('raw').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sent_folder_copies_account_idx').on(t.senderAccountId, t.id)],
 );
 
 export const campaigns = pgTable(

@@ -10,6 +10,7 @@ import {
   senderConnectionTestSchema,
   senderPresetSchema,
   senderTestEmailSchema,
+  senderTrustCertificateSchema,
 } from '../../../shared/sending';
 import { getSession, requireSession } from '../../lib/http';
 import { ensureDevMailboxSenderAccount } from './dev-mailbox-account.service';
@@ -28,6 +29,7 @@ import {
   sendSenderTestEmail,
   testSenderAccount,
   testSenderSettings,
+  trustSenderCertificate,
 } from './sender-connection.service';
 import { listSenderPresets } from './sender-presets';
 
@@ -118,8 +120,15 @@ export async function senderAccountsRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { user } = await requireSession(request);
-      const { accountId, ...input } = request.body;
-      return testSenderSettings({ ...context(), userId: user.id, input, accountId });
+      const { accountId, smtpTrustFingerprint, imapTrustFingerprint, ...input } = request.body;
+      return testSenderSettings({
+        ...context(),
+        userId: user.id,
+        input,
+        accountId,
+        smtpTrustFingerprint,
+        imapTrustFingerprint,
+      });
     },
   );
 
@@ -193,6 +202,28 @@ export async function senderAccountsRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { user } = await requireSession(request);
       return testSenderAccount({ ...context(), userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.post(
+    '/api/sender-accounts/:id/trust-certificate',
+    {
+      config: perUser(10),
+      schema: {
+        tags,
+        params,
+        body: senderTrustCertificateSchema,
+        response: { 200: senderAccountSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return trustSenderCertificate({
+        ...context(),
+        userId: user.id,
+        id: request.params.id,
+        input: request.body,
+      });
     },
   );
 

@@ -17,6 +17,7 @@ import {
   sentTodayOf,
 } from './sender-account-rules';
 import type { SenderAccountRow } from './sender-transport';
+import { describeCertificate } from './tls-trust';
 
 export { accountLocalDate, effectiveDailyCap } from './sender-account-rules';
 export { recordAuthFailure, recordSendSuccess, setSenderFailing } from './sender-status.service';
@@ -78,6 +79,11 @@ export function toSenderAccountDto(row: SenderAccountRow, at: Date = now()): Sen
     imapError: row.imapError,
     domainCheck: row.domainCheck ?? null,
     isDevMailbox: row.isDevMailbox,
+    smtpTrustedCertificate: row.smtpTlsCert ? describeCertificate(row.smtpTlsCert) : null,
+    imapTrustedCertificate: row.imapTlsCert ? describeCertificate(row.imapTlsCert) : null,
+    sentFolderEnabled: row.sentFolderEnabled,
+    sentFolderError: row.sentFolderError,
+    sentFolderAppendedAt: iso(row.sentFolderAppendedAt),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -141,6 +147,7 @@ function plainColumns(input: SenderAccountFields) {
     warmupIncrement: input.warmupIncrement,
     timeZone: input.timeZone,
     dkimSelector: input.dkimSelector || null,
+    sentFolderEnabled: input.sentFolderEnabled,
   };
 }
 
@@ -250,6 +257,10 @@ export async function updateSenderAccount(
     // Only a changed host is looked up again: renaming an account must not depend on DNS answering.
     await guardHosts(options, input, { smtp: smtpMoved, imap: imapMoved });
     Object.assign(changes, connection);
+    // A trusted certificate belongs to one server: another host or port starts untrusted again.
+    if (smtpMoved) changes.smtpTlsCert = null;
+    if (connection.imapHost !== current.imapHost || connection.imapPort !== current.imapPort)
+      changes.imapTlsCert = null;
     if (input.smtpPassword)
       changes.smtpPasswordEnc = encryptSecret(input.smtpPassword, options.encryptionKey);
     if (input.imapPassword)

@@ -1,7 +1,15 @@
-import type { ConnectionTestResult, SenderAccount } from '../../../shared/sending';
+import { and, eq } from 'drizzle-orm';
+import type {
+  ConnectionTestResult,
+  SenderAccount,
+  SenderTrustCertificateInput,
+  SmtpSecurity,
+} from '../../../shared/sending';
 import type { Database } from '../../db/client';
-import { AppError } from '../../lib/errors';
-import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
+import { senderAccounts } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { type HostLookup, resolveMailHost, type SenderNetwork } from '../../lib/network-guard';
 import type { DnsResolver } from './domain-check.service';
 import { sendOneOffEmail } from './one-off-send';
 import {
@@ -12,9 +20,11 @@ import {
 } from './sender-accounts.service';
 import {
   connectionSettingsOf,
+  ehloNameFor,
   type SenderConnectionSettings,
   testSenderConnection,
 } from './sender-transport';
+import { fingerprintOf, presentedCertificate, sameFingerprint } from './tls-trust';
 
 /*
  * What a user does with an account's connection: test settings before saving them, test a saved account,
@@ -41,7 +51,13 @@ function fieldError(path: string, message: string): AppError {
  * but only for the same host: pointing a saved password at another server would hand it to that server.
  */
 export async function testSenderSettings(
-  options: ConnectionContext & { userId: string; input: SenderAccountFields; accountId?: string },
+  options: ConnectionContext & {
+    userId: string;
+    input: SenderAccountFields;
+    accountId?: string;
+    smtpTrustFingerprint?: string;
+    imapTrustFingerprint?: string;
+  },
 ): Promise<ConnectionTestResult> {
   const { input } = options;
   const stored = options.accountId ? await getSenderAccountRow({ ...options, id: options.accountId }) : null;
@@ -70,30 +86,139 @@ export async function testSenderSettings(
         throw fieldError('imapPassword', 'Enter the IMAP password to test a different server');
       imapPassword = storedSettings?.imap?.password ?? null;
     }
+    const server = { host: imapHost, port: input.imapPort, security: input.imapSecurity ?? 'tls' } as const;
     imap = {
-      host: imapHost,
-      port: input.imapPort,
-      security: input.imapSecurity ?? 'tls',
+      ...server,
       user: input.imapUser || input.smtpUser,
       password: imapPassword ?? smtpPassword,
+      tlsCert: await pinForTest(
+        options,
+        server,
+        'imap',
+        options.imapTrustFingerprint,
+        stored?.imapHost === imapHost && stored?.imapPort === input.imapPort ? stored.imapTlsCert : null,
+      ),
     };
   }
 
+  const smtpServer = { host: smtpHost, port: input.smtpPort, security: input.smtpSecurity };
   return testSenderConnection({
     ...options,
     settings: {
       smtp: {
-        host: smtpHost,
-        port: input.smtpPort,
-        security: input.smtpSecurity,
+        ...smtpServer,
         user: input.smtpUser,
         password: smtpPassword,
+        tlsCert: await pinForTest(
+          options,
+          smtpServer,
+          'smtp',
+          options.smtpTrustFingerprint,
+          stored && !stored.isDevMailbox && stored.smtpHost === smtpHost && stored.smtpPort === input.smtpPort
+            ? stored.smtpTlsCert
+            : null,
+        ),
       },
       imap,
       isDevMailbox: false,
       fromEmail: input.fromEmail,
     },
   });
+}
+
+interface ServerAddress {
+  host: string;
+  port: number;
+  security: SmtpSecurity;
+}
+
+/**
+ * The certificate a form test trusts: the one the user just chose to trust (only if the server presents
+ * exactly it now), else the account's stored pin while host and port are unchanged, else none.
+ */
+async function pinForTest(
+  ctx: ConnectionContext,
+  server: ServerAddress,
+  kind: 'smtp' | 'imap',
+  trustFingerprint: string | undefined,
+  storedPin: string | null,
+): Promise<string | null> {
+  if (trustFingerprint) {
+    const pem = await readCertificate(ctx, server, kind, null);
+    if (pem && sameFingerprint(fingerprintOf(pem), trustFingerprint)) return pem;
+  }
+  return storedPin;
+}
+
+async function readCertificate(
+  ctx: ConnectionContext,
+  server: ServerAddress,
+  kind: 'smtp' | 'imap',
+  fromEmail: string | null,
+): Promise<string | null> {
+  const resolved = await resolveMailHost({
+    host: server.host,
+    port: server.port,
+    kind,
+    network: ctx.network,
+    lookup: ctx.lookup,
+  }).catch(() => null);
+  if (!resolved) return null;
+  return presentedCertificate({
+    address: resolved.address,
+    host: server.host,
+    port: server.port,
+    security: server.security,
+    kind,
+    ehloName: fromEmail ? ehloNameFor(fromEmail, ctx.ehloName) : (ctx.ehloName ?? undefined),
+  });
+}
+
+/**
+ * "Trust this certificate" on a saved account: pins the certificate the server presents now, if it is the
+ * one the user checked (its fingerprint), so nobody can slip another one in between the test and the
+ * click. `fingerprint: null` forgets the pin. Either way the account's transports reopen (updatedAt).
+ */
+export async function trustSenderCertificate(
+  options: ConnectionContext & { userId: string; id: string; input: SenderTrustCertificateInput },
+): Promise<SenderAccount> {
+  const row = await getSenderAccountRow(options);
+  const { server, fingerprint } = options.input;
+  const column = server === 'smtp' ? 'smtpTlsCert' : 'imapTlsCert';
+  let pem: string | null = null;
+  if (fingerprint !== null) {
+    if (row.isDevMailbox) throw new AppError('bad_request', 'The test mailbox does not use TLS');
+    const address =
+      server === 'smtp'
+        ? { host: row.smtpHost, port: row.smtpPort, security: row.smtpSecurity }
+        : row.imapEnabled && row.imapHost && row.imapPort
+          ? { host: row.imapHost, port: row.imapPort, security: row.imapSecurity ?? 'tls' }
+          : null;
+    if (!address) throw new AppError('bad_request', 'IMAP is not turned on for this sender account');
+    if (address.security === 'none') {
+      throw new AppError('bad_request', 'This server is set up without encryption: there is no certificate');
+    }
+    pem = await readCertificate(options, address, server, row.fromEmail);
+    if (!pem) {
+      throw new AppError(
+        'bad_request',
+        'We could not read the certificate of this server. Test the connection again.',
+      );
+    }
+    if (!sameFingerprint(fingerprintOf(pem), fingerprint)) {
+      throw new AppError(
+        'conflict',
+        'The server now presents a different certificate. Test the connection again and check the new one before you trust it.',
+      );
+    }
+  }
+  const [updated] = await options.db
+    .update(senderAccounts)
+    .set({ [column]: pem, updatedAt: now() })
+    .where(and(eq(senderAccounts.id, row.id), eq(senderAccounts.userId, options.userId)))
+    .returning();
+  if (!updated) throw notFound('Sender account not found');
+  return toSenderAccountDto(updated);
 }
 
 /** Tests a saved account as the dispatcher would connect to it. */

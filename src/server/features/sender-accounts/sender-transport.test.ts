@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import hoodiecrow from 'hoodiecrow-imap';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encryptSecret } from '../../lib/crypto';
@@ -11,7 +13,8 @@ import {
   type SenderConnectionSettings,
   testSenderConnection,
 } from './sender-transport';
-import { SMTP_ERROR_MESSAGES } from './smtp-errors';
+import { classifySmtpError, SMTP_ERROR_MESSAGES } from './smtp-errors';
+import { fingerprintOf } from './tls-trust';
 
 /*
  * Real connections to smtp-server (and hoodiecrow for IMAP) on loopback, each on an ephemeral port of its
@@ -116,6 +119,7 @@ function settings(
       security: 'none',
       user: 'ada@kanofoods.ng',
       password: 'right-password',
+      tlsCert: null,
       ...overrides,
     },
     imap: null,
@@ -148,7 +152,10 @@ describe('testSenderConnection (SMTP)', () => {
   });
 
   it('says it could not connect when nothing listens on the port', async () => {
-    const result = await testSenderConnection({ settings: settings(await closedPort()), network: 'loopback' });
+    const result = await testSenderConnection({
+      settings: settings(await closedPort()),
+      network: 'loopback',
+    });
     expect(result.smtp).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.unreachable });
     expect(result.smtp.message).toMatch(/could not reach a mail server/i);
   });
@@ -337,7 +344,12 @@ describe('openSmtpTransport', () => {
         ehloName,
       });
       try {
-        await transport.sendMail({ from: 'ada@kanofoods.ng', to: 'bola@example.com', subject: 'Hi', text: 'Hello' });
+        await transport.sendMail({
+          from: 'ada@kanofoods.ng',
+          to: 'bola@example.com',
+          subject: 'Hi',
+          text: 'Hello',
+        });
       } finally {
         transport.close();
       }
@@ -402,9 +414,7 @@ describe('openSmtpTransport', () => {
   });
 });
 
-describe('testSenderConnection (IMAP)', async () => {
-  const { default: hoodiecrow } = await import('hoodiecrow-imap');
-
+describe('testSenderConnection (IMAP)', () => {
   async function startImap() {
     const server = hoodiecrow({ plugins: [], users: { 'ada@kanofoods.ng': { password: 'imap-password' } } });
     const address = await listenOnLoopback(server);
@@ -422,6 +432,7 @@ describe('testSenderConnection (IMAP)', async () => {
       security: 'none' as const,
       user: 'ada@kanofoods.ng',
       password: 'imap-password',
+      tlsCert: null,
     };
     const good = await testSenderConnection({ settings: { ...base, imap }, network: 'loopback' });
     expect(good.imap).toEqual({ ok: true, message: expect.stringMatching(/signed in/i) });
@@ -439,5 +450,170 @@ describe('testSenderConnection (IMAP)', async () => {
       network: 'loopback',
     });
     expect(closed.imap).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.unreachable });
+  });
+});
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../../tests/fixtures/tls/${name}`, import.meta.url), 'utf8');
+const CERTS = {
+  selfSigned: { key: fixture('self-signed.key'), cert: fixture('self-signed.crt') },
+  renewed: { key: fixture('self-signed-renewed.key'), cert: fixture('self-signed-renewed.crt') },
+  privateCa: { key: fixture('private-ca-leaf.key'), cert: fixture('private-ca-leaf.crt') },
+};
+const MAIL_HOST = 'mail.kanofoods.test';
+
+describe('certificates the owner trusts (pinning)', () => {
+  async function tlsSmtp(credentials: { key: string; cert: string }, mode: 'tls' | 'starttls') {
+    return startSmtp({
+      ...credentials,
+      secure: mode === 'tls',
+      disabledCommands: [],
+    });
+  }
+  const lookupTo =
+    (address: string): HostLookup =>
+    async () => [{ address, family: 4 }];
+  const named = (smtp: TestSmtp) => ({ host: MAIL_HOST, port: smtp.port });
+
+  it.each(['tls', 'starttls'] as const)(
+    'says "self-signed" and shows the certificate to trust, then connects once it is pinned (%s)',
+    async (mode) => {
+      const smtp = await tlsSmtp(CERTS.selfSigned, mode);
+      const base = { network: 'loopback' as const, lookup: lookupTo(smtp.host) };
+      const untrusted = await testSenderConnection({
+        ...base,
+        settings: settings(named(smtp), { security: mode }),
+      });
+      expect(untrusted.smtp).toEqual({
+        ok: false,
+        message: SMTP_ERROR_MESSAGES.certSelfSigned,
+        certificate: {
+          fingerprint: fingerprintOf(CERTS.selfSigned.cert),
+          subject: 'O=Kano Foods Test, CN=mail.kanofoods.test',
+          issuer: 'O=Kano Foods Test, CN=mail.kanofoods.test',
+          validFrom: expect.any(String),
+          validTo: expect.stringMatching(/^21\d\d-/),
+          problem: 'self_signed',
+        },
+      });
+
+      const pinned = await testSenderConnection({
+        ...base,
+        settings: settings(named(smtp), { security: mode, tlsCert: CERTS.selfSigned.cert }),
+      });
+      expect(pinned.smtp).toEqual({ ok: true, message: expect.stringMatching(/signed in/i) });
+    },
+  );
+
+  it('refuses a changed certificate on a pinned account with "certificate changed", and shows the new one', async () => {
+    const smtp = await tlsSmtp(CERTS.renewed, 'tls');
+    const result = await testSenderConnection({
+      network: 'loopback',
+      lookup: lookupTo(smtp.host),
+      settings: settings(named(smtp), { security: 'tls', tlsCert: CERTS.selfSigned.cert }),
+    });
+    expect(result.smtp).toMatchObject({
+      ok: false,
+      message: SMTP_ERROR_MESSAGES.certChanged,
+      certificate: { fingerprint: fingerprintOf(CERTS.renewed.cert), problem: 'changed' },
+    });
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it('says "unknown authority" for a private CA, and trusts the pinned leaf', async () => {
+    const smtp = await tlsSmtp(CERTS.privateCa, 'tls');
+    const base = { network: 'loopback' as const, lookup: lookupTo(smtp.host) };
+    const untrusted = await testSenderConnection({
+      ...base,
+      settings: settings(named(smtp), { security: 'tls' }),
+    });
+    expect(untrusted.smtp).toMatchObject({
+      ok: false,
+      message: SMTP_ERROR_MESSAGES.certUnknownCa,
+      certificate: { issuer: 'O=Kano Foods Test, CN=Kano Foods Private CA', problem: 'unknown_ca' },
+    });
+    const pinned = await testSenderConnection({
+      ...base,
+      settings: settings(named(smtp), { security: 'tls', tlsCert: CERTS.privateCa.cert }),
+    });
+    expect(pinned.smtp.ok).toBe(true);
+  });
+
+  it('sends through a pinned account, and refuses to send once the certificate changed', async () => {
+    const good = await tlsSmtp(CERTS.selfSigned, 'starttls');
+    const changed = await tlsSmtp(CERTS.renewed, 'starttls');
+    const mail = { from: 'ada@kanofoods.ng', to: 'bola@example.com', subject: 'Hi', text: 'Hello' };
+    for (const [server, works] of [
+      [good, true],
+      [changed, false],
+    ] as const) {
+      const transport = await openSmtpTransport({
+        account: accountRow({
+          smtpHost: MAIL_HOST,
+          smtpPort: server.port,
+          smtpSecurity: 'starttls',
+          smtpTlsCert: CERTS.selfSigned.cert,
+        }),
+        encryptionKey: key,
+        network: 'loopback',
+        lookup: lookupTo(server.host),
+      });
+      try {
+        const outcome = await transport.sendMail(mail).then(
+          () => 'sent',
+          (error: unknown) => classifySmtpError(error).safeMessage,
+        );
+        expect(outcome).toBe(works ? 'sent' : SMTP_ERROR_MESSAGES.certChanged);
+      } finally {
+        transport.close();
+      }
+    }
+    expect(good.received).toHaveLength(1);
+    expect(changed.received).toHaveLength(0);
+  });
+
+  it("shows and pins an IMAP server's self-signed certificate too", async () => {
+    const server = hoodiecrow({
+      plugins: [],
+      secureConnection: true,
+      credentials: CERTS.selfSigned,
+      users: { 'ada@kanofoods.ng': { password: 'imap-password' } },
+    });
+    const address = await listenOnLoopback(server);
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const smtp = await startSmtp();
+    const imap = {
+      host: MAIL_HOST,
+      port: address.port,
+      security: 'tls' as const,
+      user: 'ada@kanofoods.ng',
+      password: 'imap-password',
+      tlsCert: null,
+    };
+    const lookup: HostLookup = async (host) => [
+      { address: host === MAIL_HOST ? address.host : smtp.host, family: 4 },
+    ];
+    const untrusted = await testSenderConnection({
+      settings: { ...settings(smtp), imap },
+      network: 'loopback',
+      lookup,
+    });
+    expect(untrusted.imap).toMatchObject({
+      ok: false,
+      message: SMTP_ERROR_MESSAGES.certSelfSigned,
+      certificate: { fingerprint: fingerprintOf(CERTS.selfSigned.cert), problem: 'self_signed' },
+    });
+    const pinned = await testSenderConnection({
+      settings: { ...settings(smtp), imap: { ...imap, tlsCert: CERTS.selfSigned.cert } },
+      network: 'loopback',
+      lookup,
+    });
+    expect(pinned.imap).toEqual({ ok: true, message: expect.stringMatching(/signed in/i) });
+    const changed = await testSenderConnection({
+      settings: { ...settings(smtp), imap: { ...imap, tlsCert: CERTS.renewed.cert } },
+      network: 'loopback',
+      lookup,
+    });
+    expect(changed.imap).toMatchObject({ ok: false, message: SMTP_ERROR_MESSAGES.certChanged });
   });
 });

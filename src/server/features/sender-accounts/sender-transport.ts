@@ -2,12 +2,18 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { ImapFlow } from 'imapflow';
 import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
-import type { ConnectionTestResult, SmtpSecurity } from '../../../shared/sending';
+import type {
+  CertificateProblem,
+  ConnectionTestResult,
+  ServerTestResult,
+  SmtpSecurity,
+} from '../../../shared/sending';
 import type { senderAccounts } from '../../db/schema/index';
 import { decryptSecret } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { type HostLookup, resolveMailHost, type SenderNetwork } from '../../lib/network-guard';
-import { classifySmtpError } from './smtp-errors';
+import { certificateProblemOf, classifySmtpError, type SMTP_ERROR_MESSAGES } from './smtp-errors';
+import { asPinMismatch, describeCertificate, presentedCertificate, tlsOptionsFor } from './tls-trust';
 
 /*
  * Connections to a sender account's own mail servers. Every connection goes through the SSRF guard and to
@@ -23,6 +29,8 @@ export interface MailServerSettings {
   security: SmtpSecurity;
   user: string;
   password: string;
+  /** The certificate the owner trusts for this server (PEM), or null for the public authorities. */
+  tlsCert: string | null;
 }
 
 export interface SenderConnectionSettings {
@@ -40,7 +48,12 @@ export interface SenderConnectionSettings {
  */
 export function ehloNameFor(fromEmail: string, configured?: string | null): string | undefined {
   if (configured) return configured;
-  const domain = domainToASCII(fromEmail.slice(fromEmail.lastIndexOf('@') + 1).trim().toLowerCase());
+  const domain = domainToASCII(
+    fromEmail
+      .slice(fromEmail.lastIndexOf('@') + 1)
+      .trim()
+      .toLowerCase(),
+  );
   return domain && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) ? domain : undefined;
 }
 
@@ -62,6 +75,7 @@ export function connectionSettingsOf(
       security: account.smtpSecurity,
       user: account.smtpUser,
       password: smtpPassword,
+      tlsCert: account.smtpTlsCert,
     },
     imap:
       account.imapEnabled && account.imapHost && account.imapPort
@@ -74,6 +88,7 @@ export function connectionSettingsOf(
             password: account.imapPasswordEnc
               ? decryptSecret(account.imapPasswordEnc, encryptionKey)
               : smtpPassword,
+            tlsCert: account.imapTlsCert,
           }
         : null,
     isDevMailbox: account.isDevMailbox,
@@ -141,7 +156,7 @@ async function createSmtpTransport(
     lookup: options.lookup,
     plaintext: smtp.security === 'none',
   });
-  return nodemailer.createTransport({
+  const transport = nodemailer.createTransport({
     ...common,
     ...pooling,
     host: resolved.address,
@@ -149,9 +164,37 @@ async function createSmtpTransport(
     secure: smtp.security === 'tls',
     requireTLS: smtp.security === 'starttls',
     ignoreTLS: smtp.security === 'none',
-    tls: isIP(smtp.host) ? {} : { servername: smtp.host },
+    tls: tlsOptionsFor(smtp.host, smtp.tlsCert),
     auth: { user: smtp.user, pass: smtp.password },
   } satisfies SMTPPoolOptions);
+  if (smtp.tlsCert) reportPinMismatches(transport);
+  return transport;
+}
+
+/**
+ * A pinned transport's certificate failures are "the certificate changed" (see tls-trust.ts), for the
+ * dispatcher's last error and the connection test alike.
+ */
+function reportPinMismatches(transport: Transporter): void {
+  const sendMail = transport.sendMail.bind(transport) as (mail: unknown) => Promise<unknown>;
+  const verify = transport.verify.bind(transport) as () => Promise<true>;
+  Object.assign(transport, {
+    sendMail: (mail: unknown, callback?: (error: unknown, info?: unknown) => void) => {
+      const sent = sendMail(mail).catch((error: unknown) => {
+        throw asPinMismatch(error, true);
+      });
+      if (!callback) return sent;
+      sent.then(
+        (info) => callback(null, info),
+        (error: unknown) => callback(error),
+      );
+      return undefined;
+    },
+    verify: () =>
+      verify().catch((error: unknown) => {
+        throw asPinMismatch(error, true);
+      }),
+  });
 }
 
 /** An SMTP transport for a stored account (pooled when asked, for the dispatcher). */
@@ -186,6 +229,7 @@ async function createImapClient(
     secure: settings.security === 'tls',
     doSTARTTLS: settings.security === 'starttls' ? true : settings.security === 'none' ? false : undefined,
     servername: isIP(settings.host) ? undefined : settings.host,
+    tls: tlsOptionsFor(settings.host, settings.tlsCert),
     auth: { user: settings.user, pass: settings.password },
     logger: false,
     connectionTimeout: TIMEOUTS.connection,
@@ -197,6 +241,13 @@ async function createImapClient(
   });
   // Failures reach the caller through the rejected command; an 'error' event nobody listens to would crash.
   client.on('error', () => {});
+  if (settings.tlsCert) {
+    const connect = client.connect.bind(client);
+    client.connect = () =>
+      connect().catch((error: unknown) => {
+        throw asPinMismatch(error, true);
+      });
+  }
   return client;
 }
 
@@ -225,7 +276,58 @@ function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => void): P
   ]).finally(() => clearTimeout(timer));
 }
 
-async function testSmtp(settings: SenderConnectionSettings, options: TransportOptions, timeoutMs: number) {
+const CERTIFICATE_PROBLEM: Record<string, CertificateProblem> = {
+  certSelfSigned: 'self_signed',
+  certUnknownCa: 'unknown_ca',
+  certExpired: 'expired',
+  certNotYetValid: 'not_yet_valid',
+  certNameMismatch: 'name_mismatch',
+  certChanged: 'changed',
+} satisfies Partial<Record<keyof typeof SMTP_ERROR_MESSAGES, CertificateProblem>>;
+
+/**
+ * A failed test: its fixed message and, when the certificate was the trouble, the certificate the server
+ * presents (read again over a connection of its own that sends nothing), for the trust prompt.
+ */
+async function failedTest(
+  error: unknown,
+  server: MailServerSettings,
+  kind: 'smtp' | 'imap',
+  options: { network: SenderNetwork; lookup?: HostLookup; ehloName?: string },
+): Promise<ServerTestResult> {
+  const message = classifySmtpError(error).safeMessage;
+  const problem = certificateProblemOf(error);
+  if (!problem) return { ok: false, message };
+  const resolved = await resolveMailHost({
+    host: server.host,
+    port: server.port,
+    kind,
+    network: options.network,
+    lookup: options.lookup,
+  }).catch(() => null);
+  const pem = resolved
+    ? await presentedCertificate({
+        address: resolved.address,
+        host: server.host,
+        port: server.port,
+        security: server.security,
+        kind,
+        ehloName: options.ehloName,
+      })
+    : null;
+  if (!pem) return { ok: false, message };
+  return {
+    ok: false,
+    message,
+    certificate: { ...describeCertificate(pem), problem: CERTIFICATE_PROBLEM[problem] ?? 'other' },
+  };
+}
+
+async function testSmtp(
+  settings: SenderConnectionSettings,
+  options: TransportOptions,
+  timeoutMs: number,
+): Promise<ServerTestResult> {
   let transport: Transporter | null = null;
   try {
     transport = await createSmtpTransport(settings, { ...options, pool: false });
@@ -234,7 +336,11 @@ async function testSmtp(settings: SenderConnectionSettings, options: TransportOp
     await withDeadline(opened.verify(), timeoutMs, () => opened.close());
     return { ok: true, message: 'Connected and signed in to the SMTP server.' };
   } catch (error) {
-    return { ok: false, message: classifySmtpError(error).safeMessage };
+    if (settings.isDevMailbox) return { ok: false, message: classifySmtpError(error).safeMessage };
+    return failedTest(error, settings.smtp, 'smtp', {
+      ...options,
+      ehloName: ehloNameFor(settings.fromEmail, options.ehloName),
+    });
   } finally {
     transport?.close();
   }
@@ -244,7 +350,7 @@ async function testImap(
   settings: MailServerSettings,
   options: { network: SenderNetwork; lookup?: HostLookup },
   timeoutMs: number,
-) {
+): Promise<ServerTestResult> {
   let client: ImapFlow | null = null;
   try {
     client = await createImapClient(settings, { ...options, verifyOnly: true });
@@ -253,7 +359,7 @@ async function testImap(
     await withDeadline(opened.connect(), timeoutMs, () => opened.close());
     return { ok: true, message: 'Connected and signed in to the IMAP server.' };
   } catch (error) {
-    return { ok: false, message: classifySmtpError(error).safeMessage };
+    return failedTest(error, settings, 'imap', options);
   } finally {
     client?.close();
   }

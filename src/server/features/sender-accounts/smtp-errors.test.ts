@@ -150,7 +150,11 @@ describe('classifySmtpError', () => {
         smtpError({ code: 'ESOCKET', originalCode: code, message: LEAK }),
         Object.assign(new Error(LEAK), { code }),
       ]) {
-        expect(classifySmtpError(error), code).toEqual({ kind: 'tls', responseCode: null, safeMessage: message });
+        expect(classifySmtpError(error), code).toEqual({
+          kind: 'tls',
+          responseCode: null,
+          safeMessage: message,
+        });
       }
     }
     expect(SMTP_ERROR_MESSAGES.certSelfSigned).toMatch(/self-signed/);

@@ -97,6 +97,11 @@ const account: SenderAccount = {
   imapError: null,
   domainCheck: null,
   isDevMailbox: false,
+  smtpTrustedCertificate: null,
+  imapTrustedCertificate: null,
+  sentFolderEnabled: true,
+  sentFolderError: null,
+  sentFolderAppendedAt: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 
