@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../server/app';
 import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
+import { appendSentFolderJob, appendSentFoldersJob } from '../server/jobs/append-sent-folder.job';
 import { checkSenderDomainsJob } from '../server/jobs/check-sender-domains.job';
 import { dispatchOutboxJob } from '../server/jobs/dispatch-outbox.job';
 import { importContactsJob } from '../server/jobs/import-contacts.job';
@@ -16,6 +17,7 @@ import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
 import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
 import { handleAdvanceCampaignSequences } from './handlers/advance-campaign-sequences.handler';
+import { handleAppendSentFolder, handleAppendSentFolders } from './handlers/append-sent-folder.handler';
 import { handleCheckSenderDomains } from './handlers/check-sender-domains.handler';
 import {
   createDispatcher,
@@ -66,7 +68,7 @@ export async function registerWorkers(
   log: FastifyBaseLogger,
 ): Promise<{ close(): void }> {
   const { queue } = services;
-  const dispatcher = createDispatcher(services);
+  const dispatcher = createDispatcher(services, log);
   // Several drains at once per process: each claims its own batch (SKIP LOCKED), so SMTP round trips
   // of one batch overlap the database work of another.
   await queue.work(
@@ -178,6 +180,26 @@ export async function registerWorkers(
       }),
     ),
   );
+  // Copies of sent mail in each mailbox's Sent folder, off the send path (sending/sent-folder.ts).
+  await queue.work(
+    appendSentFolderJob.name,
+    { localConcurrency: appendSentFolderJob.concurrency },
+    async (jobs) => {
+      for (const job of jobs) {
+        await handleAppendSentFolder({
+          services,
+          log: log.child({ jobId: job.id, job: job.name }),
+          payload: appendSentFolderJob.payload.parse(job.data ?? {}),
+        });
+      }
+    },
+  );
+  await queue.work(appendSentFoldersJob.name, async (jobs) => {
+    for (const job of jobs) {
+      await handleAppendSentFolders({ services, log: log.child({ jobId: job.id, job: job.name }) });
+    }
+  });
+  await queue.schedule(appendSentFoldersJob.name, appendSentFoldersJob.cron, {});
   // Campaign sequences (#5): due steps queued every minute, and at once after a launch.
   await queue.work(
     advanceCampaignSequencesJob.name,

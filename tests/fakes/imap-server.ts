@@ -59,6 +59,8 @@ export interface TestImapServer {
   append(raw: string, internalDate?: Date): number;
   /** The flags each INBOX message carries now, by UID. */
   flags(): Map<number, string[]>;
+  /** The messages of another mailbox (a Sent folder), raw, with their flags. */
+  mailbox(path: string): { raw: string; flags: string[] }[];
   /** An unconnected client for this server, as the app's openImapClient returns one. */
   client(auth?: { user: string; pass: string }): ImapFlow;
   close(): Promise<void>;
@@ -67,15 +69,26 @@ export interface TestImapServer {
 export async function startImapServer(options: {
   uidValidity: number;
   messages: { raw: string; internalDate?: Date }[];
+  /**
+   * Mailboxes besides INBOX, e.g. `{ 'Sent Items': { specialUse: '\\Sent' } }` (RFC 6154 SPECIAL-USE,
+   * as Dovecot and Exchange announce their Sent folder) or `{ Sent: {} }` (a server without it).
+   */
+  folders?: Record<string, { specialUse?: string }>;
 }): Promise<TestImapServer> {
+  const folders = Object.fromEntries(
+    Object.entries(options.folders ?? {}).map(([name, folder]) => [
+      name,
+      { ...(folder.specialUse ? { 'special-use': folder.specialUse } : {}), messages: [] },
+    ]),
+  );
   const server = hoodiecrow({
-    plugins: ['ID', 'UNSELECT', 'ENABLE', 'IDLE', partialFetchPerMessage],
+    plugins: ['ID', 'UNSELECT', 'ENABLE', 'IDLE', 'SPECIAL-USE', partialFetchPerMessage],
     storage: {
       INBOX: {
         uidvalidity: options.uidValidity,
         messages: options.messages.map((m) => ({ raw: m.raw, internaldate: m.internalDate ?? new Date() })),
       },
-      '': {},
+      '': { folders },
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,6 +99,8 @@ export async function startImapServer(options: {
       server.appendMessage('INBOX', [], internalDate, raw).message.uid,
     flags: () =>
       new Map(server.getMailbox('INBOX').messages.map((m) => [m.uid ?? 0, [...(m.flags ?? [])]] as const)),
+    mailbox: (path) =>
+      server.getMailbox(path).messages.map((m) => ({ raw: m.raw, flags: [...(m.flags ?? [])] })),
     client: (auth = IMAP_TEST_USER) =>
       new ImapFlow({
         host: '127.0.0.1',

@@ -43,6 +43,8 @@ export const JOB_NAMES = [
   'check-sender-domains',
   'poll-sender-mailboxes',
   'poll-sender-mailbox',
+  'append-sent-folder',
+  'append-sent-folders',
   // Campaigns (#5)
   'advance-campaign-sequences',
   'start-scheduled-campaigns',
@@ -55,7 +57,11 @@ export type JobName = (typeof JOB_NAMES)[number];
  * Queues that are not plain FIFO. A policy is fixed when pg-boss first creates the queue.
  * poll-sender-mailbox: one queued-or-active job per singletonKey (the account), so polls of one mailbox
  * never overlap however often the fan-out runs.
+ * append-sent-folder: see below.
  */
 const QUEUE_OPTIONS: Partial<Record<JobName, Omit<QueueDefinition, 'name'>>> = {
   'poll-sender-mailbox': { policy: 'exclusive' },
+  // One queued and one running per account (singletonKey): copies arriving while a job runs still get
+  // a job after it, and two never APPEND the same rows at once.
+  'append-sent-folder': { policy: 'stately' },
 };

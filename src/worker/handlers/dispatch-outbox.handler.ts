@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type DispatchContext, drainOutbox } from '../../server/features/sending/dispatch';
 import { wakeDispatchers } from '../../server/features/sending/outbox.service';
 import { recoverExpiredLeases } from '../../server/features/sending/outbox-recovery';
+import { createSentFolderRecorder } from '../../server/features/sending/sent-folder';
 import { createTransportCache, type TransportCache } from '../../server/features/sending/transport-cache';
 import { dispatchOutboxJob } from '../../server/jobs/dispatch-outbox.job';
 import type { WorkerServices } from '../workers';
@@ -15,21 +16,27 @@ export interface Dispatcher {
   close(): void;
 }
 
-export function createDispatcher(services: WorkerServices): Dispatcher {
+export function createDispatcher(services: WorkerServices, log?: FastifyBaseLogger): Dispatcher {
   const { env, secrets, mailer } = services;
   if (!env || !secrets || !mailer) {
     throw new Error('the dispatcher needs the environment, the encryption key and the system mailer');
   }
+  // Each accepted message's bytes go to the mailbox's Sent folder later, by a job (sent-folder.ts).
+  const sentFolder = log ? createSentFolderRecorder({ db: services.db, queue: services.queue, log }) : null;
   const transports = createTransportCache({
     encryptionKey: secrets.encryptionKey,
     network: env.SENDER_NETWORK,
     devMailboxPort: services.devMailbox?.port ?? (env.SMTP_URL ? null : env.DEV_MAILBOX_PORT),
     ehloName: env.SMTP_EHLO_NAME,
+    onSent: sentFolder ? (account, raw) => sentFolder.add(account, raw) : undefined,
   });
   return {
     workerId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     transports,
-    close: () => transports.closeAll(),
+    close: () => {
+      transports.closeAll();
+      void sentFolder?.close();
+    },
   };
 }
 

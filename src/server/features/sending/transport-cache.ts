@@ -1,7 +1,8 @@
-import type { Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Env } from '../../env';
 import { openSmtpTransport } from '../sender-accounts/sender-transport';
 import type { SenderAccountRow } from './sender-allocation';
+import { wantsSentFolderCopy } from './sent-folder';
 
 /**
  * One pooled SMTP transport per sender account per worker process, reused across batches (a new TLS
@@ -24,6 +25,11 @@ export function createTransportCache(options: {
   maxConnectionsPerAccount?: number;
   /** SMTP_EHLO_NAME (unset: each account's own domain). */
   ehloName?: string | null;
+  /**
+   * Called with each message an account's server accepted, as the exact bytes sent, when the account
+   * wants a copy in its Sent folder (sent-folder.ts). Must return at once: sending never waits on it.
+   */
+  onSent?: (account: SenderAccountRow, raw: string | Buffer) => void;
 }): TransportCache {
   const entries = new Map<string, { version: number; transport: Promise<Transporter> }>();
   const connectionsPerAccount = options.maxConnectionsPerAccount ?? 2;
@@ -34,6 +40,7 @@ export function createTransportCache(options: {
       const existing = entries.get(account.id);
       if (existing && existing.version === version) return existing.transport;
       if (existing) void existing.transport.then((t) => t.close()).catch(() => {});
+      const onSent = options.onSent;
       const transport = openSmtpTransport({
         account,
         encryptionKey: options.encryptionKey,
@@ -42,7 +49,9 @@ export function createTransportCache(options: {
         pool: true,
         maxConnections: connectionsPerAccount,
         ehloName: options.ehloName,
-      });
+      }).then((opened) =>
+        onSent && wantsSentFolderCopy(account) ? copyingSentMail(opened, account, onSent) : opened,
+      );
       entries.set(account.id, { version, transport });
       // A failed open (guard refused the host, DNS error) must not stay cached.
       transport.catch(() => {
@@ -59,4 +68,40 @@ export function createTransportCache(options: {
       for (const id of [...entries.keys()]) this.discard(id);
     },
   };
+}
+
+/**
+ * The transport, with each accepted raw message also handed to onSent (after the server's 250, never
+ * before; a failure of onSent is not the send's). The dispatcher keeps calling sendMail as before.
+ */
+function copyingSentMail(
+  transport: Transporter,
+  account: SenderAccountRow,
+  onSent: (account: SenderAccountRow, raw: string | Buffer) => void,
+): Transporter {
+  const sendMail = transport.sendMail.bind(transport) as (mail: SendMailOptions) => Promise<unknown>;
+  const copy = (mail: SendMailOptions) => {
+    const raw = mail.raw;
+    if (typeof raw !== 'string' && !Buffer.isBuffer(raw)) return;
+    try {
+      onSent(account, raw);
+    } catch {
+      // Never the send's problem.
+    }
+  };
+  Object.assign(transport, {
+    sendMail: (mail: SendMailOptions, callback?: (error: unknown, info?: unknown) => void) => {
+      const sent = sendMail(mail).then((info) => {
+        copy(mail);
+        return info;
+      });
+      if (!callback) return sent;
+      sent.then(
+        (info) => callback(null, info),
+        (error: unknown) => callback(error),
+      );
+      return undefined;
+    },
+  });
+  return transport;
 }
