@@ -1,4 +1,10 @@
-import type { ConnectionTestResult, SenderAccount, SenderAccountInput, SenderPreset } from '@shared/sending';
+import type {
+  ConnectionTestResult,
+  SenderAccount,
+  SenderAccountInput,
+  SenderPreset,
+  SenderTrustCertificateInput,
+} from '@shared/sending';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 
@@ -100,7 +106,13 @@ export function useDeleteSenderAccount() {
  */
 export function useTestSenderSettings() {
   return useMutation({
-    mutationFn: async (input: SenderAccountInput & { accountId?: string }): Promise<ConnectionTestResult> => {
+    mutationFn: async (
+      input: SenderAccountInput & {
+        accountId?: string;
+        smtpTrustFingerprint?: string;
+        imapTrustFingerprint?: string;
+      },
+    ): Promise<ConnectionTestResult> => {
       const res = await apiRequest('POST', '/api/sender-accounts/test', input);
       return (await res.json()) as ConnectionTestResult;
     },
@@ -128,4 +140,14 @@ export function useSendSenderTestEmail() {
     // The send counts towards today's total.
     onSettled: () => refreshAccounts(queryClient),
   });
+}
+
+/**
+ * Pins the certificate a server presents (`fingerprint`: the one the user checked; the server refuses
+ * with 409 if it presents another now), or forgets the pin (`fingerprint: null`).
+ */
+export function useTrustSenderCertificate() {
+  return useAccountMutation(async ({ id, ...input }: SenderTrustCertificateInput & { id: string }) =>
+    readAccount(await apiRequest('POST', `${accountPath(id)}/trust-certificate`, input)),
+  );
 }

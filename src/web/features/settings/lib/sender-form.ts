@@ -33,6 +33,8 @@ export interface SenderFormValues {
   imapSecurity: SmtpSecurity;
   imapUser: string;
   imapPassword: string;
+  /** Copy sent campaign emails to the mailbox's Sent folder (with IMAP on). */
+  sentFolderEnabled: boolean;
   dailyCap: string;
   warmupEnabled: boolean;
   warmupStart: string;
@@ -105,6 +107,7 @@ export function emptySenderForm(defaults: { fromName?: string; timeZone?: string
     imapSecurity: 'tls',
     imapUser: '',
     imapPassword: '',
+    sentFolderEnabled: true,
     dailyCap: String(SENDER_DAILY_CAP_DEFAULT),
     warmupEnabled: false,
     warmupStart: String(WARMUP_START_DEFAULT),
@@ -134,6 +137,7 @@ export function senderFormFromAccount(account: SenderAccount): SenderFormValues 
     imapSecurity: account.imapSecurity ?? 'tls',
     imapUser,
     imapPassword: '',
+    sentFolderEnabled: account.sentFolderEnabled,
     dailyCap: String(account.dailyCap),
     warmupEnabled: account.warmupEnabled,
     warmupStart: String(account.warmupStart),
@@ -203,6 +207,7 @@ export function toSenderInput(values: SenderFormValues, mode: SenderFormMode): S
     smtpUser: values.smtpUser,
     smtpPassword,
     imapEnabled: values.imapEnabled,
+    sentFolderEnabled: values.sentFolderEnabled,
     dailyCap: values.dailyCap.trim(),
     warmupEnabled: values.warmupEnabled,
     warmupStart: values.warmupStart.trim(),

@@ -432,6 +432,28 @@ export function SenderAccountFields({
                     />
                   </div>
                 )}
+                <FormField
+                  control={form.control}
+                  name="sentFolderEnabled"
+                  render={({ field }) => (
+                    <FormItem className="flex flex-row items-start gap-2">
+                      <FormControl>
+                        <Checkbox
+                          checked={Boolean(field.value)}
+                          onCheckedChange={(checked) => field.onChange(checked === true)}
+                          data-testid="sender-sentFolderEnabled"
+                        />
+                      </FormControl>
+                      <div className="space-y-1">
+                        <FormLabel className="font-normal">Copy sent emails to my Sent folder</FormLabel>
+                        <FormDescription>
+                          So campaign emails appear in your mail app's Sent folder, like the ones you send
+                          yourself.
+                        </FormDescription>
+                      </div>
+                    </FormItem>
+                  )}
+                />
               </div>
             )}
           </Group>

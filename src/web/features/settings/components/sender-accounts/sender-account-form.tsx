@@ -14,6 +14,7 @@ import {
   useCreateSenderAccount,
   useSenderPresets,
   useTestSenderSettings,
+  useTrustSenderCertificate,
   useUpdateSenderAccount,
 } from '../../api/sender-accounts';
 import {
@@ -28,7 +29,7 @@ import {
   toFormField,
   withCustomPreset,
 } from '../../lib/sender-form';
-import { ConnectionTestResultView } from './connection-test-result';
+import { ConnectionTestResultView, type MailServerKind } from './connection-test-result';
 import { PresetPicker } from './preset-picker';
 import { SenderAccountFields, type SenderForm } from './sender-account-fields';
 
@@ -81,7 +82,13 @@ export function SenderAccountForm({
   const create = useCreateSenderAccount();
   const update = useUpdateSenderAccount();
   const testSettings = useTestSenderSettings();
-  const saving = create.isPending || update.isPending;
+  const trustCertificate = useTrustSenderCertificate();
+  const saving = create.isPending || update.isPending || trustCertificate.isPending;
+  /**
+   * Certificates the user chose to trust in this form (fingerprints), tested with and pinned once the
+   * account is saved. A change to that server's settings forgets its choice.
+   */
+  const [trusted, setTrusted] = useState<Partial<Record<MailServerKind, string>>>({});
 
   const resolver = useMemo(
     () => senderFormResolver({ mode, imapPasswordStored: Boolean(account?.imapEnabled) }),
@@ -112,7 +119,11 @@ export function SenderAccountForm({
   useEffect(() => {
     const subscription = form.watch((_, { name }) => {
       // A test result describes the settings it ran with; changing the server or sign-in makes it stale.
-      if (name && /^(smtp|imap)/.test(name)) setTestResult(null);
+      if (name && /^(smtp|imap)/.test(name)) {
+        setTestResult(null);
+        const server = name.startsWith('smtp') ? 'smtp' : 'imap';
+        setTrusted((current) => (current[server] ? { ...current, [server]: undefined } : current));
+      }
       if (name === 'fromEmail') {
         const { fromEmail, smtpUser, smtpHost, imapHost } = form.getValues();
         const before = lastFromEmail.current;
@@ -143,11 +154,16 @@ export function SenderAccountForm({
     form.clearErrors(['smtpHost', 'smtpPort', 'smtpSecurity', 'imapHost', 'imapPort', 'imapSecurity']);
   };
 
-  const runTest = form.handleSubmit((input) => {
+  const testWith = (input: SenderAccountInput, trust: Partial<Record<MailServerKind, string>>) => {
     setNotice(null);
     setTestResult(null);
     testSettings.mutate(
-      { ...input, ...(account ? { accountId: account.id } : {}) },
+      {
+        ...input,
+        ...(account ? { accountId: account.id } : {}),
+        ...(trust.smtp ? { smtpTrustFingerprint: trust.smtp } : {}),
+        ...(trust.imap ? { imapTrustFingerprint: trust.imap } : {}),
+      },
       {
         onSuccess: setTestResult,
         onError: (error) => {
@@ -160,16 +176,37 @@ export function SenderAccountForm({
         },
       },
     );
-  });
+  };
+  const runTest = form.handleSubmit((input) => testWith(input, trusted));
+  const trustAndRetest = (server: MailServerKind, fingerprint: string) => {
+    const next = { ...trusted, [server]: fingerprint };
+    setTrusted(next);
+    void form.handleSubmit((input) => testWith(input, next))();
+  };
 
   const save = form.handleSubmit((input) => {
     setNotice(null);
-    const onSuccess = (saved: SenderAccount) => {
+    const onSuccess = async (saved: SenderAccount) => {
+      let result = saved;
+      // The certificates trusted while filling the form: pinned now that the account exists.
+      for (const server of ['smtp', 'imap'] as const) {
+        const fingerprint = trusted[server];
+        if (!fingerprint) continue;
+        try {
+          result = await trustCertificate.mutateAsync({ id: saved.id, server, fingerprint });
+        } catch (error) {
+          toast({
+            title: 'Certificate not trusted',
+            description: getErrorMessage(error, 'Test the connection of the account again.'),
+            variant: 'destructive',
+          });
+        }
+      }
       toast({
         title: account ? 'Sender account saved' : 'Sender account added',
-        description: `${saved.fromName} <${saved.fromEmail}>`,
+        description: `${result.fromName} <${result.fromEmail}>`,
       });
-      onSaved(saved);
+      onSaved(result);
     };
     const onError = (error: unknown) => {
       const planLimit = getPlanLimitMessage(error);
@@ -239,7 +276,19 @@ export function SenderAccountForm({
         )}
 
         <div className="space-y-3" aria-live="polite">
-          {testResult && <ConnectionTestResultView result={testResult} />}
+          {testResult && (
+            <ConnectionTestResultView
+              result={testResult}
+              onTrust={(server, certificate) => trustAndRetest(server, certificate.fingerprint)}
+              trusting={testSettings.isPending}
+            />
+          )}
+          {(trusted.smtp || trusted.imap) && (
+            <p className="text-sm text-muted-foreground" data-testid="sender-pending-trust">
+              The certificate you trusted is pinned when you save: from then on the account connects only
+              while the server presents it.
+            </p>
+          )}
           {rootError && (
             <Alert variant="destructive">
               <AlertCircle aria-hidden="true" />

@@ -1,4 +1,4 @@
-import type { ConnectionTestResult, SenderAccount } from '@shared/sending';
+import type { ConnectionTestResult, PresentedCertificate, SenderAccount } from '@shared/sending';
 import {
   ChevronDown,
   FlaskConical,
@@ -32,9 +32,10 @@ import {
   useCheckSenderDomain,
   useSetSenderAccountPaused,
   useTestSenderAccount,
+  useTrustSenderCertificate,
 } from '../../api/sender-accounts';
 import { capacityDisplay, imapDisplay, senderStatusDisplay } from '../../lib/sender-display';
-import { ConnectionTestResultView } from './connection-test-result';
+import { CertificateDetails, ConnectionTestResultView, type MailServerKind } from './connection-test-result';
 import { DomainCheckPanel } from './domain-check-panel';
 import { DomainCheckPills } from './domain-check-pills';
 
@@ -64,6 +65,7 @@ export function SenderAccountItem({
   const testAccount = useTestSenderAccount();
   const checkDomain = useCheckSenderDomain();
   const setPaused = useSetSenderAccountPaused();
+  const trustCertificate = useTrustSenderCertificate();
   const [testResult, setTestResult] = useState<ConnectionTestResult | null>(null);
   const [domainOpen, setDomainOpen] = useState(false);
 
@@ -85,6 +87,29 @@ export function SenderAccountItem({
         }),
     });
   };
+
+  /** Pins the certificate the user just checked, then tests again with it. */
+  const trust = (server: MailServerKind, certificate: PresentedCertificate | null) =>
+    trustCertificate.mutate(
+      { id: account.id, server, fingerprint: certificate?.fingerprint ?? null },
+      {
+        onSuccess: () => {
+          toast({
+            title: certificate ? 'Certificate trusted' : 'Certificate no longer trusted',
+            description: certificate
+              ? `${account.fromEmail} connects only while the server presents this certificate.`
+              : `${account.fromEmail} accepts certificates from the usual authorities again.`,
+          });
+          if (certificate) runTest();
+        },
+        onError: (error) =>
+          toast({
+            title: 'Certificate not trusted',
+            description: getErrorMessage(error, 'Please try again.'),
+            variant: 'destructive',
+          }),
+      },
+    );
 
   const runDomainCheck = () =>
     checkDomain.mutate(account.id, {
@@ -238,6 +263,23 @@ export function SenderAccountItem({
             <Inbox className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span className="min-w-0 break-words">{imap.text}</span>
           </p>
+          {account.imapEnabled && !account.isDevMailbox && (
+            <p
+              className={cn(
+                'text-xs',
+                account.sentFolderError ? 'text-destructive' : 'text-muted-foreground',
+              )}
+              data-testid="sender-sent-folder"
+            >
+              {!account.sentFolderEnabled
+                ? 'Sent emails are not copied to your Sent folder.'
+                : account.sentFolderError
+                  ? `Sent folder: ${account.sentFolderError}`
+                  : account.sentFolderAppendedAt
+                    ? `Sent emails are copied to your Sent folder (last ${whenText(account.sentFolderAppendedAt)}).`
+                    : 'Sent emails will be copied to your Sent folder.'}
+            </p>
+          )}
         </Stat>
         <Stat label="Domain">
           <DomainCheckPills check={account.domainCheck} />
@@ -290,7 +332,42 @@ export function SenderAccountItem({
         </Button>
       </div>
 
-      {testResult && <ConnectionTestResultView result={testResult} />}
+      {(['smtp', 'imap'] as const).map((server) => {
+        const pinned = server === 'smtp' ? account.smtpTrustedCertificate : account.imapTrustedCertificate;
+        if (!pinned) return null;
+        return (
+          <div
+            key={server}
+            className="space-y-2 rounded-md border bg-muted/40 p-3"
+            data-testid={`sender-trusted-certificate-${server}`}
+          >
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <p className="flex items-center gap-1.5 text-sm font-medium">
+                <ShieldCheck className="size-4 shrink-0" aria-hidden="true" />
+                Trusted {server === 'smtp' ? 'SMTP' : 'IMAP'} certificate
+              </p>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => trust(server, null)}
+                disabled={trustCertificate.isPending}
+                data-testid={`sender-forget-certificate-${server}`}
+              >
+                Stop trusting
+              </Button>
+            </div>
+            <CertificateDetails certificate={pinned} />
+          </div>
+        );
+      })}
+
+      {testResult && (
+        <ConnectionTestResultView
+          result={testResult}
+          onTrust={(server, certificate) => trust(server, certificate)}
+          trusting={trustCertificate.isPending}
+        />
+      )}
 
       {domainOpen && (
         <div id={panelId} className="rounded-md border p-4">
