@@ -558,7 +558,7 @@ describe('sender accounts', () => {
         payload: { to },
       });
       expect(failed.statusCode).toBe(400);
-      expect(failed.json().message).toMatch(/could not reach a mail server/i);
+      expect(failed.json().message).toMatch(/could not connect to a mail server/i);
       expect((await storedRow(closed.id)).sendsToday).toBe(0);
     });
 

@@ -157,7 +157,7 @@ describe('testSenderConnection (SMTP)', () => {
       network: 'loopback',
     });
     expect(result.smtp).toEqual({ ok: false, message: SMTP_ERROR_MESSAGES.unreachable });
-    expect(result.smtp.message).toMatch(/could not reach a mail server/i);
+    expect(result.smtp.message).toMatch(/could not connect to a mail server/i);
   });
 
   it('answers one message for a closed port, a silent one and one that is not a mail server', async () => {

@@ -26,7 +26,7 @@ export const SMTP_ERROR_MESSAGES = {
     'The server could not check the user name and password right now. Try again in a few minutes.',
   missingCredentials: 'Enter the user name and password of this mailbox.',
   unreachable:
-    'We could not reach a mail server at this host and port: check the host, the port and the security setting (SSL/TLS for port 465, STARTTLS for 587).',
+    'Could not connect to a mail server at this host and port: check the host, the port and the security setting (SSL/TLS for port 465, STARTTLS for 587).',
   connectionLost: 'The server closed the connection. Try again in a few minutes.',
   notFound: 'We could not find the mail server: check the host name',
   certificate: "The server's TLS certificate could not be verified",
