@@ -15,6 +15,8 @@ import {
   appendPendingSentCopies,
   appendToSentFolder,
   createSentFolderRecorder,
+  queueSentFolderAppends,
+  recordSentCopies,
   SENT_FOLDER_MESSAGES,
 } from './sent-folder';
 import { createTransportCache } from './transport-cache';
@@ -200,6 +202,37 @@ describe('copies of sent mail in the Sent folder', () => {
     });
     expect(imap.mailbox('Sent')).toHaveLength(1);
     expect((await accountRow(refused.id)).sentFolderError).toBeNull();
+  });
+
+  it('keeps one queued job per account however many copies arrive, and copies them in batches', async () => {
+    const imap = await startImap({ Sent: {} });
+    const row = await account(imap);
+    const { queue } = app.services;
+    await recordSentCopies({
+      db: app.services.db,
+      copies: [1, 2, 3].map((n) => ({ accountId: row.id, raw: rawMessage(`n${n}@example.com`).raw })),
+    });
+    await queueSentFolderAppends(queue, [row.id, row.id]);
+    await queueSentFolderAppends(queue, [row.id]);
+    const jobs = await queue.findJobs<{ senderAccountId: string }>(APPEND_SENT_FOLDER_JOB, {
+      key: row.id,
+      queued: true,
+    });
+    expect(jobs.map((job) => job.data)).toEqual([{ senderAccountId: row.id }]);
+
+    // Two to a batch: the job says more are waiting (its handler queues itself again), then finishes.
+    expect(await appendPendingSentCopies({ ...context(), accountId: row.id, limit: 2 })).toEqual({
+      appended: 2,
+      remaining: true,
+      error: null,
+    });
+    expect(await appendPendingSentCopies({ ...context(), accountId: row.id, limit: 2 })).toEqual({
+      appended: 1,
+      remaining: false,
+      error: null,
+    });
+    expect(imap.mailbox('Sent')).toHaveLength(3);
+    expect(await waiting(row.id)).toEqual([]);
   });
 
   it('copies nothing for an account that turned it off', async () => {
