@@ -1,5 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_AI_PORT, E2E_BASE_URL, E2E_DEMO_PASSWORD, E2E_PORT } from './tests/e2e/support/env';
+import {
+  E2E_AI_PORT,
+  E2E_BASE_URL,
+  E2E_DEMO_PASSWORD,
+  E2E_PORT,
+  E2E_TLS_SMTP_PORT,
+} from './tests/e2e/support/env';
 
 const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.e2e-data';
 
@@ -30,6 +36,15 @@ export default defineConfig({
       // A fake OpenAI-compatible provider, so "Write with AI" runs end to end without the internet.
       command: 'npx tsx tests/e2e/support/fake-ai-server.ts',
       port: E2E_AI_PORT,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // A customer's own mail server: implicit TLS with a self-signed certificate (tests/fixtures/tls).
+      command: 'npx tsx tests/e2e/support/tls-smtp-server.ts',
+      port: E2E_TLS_SMTP_PORT,
       timeout: 60_000,
       reuseExistingServer: false,
       stdout: 'ignore',

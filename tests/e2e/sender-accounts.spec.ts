@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 
 import { newAccount, registerViaApi, signInAsSuperAdmin, signInViaApi } from './support/accounts';
-import { DEMO, E2E_DEMO_PASSWORD } from './support/env';
+import { DEMO, E2E_DEMO_PASSWORD, E2E_TLS_SMTP_PORT } from './support/env';
 import { expectToast } from './support/ui';
 
 interface CaughtMail {
@@ -211,5 +212,46 @@ test.describe('sender accounts', () => {
       title: 'Nothing to update',
       description: 'This message was not sent by a campaign, so nothing can answer it',
     });
+  });
+
+  test('a self-signed mail server: the test shows its certificate, and trusting it makes it connect', async ({
+    page,
+  }) => {
+    const fingerprint = new X509Certificate(
+      readFileSync(new URL('../fixtures/tls/self-signed.crt', import.meta.url)),
+    ).fingerprint256;
+    await registerViaApi(page.request, newAccount('selfsigned'));
+    const fromEmail = uniqueInbox('selfsigned');
+    const created = await page.request.post('/api/sender-accounts', {
+      data: {
+        fromName: 'Kora Sales',
+        fromEmail,
+        postalAddress: '12 Admiralty Way, Lekki Phase 1, Lagos',
+        smtpHost: '127.0.0.1',
+        smtpPort: E2E_TLS_SMTP_PORT,
+        smtpSecurity: 'tls',
+        smtpUser: fromEmail,
+        smtpPassword: 'app-password-1',
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+
+    await page.goto('/settings#sender-accounts');
+    const account = page.getByTestId('sender-account').filter({ hasText: fromEmail });
+    await account.getByTestId('sender-test').click();
+    const prompt = account.getByTestId('certificate-prompt-smtp');
+    await expect(prompt).toHaveAttribute('data-problem', 'self_signed');
+    await expect(account.getByTestId('connection-test-smtp')).toContainText('self-signed');
+    await expect(prompt.getByTestId('certificate-fingerprint')).toHaveText(fingerprint);
+    await expect(prompt.getByTestId('certificate-subject')).toContainText('CN=mail.kanofoods.test');
+
+    await prompt.getByTestId('trust-certificate-smtp').click();
+    await expectToast(page, {
+      title: 'Certificate trusted',
+      description: /connects only while the server presents this certificate/,
+    });
+    await expect(account.getByTestId('connection-test-result')).toHaveAttribute('data-ok', 'true');
+    const trusted = account.getByTestId('sender-trusted-certificate-smtp');
+    await expect(trusted.getByTestId('certificate-fingerprint')).toHaveText(fingerprint);
   });
 });
