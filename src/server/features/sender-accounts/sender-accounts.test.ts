@@ -23,7 +23,7 @@ import { SMTP_ERROR_MESSAGES } from './smtp-errors';
 
 /*
  * The sender-account API end to end: the app on the test database, a fake DNS for the domain checks, and a
- * real smtp-server on port 2525 of a random loopback address for the connection tests.
+ * real smtp-server on an ephemeral port of a random loopback address for the connection tests.
  */
 
 const future = () => new Date(Date.now() + 30 * 86_400_000);
@@ -33,6 +33,7 @@ describe('sender accounts', () => {
   let app: FastifyInstance;
   let dns: FakeDns;
   let smtpHost: string;
+  let smtpPort = 0;
   let smtp: SMTPServer;
   let smtpConnections = 0;
 
@@ -68,10 +69,11 @@ describe('sender accounts', () => {
       smtpHost = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
       const listening = await new Promise<boolean>((resolve) => {
         smtp.server.once('error', () => resolve(false));
-        smtp.listen(2525, smtpHost, () => resolve(true));
+        smtp.listen(0, smtpHost, () => resolve(true));
       });
       if (listening) break;
     }
+    smtpPort = (smtp.server.address() as AddressInfo).port;
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
@@ -89,7 +91,7 @@ describe('sender accounts', () => {
       fromEmail: `ada-${id}@kanofoods.test`,
       postalAddress: 'Kano Foods Ltd, 3 Bompai Road, Kano, Nigeria',
       smtpHost,
-      smtpPort: 2525,
+      smtpPort: smtpPort,
       smtpSecurity: 'none',
       smtpUser: `ada-${id}@kanofoods.test`,
       smtpPassword: 'right-password',
