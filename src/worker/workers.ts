@@ -184,21 +184,18 @@ export async function registerWorkers(
   await queue.work(
     appendSentFolderJob.name,
     { localConcurrency: appendSentFolderJob.concurrency },
-    async (jobs) => {
-      for (const job of jobs) {
-        await handleAppendSentFolder({
-          services,
-          log: log.child({ jobId: job.id, job: job.name }),
-          payload: appendSentFolderJob.payload.parse(job.data ?? {}),
-        });
-      }
-    },
+    logged(log, (job, jobLog) =>
+      handleAppendSentFolder({
+        services,
+        log: jobLog,
+        payload: appendSentFolderJob.payload.parse(job.data ?? {}),
+      }),
+    ),
   );
-  await queue.work(appendSentFoldersJob.name, async (jobs) => {
-    for (const job of jobs) {
-      await handleAppendSentFolders({ services, log: log.child({ jobId: job.id, job: job.name }) });
-    }
-  });
+  await queue.work(
+    appendSentFoldersJob.name,
+    logged(log, (_job, jobLog) => handleAppendSentFolders({ services, log: jobLog })),
+  );
   await queue.schedule(appendSentFoldersJob.name, appendSentFoldersJob.cron, {});
   // Campaign sequences (#5): due steps queued every minute, and at once after a launch.
   await queue.work(
