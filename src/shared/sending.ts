@@ -17,7 +17,7 @@ export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
 /**
  * The usual ports, for hints and presets. Any port from 1 to 65535 is accepted: the SSRF guard judges the
  * address, and a failed connection answers the same fixed message whatever was on the port
- * (docs/decisions/any-mail-port.md).
+ * (docs/decisions/mail-servers-customers-have.md).
  */
 export const SMTP_PORTS = [25, 465, 587, 2525] as const;
 export const IMAP_PORTS = [143, 993] as const;

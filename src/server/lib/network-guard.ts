@@ -10,7 +10,7 @@ import { AppError } from './errors';
  * operator allows (SENDER_NETWORK); otherwise the connection test would let anyone probe our internal
  * network or the cloud metadata service. Any port is allowed (servers run on 10025, 1587…): what protects
  * the inside is the address, and a failed connection reads the same whatever answered on the port
- * (smtp-errors.ts; docs/decisions/any-mail-port.md). Callers connect to the address returned here (TLS servername = the
+ * (smtp-errors.ts; docs/decisions/mail-servers-customers-have.md). Callers connect to the address returned here (TLS servername = the
  * original host name), so a DNS answer that changes between this check and the connection is useless.
  */
 
