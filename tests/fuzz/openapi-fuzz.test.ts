@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, login, type TestUser } from '../factories/users';
 import { type FakeAiProvider, startFakeAiProvider } from '../fakes/ai-provider';
 import { type FakePaystack, startFakePaystack } from '../fakes/paystack';
-import { createUser, login, type TestUser } from '../factories/users';
 import { createTestApp } from '../setup/test-app';
 
 /*
@@ -415,7 +415,9 @@ describe('every API route answers bad input without a 5xx', () => {
         requests++;
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
         if (process.env.FUZZ_DEBUG && c.label === 'baseline')
-          console.log(`${who} ${op.method} ${c.url} baseline → ${response.statusCode} ${response.body.slice(0, 150)}`);
+          console.log(
+            `${who} ${op.method} ${c.url} baseline → ${response.statusCode} ${response.body.slice(0, 150)}`,
+          );
         if (response.statusCode >= 500) {
           const payload = c.payload === undefined ? '' : JSON.stringify(c.payload).slice(0, 300);
           failures.push(
@@ -460,7 +462,12 @@ describe('every API route answers bad input without a 5xx', () => {
   }, 180_000);
 });
 
-async function seed(app: FastifyInstance, user: TestUser, admin: TestUser, victimId: string): Promise<Seeded> {
+async function seed(
+  app: FastifyInstance,
+  user: TestUser,
+  admin: TestUser,
+  victimId: string,
+): Promise<Seeded> {
   const call = async (cookie: string, method: InjectOptions['method'], url: string, payload?: unknown) => {
     const response = await app.inject({
       method,
@@ -468,7 +475,8 @@ async function seed(app: FastifyInstance, user: TestUser, admin: TestUser, victi
       headers: { origin: 'http://localhost:3000', cookie },
       ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
     });
-    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+    if (response.statusCode >= 300)
+      throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
     return response.json();
   };
   const list = await call(user.cookie, 'POST', '/api/lists', { name: 'Fuzz list' });

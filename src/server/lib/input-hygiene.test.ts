@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countUsersWithEmail, createUser, TEST_PASSWORD, type TestUser, uniqueEmail } from '../../../tests/factories/users';
+import {
+  countUsersWithEmail,
+  createUser,
+  TEST_PASSWORD,
+  type TestUser,
+  uniqueEmail,
+} from '../../../tests/factories/users';
 import { as, createTestApp } from '../../../tests/setup/test-app';
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from './input-hygiene';
 
@@ -58,7 +64,12 @@ describe('requests with text PostgreSQL cannot store', () => {
       method: 'POST',
       url: '/api/newsletters',
       headers: { origin: 'http://localhost:3000' },
-      payload: { kind: 'newsletter', name: 'News', subject: 'Hi', blocks: [{ id: 'b1', type: 'text', text: 'a\ud800b' }] },
+      payload: {
+        kind: 'newsletter',
+        name: 'News',
+        subject: 'Hi',
+        blocks: [{ id: 'b1', type: 'text', text: 'a\ud800b' }],
+      },
     });
     expect(surrogate.statusCode).toBe(400);
     expect(surrogate.json().errors[0].path).toBe('body.blocks.0.text');
@@ -81,7 +92,10 @@ describe('requests with text PostgreSQL cannot store', () => {
   });
 
   it('refuses a NUL in a path parameter', async () => {
-    const response = await as(app, owner.cookie)({ method: 'DELETE', url: '/api/user/sessions/a%00b', headers: { origin: 'http://localhost:3000' } });
+    const response = await as(
+      app,
+      owner.cookie,
+    )({ method: 'DELETE', url: '/api/user/sessions/a%00b', headers: { origin: 'http://localhost:3000' } });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors[0].path).toBe('params.id');
   });
