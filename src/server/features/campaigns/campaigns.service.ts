@@ -15,10 +15,8 @@ import {
   campaignSteps,
   campaignStepVariants,
   campaigns,
-  contactLists,
   emailEvents,
   outboxMessages,
-  senderAccounts,
 } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
