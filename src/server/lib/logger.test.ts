@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pino, { type LoggerOptions } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../tests/factories/users';
 import { createTestApp } from '../../../tests/setup/test-app';
 import { users } from '../db/schema/index';
 import { parseEnv } from '../env';
+import { errorHandler } from './error-handler';
 import { loggerOptions } from './logger';
 
 /** The app's real logger options, writing JSON lines into memory instead of stdout. */
@@ -56,6 +57,32 @@ describe('database errors in the logs', () => {
     expect(logged).toContain('insert failed');
     expect(logged).toContain('Failed query: insert into');
     expect(logged).toContain('[redacted]');
+    expect(logged).not.toContain(existing.email);
+    expect(logged).not.toContain(secret);
+  });
+
+  it('applies through Fastify: the error handler’s 500 log line carries no parameters', async () => {
+    const secret = `sealed-${randomUUID()}`;
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const options = loggerOptions(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info' })) as object;
+    const server = Fastify({ logger: { ...options, stream } });
+    server.setErrorHandler(errorHandler);
+    server.get('/boom', async () => {
+      await app.services.db
+        .insert(users)
+        .values({ id: randomUUID(), name: secret, email: existing.email, firstName: secret });
+    });
+    const response = await server.inject({ method: 'GET', url: '/boom' });
+    await server.close();
+    expect(response.statusCode).toBe(500);
+    const logged = lines.join('');
+    expect(logged).toContain('DrizzleQueryError');
     expect(logged).not.toContain(existing.email);
     expect(logged).not.toContain(secret);
   });
