@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { tightenTree } from '../lib/data-dir';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -79,7 +80,8 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
 }
 
 async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHandle> {
-  if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true });
+  if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true, mode: 0o700 });
+  const initialises = dataDir !== undefined && !existsSync(path.join(path.resolve(dataDir), 'PG_VERSION'));
   // Loaded here, not at the top: a process on PostgreSQL never needs the WASM engine (~45 MB).
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
     [
@@ -95,6 +97,8 @@ async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHa
     ? new PGlite(path.resolve(dataDir), { extensions })
     : new PGlite({ extensions, ...(snapshot ? { loadDataDir: snapshot } : {}) });
   await client.waitReady;
+  // initdb unpacks PGlite's template database with 0666 files, whatever the umask: owner-only from here.
+  if (dataDir && initialises) tightenTree(path.resolve(dataDir));
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: 'pglite',
