@@ -101,6 +101,31 @@ describe('NUL bytes and lone surrogates outside JSON bodies', () => {
     expect(contacts.json().items.map((c: { firstName: string | null }) => c.firstName)).toEqual(['Person49']);
   });
 
+  it('imports a custom field cut at its length limit between the halves of an emoji', async () => {
+    const list = await makeList(app, owner.user.id);
+    const notes = `${'a'.repeat(999)}😀 and more`;
+    const uploaded = await uploadCsv(app, owner.cookie, `email,notes\nemoji@tambari.test,${notes}\n`, {
+      target: 'list',
+      listId: list.id,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const upload = uploaded.json<ImportUploadResult>();
+    const started = await app.inject({
+      method: 'POST',
+      url: `/api/imports/${upload.importId}/start`,
+      headers: { cookie: owner.cookie },
+      payload: { mapping: { '0': 'email', '1': 'custom:notes' }, hasHeader: true },
+    });
+    expect(started.statusCode, started.body).toBeLessThan(300);
+    expect(await runImportJob(app, upload.importId)).toBe('completed');
+    const contacts = await app.inject({
+      method: 'GET',
+      url: `/api/lists/${list.id}/contacts`,
+      headers: { cookie: owner.cookie },
+    });
+    expect(contacts.json().items[0].customFields.notes).toBe('a'.repeat(999));
+  });
+
   it('refuses an image upload whose field or file name holds a NUL without a 500', async () => {
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',

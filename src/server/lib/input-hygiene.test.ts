@@ -8,7 +8,7 @@ import {
   uniqueEmail,
 } from '../../../tests/factories/users';
 import { as, createTestApp } from '../../../tests/setup/test-app';
-import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from './input-hygiene';
+import { clipText, findUnstorableText, toWellFormedText, UNSTORABLE_TEXT_MESSAGE } from './input-hygiene';
 
 describe('findUnstorableText', () => {
   it('finds NUL and unpaired surrogates anywhere, keys included, and passes real text', () => {
@@ -24,6 +24,16 @@ describe('findUnstorableText', () => {
     let deep: unknown = 'a\u0000';
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(findUnstorableText(deep)).toMatch(/^0(\.0)*$/);
+  });
+});
+
+describe('clipText and toWellFormedText', () => {
+  it('never leaves half of a surrogate pair', () => {
+    expect(clipText('ab😀', 3)).toBe('ab');
+    expect(clipText('ab😀', 4)).toBe('ab😀');
+    expect(clipText('abc', 2)).toBe('ab');
+    expect(toWellFormedText('a\ud800b\udc00😀')).toBe('a\ufffdb\ufffd😀');
+    expect(toWellFormedText('a\u0000b')).toBe('a\u0000b');
   });
 });
 

@@ -51,6 +51,21 @@ export function toStorableText(text: string): string {
   return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\ufffd') : text;
 }
 
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text with each unpaired surrogate replaced by U+FFFD (what UTF-8 encoding would silently do anyway). */
+export function toWellFormedText(text: string): string {
+  LONE_SURROGATES.lastIndex = 0;
+  return LONE_SURROGATES.test(text) ? text.replace(LONE_SURROGATES, '\ufffd') : text;
+}
+
+/** At most `max` UTF-16 units, never ending in the first half of a surrogate pair. */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
 /** Throws the 400 for a value with unstorable text (`where` names the part: body, query, path). */
 export function assertStorableText(value: unknown, where: string): void {
   const path = findUnstorableText(value);
