@@ -13,6 +13,12 @@ import { createTestApp } from '../setup/test-app';
  * value, and for every body and query an unknown field. One request per field per kind: the point is the
  * class of input, not volume. Ids in paths point at real rows of the signed-in user, so mutated bodies
  * reach the services and the database rather than stopping at a 404.
+ *
+ * Nothing leaves the machine: AI and Paystack are the loopback fakes, test sends go through the user's
+ * development-mailbox sender account, and SMTP hosts are under .test (the network guard refuses them).
+ * One route is skipped: DELETE /api/admin/dev-mailbox empties the mailbox other test files on the same
+ * PostgreSQL database read. Multipart uploads and the Paystack webhook (not JSON, not in the document)
+ * are covered by raw-input.test.ts. FUZZ_DEBUG=1 prints each route's baseline answer and a tally.
  */
 
 type Schema = {
@@ -330,6 +336,8 @@ function casesFor(op: Operation, ids: Seeded): Case[] {
     withBody('body: unknown field', { ...(bodyBase as object), fuzzUnknown: 'x' });
     withBody('body: unknown field named with NUL', { ...(bodyBase as object), 'a\u0000b': 'x' });
     withBody('body: an array instead of an object', [bodyBase]);
+    // Over BODY_LIMIT_BYTES: refused by the body parser (413) before anything else.
+    withBody('body: 1 MB string', { ...(bodyBase as object), fuzzHuge: 'x'.repeat(1_048_576) });
   }
   return cases;
 }
