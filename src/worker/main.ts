@@ -7,7 +7,7 @@ import { paystackFromEnv } from '../server/features/payments/paystack.client';
 import { seedPricingPlans } from '../server/features/plans/plans.service';
 import { resealSenderSecrets } from '../server/features/sender-accounts/reseal-secrets';
 import { startQueue } from '../server/jobs/queue';
-import { secureDataDir } from '../server/lib/data-dir';
+import { secureDataDirOrWarn } from '../server/lib/data-dir';
 import { closeOnSignals } from '../server/lib/lifecycle';
 import { logSerializers } from '../server/lib/logger';
 import { createSystemMailer } from '../server/lib/mailer';
@@ -18,7 +18,7 @@ import { registerWorkers } from './workers';
 try {
   const env = parseEnv();
   // Import files are read and removed under DATA_DIR: owner-only, like the web process.
-  secureDataDir(env.DATA_DIR);
+  secureDataDirOrWarn(env.DATA_DIR);
   if (!env.DATABASE_URL) {
     process.stderr.write('start:worker needs DATABASE_URL; for the embedded database run `npm start`.\n');
     process.exit(1);
