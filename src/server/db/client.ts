@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -81,7 +81,6 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
 
 async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true, mode: 0o700 });
-  const initialises = dataDir !== undefined && !existsSync(path.join(path.resolve(dataDir), 'PG_VERSION'));
   // Loaded here, not at the top: a process on PostgreSQL never needs the WASM engine (~45 MB).
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
     [
@@ -97,8 +96,13 @@ async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHa
     ? new PGlite(path.resolve(dataDir), { extensions })
     : new PGlite({ extensions, ...(snapshot ? { loadDataDir: snapshot } : {}) });
   await client.waitReady;
-  // initdb unpacks PGlite's template database with 0666 files, whatever the umask: owner-only from here.
-  if (dataDir && initialises) tightenTree(path.resolve(dataDir));
+  // PGlite's initdb unpacks its template database with 0666 files, and a few files it writes later (the
+  // relcache's pg_internal.init) come out 0644, whatever the umask: tightened after opening and after
+  // closing (a walk of ~1,300 entries, a few milliseconds).
+  const tighten = () => {
+    if (dataDir) tightenTree(path.resolve(dataDir));
+  };
+  tighten();
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: 'pglite',
@@ -114,7 +118,10 @@ async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHa
     async migrate() {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
     },
-    close: () => client.close(),
+    async close() {
+      await client.close();
+      tighten();
+    },
     dumpDataDir: () => client.dumpDataDir('none'),
   };
 }

@@ -94,5 +94,12 @@ describe('DATA_DIR is owner-only', () => {
     }
     expect(readdirSync(root).sort()).toEqual(expect.arrayContaining(['pglite', 'secrets.json', 'uploads']));
     expect(looseEntries(root)).toEqual([]);
+
+    // Opened again (an existing database): what PGlite rewrites at start-up is owner-only too.
+    const { openDatabase } = await import('../db/client');
+    const again = await openDatabase({ dataDir: path.join(root, 'pglite') });
+    await again.executeSql('SELECT count(*) FROM "user"', []);
+    await again.close();
+    expect(looseEntries(root)).toEqual([]);
   }, 60_000);
 });
