@@ -3,10 +3,12 @@ import path from 'node:path';
 import { openDatabase } from '../src/server/db/client';
 import { parseEnv } from '../src/server/env';
 import { createAuth } from '../src/server/lib/auth';
+import { secureDataDirOrWarn } from '../src/server/lib/data-dir';
 import { resolveSecrets } from '../src/server/lib/secrets';
 
 export async function openCliServices() {
   const env = parseEnv();
+  secureDataDirOrWarn(env.DATA_DIR);
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: path.join(env.DATA_DIR, 'pglite') });
   await database.migrate();
   const auth = createAuth({

@@ -2,8 +2,10 @@
 import path from 'node:path';
 import { openDatabase } from '../src/server/db/client';
 import { parseEnv } from '../src/server/env';
+import { secureDataDirOrWarn } from '../src/server/lib/data-dir';
 
 const env = parseEnv();
+secureDataDirOrWarn(env.DATA_DIR);
 const database = await openDatabase({ url: env.DATABASE_URL, dataDir: path.join(env.DATA_DIR, 'pglite') });
 await database.migrate();
 await database.close();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/server/db/client';
 import { parseEnv } from '../src/server/env';
+import { secureDataDirOrWarn } from '../src/server/lib/data-dir';
 import { seedDirectory } from '../src/server/seed/seed-directory';
 
 const { values } = parseArgs({
@@ -20,6 +21,7 @@ if (!Number.isInteger(count) || count < 1) {
   process.exit(1);
 }
 const env = parseEnv();
+secureDataDirOrWarn(env.DATA_DIR);
 const url = values['db-url'] ?? env.DATABASE_URL;
 const database = await openDatabase({ url, dataDir: path.join(env.DATA_DIR, 'pglite') });
 await database.migrate();

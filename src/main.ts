@@ -2,6 +2,7 @@
 // (PGlite under DATA_DIR, demo accounts, the development mailbox) — only one process may open PGlite.
 import { buildApp } from './server/app';
 import { EnvError, parseEnv } from './server/env';
+import { secureDataDirOrWarn } from './server/lib/data-dir';
 import { closeOnSignals } from './server/lib/lifecycle';
 import { resolveSecrets } from './server/lib/secrets';
 import { seedDemoAccounts } from './server/seed/demo-accounts';
@@ -12,6 +13,8 @@ import { registerWorkers } from './worker/workers';
 
 try {
   let env = parseEnv();
+  // Owner-only files from here on (umask 077), and an older, world-readable DATA_DIR tightened once.
+  secureDataDirOrWarn(env.DATA_DIR);
   let closeFakePaystack: (() => Promise<void>) | null = null;
   if (!env.PAYSTACK_SECRET_KEY && env.NODE_ENV !== 'production') {
     // The one import from src/ into tests/ (loaded only here, never in production): without Paystack keys

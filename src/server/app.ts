@@ -56,6 +56,7 @@ import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
+import { registerInputHygiene } from './lib/input-hygiene';
 import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
@@ -125,6 +126,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  // NUL bytes and lone surrogates answer 400 on every route, before validation and any query.
+  registerInputHygiene(app);
 
   const database =
     options.database ??

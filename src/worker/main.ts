@@ -7,7 +7,9 @@ import { paystackFromEnv } from '../server/features/payments/paystack.client';
 import { seedPricingPlans } from '../server/features/plans/plans.service';
 import { resealSenderSecrets } from '../server/features/sender-accounts/reseal-secrets';
 import { startQueue } from '../server/jobs/queue';
+import { secureDataDirOrWarn } from '../server/lib/data-dir';
 import { closeOnSignals } from '../server/lib/lifecycle';
+import { logSerializers } from '../server/lib/logger';
 import { createSystemMailer } from '../server/lib/mailer';
 import { resolveSecrets } from '../server/lib/secrets';
 import { seedLibraryTemplates } from '../server/seed/templates/index';
@@ -15,11 +17,13 @@ import { registerWorkers } from './workers';
 
 try {
   const env = parseEnv();
+  // Import files are read and removed under DATA_DIR: owner-only, like the web process.
+  secureDataDirOrWarn(env.DATA_DIR);
   if (!env.DATABASE_URL) {
     process.stderr.write('start:worker needs DATABASE_URL; for the embedded database run `npm start`.\n');
     process.exit(1);
   }
-  const log = pino({ level: env.LOG_LEVEL, base: { process: 'worker' } });
+  const log = pino({ level: env.LOG_LEVEL, base: { process: 'worker' }, serializers: logSerializers });
   const database = await openDatabase({ url: env.DATABASE_URL, poolSize: 5 });
   await database.migrate();
   const secrets = resolveSecrets(env);

@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { tightenTree } from '../lib/data-dir';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -79,7 +80,7 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
 }
 
 async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHandle> {
-  if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true });
+  if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true, mode: 0o700 });
   // Loaded here, not at the top: a process on PostgreSQL never needs the WASM engine (~45 MB).
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
     [
@@ -95,6 +96,13 @@ async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHa
     ? new PGlite(path.resolve(dataDir), { extensions })
     : new PGlite({ extensions, ...(snapshot ? { loadDataDir: snapshot } : {}) });
   await client.waitReady;
+  // PGlite's initdb unpacks its template database with 0666 files, and a few files it writes later (the
+  // relcache's pg_internal.init) come out 0644, whatever the umask: tightened after opening and after
+  // closing (a walk of ~1,300 entries, a few milliseconds).
+  const tighten = () => {
+    if (dataDir) tightenTree(path.resolve(dataDir));
+  };
+  tighten();
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: 'pglite',
@@ -110,7 +118,10 @@ async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHa
     async migrate() {
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
     },
-    close: () => client.close(),
+    async close() {
+      await client.close();
+      tighten();
+    },
     dumpDataDir: () => client.dumpDataDir('none'),
   };
 }

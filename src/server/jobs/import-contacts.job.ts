@@ -23,6 +23,7 @@ import { createStaging, dropStaging, stagingTable, type TargetRef } from '../fea
 import { RowProcessor } from '../features/imports/row-processor';
 import { MxChecker } from '../features/imports/row-rules';
 import { now } from '../lib/clock';
+import { toWellFormedText } from '../lib/input-hygiene';
 
 export const importContactsJob = {
   name: 'import-contacts',
@@ -320,6 +321,9 @@ async function readFile(
   // Each chunk's rows are read, checked and turned into COPY text at once, so they die young.
   const take = async (records: SplitRecord[]) => {
     if (records.length === 0) return;
+    // An unpaired surrogate (a broken UTF-16 file) cannot go into jsonb: it becomes U+FFFD. (NUL bytes
+    // are removed cell by cell, by cleanCell.)
+    for (const record of records) if (record.text) record.text = toWellFormedText(record.text);
     for (const record of parseRecords(records, { delimiter: row.delimiter })) {
       const index = recordIndex++;
       if (index < skip) {

@@ -50,7 +50,7 @@ export function resolveSecrets(env: Env): Secrets {
     stored.encryptionKey !== encryptionKey ||
     previousHex.length !== storedPrevious.length
   ) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(
       file,
       JSON.stringify(

@@ -15,15 +15,15 @@ import {
   campaignSteps,
   campaignStepVariants,
   campaigns,
-  contactLists,
   emailEvents,
   outboxMessages,
-  senderAccounts,
 } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
+import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
+import { assertOwnSenderAccounts } from '../sender-accounts/sender-accounts.service';
 import { loadSteps } from './steps.service';
 
 /*
@@ -224,32 +224,26 @@ export async function assertCampaignAllowance(options: { db: Database; actor: Ca
   });
 }
 
-async function assertOwnLists(db: Database, userId: string, listIds: readonly string[]) {
-  const unique = [...new Set(listIds)];
-  if (unique.length === 0) return;
-  const rows = await db
-    .select({ id: contactLists.id })
-    .from(contactLists)
-    .where(
-      and(eq(contactLists.userId, userId), inArray(contactLists.id, unique), isNull(contactLists.deletedAt)),
-    );
-  if (rows.length !== unique.length)
-    throw new AppError('validation', CAMPAIGN_MESSAGES.listNotFound, {
-      errors: [{ path: 'audience.listIds', message: CAMPAIGN_MESSAGES.listNotFound }],
-    });
-}
-
-async function assertOwnSenders(db: Database, userId: string, ids: readonly string[]) {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const rows = await db
-    .select({ id: senderAccounts.id })
-    .from(senderAccounts)
-    .where(and(eq(senderAccounts.userId, userId), inArray(senderAccounts.id, unique)));
-  if (rows.length !== unique.length)
-    throw new AppError('validation', CAMPAIGN_MESSAGES.senderNotFound, {
-      errors: [{ path: 'senderAccountIds', message: CAMPAIGN_MESSAGES.senderNotFound }],
-    });
+/** Another account's list or sender account answers 404 (with the field), before anything is written. */
+async function assertOwnTargets(
+  db: Database,
+  userId: string,
+  targets: { listIds?: readonly string[]; senderAccountIds?: readonly string[] },
+) {
+  await assertOwnLists({
+    db,
+    userId,
+    ids: targets.listIds ?? [],
+    path: 'audience.listIds',
+    message: CAMPAIGN_MESSAGES.listNotFound,
+  });
+  await assertOwnSenderAccounts({
+    db,
+    userId,
+    ids: targets.senderAccountIds ?? [],
+    path: 'senderAccountIds',
+    message: CAMPAIGN_MESSAGES.senderNotFound,
+  });
 }
 
 async function setSenders(db: Database, campaignId: string, ids: readonly string[]) {
@@ -275,8 +269,10 @@ export async function createCampaign(options: {
   input: SettingsInput;
 }): Promise<Campaign> {
   const { db, actor, input } = options;
-  await assertOwnLists(db, actor.id, input.audience.listIds);
-  await assertOwnSenders(db, actor.id, input.senderAccountIds);
+  await assertOwnTargets(db, actor.id, {
+    listIds: input.audience.listIds,
+    senderAccountIds: input.senderAccountIds,
+  });
   await assertCampaignAllowance({ db, actor });
   const at = now();
   const row = await db.transaction(async (trx) => {
@@ -325,9 +321,11 @@ export async function updateCampaign(options: {
     // The audience is copied into the campaign at launch; after that it is fixed.
     if (row.status !== 'draft' && row.status !== 'scheduled')
       throw new AppError('conflict', 'The audience cannot change once the campaign has started');
-    await assertOwnLists(db, options.userId, input.audience.listIds);
   }
-  if (input.senderAccountIds) await assertOwnSenders(db, options.userId, input.senderAccountIds);
+  await assertOwnTargets(db, options.userId, {
+    listIds: input.audience?.listIds,
+    senderAccountIds: input.senderAccountIds,
+  });
   const updated = await db.transaction(async (trx) => {
     const tx = trx as unknown as Database;
     const [saved] = await tx

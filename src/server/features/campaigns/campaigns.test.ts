@@ -118,14 +118,14 @@ describe('campaign settings and steps', () => {
       url: '/api/campaigns',
       payload: { name: 'x', audience: { listIds: [other.list.id] } },
     });
-    expect(byList.statusCode).toBe(400);
+    expect(byList.statusCode).toBe(404);
     expect(byList.json().message).toBe('One of the chosen lists was not found');
     const bySender = await call({
       method: 'POST',
       url: '/api/campaigns',
       payload: { name: 'x', senderAccountIds: [other.account.id] },
     });
-    expect(bySender.statusCode).toBe(400);
+    expect(bySender.statusCode).toBe(404);
   });
 
   it('refuses a time zone the runtime does not know, on create and on edit', async () => {

@@ -16,6 +16,7 @@ import {
   RESERVED_FIELD_NAMES,
 } from '../../../shared/imports';
 import { AppError } from '../../lib/errors';
+import { toStorableText } from '../../lib/input-hygiene';
 import { parseRecords, RecordSplitter } from './csv-records';
 import { fieldForHeader, normaliseHeader } from './header-synonyms';
 
@@ -209,7 +210,7 @@ function isValidUtf8(head: Buffer): boolean {
 
 export function decodeHead(head: Buffer, encoding: ImportEncoding, complete: boolean): string {
   const decoder = iconv.getDecoder(encoding, { stripBOM: true });
-  const text = decoder.write(head) + (complete ? (decoder.end() ?? '') : '');
+  const text = toStorableText(decoder.write(head) + (complete ? (decoder.end() ?? '') : ''));
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

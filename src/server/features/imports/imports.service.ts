@@ -22,6 +22,7 @@ import { importContactsJob } from '../../jobs/import-contacts.job';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import { assertStorableText, toStorableText } from '../../lib/input-hygiene';
 import { createList } from '../lists/lists.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
 import { validateMapping } from './import-mapping';
@@ -163,7 +164,7 @@ export async function uploadImport(options: {
       }
       // Check what the fields sent so far allow before storing anything.
       checkFields(fields, actor, false);
-      fileName = (part.filename || 'upload.csv').slice(0, 255);
+      fileName = toStorableText(part.filename || 'upload.csv').slice(0, 255);
       await mkdir(dir, { recursive: true });
       await pipeline(part.file, createWriteStream(filePath));
       if (part.file.truncated) throw tooLarge(options.maxBytes);
@@ -231,6 +232,7 @@ function tooLarge(maxBytes: number) {
 }
 
 function checkFields(fields: Record<string, string>, actor: ImportActor, complete: boolean) {
+  assertStorableText(fields, 'fields');
   const parsed = importUploadFieldsSchema.safeParse({
     target: fields.target || undefined,
     listId: fields.listId || undefined,

@@ -6,6 +6,7 @@ import {
   type ImportMapping,
   type ImportTarget,
 } from '../../../shared/imports';
+import { clipText } from '../../lib/input-hygiene';
 import { AddressMemory } from './address-memory';
 import type { ParsedRecord } from './csv-records';
 import {
@@ -54,7 +55,7 @@ const REPORT_MAX_CHARS = 2000;
 export function reportValues(cells: string[]): string[] {
   const values = cells.length > REPORT_MAX_CELLS ? cells.slice(0, REPORT_MAX_CELLS) : cells;
   return values.map((v) => {
-    const clipped = v.length > REPORT_MAX_CHARS ? v.slice(0, REPORT_MAX_CHARS) : v;
+    const clipped = clipText(v, REPORT_MAX_CHARS);
     return clipped.includes('\u0000') ? clipped.replaceAll('\u0000', '') : clipped;
   });
 }

@@ -4,6 +4,7 @@ import disposableDomains from 'disposable-email-domains/index.json' with { type:
 import disposableWildcards from 'disposable-email-domains/wildcard.json' with { type: 'json' };
 import isEmail from 'validator/lib/isEmail.js';
 import { BUSINESS_CATEGORIES, type CategorySlug } from '../../../shared/categories';
+import { clipText } from '../../lib/input-hygiene';
 import { extractEmail } from './csv-inspect';
 
 const DISPOSABLE = new Set<string>(disposableDomains);
@@ -139,7 +140,8 @@ export function cleanCell(value: string | undefined, max = 1000): string | null 
   let v = value.trim();
   if (v.length === 0) return null;
   if (v.includes('\u0000')) v = v.replaceAll('\u0000', '');
-  return v.length > max ? v.slice(0, max) : v;
+  // Cut between the halves of an emoji, jsonb would refuse the lone half.
+  return clipText(v, max);
 }
 
 /**

@@ -117,6 +117,35 @@ export async function getListRow(options: {
   return row;
 }
 
+/**
+ * Ids a request body names (a campaign's audience, a newsletter's lists) must all be live lists of this
+ * user: another account's id answers 404 with the field, as it would in a path, and nothing is written.
+ */
+export async function assertOwnLists(options: {
+  db: Database;
+  userId: string;
+  ids: readonly string[];
+  path: string;
+  message?: string;
+}): Promise<void> {
+  const unique = [...new Set(options.ids)];
+  if (unique.length === 0) return;
+  const rows = await options.db
+    .select({ id: contactLists.id })
+    .from(contactLists)
+    .where(
+      and(
+        eq(contactLists.userId, options.userId),
+        inArray(contactLists.id, unique),
+        isNull(contactLists.deletedAt),
+      ),
+    );
+  if (rows.length !== unique.length) {
+    const message = options.message ?? LIST_NOT_FOUND;
+    throw new AppError('not_found', message, { errors: [{ path: options.path, message }] });
+  }
+}
+
 export async function getListById(options: {
   db: Database;
   userId: string;

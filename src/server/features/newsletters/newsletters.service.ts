@@ -15,7 +15,9 @@ import type { Database } from '../../db/client';
 import { campaignContacts, emailEvents, newsletters } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
+import { assertOwnSenderAccounts } from '../sender-accounts/sender-accounts.service';
 import { bulkText, sanitizeBulkHtml } from './bulk-html';
 
 /*
@@ -282,6 +284,14 @@ export async function updateNewsletter(options: {
   const { db, input } = options;
   const row = await getNewsletterRow(options);
   if (!EDITABLE.has(row.status)) throw new AppError('conflict', NEWSLETTER_MESSAGES.notEditable);
+  // Sending checks them again (a list may be deleted meanwhile); another account's ids are refused here.
+  await assertOwnLists({ db, userId: options.userId, ids: input.listIds ?? [], path: 'listIds' });
+  await assertOwnSenderAccounts({
+    db,
+    userId: options.userId,
+    ids: input.senderAccountIds ?? [],
+    path: 'senderAccountIds',
+  });
   const subject = input.subject ?? row.subject;
   const preheader = input.preheader ?? row.preheader;
   const storedBlocks = row.kind === 'newsletter' ? parseStoredBlocks(row.blocks) : null;

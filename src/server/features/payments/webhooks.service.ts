@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { paymentEvents, subscriptions, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { assertStorableText } from '../../lib/input-hygiene';
 import type { BillingServices } from './billing.service';
 import { applySuccessfulCharge } from './payments.service';
 import { isValidPaystackSignature, type PaystackTransaction } from './paystack.client';
@@ -81,6 +82,7 @@ export async function handlePaystackWebhook(
   } catch {
     throw new AppError('bad_request', 'The webhook body is not valid JSON.');
   }
+  assertStorableText(event, 'body');
   const name = str(event.event);
   if (!name) throw new AppError('bad_request', 'The webhook has no event name.');
   const reference = eventKey(event, input.rawBody);

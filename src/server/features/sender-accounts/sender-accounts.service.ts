@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { SenderAccount, senderAccountInputSchema } from '../../../shared/sending';
 import type { Database } from '../../db/client';
@@ -114,6 +114,26 @@ export async function getSenderAccountRow(options: {
     .limit(1);
   if (!row) throw notFound('Sender account not found');
   return row;
+}
+
+/** Sender account ids in a request body must all be this user's: another account's id answers 404. */
+export async function assertOwnSenderAccounts(options: {
+  db: Database;
+  userId: string;
+  ids: readonly string[];
+  path: string;
+  message?: string;
+}): Promise<void> {
+  const unique = [...new Set(options.ids)];
+  if (unique.length === 0) return;
+  const rows = await options.db
+    .select({ id: senderAccounts.id })
+    .from(senderAccounts)
+    .where(and(eq(senderAccounts.userId, options.userId), inArray(senderAccounts.id, unique)));
+  if (rows.length !== unique.length) {
+    const message = options.message ?? 'Sender account not found';
+    throw new AppError('not_found', message, { errors: [{ path: options.path, message }] });
+  }
 }
 
 export async function getSenderAccount(options: {
