@@ -141,7 +141,7 @@ export async function deliverAll(
 
 async function sendOne(ctx: DispatchContext, ready: ReadyMessage): Promise<SendOutcome> {
   try {
-    ctx.failpoint?.('send', ready.dispatched.message);
+    ctx.failpoint?.('send', { ...ready.dispatched.message, senderAccountId: ready.dispatched.account.id });
     const transport = await ctx.transports.get(ready.dispatched.account);
     const info = await transport.sendMail({
       envelope: { from: ready.from, to: [ready.to] },

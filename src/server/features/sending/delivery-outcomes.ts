@@ -8,7 +8,7 @@ import {
   recordSendSuccess,
   setSenderFailing,
 } from '../sender-accounts/sender-status.service';
-import { classifySmtpError } from '../sender-accounts/smtp-errors';
+import { certificateProblemOf, classifySmtpError, SMTP_ERROR_MESSAGES } from '../sender-accounts/smtp-errors';
 import { addSuppression } from '../suppression/suppression.service';
 import { releaseCampaignSlots } from './campaign-cap';
 import type { DispatchContext, OutboxRow } from './dispatch';
@@ -266,6 +266,20 @@ export async function recordDeliveryFailure(
       mailer: ctx.mailer,
       appUrl: ctx.env.APP_URL,
       accountId: account.id,
+    });
+    await requeue(ctx, message, at, reason, { countAttempt: false });
+    return false;
+  }
+  if (certificateProblemOf(failure.error) === 'certChanged') {
+    // The server shows another certificate than the one the owner trusted: nothing more goes through
+    // it until they look at the new one (the account's test shows it), as the message promises.
+    ctx.transports.discard(account.id);
+    await setSenderFailing({
+      db: ctx.db,
+      mailer: ctx.mailer,
+      appUrl: ctx.env.APP_URL,
+      accountId: account.id,
+      reason: SMTP_ERROR_MESSAGES.certChanged,
     });
     await requeue(ctx, message, at, reason, { countAttempt: false });
     return false;

@@ -10,7 +10,7 @@ import {
 import { createUser } from '../../../../tests/factories/users';
 import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
 import { createTestApp } from '../../../../tests/setup/test-app';
-import { emailEvents, outboxMessages } from '../../db/schema';
+import { emailEvents, outboxMessages, senderAccounts } from '../../db/schema';
 import { advanceClock, resetClock } from '../../lib/clock';
 import type { DispatchContext } from './dispatch';
 import { drainOutbox } from './dispatch';
@@ -168,5 +168,29 @@ describe('one message’s failure is only its own', () => {
         expect(row!.lastError).toBe(`${ABANDONED_NOTE} ${MAX_SEND_ATTEMPTS} times; gave up`);
       }
     }
+  });
+
+  it('a server whose certificate changed since it was trusted takes its account out of sending; another carries the contact', async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const pinned = await createSinkAccount(app, user.id);
+    const other = await createSinkAccount(app, user.id);
+    const campaign = await createSendingCampaign(app, user.id, [pinned, other]);
+    const { messageIds } = await queueForContacts(app, campaign, 4);
+    const ctx = dispatchContext(app, sink.port, user.id);
+    ctx.failpoint = (stage, message) => {
+      if (stage === 'send' && message.senderAccountId === pinned.id) {
+        throw Object.assign(new Error('certificate changed'), { code: 'CERT_PIN_MISMATCH' });
+      }
+    };
+    await drainOutbox(ctx);
+    const [account] = await app.services.db
+      .select()
+      .from(senderAccounts)
+      .where(eq(senderAccounts.id, pinned.id));
+    expect(account).toMatchObject({ status: 'failing' });
+    expect(account!.statusReason).toMatch(/certificate has changed since you trusted it/);
+    await drainOutbox(ctx);
+    const rows = await rowsOf(messageIds);
+    expect(rows.every((r) => r.state === 'sent' && r.senderAccountId === other.id)).toBe(true);
   });
 });
