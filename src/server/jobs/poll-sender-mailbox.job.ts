@@ -51,5 +51,6 @@ export async function pollSenderMailboxNow(options: {
     account,
     openImapClient: options.openImapClient,
     senderHealth: options.senderHealth,
+    checkedAt: at,
   });
 }
