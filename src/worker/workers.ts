@@ -14,6 +14,7 @@ import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
+import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
 import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
 import { handleAdvanceCampaignSequences } from './handlers/advance-campaign-sequences.handler';
@@ -33,6 +34,7 @@ import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.ha
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
+import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
 import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
 
@@ -197,6 +199,17 @@ export async function registerWorkers(
     logged(log, (_job, jobLog) => handleAppendSentFolders({ services, log: jobLog })),
   );
   await queue.schedule(appendSentFoldersJob.name, appendSentFoldersJob.cron, {});
+  // Test runs of a sequence: one step a minute to the user's own address.
+  await queue.work(
+    sendCampaignTestRunJob.name,
+    logged(log, (job, jobLog) =>
+      handleSendCampaignTestRun({
+        services,
+        log: jobLog,
+        payload: sendCampaignTestRunJob.payload.parse(job.data ?? {}),
+      }),
+    ),
+  );
   // Campaign sequences (#5): due steps queued every minute, and at once after a launch.
   await queue.work(
     advanceCampaignSequencesJob.name,
