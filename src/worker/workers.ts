@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../server/app';
+import { createImapIdleManager, type ImapIdleManager } from '../server/features/inbound/imap-idle';
+import { openImapClient } from '../server/features/sender-accounts/sender-transport';
 import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
 import { appendSentFolderJob, appendSentFoldersJob } from '../server/jobs/append-sent-folder.job';
 import { checkSenderDomainsJob } from '../server/jobs/check-sender-domains.job';
@@ -68,7 +72,7 @@ export function logged(
 export async function registerWorkers(
   services: WorkerServices,
   log: FastifyBaseLogger,
-): Promise<{ close(): void }> {
+): Promise<{ closeIdle(): Promise<void>; close(): void }> {
   const { queue } = services;
   const dispatcher = createDispatcher(services, log);
   // Several drains at once per process: each claims its own batch (SKIP LOCKED), so SMTP round trips
@@ -233,5 +237,35 @@ export async function registerWorkers(
     ),
   );
   await queue.schedule(startScheduledCampaignsJob.name, startScheduledCampaignsJob.cron, {});
-  return { close: () => dispatcher.close() };
+  const idle = startImapIdle(services, log);
+  return {
+    closeIdle: async () => {
+      await idle?.close();
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+/** IMAP IDLE connections of this process (features/inbound/imap-idle.ts); none without IMAP_IDLE_CONNECTIONS. */
+function startImapIdle(services: WorkerServices, log: FastifyBaseLogger): ImapIdleManager | null {
+  const { env, secrets, queue } = services;
+  if (!env || !secrets || env.IMAP_IDLE_CONNECTIONS === 0) return null;
+  const manager = createImapIdleManager({
+    db: services.db,
+    log,
+    owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    maxConnections: env.IMAP_IDLE_CONNECTIONS,
+    openImapClient: (account) =>
+      openImapClient({ account, encryptionKey: secrets.encryptionKey, network: env.SENDER_NETWORK }),
+    onNewMail: async (senderAccountId) =>
+      Boolean(
+        await queue.send(
+          pollSenderMailboxJob.name,
+          { senderAccountId, trigger: 'idle' },
+          { singletonKey: senderAccountId, expireInSeconds: pollSenderMailboxJob.expireInSeconds },
+        ),
+      ),
+  });
+  manager.start();
+  return manager;
 }

@@ -9,12 +9,19 @@ import type { SystemMailer } from '../lib/mailer';
 
 export const pollSenderMailboxJob = {
   name: 'poll-sender-mailbox',
-  payload: z.object({ senderAccountId: z.uuid() }),
+  payload: z.object({
+    senderAccountId: z.uuid(),
+    /** `idle`: the account's IDLE connection saw new mail (features/inbound/imap-idle.ts). */
+    trigger: z.enum(['schedule', 'idle']).optional(),
+  }),
   /** A poll reads at most 1,000 messages with 60 s socket timeouts; past this it is stuck. */
   expireInSeconds: 15 * 60,
   /** Polls one worker process runs at once (they wait on remote servers, not on the database). */
   concurrency: 4,
 } as const;
+
+/** A poll triggered by IDLE runs unless the mailbox was read this recently (a burst of new mail). */
+export const IDLE_POLL_MIN_GAP_MS = 5_000;
 
 /**
  * Polls one account's mailbox, if it still wants polling (IMAP on, not paused) and nobody polled it in
@@ -27,11 +34,13 @@ export async function pollSenderMailboxNow(options: {
   log: FastifyBaseLogger;
   senderAccountId: string;
   pollMinutes: number;
+  /** How recently a poll must not have begun (default: half the interval; IDLE triggers use a few seconds). */
+  minGapMs?: number;
   openImapClient: OpenImapClient;
   senderHealth?: { mailer: SystemMailer; appUrl: string };
 }): Promise<{ fetched: number } | null> {
   const at = now();
-  const claimedAfter = new Date(at.getTime() - (options.pollMinutes * 60_000) / 2);
+  const claimedAfter = new Date(at.getTime() - (options.minGapMs ?? (options.pollMinutes * 60_000) / 2));
   const [account] = await options.db
     .update(senderAccounts)
     .set({ imapCheckedAt: at })

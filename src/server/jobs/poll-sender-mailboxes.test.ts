@@ -8,7 +8,7 @@ import { startImapServer } from '../../../tests/fakes/imap-server';
 import { createTestApp } from '../../../tests/setup/test-app';
 import { senderAccounts } from '../db/schema/index';
 import { advanceClock, now, resetClock } from '../lib/clock';
-import { pollSenderMailboxJob, pollSenderMailboxNow } from './poll-sender-mailbox.job';
+import { IDLE_POLL_MIN_GAP_MS, pollSenderMailboxJob, pollSenderMailboxNow } from './poll-sender-mailbox.job';
 import { enqueueDueMailboxPolls } from './poll-sender-mailboxes.job';
 
 let app: FastifyInstance;
@@ -89,6 +89,33 @@ describe('poll-sender-mailbox (one account)', () => {
       expect([a, b].filter((r) => r !== null)).toEqual([{ fetched: 1 }]);
       expect((await contactRow(app, contact.id)).status).toBe('replied');
       expect(await run()).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads new mail at once when IDLE triggers the poll, even right after a scheduled one', async () => {
+    const server = await startImapServer({ uidValidity: 4, messages: [] });
+    try {
+      const { account, message, contact } = await accountFor({ imapCheckedAt: null });
+      const run = (minGapMs?: number) =>
+        pollSenderMailboxNow({
+          db: app.services.db,
+          log: app.log,
+          senderAccountId: account.id,
+          pollMinutes: POLL_MINUTES,
+          minGapMs,
+          openImapClient: async () => server.client(),
+        });
+      expect(await run()).toEqual({ fetched: 0 });
+      server.append(answerTo('human-reply.eml', { messageId: message.messageId! }));
+      advanceClock(IDLE_POLL_MIN_GAP_MS + 1_000);
+      // The schedule says "not yet"; the IDLE connection's EXISTS says "now".
+      expect(await run()).toBeNull();
+      expect(await run(IDLE_POLL_MIN_GAP_MS)).toEqual({ fetched: 1 });
+      expect((await contactRow(app, contact.id)).status).toBe('replied');
+      // A burst of EXISTS within a few seconds is one poll.
+      expect(await run(IDLE_POLL_MIN_GAP_MS)).toBeNull();
     } finally {
       await server.close();
     }
