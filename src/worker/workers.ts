@@ -9,7 +9,7 @@ import { appendSentFolderJob, appendSentFoldersJob } from '../server/jobs/append
 import { checkSenderDomainsJob } from '../server/jobs/check-sender-domains.job';
 import { dispatchOutboxJob } from '../server/jobs/dispatch-outbox.job';
 import { importContactsJob } from '../server/jobs/import-contacts.job';
-import { pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
+import { enqueueIdleTriggeredPoll, pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
 import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
 import { purgeDeletedAccountEventsJob } from '../server/jobs/purge-deleted-account-events.job';
 import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
@@ -257,14 +257,7 @@ function startImapIdle(services: WorkerServices, log: FastifyBaseLogger): ImapId
     maxConnections: env.IMAP_IDLE_CONNECTIONS,
     openImapClient: (account) =>
       openImapClient({ account, encryptionKey: secrets.encryptionKey, network: env.SENDER_NETWORK }),
-    onNewMail: async (senderAccountId) =>
-      Boolean(
-        await queue.send(
-          pollSenderMailboxJob.name,
-          { senderAccountId, trigger: 'idle' },
-          { singletonKey: senderAccountId, expireInSeconds: pollSenderMailboxJob.expireInSeconds },
-        ),
-      ),
+    onNewMail: (senderAccountId) => enqueueIdleTriggeredPoll({ queue, senderAccountId }),
   });
   manager.start();
   return manager;

@@ -6,6 +6,7 @@ import { senderAccounts } from '../db/schema/index';
 import { type OpenImapClient, pollSenderMailbox } from '../features/inbound/imap-poller';
 import { now } from '../lib/clock';
 import type { SystemMailer } from '../lib/mailer';
+import type { Queue } from './queue';
 
 export const pollSenderMailboxJob = {
   name: 'poll-sender-mailbox',
@@ -22,6 +23,27 @@ export const pollSenderMailboxJob = {
 
 /** A poll triggered by IDLE runs unless the mailbox was read this recently (a burst of new mail). */
 export const IDLE_POLL_MIN_GAP_MS = 5_000;
+
+/**
+ * Queues the poll an IDLE connection's EXISTS asks for. It starts just past the minimum gap: mail that
+ * arrives while (or just after) another poll ran would otherwise find that poll too recent and wait for
+ * the next scheduled one. Answers false when a poll of the account is already queued or running.
+ */
+export async function enqueueIdleTriggeredPoll(options: {
+  queue: Queue;
+  senderAccountId: string;
+}): Promise<boolean> {
+  const id = await options.queue.send(
+    pollSenderMailboxJob.name,
+    { senderAccountId: options.senderAccountId, trigger: 'idle' },
+    {
+      singletonKey: options.senderAccountId,
+      expireInSeconds: pollSenderMailboxJob.expireInSeconds,
+      startAfter: Math.ceil(IDLE_POLL_MIN_GAP_MS / 1000) + 1,
+    },
+  );
+  return Boolean(id);
+}
 
 /**
  * Polls one account's mailbox, if it still wants polling (IMAP on, not paused) and nobody polled it in

@@ -8,7 +8,12 @@ import { startImapServer } from '../../../tests/fakes/imap-server';
 import { createTestApp } from '../../../tests/setup/test-app';
 import { senderAccounts } from '../db/schema/index';
 import { advanceClock, now, resetClock } from '../lib/clock';
-import { IDLE_POLL_MIN_GAP_MS, pollSenderMailboxJob, pollSenderMailboxNow } from './poll-sender-mailbox.job';
+import {
+  enqueueIdleTriggeredPoll,
+  IDLE_POLL_MIN_GAP_MS,
+  pollSenderMailboxJob,
+  pollSenderMailboxNow,
+} from './poll-sender-mailbox.job';
 import { enqueueDueMailboxPolls } from './poll-sender-mailboxes.job';
 
 let app: FastifyInstance;
@@ -116,6 +121,46 @@ describe('poll-sender-mailbox (one account)', () => {
       expect((await contactRow(app, contact.id)).status).toBe('replied');
       // A burst of EXISTS within a few seconds is one poll.
       expect(await run(IDLE_POLL_MIN_GAP_MS)).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an IDLE trigger right after a poll waits out the gap, so the new mail is not left for the schedule', async () => {
+    const server = await startImapServer({ uidValidity: 5, messages: [] });
+    try {
+      const { account, message, contact } = await accountFor({ imapCheckedAt: null });
+      const run = () =>
+        pollSenderMailboxNow({
+          db: app.services.db,
+          log: app.log,
+          senderAccountId: account.id,
+          pollMinutes: POLL_MINUTES,
+          minGapMs: IDLE_POLL_MIN_GAP_MS,
+          openImapClient: async () => server.client(),
+        });
+      expect(await run()).toEqual({ fetched: 0 });
+      // The mail lands a moment after that poll searched; the IDLE connection sees EXISTS at once.
+      server.append(answerTo('human-reply.eml', { messageId: message.messageId! }));
+      expect(await enqueueIdleTriggeredPoll({ queue: app.services.queue, senderAccountId: account.id })).toBe(
+        true,
+      );
+      // A second EXISTS while that poll waits is the same poll.
+      expect(await enqueueIdleTriggeredPoll({ queue: app.services.queue, senderAccountId: account.id })).toBe(
+        false,
+      );
+      const [job] = await app.services.queue.findJobs(pollSenderMailboxJob.name, {
+        key: account.id,
+        queued: true,
+      });
+      expect(job!.data).toEqual({ senderAccountId: account.id, trigger: 'idle' });
+      const startsIn = new Date(job!.startAfter).getTime() - Date.now();
+      expect(startsIn).toBeGreaterThan(IDLE_POLL_MIN_GAP_MS);
+      // When the worker takes it, the gap has passed and the mail is read.
+      advanceClock(startsIn);
+      expect(await run()).toEqual({ fetched: 1 });
+      expect((await contactRow(app, contact.id)).status).toBe('replied');
+      await app.services.queue.deleteJob(pollSenderMailboxJob.name, job!.id);
     } finally {
       await server.close();
     }
