@@ -46,6 +46,8 @@ try {
   }
   const workers = await registerWorkers(app.services, app.log);
   closeOnSignals(async () => {
+    // IDLE connections first: their leases are given back while the database is still open.
+    await workers.closeIdle();
     await app.close();
     workers.close();
   }, app.log);

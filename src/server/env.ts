@@ -105,6 +105,11 @@ export const envSchema = z
     ),
     /** Minutes between IMAP polls of each sender account (replies, bounces). */
     IMAP_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
+    /**
+     * IMAP IDLE connections one worker process keeps open (one per sender account, each account held by
+     * one worker), so replies are read within seconds; 0 turns IDLE off (polling only).
+     */
+    IMAP_IDLE_CONNECTIONS: z.coerce.number().int().min(0).max(1000).default(50),
     /** How long a worker owns a claimed message; an expired lease is recovered by another worker. */
     SEND_LEASE_SECONDS: z.coerce.number().int().min(10).max(3600).default(120),
     /** Messages a dispatcher claims at once (and sends concurrently). */

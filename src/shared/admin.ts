@@ -3,7 +3,12 @@ import { userSchema } from './auth';
 import { PLAN_IDS } from './plans';
 import { ROLES } from './roles';
 
-export const adminUserSchema = userSchema.extend({
+/**
+ * The admin's view of a user names the plan as the product sells it (`planName`: Growth for
+ * `professional`); the spec's display-only `plan` (free or premium) stays on the user's own /api/user.
+ */
+export const adminUserSchema = userSchema.omit({ plan: true }).extend({
+  planName: z.string(),
   banned: z.boolean(),
   banReason: z.string().nullable(),
   activeSessions: z.number(),

@@ -91,6 +91,8 @@ export const campaignContactItemSchema = z.object({
   status: z.enum(CAMPAIGN_CONTACT_STATUSES),
   currentStep: z.number().int(),
   nextStepAt: z.string().nullable(),
+  /** While an out-of-office pause holds the contact (status `paused`): when their sequence resumes. */
+  pausedUntil: z.string().nullable(),
   lastEventAt: z.string().nullable(),
   wonAt: z.string().nullable(),
   /** Decimal string, e.g. "250000.00" (exact; never a float). */
@@ -133,6 +135,8 @@ export const campaignReplySchema = z.object({
   text: z.string().nullable(),
   receivedAt: z.string(),
   kind: z.enum(INBOUND_KINDS),
+  /** The contact's resume time while they are still paused (an out-of-office answer paused them). */
+  pausedUntil: z.string().nullable(),
   wonAt: z.string().nullable(),
   dealValue: z.string().nullable(),
   dealCurrency: z.string().nullable(),

@@ -51,6 +51,8 @@ try {
   );
   log.info('worker started');
   closeOnSignals(async () => {
+    // IDLE connections first: their leases are given back while the database is still open.
+    await workers.closeIdle();
     await queue.stop({ graceful: true, timeout: 10_000 });
     workers.close();
     mailer.close();

@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../server/app';
+import { createImapIdleManager, type ImapIdleManager } from '../server/features/inbound/imap-idle';
+import { openImapClient } from '../server/features/sender-accounts/sender-transport';
 import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
 import { appendSentFolderJob, appendSentFoldersJob } from '../server/jobs/append-sent-folder.job';
 import { checkSenderDomainsJob } from '../server/jobs/check-sender-domains.job';
 import { dispatchOutboxJob } from '../server/jobs/dispatch-outbox.job';
 import { importContactsJob } from '../server/jobs/import-contacts.job';
-import { pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
+import { enqueueIdleTriggeredPoll, pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
 import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
 import { purgeDeletedAccountEventsJob } from '../server/jobs/purge-deleted-account-events.job';
 import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
@@ -14,6 +18,7 @@ import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
+import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
 import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
 import { handleAdvanceCampaignSequences } from './handlers/advance-campaign-sequences.handler';
@@ -33,6 +38,7 @@ import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.ha
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
+import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
 import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
 
@@ -66,7 +72,7 @@ export function logged(
 export async function registerWorkers(
   services: WorkerServices,
   log: FastifyBaseLogger,
-): Promise<{ close(): void }> {
+): Promise<{ closeIdle(): Promise<void>; close(): void }> {
   const { queue } = services;
   const dispatcher = createDispatcher(services, log);
   // Several drains at once per process: each claims its own batch (SKIP LOCKED), so SMTP round trips
@@ -197,6 +203,17 @@ export async function registerWorkers(
     logged(log, (_job, jobLog) => handleAppendSentFolders({ services, log: jobLog })),
   );
   await queue.schedule(appendSentFoldersJob.name, appendSentFoldersJob.cron, {});
+  // Test runs of a sequence: one step a minute to the user's own address.
+  await queue.work(
+    sendCampaignTestRunJob.name,
+    logged(log, (job, jobLog) =>
+      handleSendCampaignTestRun({
+        services,
+        log: jobLog,
+        payload: sendCampaignTestRunJob.payload.parse(job.data ?? {}),
+      }),
+    ),
+  );
   // Campaign sequences (#5): due steps queued every minute, and at once after a launch.
   await queue.work(
     advanceCampaignSequencesJob.name,
@@ -220,5 +237,28 @@ export async function registerWorkers(
     ),
   );
   await queue.schedule(startScheduledCampaignsJob.name, startScheduledCampaignsJob.cron, {});
-  return { close: () => dispatcher.close() };
+  const idle = startImapIdle(services, log);
+  return {
+    closeIdle: async () => {
+      await idle?.close();
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+/** IMAP IDLE connections of this process (features/inbound/imap-idle.ts); none without IMAP_IDLE_CONNECTIONS. */
+function startImapIdle(services: WorkerServices, log: FastifyBaseLogger): ImapIdleManager | null {
+  const { env, secrets, queue } = services;
+  if (!env || !secrets || env.IMAP_IDLE_CONNECTIONS === 0) return null;
+  const manager = createImapIdleManager({
+    db: services.db,
+    log,
+    owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    maxConnections: env.IMAP_IDLE_CONNECTIONS,
+    openImapClient: (account) =>
+      openImapClient({ account, encryptionKey: secrets.encryptionKey, network: env.SENDER_NETWORK }),
+    onNewMail: (senderAccountId) => enqueueIdleTriggeredPoll({ queue, senderAccountId }),
+  });
+  manager.start();
+  return manager;
 }

@@ -6,15 +6,44 @@ import { senderAccounts } from '../db/schema/index';
 import { type OpenImapClient, pollSenderMailbox } from '../features/inbound/imap-poller';
 import { now } from '../lib/clock';
 import type { SystemMailer } from '../lib/mailer';
+import type { Queue } from './queue';
 
 export const pollSenderMailboxJob = {
   name: 'poll-sender-mailbox',
-  payload: z.object({ senderAccountId: z.uuid() }),
+  payload: z.object({
+    senderAccountId: z.uuid(),
+    /** `idle`: the account's IDLE connection saw new mail (features/inbound/imap-idle.ts). */
+    trigger: z.enum(['schedule', 'idle']).optional(),
+  }),
   /** A poll reads at most 1,000 messages with 60 s socket timeouts; past this it is stuck. */
   expireInSeconds: 15 * 60,
   /** Polls one worker process runs at once (they wait on remote servers, not on the database). */
   concurrency: 4,
 } as const;
+
+/** A poll triggered by IDLE runs unless the mailbox was read this recently (a burst of new mail). */
+export const IDLE_POLL_MIN_GAP_MS = 5_000;
+
+/**
+ * Queues the poll an IDLE connection's EXISTS asks for. It starts just past the minimum gap: mail that
+ * arrives while (or just after) another poll ran would otherwise find that poll too recent and wait for
+ * the next scheduled one. Answers false when a poll of the account is already queued or running.
+ */
+export async function enqueueIdleTriggeredPoll(options: {
+  queue: Queue;
+  senderAccountId: string;
+}): Promise<boolean> {
+  const id = await options.queue.send(
+    pollSenderMailboxJob.name,
+    { senderAccountId: options.senderAccountId, trigger: 'idle' },
+    {
+      singletonKey: options.senderAccountId,
+      expireInSeconds: pollSenderMailboxJob.expireInSeconds,
+      startAfter: Math.ceil(IDLE_POLL_MIN_GAP_MS / 1000) + 1,
+    },
+  );
+  return Boolean(id);
+}
 
 /**
  * Polls one account's mailbox, if it still wants polling (IMAP on, not paused) and nobody polled it in
@@ -27,11 +56,13 @@ export async function pollSenderMailboxNow(options: {
   log: FastifyBaseLogger;
   senderAccountId: string;
   pollMinutes: number;
+  /** How recently a poll must not have begun (default: half the interval; IDLE triggers use a few seconds). */
+  minGapMs?: number;
   openImapClient: OpenImapClient;
   senderHealth?: { mailer: SystemMailer; appUrl: string };
 }): Promise<{ fetched: number } | null> {
   const at = now();
-  const claimedAfter = new Date(at.getTime() - (options.pollMinutes * 60_000) / 2);
+  const claimedAfter = new Date(at.getTime() - (options.minGapMs ?? (options.pollMinutes * 60_000) / 2));
   const [account] = await options.db
     .update(senderAccounts)
     .set({ imapCheckedAt: at })
@@ -51,5 +82,6 @@ export async function pollSenderMailboxNow(options: {
     account,
     openImapClient: options.openImapClient,
     senderHealth: options.senderHealth,
+    checkedAt: at,
   });
 }

@@ -20,6 +20,14 @@ export const pollSenderMailboxesJob = {
 const FAN_OUT_LIMIT = 5_000;
 
 /**
+ * Half the fan-out's own period. A poll's check time is a few seconds after the minute it was fanned out
+ * in (cron jitter, the job's wait in the queue), so one interval later the account is seconds short of
+ * due; without this slack it was skipped until the next minute and polls came every other interval.
+ * Half a period never makes an account due a whole fan-out early.
+ */
+export const FAN_OUT_TOLERANCE_MS = 30_000;
+
+/**
  * Sends one poll-sender-mailbox job per IMAP-enabled account that is not paused and is due. The job's
  * singletonKey is the account: while one is queued or running for an account, another is refused.
  * Safe to run twice.
@@ -29,7 +37,7 @@ export async function enqueueDueMailboxPolls(options: {
   queue: Queue;
   pollMinutes: number;
 }): Promise<{ due: number; enqueued: number }> {
-  const dueBefore = new Date(now().getTime() - options.pollMinutes * 60_000);
+  const dueBefore = new Date(now().getTime() - options.pollMinutes * 60_000 + FAN_OUT_TOLERANCE_MS);
   const due = await options.db
     .select({ id: senderAccounts.id })
     .from(senderAccounts)

@@ -48,6 +48,7 @@ export const JOB_NAMES = [
   // Campaigns (#5)
   'advance-campaign-sequences',
   'start-scheduled-campaigns',
+  'send-campaign-test-run',
   // Newsletters and bulk emails (#5)
   'send-scheduled-newsletters',
 ] as const;

@@ -17,8 +17,9 @@ import {
   VARIANT_KEYS,
   WINNER_METRICS,
 } from '../../../shared/campaigns';
+import { TEST_RUN_STEP_STATES } from '../../../shared/test-runs';
 import { users } from './auth';
-import { campaigns } from './sending';
+import { campaigns, senderAccounts } from './sending';
 
 /*
  * What the user writes: a campaign's steps and their A/B variants, newsletters and bulk emails, the
@@ -157,4 +158,60 @@ export const aiGenerations = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('ai_generations_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Test runs of a sequence (shared/test-runs.ts): one row per run, one per step in
+ * campaign_test_run_messages with the rendered copy and its progress. Nothing here touches the
+ * campaign's contacts, outbox or stats.
+ */
+export const campaignTestRuns = pgTable(
+  'campaign_test_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, {
+      onDelete: 'set null',
+    }),
+    toEmail: text('to_email').notNull(),
+    contactEmail: text('contact_email').notNull(),
+    sample: boolean('sample').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The hourly limit counts a user's runs; the steps page shows a campaign's latest.
+    index('campaign_test_runs_user_idx').on(t.userId, t.createdAt),
+    index('campaign_test_runs_campaign_idx').on(t.campaignId, t.createdAt),
+  ],
+);
+
+export const campaignTestRunMessages = pgTable(
+  'campaign_test_run_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => campaignTestRuns.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** Subject as written for the contact, without "[Test]" (added when sent, with "Re: " when threaded). */
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    /** A follow-up replying in the thread of the run's earlier messages. */
+    threaded: boolean('threaded').notNull().default(false),
+    state: text('state', { enum: TEST_RUN_STEP_STATES }).notNull().default('queued'),
+    sendAfter: timestamp('send_after', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    messageId: text('message_id'),
+    error: text('error'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('campaign_test_run_messages_run_position_key').on(t.runId, t.position)],
 );

@@ -3,6 +3,7 @@ export * from './auth';
 export * from './campaigns';
 export * from './contacts';
 export * from './dev-mailbox';
+export * from './imap-idle';
 export * from './imports';
 export * from './payments';
 export * from './sending';

@@ -50,6 +50,9 @@ const SECTIONS: readonly Section[] = [
   { table: 'outbox_messages', exclude: ['html', 'text', 'token', 'lease_owner', 'lease_until'] },
   { table: 'email_events' },
   { table: 'inbound_messages' },
+  // Test runs of a sequence: to whom, as which contact, and each step's subject and outcome.
+  { table: 'campaign_test_runs' },
+  { table: 'campaign_test_run_messages', exclude: ['html'] },
   { table: 'newsletters' },
   { table: 'email_templates' },
   { table: 'suppressions', exclude: ['email_hash'] },

@@ -1,6 +1,6 @@
 import { and, count, countDistinct, desc, eq, gt, gte, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { AdminOverview, AdminUser, AdminUserListQuery } from '../../../shared/admin';
-import type { PlanId } from '../../../shared/plans';
+import { PLAN_NAMES, type PlanId } from '../../../shared/plans';
 import type { Role } from '../../../shared/roles';
 import type { Services } from '../../app';
 import { sessions, users } from '../../db/schema/index';
@@ -22,8 +22,10 @@ const lastActiveAt = sql<
 type UserRow = typeof users.$inferSelect & { activeSessions: number; lastActiveAt: Date | string | null };
 
 function toAdminUser(row: UserRow): AdminUser {
+  const { plan: _displayOnly, ...user } = toUserDto(row);
   return {
-    ...toUserDto(row),
+    ...user,
+    planName: PLAN_NAMES[user.subscriptionPlan],
     banned: row.banned ?? false,
     banReason: row.banReason,
     activeSessions: Number(row.activeSessions),

@@ -228,11 +228,13 @@ describe('admin API', () => {
         payload: { role: 'data_entry', subscriptionPlan: 'professional' },
       });
       expect(response.statusCode).toBe(200);
+      // The product's name for the plan (Growth), not the spec's display-only free/premium flag.
       expect(response.json()).toMatchObject({
         role: 'data_entry',
         subscriptionPlan: 'professional',
-        plan: 'premium',
+        planName: 'Growth',
       });
+      expect(response.json()).not.toHaveProperty('plan');
       expect((await me(target.cookie)).json()).toMatchObject({
         role: 'data_entry',
         subscriptionPlan: 'professional',
@@ -305,7 +307,7 @@ describe('admin API', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       subscriptionPlan: 'free',
-      plan: 'free',
+      planName: 'Free',
       subscriptionStatus: null,
       subscriptionCurrentPeriodEnd: null,
     });

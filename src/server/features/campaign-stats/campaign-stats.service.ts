@@ -300,6 +300,10 @@ const iso = (d: Date | string | null | undefined) =>
 
 type ContactRow = typeof campaignContacts.$inferSelect;
 
+/** paused_until is kept after the contact moves on; it only means something while they are paused. */
+const pausedUntilOf = (row: Pick<ContactRow, 'status' | 'pausedUntil'>) =>
+  row.status === 'paused' ? iso(row.pausedUntil) : null;
+
 function toContactItem(row: ContactRow, lastEventAt: Date | string | null): CampaignContactItem {
   return {
     id: row.id,
@@ -310,6 +314,7 @@ function toContactItem(row: ContactRow, lastEventAt: Date | string | null): Camp
     status: row.status,
     currentStep: row.currentStep,
     nextStepAt: iso(row.nextStepAt),
+    pausedUntil: pausedUntilOf(row),
     lastEventAt: iso(lastEventAt),
     wonAt: iso(row.wonAt),
     dealValue: row.dealValue,
@@ -463,6 +468,8 @@ export async function listCampaignReplies(options: {
       contactEmail: campaignContacts.email,
       firstName: campaignContacts.firstName,
       lastName: campaignContacts.lastName,
+      status: campaignContacts.status,
+      pausedUntil: campaignContacts.pausedUntil,
       wonAt: campaignContacts.wonAt,
       dealValue: campaignContacts.dealValue,
       dealCurrency: campaignContacts.dealCurrency,
@@ -490,6 +497,7 @@ export async function listCampaignReplies(options: {
       text: r.message.textBody,
       receivedAt: r.message.receivedAt.toISOString(),
       kind: r.message.kind as InboundKind,
+      pausedUntil: r.status ? pausedUntilOf({ status: r.status, pausedUntil: r.pausedUntil }) : null,
       wonAt: iso(r.wonAt),
       dealValue: r.dealValue,
       dealCurrency: r.dealCurrency,

@@ -378,3 +378,41 @@ describe('replies and won deals', () => {
     expect(page.items[0]!.wonAt).toBeNull();
   });
 });
+
+describe('an out-of-office pause shows when the contact resumes', () => {
+  it('gives pausedUntil on the contact and on its out-of-office reply, and nothing once it is over', async () => {
+    const { db } = app.services;
+    const own = await seedCampaign(db, owner.user.id, { steps: [['A']] });
+    const resumesAt = new Date('2026-12-01T07:00:00.000Z');
+    const away = await seedContact(db, own.campaign, {
+      email: 'away@lagos.example',
+      status: 'paused',
+      pausedUntil: resumesAt,
+    });
+    // A contact paused once and since replied: the old date no longer means anything.
+    const back = await seedContact(db, own.campaign, {
+      email: 'back@lagos.example',
+      status: 'replied',
+      pausedUntil: resumesAt,
+    });
+    const awayMessage = await seedMessage(db, own.campaign, away, {
+      stepId: own.steps[0]!.id,
+      variantKey: 'A',
+    });
+    await seedInbound(db, awayMessage, { kind: 'out_of_office', subject: 'Automatic reply: away' });
+
+    const page = (await get(owner, `/api/campaigns/${own.campaign.id}/contacts`)).json<CampaignContactPage>();
+    const byEmail = new Map(page.items.map((item) => [item.email, item]));
+    expect(byEmail.get('away@lagos.example')).toMatchObject({
+      status: 'paused',
+      pausedUntil: resumesAt.toISOString(),
+    });
+    expect(byEmail.get('back@lagos.example')).toMatchObject({ status: 'replied', pausedUntil: null });
+
+    const replies = (await get(owner, `/api/campaigns/${own.campaign.id}/replies`)).json<CampaignReply[]>();
+    expect(replies).toEqual([
+      expect.objectContaining({ kind: 'out_of_office', pausedUntil: resumesAt.toISOString() }),
+    ]);
+    expect(back.id).toBeTruthy();
+  });
+});

@@ -62,7 +62,7 @@ interface ChosenContact {
   sample: boolean;
 }
 
-async function userRow(db: Database, userId: string) {
+export async function userRow(db: Database, userId: string) {
   const [row] = await db
     .select({ role: users.role, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
@@ -93,7 +93,7 @@ async function fromAudience(options: {
   return null;
 }
 
-async function chooseContact(options: {
+export async function chooseContact(options: {
   db: Database;
   campaign: CampaignRow;
   role: string | null;
@@ -142,7 +142,10 @@ async function chooseContact(options: {
   return { contact: SAMPLE_CONTACT, sample: true };
 }
 
-async function firstActiveAccount(db: Database, campaign: CampaignRow): Promise<SenderAccountRow | null> {
+export async function firstActiveAccount(
+  db: Database,
+  campaign: CampaignRow,
+): Promise<SenderAccountRow | null> {
   const [row] = await db
     .select({ account: senderAccounts })
     .from(campaignSenderAccounts)

@@ -39,8 +39,14 @@ export async function pollSenderMailbox(options: {
   openImapClient: OpenImapClient;
   /** Passed on so hard bounces re-check the account's bounce rate. */
   senderHealth?: { mailer: SystemMailer; appUrl: string };
+  /**
+   * When this check began (the job's claim). imap_checked_at keeps the start, not the end: the schedule
+   * counts from when mail was last looked at, and a slow poll must not push the next one a tick later.
+   */
+  checkedAt?: Date;
 }): Promise<{ fetched: number }> {
   const { db, account } = options;
+  const checkedAt = options.checkedAt ?? now();
   const log = options.log.child({ senderAccountId: account.id });
   let fetched = 0;
   let client: ImapFlow | null = null;
@@ -104,7 +110,7 @@ export async function pollSenderMailbox(options: {
     }
     await db
       .update(senderAccounts)
-      .set({ imapCheckedAt: now(), imapError: null })
+      .set({ imapCheckedAt: checkedAt, imapError: null })
       .where(eq(senderAccounts.id, account.id));
   } catch (error) {
     // The job runner gets nothing to retry: the next scheduled poll is the retry.
@@ -113,7 +119,7 @@ export async function pollSenderMailbox(options: {
     log.warn({ err: error, stage }, 'mailbox poll failed');
     await db
       .update(senderAccounts)
-      .set({ imapCheckedAt: now(), imapError })
+      .set({ imapCheckedAt: checkedAt, imapError })
       .where(eq(senderAccounts.id, account.id))
       .catch((saveError) => log.error({ err: saveError }, 'could not record the mailbox poll failure'));
   } finally {

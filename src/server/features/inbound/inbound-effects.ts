@@ -1,6 +1,7 @@
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { InboundKind } from '../../../shared/inbound';
 import type { CampaignContactStatus, EmailEventType } from '../../../shared/sending';
+import { formatPausedUntil } from '../../../shared/zoned-time';
 import type { Database } from '../../db/client';
 import { campaignContacts, emailEvents, outboxMessages } from '../../db/schema/index';
 import { addSuppression } from '../suppression/suppression.service';
@@ -110,9 +111,10 @@ async function applyOutOfOffice(input: EffectInput): Promise<string> {
     pausedUntil: paused ? pausedUntil.toISOString() : null,
   });
   if (!paused) return 'Out-of-office recorded (the contact is no longer active, nothing to pause)';
+  const resumes = formatPausedUntil(pausedUntil, match.campaignTimeZone);
   return returnDay
-    ? `Out of office until ${returnDay}: the contact is paused until ${pausedUntil.toISOString()}`
-    : `Out of office with no return date: the contact is paused until ${pausedUntil.toISOString()}`;
+    ? `Out of office until ${returnDay}: the contact is ${resumes}`
+    : `Out of office with no return date: the contact is ${resumes}`;
 }
 
 async function applyHardBounce(input: EffectInput): Promise<string> {

@@ -354,7 +354,7 @@ async function checkMx(options: {
   const records = answer.ok ? [...answer.value].sort((a, b) => a.priority - b.priority) : [];
   if (records.length === 0) {
     const detail =
-      !answer.ok && answer.nxdomain ? `${domain} does not exist in DNS.` : `${domain} has no MX record`;
+      !answer.ok && answer.nxdomain ? `${domain} does not exist in DNS` : `${domain} has no MX record`;
     return item('fail', `${detail}: replies and bounces to your address will not arrive.`, null, fix);
   }
   const found = records.map((r) => `${r.priority} ${r.exchange}`).join(', ');

@@ -92,6 +92,17 @@ describe('checkSenderDomain', () => {
     });
   });
 
+  it('says a domain that does not exist in DNS in sentences without stray punctuation', async () => {
+    const check = await checkSenderDomain({ fromEmail: 'ada@nowhere.test', resolver });
+    expect(check.mx).toMatchObject({
+      status: 'fail',
+      detail: 'nowhere.test does not exist in DNS: replies and bounces to your address will not arrive.',
+    });
+    for (const item of [check.spf, check.dkim, check.dmarc, check.mx]) {
+      expect(item.detail).not.toMatch(/[.:;,]\s*[.:;,]/);
+    }
+  });
+
   it('fails a domain with nothing published and gives each record to add', async () => {
     const check = await checkSenderDomain({ fromEmail: 'ada@bare.test', resolver });
     expect(check.spf).toMatchObject({

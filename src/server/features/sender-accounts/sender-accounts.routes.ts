@@ -48,6 +48,10 @@ export async function senderAccountsRoutes(fastify: FastifyInstance) {
   const params = z.object({ id: z.uuid('Sender account not found') });
   // The dev mailbox may start after this plugin is registered in some setups; read it per request.
   const devMailboxPort = () => app.services.devMailbox?.port ?? null;
+  // The test mailbox's stored port is a stand-in (2525) its edit form accepts; show where it really runs.
+  app.addHook('preSerialization', async (_request, _reply, payload: unknown) =>
+    showLiveDevMailboxPort(payload, devMailboxPort()),
+  );
   const context = () => ({
     db,
     encryptionKey: secrets.encryptionKey,
@@ -263,4 +267,13 @@ export async function senderAccountsRoutes(fastify: FastifyInstance) {
       return { ok: true as const };
     },
   );
+}
+
+function showLiveDevMailboxPort(payload: unknown, port: number | null): unknown {
+  if (port === null || payload === null || typeof payload !== 'object') return payload;
+  if (Array.isArray(payload)) return payload.map((item) => showLiveDevMailboxPort(item, port));
+  const account = payload as { isDevMailbox?: unknown; smtpPort?: unknown };
+  return account.isDevMailbox === true && typeof account.smtpPort === 'number'
+    ? { ...payload, smtpPort: port }
+    : payload;
 }

@@ -492,6 +492,8 @@ describe('sender accounts', () => {
         label: 'Tambari test mailbox',
         isDevMailbox: true,
         smtpHost: '127.0.0.1',
+        // The port the mailbox runs on now (DEV_MAILBOX_PORT; here a random one), never a stand-in 2525.
+        smtpPort: app.services.devMailbox!.port,
         smtpSecurity: 'none',
         dailyCap: 300,
         postalAddress: 'Demo Ventures Ltd, 12 Marina Road, Lagos, Nigeria',
@@ -501,6 +503,10 @@ describe('sender accounts', () => {
       const again = await call(user)({ method: 'POST', url: '/api/sender-accounts/dev-mailbox' });
       expect(again.statusCode).toBe(200);
       expect(again.json().id).toBe(account.id);
+      const listed = (await call(user)({ method: 'GET', url: '/api/sender-accounts' })).json<
+        SenderAccount[]
+      >();
+      expect(listed.find((a) => a.id === account.id)?.smtpPort).toBe(app.services.devMailbox!.port);
 
       const sent = await call(user)({
         method: 'POST',

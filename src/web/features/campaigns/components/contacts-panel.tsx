@@ -1,4 +1,5 @@
 import { CAMPAIGN_CONTACT_STATUSES, type CampaignContactStatus } from '@shared/sending';
+import { formatPausedUntil } from '@shared/zoned-time';
 import { Search, Trophy } from 'lucide-react';
 import { useState } from 'react';
 import { CursorPagination } from '@/components/cursor-pagination';
@@ -57,10 +58,12 @@ const EVENT_DOT: Record<string, string> = {
 /** A contact's events in this campaign, oldest first, in a side drawer. */
 function TimelineSheet({
   campaignId,
+  timeZone,
   contact,
   onClose,
 }: {
   campaignId: string;
+  timeZone: string;
   contact: CampaignContactRow | null;
   onClose: () => void;
 }) {
@@ -79,6 +82,11 @@ function TimelineSheet({
           {contact && (
             <div className="flex flex-wrap items-center gap-2 text-sm">
               <ContactStatusBadge status={contact.status} />
+              {contact.pausedUntil && (
+                <span className="text-muted-foreground" data-testid="timeline-paused-until">
+                  {formatPausedUntil(contact.pausedUntil, timeZone)}
+                </span>
+              )}
               <span className="text-muted-foreground">Step {contact.currentStep || 1}</span>
               {contact.wonAt && (
                 <Badge variant="success">
@@ -147,9 +155,12 @@ function TimelineSheet({
 /** The campaign's contacts, filtered by state, searchable, each opening its timeline. */
 export function ContactsPanel({
   campaignId,
+  timeZone,
   stats,
 }: {
   campaignId: string;
+  /** The campaign's zone: resume dates of paused contacts are read in it. */
+  timeZone: string;
   stats: CampaignStats | undefined;
 }) {
   const [status, setStatus] = useState<CampaignContactStatus | 'all'>('all');
@@ -287,6 +298,14 @@ export function ContactsPanel({
                             <ContactStatusBadge status={contact.status} />
                             {contact.wonAt && <Trophy className="size-3.5 text-success" aria-label="Won" />}
                           </span>
+                          {contact.pausedUntil && (
+                            <span
+                              className="block text-xs text-muted-foreground"
+                              data-testid="contact-paused-until"
+                            >
+                              {formatPausedUntil(contact.pausedUntil, timeZone)}
+                            </span>
+                          )}
                         </TableCell>
                         <TableCell className="text-right tabular-nums">
                           {contact.currentStep || '—'}
@@ -316,7 +335,12 @@ export function ContactsPanel({
           </>
         )}
       </CardContent>
-      <TimelineSheet campaignId={campaignId} contact={open} onClose={() => setOpen(null)} />
+      <TimelineSheet
+        campaignId={campaignId}
+        timeZone={timeZone}
+        contact={open}
+        onClose={() => setOpen(null)}
+      />
     </Card>
   );
 }

@@ -1,3 +1,4 @@
+import { formatPausedUntil } from '@shared/zoned-time';
 import { Loader2, MessageSquareReply, Trophy, Undo2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { QueryError } from '@/components/query-error';
@@ -159,7 +160,7 @@ function MarkWonDialog({
 }
 
 /** The replies this campaign received, newest first, with the message text and the won action. */
-export function RepliesPanel({ campaignId }: { campaignId: string }) {
+export function RepliesPanel({ campaignId, timeZone }: { campaignId: string; timeZone: string }) {
   const replies = useCampaignReplies(campaignId);
   const unmark = useMarkWon(campaignId);
   const [winning, setWinning] = useState<CampaignReply | null>(null);
@@ -208,6 +209,12 @@ export function RepliesPanel({ campaignId }: { campaignId: string }) {
                       {reply.kind && reply.kind !== 'reply'
                         ? ` · ${KIND_LABELS[reply.kind] ?? reply.kind}`
                         : ''}
+                      {reply.pausedUntil && (
+                        <span data-testid="reply-paused-until">
+                          {' · '}
+                          {formatPausedUntil(reply.pausedUntil, timeZone)}
+                        </span>
+                      )}
                     </p>
                   </div>
                   <div className="flex shrink-0 items-center gap-2">

@@ -229,10 +229,10 @@ export default function CampaignPage() {
               <CampaignSettingsCard campaign={data} senderAccounts={senders.data} listNames={listNames} />
             </TabsContent>
             <TabsContent value="contacts">
-              <ContactsPanel campaignId={data.id} stats={stats.data} />
+              <ContactsPanel campaignId={data.id} timeZone={data.timeZone} stats={stats.data} />
             </TabsContent>
             <TabsContent value="replies">
-              <RepliesPanel campaignId={data.id} />
+              <RepliesPanel campaignId={data.id} timeZone={data.timeZone} />
             </TabsContent>
           </Tabs>
 

@@ -5,6 +5,7 @@ import { useCampaign } from '../api/campaigns';
 import { useDeleteStep, useReorderSteps } from '../api/steps';
 import { CampaignLoadError, StepsSkeleton } from '../components/steps/steps-loading';
 import { StepsView } from '../components/steps/steps-view';
+import { TestRunPanel } from '../components/steps/test-run-panel';
 
 /** /campaigns/:campaignId/steps — the sequence: add, reorder, delete, and open a step to edit it. */
 export default function StepsPage() {
@@ -33,6 +34,7 @@ export default function StepsPage() {
       basePath={basePath}
       backHref={basePath}
       backLabel="Campaign overview"
+      testRun={<TestRunPanel campaignId={campaignId} />}
       busy={reorder.isPending || remove.isPending}
       onAdd={() => navigate(`${basePath}/step/new/edit`)}
       onReorder={(stepIds) =>

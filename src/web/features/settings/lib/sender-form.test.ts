@@ -353,6 +353,15 @@ describe('senderFormFromAccount', () => {
     });
     expect(senderFormFromAccount({ ...account, imapUser: 'sales@kora.ng' }).imapSameAsSmtp).toBe(true);
   });
+
+  it('lets the test mailbox be edited when it runs on a port outside the mail ports', () => {
+    // Its connection is Tambari's own (not editable, ignored on save); the API shows the live port.
+    const devMailbox = { ...account, isDevMailbox: true, smtpHost: '127.0.0.1', smtpPort: 41234 };
+    const values = { ...senderFormFromAccount(devMailbox), imapEnabled: false, smtpPassword: '' };
+    expect(validateSenderForm(values, { mode: 'edit', imapPasswordStored: false })).toMatchObject({
+      ok: true,
+    });
+  });
 });
 
 describe('toFormField', () => {

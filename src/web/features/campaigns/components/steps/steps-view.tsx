@@ -1,6 +1,6 @@
 import { MAX_STEPS } from '@shared/campaigns';
 import { ArrowLeft, Info, ListPlus, Mail, Plus } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -27,6 +27,7 @@ export function StepsView({
   onDelete,
   onAdd,
   ownerNote,
+  testRun,
 }: {
   campaign: Campaign;
   /** `/campaigns/<id>` or `/admin/campaigns/<id>`. */
@@ -40,6 +41,8 @@ export function StepsView({
   onDelete?: (stepId: string) => Promise<boolean>;
   onAdd?: () => void;
   ownerNote?: string;
+  /** The owner's page: the test run panel (shown when the sequence has steps). */
+  testRun?: ReactNode;
 }) {
   const reason = forceReadOnly ? null : readOnlyReason(campaign.status);
   const readOnly = forceReadOnly || reason !== null;
@@ -94,6 +97,7 @@ export function StepsView({
           <AlertDescription>{reason}</AlertDescription>
         </Alert>
       )}
+      {steps.length > 0 && testRun}
       {!readOnly && full && (
         <p className="text-sm text-muted-foreground">{STEP_LIMIT_MESSAGE}; delete one to add another.</p>
       )}
