@@ -70,24 +70,42 @@ export function composeForAccount(
 
 /**
  * Records the batch as allocated: its account, Message-ID and the slots it took, before any byte is
- * sent. Only rows this worker still holds.
+ * sent. The first messages of each account — those its connections take at once, and one ahead each —
+ * are recorded as 'delivering' in the same write (no second write for a batch that fits its lanes).
+ * Only rows this worker still holds; answers the ids recorded as delivering.
  */
-export async function markAllocated(ctx: DispatchContext, batch: ReadyMessage[]): Promise<void> {
+export async function markAllocated(
+  ctx: DispatchContext,
+  batch: ReadyMessage[],
+  connectionsPerAccount: number,
+): Promise<Set<string>> {
+  const firstWave = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const r of batch) {
+    const taken = seen.get(r.dispatched.account.id) ?? 0;
+    if (taken < 2 * connectionsPerAccount) firstWave.add(r.dispatched.message.id);
+    seen.set(r.dispatched.account.id, taken + 1);
+  }
   const values = sql.join(
     batch.map(
       (r) =>
         sql`(${r.dispatched.message.id}::uuid, ${r.dispatched.account.id}::uuid, ${r.dispatched.message.messageId},
-          ${r.dispatched.day}::date, ${r.dispatched.campaignDay}::date, ${r.paceHour?.toISOString() ?? null}::timestamptz)`,
+          ${r.dispatched.day}::date, ${r.dispatched.campaignDay}::date, ${r.paceHour?.toISOString() ?? null}::timestamptz,
+          ${firstWave.has(r.dispatched.message.id)}::boolean)`,
     ),
     sql`, `,
   );
-  await ctx.db.execute(sql`
+  const result = await ctx.db.execute(sql`
     UPDATE outbox_messages AS o
-    SET phase = 'allocated', sender_account_id = v.account_id, message_id = v.message_id,
+    SET phase = CASE WHEN v.first_wave THEN 'delivering' ELSE 'allocated' END,
+        sender_account_id = v.account_id, message_id = v.message_id,
         slot_day = v.slot_day, campaign_slot_day = v.campaign_slot_day, pace_hour = v.pace_hour,
         updated_at = ${now().toISOString()}::timestamptz
-    FROM (VALUES ${values}) AS v(id, account_id, message_id, slot_day, campaign_slot_day, pace_hour)
-    WHERE o.id = v.id AND o.state = 'sending' AND o.lease_owner = ${ctx.workerId}`);
+    FROM (VALUES ${values}) AS v(id, account_id, message_id, slot_day, campaign_slot_day, pace_hour, first_wave)
+    WHERE o.id = v.id AND o.state = 'sending' AND o.lease_owner = ${ctx.workerId}
+    RETURNING o.id, v.first_wave`);
+  const rows = (result as unknown as { rows: { id: string; first_wave: boolean }[] }).rows;
+  return new Set(rows.filter((r) => r.first_wave).map((r) => r.id));
 }
 
 export type SendOutcome = { ok: true; response: string } | { ok: false; failure: DeliveryFailure };
@@ -102,6 +120,8 @@ export async function deliverAll(
   ready: ReadyMessage[],
   options: {
     connectionsPerAccount: number;
+    /** Ids markAllocated already recorded as delivering. */
+    delivering: Set<string>;
     onOutcome: (message: ReadyMessage, outcome: SendOutcome) => void;
     onLost: (message: ReadyMessage, error: unknown) => void;
   },
@@ -113,6 +133,11 @@ export async function deliverAll(
     if (list) list.push(message);
     else byAccount.set(message.dispatched.account.id, [message]);
   }
+  const markedAlready: Promise<Mark> = Promise.resolve({ held: true });
+  const markAhead = (message: ReadyMessage): Promise<Mark> =>
+    options.delivering.has(message.dispatched.message.id)
+      ? markedAlready
+      : marker.mark(message.dispatched.message.id);
   const lanes: Promise<void>[] = [];
   for (const queue of byAccount.values()) {
     const width = Math.max(1, Math.min(options.connectionsPerAccount, queue.length));
@@ -122,13 +147,13 @@ export async function deliverAll(
 
   async function runLane(queue: ReadyMessage[]): Promise<void> {
     let next = queue.shift();
-    let nextMarked = next ? marker.mark(next.dispatched.message.id) : null;
+    let nextMarked = next ? markAhead(next) : null;
     while (next) {
       const current = next;
       const marked = nextMarked!;
       // The next message is marked while this one is on the wire: one ahead per connection.
       next = queue.shift();
-      nextMarked = next ? marker.mark(next.dispatched.message.id) : null;
+      nextMarked = next ? markAhead(next) : null;
       const mark = await marked;
       if (!mark.held) {
         options.onLost(current, mark.error ?? new Error('the lease was taken over by another worker'));

@@ -294,7 +294,8 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   result.deferred += faults.length - failedForGood;
   if (ready.length === 0) return result;
 
-  await markAllocated(ctx, ready);
+  const connectionsPerAccount = ctx.transports.connectionsPerAccount;
+  const delivering = await markAllocated(ctx, ready, connectionsPerAccount);
   const composed = new Set(ready.map((r) => r.dispatched.message.id));
   await recordSenderSwitches(
     ctx,
@@ -311,7 +312,8 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   const failures: { dispatched: DispatchedMessage; failure: DeliveryFailure }[] = [];
   try {
     await deliverAll(ctx, ready, {
-      connectionsPerAccount: ctx.transports.connectionsPerAccount,
+      connectionsPerAccount,
+      delivering,
       onOutcome: (message, outcome) => {
         if (outcome.ok) acknowledged.add({ dispatched: message.dispatched, response: outcome.response });
         else failures.push({ dispatched: message.dispatched, failure: outcome.failure });
