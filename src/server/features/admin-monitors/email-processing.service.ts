@@ -1,0 +1,244 @@
+import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type {
+  EventRates,
+  SenderMonitorList,
+  SenderMonitorQuery,
+  SenderMonitorRow,
+} from '../../../shared/admin-monitors';
+import type { Database } from '../../db/client';
+import { senderAccounts, users } from '../../db/schema/index';
+import { now } from '../../lib/clock';
+import { notFound } from '../../lib/errors';
+import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
+import { effectiveDailyCap, sentTodayOf } from '../sender-accounts/sender-account-rules';
+import { pauseSenderAccount, resumeSenderAccount } from '../sender-accounts/sender-accounts.service';
+import { decodeCursor, encodeCursor, iso, rowsOf } from './cursor';
+
+/*
+ * The Email Processing monitor: every sender account across all users, one page at a time, with what
+ * it did in the last day and week. Events are read through (user_id, occurred_at), the index analytics
+ * uses, for the page's owners only.
+ */
+
+const HOUR_MS = 3_600_000;
+const SMTP_CODE = /\b([45]\d\d)\b/g;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function rates(counts: { sent: number; bounced: number; complained: number; failed: number }): EventRates {
+  return {
+    ...counts,
+    bounceRate: counts.sent > 0 ? counts.bounced / counts.sent : 0,
+    complaintRate: counts.sent > 0 ? counts.complained / counts.sent : 0,
+  };
+}
+
+/** The SMTP reply codes (4xx, 5xx) a reason mentions, each once. */
+export function smtpCodesIn(text: string | null): string[] {
+  if (!text) return [];
+  return [...new Set([...text.matchAll(SMTP_CODE)].map((m) => m[1]!))];
+}
+
+export async function listSenderMonitor(options: {
+  db: Database;
+  query: SenderMonitorQuery;
+}): Promise<SenderMonitorList> {
+  const { db, query } = options;
+  const at = now();
+  const filters: SQL[] = [];
+  if (query.status) filters.push(eq(senderAccounts.status, query.status));
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    filters.push(
+      or(
+        ilike(senderAccounts.fromEmail, pattern),
+        ilike(users.email, pattern),
+        ilike(senderAccounts.label, pattern),
+      )!,
+    );
+  }
+  const after = decodeCursor(query.cursor);
+  if (after) {
+    filters.push(
+      sql`(lower(${senderAccounts.fromEmail}), ${senderAccounts.id}) > (${after.key}, ${after.id}::uuid)`,
+    );
+  }
+  const rows = await db
+    .select({ account: senderAccounts, ownerEmail: users.email })
+    .from(senderAccounts)
+    .innerJoin(users, eq(users.id, senderAccounts.userId))
+    .where(filters.length > 0 ? and(...filters) : undefined)
+    .orderBy(sql`lower(${senderAccounts.fromEmail})`, asc(senderAccounts.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+
+  const totalsRows = await db
+    .select({ status: senderAccounts.status, value: count() })
+    .from(senderAccounts)
+    .groupBy(senderAccounts.status);
+  const totals = { active: 0, paused: 0, failing: 0 };
+  for (const row of totalsRows) totals[row.status] = row.value;
+
+  const accountIds = page.map((r) => r.account.id);
+  const ownerIds = [...new Set(page.map((r) => r.account.userId))];
+  const dayAgo = new Date(at.getTime() - 24 * HOUR_MS).toISOString();
+  const weekAgo = new Date(at.getTime() - 7 * 24 * HOUR_MS).toISOString();
+
+  type Counts = { sent: number; bounced: number; complained: number; failed: number };
+  const zero = (): Counts => ({ sent: 0, bounced: 0, complained: 0, failed: 0 });
+  const day = new Map<string, Counts>();
+  const week = new Map<string, Counts>();
+  const codes = new Map<string, Map<string, number>>();
+  const deferred = new Map<string, number>();
+  const addCode = (accountId: string, code: string, n: number) => {
+    const byCode = codes.get(accountId) ?? new Map<string, number>();
+    byCode.set(code, (byCode.get(code) ?? 0) + n);
+    codes.set(accountId, byCode);
+  };
+
+  if (accountIds.length > 0) {
+    const idList = sql.join(
+      accountIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    );
+    const ownerList = sql.join(
+      ownerIds.map((id) => sql`${id}`),
+      sql`, `,
+    );
+    const eventRows = rowsOf<{ account_id: string; type: keyof Counts; day: number; week: number }>(
+      await db.execute(sql`
+        SELECT sender_account_id AS account_id, type,
+          count(*) FILTER (WHERE occurred_at > ${dayAgo}::timestamptz)::int AS day,
+          count(*)::int AS week
+        FROM email_events
+        WHERE user_id IN (${ownerList}) AND occurred_at > ${weekAgo}::timestamptz
+          AND sender_account_id IN (${idList})
+          AND type IN ('sent', 'bounced', 'complained', 'failed')
+        GROUP BY 1, 2`),
+    );
+    for (const row of eventRows) {
+      const d = day.get(row.account_id) ?? zero();
+      const w = week.get(row.account_id) ?? zero();
+      d[row.type] += Number(row.day);
+      w[row.type] += Number(row.week);
+      day.set(row.account_id, d);
+      week.set(row.account_id, w);
+    }
+
+    // The failures' words, for their SMTP codes (grouped: the same reply repeats across messages).
+    const failureRows = rowsOf<{ account_id: string; detail: string | null; n: number }>(
+      await db.execute(sql`
+        SELECT sender_account_id AS account_id, left(detail, 500) AS detail, count(*)::int AS n
+        FROM email_events
+        WHERE user_id IN (${ownerList}) AND occurred_at > ${dayAgo}::timestamptz
+          AND sender_account_id IN (${idList}) AND type IN ('failed', 'bounced')
+        GROUP BY 1, 2
+        LIMIT 5000`),
+    );
+    for (const row of failureRows) {
+      for (const code of smtpCodesIn(row.detail)) addCode(row.account_id, code, Number(row.n));
+    }
+
+    // Messages put back after a temporary failure from this account, waiting for their next attempt.
+    const deferredRows = rowsOf<{ account_id: string; reason: string | null; n: number }>(
+      await db.execute(sql`
+        SELECT sender_account_id AS account_id, left(last_error, 500) AS reason, count(*)::int AS n
+        FROM outbox_messages
+        WHERE state = 'queued' AND attempts > 0 AND sender_account_id IN (${idList})
+        GROUP BY 1, 2
+        LIMIT 5000`),
+    );
+    for (const row of deferredRows) {
+      deferred.set(row.account_id, (deferred.get(row.account_id) ?? 0) + Number(row.n));
+      for (const code of smtpCodesIn(row.reason)) addCode(row.account_id, code, Number(row.n));
+    }
+  }
+
+  const accounts: SenderMonitorRow[] = page.map(({ account, ownerEmail }) => {
+    let capToday = account.dailyCap;
+    let sentToday = 0;
+    try {
+      capToday = effectiveDailyCap(account, at);
+      sentToday = sentTodayOf(account, at);
+    } catch {
+      // An unknown time zone (saved before the check): the account sits out of rotation anyway.
+    }
+    const last24 = day.get(account.id) ?? zero();
+    return {
+      id: account.id,
+      ownerId: account.userId,
+      ownerEmail,
+      label: account.label,
+      fromEmail: account.fromEmail,
+      status: account.status,
+      statusReason: account.statusReason,
+      statusChangedAt: iso(account.statusChangedAt),
+      timeZone: account.timeZone,
+      sentToday,
+      capToday,
+      cooldownUntil: account.cooldownUntil && account.cooldownUntil > at ? iso(account.cooldownUntil) : null,
+      errors24h: last24.failed,
+      smtpCodes: [...(codes.get(account.id) ?? new Map<string, number>()).entries()]
+        .map(([code, n]) => ({ code, count: n }))
+        .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+      deferred: deferred.get(account.id) ?? 0,
+      last24h: rates(last24),
+      last7d: rates(week.get(account.id) ?? zero()),
+      imapEnabled: account.imapEnabled,
+      imapCheckedAt: iso(account.imapCheckedAt),
+      imapError: account.imapError,
+    };
+  });
+  const last = page.at(-1);
+  return {
+    generatedAt: at.toISOString(),
+    accounts,
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor(last.account.fromEmail.toLowerCase(), last.account.id)
+        : null,
+    totals,
+  };
+}
+
+async function ownerOf(db: Database, id: string): Promise<{ userId: string; fromEmail: string }> {
+  const [row] = await db
+    .select({ userId: senderAccounts.userId, fromEmail: senderAccounts.fromEmail })
+    .from(senderAccounts)
+    .where(eq(senderAccounts.id, id))
+    .limit(1);
+  if (!row) throw notFound('Sender account not found');
+  return row;
+}
+
+/** An admin stops an account (as its owner could); campaigns carry on through its other accounts. */
+export async function pauseSenderByAdmin(options: { db: Database; actor: AuditActor; id: string }) {
+  const owner = await ownerOf(options.db, options.id);
+  const account = await pauseSenderAccount({ db: options.db, userId: owner.userId, id: options.id });
+  await recordAuditEntry({
+    db: options.db,
+    actor: options.actor,
+    action: 'sender_account.paused',
+    targetType: 'sender_account',
+    targetId: options.id,
+    details: { userId: owner.userId, fromEmail: owner.fromEmail },
+  });
+  return account;
+}
+
+/** Back to active; a failing account forgets its reason and its failure run (the owner's own resume). */
+export async function resumeSenderByAdmin(options: { db: Database; actor: AuditActor; id: string }) {
+  const owner = await ownerOf(options.db, options.id);
+  const account = await resumeSenderAccount({ db: options.db, userId: owner.userId, id: options.id });
+  await recordAuditEntry({
+    db: options.db,
+    actor: options.actor,
+    action: 'sender_account.resumed',
+    targetType: 'sender_account',
+    targetId: options.id,
+    details: { userId: owner.userId, fromEmail: owner.fromEmail },
+  });
+  return account;
+}

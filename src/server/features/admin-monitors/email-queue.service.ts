@@ -1,0 +1,376 @@
+import { sql } from 'drizzle-orm';
+import type {
+  EmailQueueStatus,
+  FailedJob,
+  FailedJobList,
+  FailedMessage,
+  FailedMessageList,
+  OutboxSummary,
+  ReasonCount,
+} from '../../../shared/admin-monitors';
+import { RETRIED_BY_ADMIN } from '../../../shared/admin-monitors';
+import type { Database } from '../../db/client';
+import type { Queue } from '../../jobs/queue';
+import { now } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
+import { wakeDispatchers } from '../sending/outbox.service';
+import { decodeCursor, encodeCursor, iso, rowsOf } from './cursor';
+
+/*
+ * The Email Queue monitor: pg-boss's own tables (schema pgboss) and the outbox, read live. Retry and
+ * cancel of jobs go through pg-boss's API; of messages, through guarded updates of the outbox row.
+ */
+
+const TOP_REASONS = 10;
+const REASON_LENGTH = 300;
+
+type QueueRow = {
+  name: string;
+  policy: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed_hour: number;
+  completed_day: number;
+  oldest_waiting: Date | string | null;
+};
+
+type OutboxGroupRow = {
+  state: string;
+  phase: string | null;
+  reason: string | null;
+  total: number;
+  deferred: number;
+};
+
+function topReasons(counts: Map<string, number>): ReasonCount[] {
+  return [...counts.entries()]
+    .map(([reason, count]) => ({ reason, count }))
+    .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason))
+    .slice(0, TOP_REASONS);
+}
+
+export async function getEmailQueueStatus(options: { db: Database }): Promise<EmailQueueStatus> {
+  const at = now();
+  // One pass over the job table: every queue pg-boss knows, with what its jobs are doing. Completed and
+  // cancelled jobs older than a day are left out by the join (pg-boss keeps them for days).
+  const queues = rowsOf<QueueRow>(
+    await options.db.execute(sql`
+      SELECT q.name, q.policy,
+        count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())::int AS waiting,
+        count(j.id) FILTER (WHERE j.state = 'active')::int AS active,
+        count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after > now())::int AS delayed,
+        count(j.id) FILTER (WHERE j.state = 'failed')::int AS failed,
+        count(j.id) FILTER (WHERE j.state = 'completed' AND j.completed_on > now() - interval '1 hour')::int
+          AS completed_hour,
+        count(j.id) FILTER (WHERE j.state = 'completed')::int AS completed_day,
+        min(j.start_after) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())
+          AS oldest_waiting
+      FROM pgboss.queue q
+      LEFT JOIN pgboss.job j ON j.name = q.name
+        AND (j.state IN ('created', 'retry', 'active', 'failed')
+             OR (j.state = 'completed' AND j.completed_on > now() - interval '1 day'))
+      GROUP BY q.name, q.policy
+      ORDER BY q.name`),
+  );
+
+  // One pass over the outbox, grouped by state and phase; the reasons of queued (put back) and failed
+  // rows come with it. Sent rows carry no reason, so the groups stay few.
+  const groups = rowsOf<OutboxGroupRow>(
+    await options.db.execute(sql`
+      SELECT state, phase,
+        CASE WHEN state IN ('queued', 'failed') THEN left(last_error, ${REASON_LENGTH}) END AS reason,
+        count(*)::int AS total,
+        count(*) FILTER (WHERE state = 'queued' AND send_after > ${at.toISOString()}::timestamptz)::int AS deferred
+      FROM outbox_messages
+      GROUP BY 1, 2, 3`),
+  );
+
+  const outbox: OutboxSummary = {
+    queued: 0,
+    queuedDeferred: 0,
+    claimed: 0,
+    allocated: 0,
+    delivering: 0,
+    sent: 0,
+    failed: 0,
+    bounced: 0,
+    suppressed: 0,
+    cancelled: 0,
+  };
+  const deferredReasons = new Map<string, number>();
+  const failedReasons = new Map<string, number>();
+  for (const row of groups) {
+    const total = Number(row.total);
+    if (row.state === 'sending') {
+      const phase = row.phase === 'allocated' || row.phase === 'delivering' ? row.phase : 'claimed';
+      outbox[phase] += total;
+    } else if (row.state in outbox) {
+      outbox[row.state as keyof OutboxSummary] += total;
+    }
+    if (row.state === 'queued') {
+      outbox.queuedDeferred += Number(row.deferred);
+      if (row.reason) deferredReasons.set(row.reason, (deferredReasons.get(row.reason) ?? 0) + total);
+    }
+    if (row.state === 'failed') {
+      const reason = row.reason ?? 'No reason recorded';
+      failedReasons.set(reason, (failedReasons.get(reason) ?? 0) + total);
+    }
+  }
+
+  return {
+    generatedAt: at.toISOString(),
+    queues: queues.map((row) => ({
+      name: row.name,
+      policy: row.policy,
+      waiting: Number(row.waiting),
+      active: Number(row.active),
+      delayed: Number(row.delayed),
+      failed: Number(row.failed),
+      completedLastHour: Number(row.completed_hour),
+      completedLastDay: Number(row.completed_day),
+      oldestWaitingAt: iso(row.oldest_waiting),
+    })),
+    outbox,
+    deferredReasons: topReasons(deferredReasons),
+    failedReasons: topReasons(failedReasons),
+  };
+}
+
+function jobError(output: unknown): string | null {
+  if (output === null || output === undefined) return null;
+  if (typeof output === 'object') {
+    const message = (output as { message?: unknown }).message;
+    if (typeof message === 'string') return message.slice(0, 1000);
+  }
+  const text = typeof output === 'string' ? output : JSON.stringify(output);
+  return text.slice(0, 1000);
+}
+
+/** Jobs that failed (retries used up) or failed an attempt and wait for the next, newest first. */
+export async function listFailedJobs(options: {
+  db: Database;
+  cursor?: string;
+  limit: number;
+}): Promise<FailedJobList> {
+  const after = decodeCursor(options.cursor);
+  const keyset = after ? sql`AND (at, id) < (${after.key}::timestamptz, ${after.id}::uuid)` : sql``;
+  const rows = rowsOf<{
+    id: string;
+    name: string;
+    state: 'failed' | 'retry';
+    output: unknown;
+    retry_count: number;
+    at: Date | string;
+  }>(
+    await options.db.execute(sql`
+      SELECT * FROM (
+        SELECT id, name, state::text AS state, output, retry_count,
+          coalesce(completed_on, started_on, created_on) AS at
+        FROM pgboss.job
+        WHERE state IN ('failed', 'retry')
+      ) j
+      WHERE true ${keyset}
+      ORDER BY at DESC, id DESC
+      LIMIT ${options.limit + 1}`),
+  );
+  const page = rows.slice(0, options.limit);
+  const jobs: FailedJob[] = page.map((row) => ({
+    id: row.id,
+    name: row.name,
+    state: row.state,
+    error: jobError(row.output),
+    retryCount: Number(row.retry_count),
+    at: iso(row.at)!,
+  }));
+  const last = jobs.at(-1);
+  return { jobs, nextCursor: rows.length > options.limit && last ? encodeCursor(last.at, last.id) : null };
+}
+
+/**
+ * Failed outbox messages, the newest failure first. Walked campaign by campaign through the
+ * (campaign_id, state) index, so the outbox's sent rows are never read.
+ */
+export async function listFailedMessages(options: {
+  db: Database;
+  cursor?: string;
+  limit: number;
+}): Promise<FailedMessageList> {
+  const after = decodeCursor(options.cursor);
+  const keyset = after
+    ? sql`AND (o.updated_at, o.id) < (${after.key}::timestamptz, ${after.id}::uuid)`
+    : sql``;
+  const rows = rowsOf<{
+    id: string;
+    user_id: string;
+    user_email: string;
+    campaign_id: string;
+    campaign_name: string;
+    to_email: string;
+    last_error: string | null;
+    attempts: number;
+    updated_at: Date | string;
+  }>(
+    await options.db.execute(sql`
+      SELECT f.*, u.email AS user_email, c.name AS campaign_name
+      FROM campaigns c
+      CROSS JOIN LATERAL (
+        SELECT o.id, o.user_id, o.campaign_id, o.to_email, o.last_error, o.attempts, o.updated_at
+        FROM outbox_messages o
+        WHERE o.campaign_id = c.id AND o.state = 'failed' ${keyset}
+        ORDER BY o.updated_at DESC, o.id DESC
+        LIMIT ${options.limit + 1}
+      ) f
+      JOIN "user" u ON u.id = f.user_id
+      ORDER BY f.updated_at DESC, f.id DESC
+      LIMIT ${options.limit + 1}`),
+  );
+  const page = rows.slice(0, options.limit);
+  const messages: FailedMessage[] = page.map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    userEmail: row.user_email,
+    campaignId: row.campaign_id,
+    campaignName: row.campaign_name,
+    toEmail: row.to_email,
+    reason: row.last_error,
+    attempts: Number(row.attempts),
+    at: iso(row.updated_at)!,
+  }));
+  const last = messages.at(-1);
+  return {
+    messages,
+    nextCursor: rows.length > options.limit && last ? encodeCursor(last.at, last.id) : null,
+  };
+}
+
+async function jobState(db: Database, name: string, id: string): Promise<string> {
+  const [row] = rowsOf<{ state: string }>(
+    await db.execute(
+      sql`SELECT state::text AS state FROM pgboss.job WHERE name = ${name} AND id = ${id}::uuid`,
+    ),
+  );
+  if (!row) throw notFound('Job not found');
+  return row.state;
+}
+
+/** A failed job runs again (pg-boss gives it one more attempt). */
+export async function retryJob(options: {
+  db: Database;
+  queue: Queue;
+  actor: AuditActor;
+  name: string;
+  id: string;
+}): Promise<void> {
+  const state = await jobState(options.db, options.name, options.id);
+  if (state !== 'failed')
+    throw new AppError('conflict', `Only a failed job can be retried; this one is ${state}.`);
+  await options.queue.retry(options.name, options.id);
+  await recordAuditEntry({
+    db: options.db,
+    actor: options.actor,
+    action: 'job.retried',
+    targetType: 'job',
+    targetId: options.id,
+    details: { name: options.name },
+  });
+}
+
+/** A job that has not finished (waiting, waiting for its next attempt, or running) is cancelled. */
+export async function cancelJob(options: {
+  db: Database;
+  queue: Queue;
+  actor: AuditActor;
+  name: string;
+  id: string;
+}): Promise<void> {
+  const state = await jobState(options.db, options.name, options.id);
+  if (!['created', 'retry', 'active'].includes(state)) {
+    throw new AppError(
+      'conflict',
+      `Only a job that has not finished can be cancelled; this one is ${state}.`,
+    );
+  }
+  await options.queue.cancel(options.name, options.id);
+  await recordAuditEntry({
+    db: options.db,
+    actor: options.actor,
+    action: 'job.cancelled',
+    targetType: 'job',
+    targetId: options.id,
+    details: { name: options.name },
+  });
+}
+
+async function messageState(db: Database, id: string): Promise<string> {
+  const [row] = rowsOf<{ state: string }>(
+    await db.execute(sql`SELECT state FROM outbox_messages WHERE id = ${id}::uuid`),
+  );
+  if (!row) throw notFound('Message not found');
+  return row.state;
+}
+
+/** A failed message goes back to the queue as new: due now, its attempts counted from zero. */
+export async function retryMessage(options: {
+  db: Database;
+  queue: Queue | null;
+  dispatchConcurrency: number;
+  actor: AuditActor;
+  id: string;
+}): Promise<void> {
+  const at = now().toISOString();
+  const updated = rowsOf<{ id: string; user_id: string; last_error: string | null }>(
+    await options.db.execute(sql`
+      UPDATE outbox_messages o
+      SET state = 'queued', phase = NULL, attempts = 0, send_after = ${at}::timestamptz,
+        lease_owner = NULL, lease_until = NULL, last_error = ${RETRIED_BY_ADMIN},
+        updated_at = ${at}::timestamptz
+      FROM outbox_messages prev
+      WHERE o.id = ${options.id}::uuid AND prev.id = o.id AND o.state = 'failed'
+      RETURNING o.id, o.user_id, prev.last_error`),
+  );
+  const row = updated[0];
+  if (!row) {
+    const state = await messageState(options.db, options.id);
+    throw new AppError('conflict', `Only a failed message can be retried; this one is ${state}.`);
+  }
+  await recordAuditEntry({
+    db: options.db,
+    actor: options.actor,
+    action: 'outbox_message.retried',
+    targetType: 'outbox_message',
+    targetId: options.id,
+    details: { userId: row.user_id, previousError: row.last_error },
+  });
+  if (options.queue)
+    await wakeDispatchers({ queue: options.queue, parallelism: options.dispatchConcurrency });
+}
+
+/** A failed or still queued message will not be sent. */
+export async function cancelMessage(options: { db: Database; actor: AuditActor; id: string }): Promise<void> {
+  const at = now().toISOString();
+  const updated = rowsOf<{ id: string; user_id: string; state: string }>(
+    await options.db.execute(sql`
+      UPDATE outbox_messages o
+      SET state = 'cancelled', phase = NULL, lease_owner = NULL, lease_until = NULL,
+        updated_at = ${at}::timestamptz
+      FROM outbox_messages prev
+      WHERE o.id = ${options.id}::uuid AND prev.id = o.id AND o.state IN ('failed', 'queued')
+      RETURNING o.id, o.user_id, prev.state`),
+  );
+  const row = updated[0];
+  if (!row) {
+    const state = await messageState(options.db, options.id);
+    throw new AppError('conflict', `Only a failed or queued message can be cancelled; this one is ${state}.`);
+  }
+  await recordAuditEntry({
+    db: options.db,
+    actor: options.actor,
+    action: 'outbox_message.cancelled',
+    targetType: 'outbox_message',
+    targetId: options.id,
+    details: { userId: row.user_id, previousState: row.state },
+  });
+}
