@@ -20,6 +20,8 @@ const AdminDashboardPage = lazy(() => import('@/features/admin/routes/admin-dash
 const AdminUsersPage = lazy(() => import('@/features/admin/routes/admin-users-page'));
 const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-page'));
 const SecurityMonitorPage = lazy(() => import('@/features/admin/routes/security-monitor-page'));
+const EmailQueuePage = lazy(() => import('@/features/admin/routes/email-queue-page'));
+const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-processing-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -148,6 +150,9 @@ export const routes = [
               { path: 'admin/users', element: <AdminUsersPage /> },
               { path: 'admin/dev-mailbox', element: <DevMailboxPage /> },
               { path: 'admin/security-monitor', element: <SecurityMonitorPage /> },
+              { path: 'admin/email-queue-status', element: <EmailQueuePage /> },
+              { path: 'email-queue-status', element: <Navigate to="/admin/email-queue-status" replace /> },
+              { path: 'admin/email-processing-monitor', element: <EmailProcessingPage /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },

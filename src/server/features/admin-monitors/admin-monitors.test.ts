@@ -133,6 +133,7 @@ describe('admin monitors API', () => {
       const purge = status.queues.find((q) => q.name === 'purge-deleted-lists');
       expect(purge?.failed).toBeGreaterThanOrEqual(1);
       expect(status.queues.map((q) => q.name)).toContain('dispatch-outbox');
+      expect(status.queues.some((q) => q.name.startsWith('__pgboss'))).toBe(false);
       expect(status.outbox.failed).toBeGreaterThanOrEqual(2);
       expect(status.outbox.queued).toBeGreaterThanOrEqual(2);
       expect(status.outbox.queuedDeferred).toBeGreaterThanOrEqual(1);

@@ -72,20 +72,40 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
       LEFT JOIN pgboss.job j ON j.name = q.name
         AND (j.state IN ('created', 'retry', 'active', 'failed')
              OR (j.state = 'completed' AND j.completed_on > now() - interval '1 day'))
+      WHERE left(q.name, 8) <> '__pgboss'
       GROUP BY q.name, q.policy
       ORDER BY q.name`),
   );
 
-  // One pass over the outbox, grouped by state and phase; the reasons of queued (put back) and failed
-  // rows come with it. Sent rows carry no reason, so the groups stay few.
+  // The outbox by state, each part through an index: rows in flight (sending) by the lease index, queued
+  // rows by the due index (with the reasons they were put back), failed rows campaign by campaign
+  // through (campaign_id, state), and the settled states counted from that same index (an index-only
+  // scan: the table itself, with every message's body, is never read for them).
+  const stamp = at.toISOString();
   const groups = rowsOf<OutboxGroupRow>(
     await options.db.execute(sql`
-      SELECT state, phase,
-        CASE WHEN state IN ('queued', 'failed') THEN left(last_error, ${REASON_LENGTH}) END AS reason,
-        count(*)::int AS total,
-        count(*) FILTER (WHERE state = 'queued' AND send_after > ${at.toISOString()}::timestamptz)::int AS deferred
+      SELECT state, NULL AS phase, NULL AS reason, count(*)::int AS total, 0 AS deferred
       FROM outbox_messages
-      GROUP BY 1, 2, 3`),
+      WHERE state IN ('sent', 'bounced', 'suppressed', 'cancelled')
+      GROUP BY state
+      UNION ALL
+      SELECT 'sending', phase, NULL, count(*)::int, 0
+      FROM outbox_messages
+      WHERE state = 'sending'
+      GROUP BY phase
+      UNION ALL
+      SELECT 'queued', NULL, left(last_error, ${REASON_LENGTH}), count(*)::int,
+        count(*) FILTER (WHERE send_after > ${stamp}::timestamptz)::int
+      FROM outbox_messages
+      WHERE state = 'queued'
+      GROUP BY 3
+      UNION ALL
+      SELECT 'failed', NULL, left(f.last_error, ${REASON_LENGTH}), count(*)::int, 0
+      FROM campaigns c
+      CROSS JOIN LATERAL (
+        SELECT o.last_error FROM outbox_messages o WHERE o.campaign_id = c.id AND o.state = 'failed'
+      ) f
+      GROUP BY 3`),
   );
 
   const outbox: OutboxSummary = {
