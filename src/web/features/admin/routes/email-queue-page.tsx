@@ -91,11 +91,13 @@ function OutboxFigures({ outbox }: { outbox: OutboxSummary }) {
 
 function ReasonList({
   title,
+  note,
   reasons,
   empty,
   testId,
 }: {
   title: string;
+  note?: string;
   reasons: ReasonCount[];
   empty: string;
   testId: string;
@@ -104,6 +106,7 @@ function ReasonList({
     <Card className="gap-3" data-testid={testId}>
       <CardHeader>
         <CardTitle className="text-base">{title}</CardTitle>
+        {note && <p className="text-xs text-muted-foreground">{note}</p>}
       </CardHeader>
       <CardContent>
         {reasons.length === 0 ? (
@@ -499,6 +502,7 @@ export default function EmailQueuePage() {
           <div className="grid gap-3 lg:grid-cols-2">
             <ReasonList
               title="Why queued messages wait"
+              note={`Reasons of the ${formatNumber(status.data.deferredReasonsSample)} queued messages due last`}
               reasons={status.data.deferredReasons}
               empty="No queued message was put back."
               testId="deferred-reasons"
