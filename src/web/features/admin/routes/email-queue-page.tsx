@@ -227,6 +227,67 @@ function LoadingRows({ columns }: { columns: number }) {
   ));
 }
 
+function MessageActions({
+  message: m,
+  onAction,
+}: {
+  message: FailedMessage;
+  onAction: (a: PendingAction) => void;
+}) {
+  const what = `the message to ${m.toEmail}`;
+  return (
+    <RowActions
+      label={`message to ${m.toEmail}`}
+      onRetry={() => onAction({ target: { kind: 'message', action: 'retry', id: m.id }, what })}
+      onCancel={() => onAction({ target: { kind: 'message', action: 'cancel', id: m.id }, what })}
+    />
+  );
+}
+
+function JobActions({ job, onAction }: { job: FailedJob; onAction: (a: PendingAction) => void }) {
+  const what = `the ${job.name} job`;
+  return (
+    <RowActions
+      label={`job ${job.name}`}
+      onRetry={
+        job.state === 'failed'
+          ? () => onAction({ target: { kind: 'job', action: 'retry', name: job.name, id: job.id }, what })
+          : undefined
+      }
+      onCancel={
+        job.state === 'retry'
+          ? () => onAction({ target: { kind: 'job', action: 'cancel', name: job.name, id: job.id }, what })
+          : undefined
+      }
+    />
+  );
+}
+
+/** A phone's view of a list row: its fields stacked, its actions at the bottom. */
+function RowCard({
+  fields,
+  actions,
+  testId,
+}: {
+  fields: [string, ReactNode][];
+  actions: ReactNode;
+  testId: string;
+}) {
+  return (
+    <li className="space-y-2 rounded-lg border bg-card p-4 text-sm" data-testid={testId}>
+      <dl className="space-y-1.5">
+        {fields.map(([label, value]) => (
+          <div key={label} className="grid grid-cols-[6rem_1fr] gap-2">
+            <dt className="text-muted-foreground">{label}</dt>
+            <dd className="min-w-0 break-words">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {actions}
+    </li>
+  );
+}
+
 function FailedMessagesSection({ onAction }: { onAction: (action: PendingAction) => void }) {
   const pager = useCursorPages('failed-messages');
   const list = useFailedMessages(pager.cursor ?? undefined);
@@ -245,62 +306,69 @@ function FailedMessagesSection({ onAction }: { onAction: (action: PendingAction)
       ) : messages?.length === 0 && !pager.hasPrevious ? (
         <Empty testId="failed-messages-empty">No message has failed.</Empty>
       ) : (
-        <div className="overflow-x-auto rounded-lg border">
-          <Table data-testid="failed-messages-table">
-            <TableHeader>
-              <TableRow>
-                <TableHead>User</TableHead>
-                <TableHead>Campaign</TableHead>
-                <TableHead>Recipient</TableHead>
-                <TableHead>Reason</TableHead>
-                <TableHead className="text-right">Attempts</TableHead>
-                <TableHead>When</TableHead>
-                <TableHead className="sr-only">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {messages ? (
-                messages.map((m: FailedMessage) => (
-                  <TableRow key={m.id} data-testid="failed-message-row">
-                    <TableCell className="max-w-48 truncate" title={m.userEmail}>
-                      {m.userEmail}
-                    </TableCell>
-                    <TableCell className="max-w-40 truncate" title={m.campaignName}>
-                      {m.campaignName}
-                    </TableCell>
-                    <TableCell className="max-w-48 truncate" title={m.toEmail}>
-                      {m.toEmail}
-                    </TableCell>
-                    <TableCell className="min-w-56 max-w-96 text-sm break-words">{m.reason ?? '—'}</TableCell>
-                    <TableCell className="text-right tabular-nums">{m.attempts}</TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      <When iso={m.at} />
-                    </TableCell>
-                    <TableCell>
-                      <RowActions
-                        label={`message to ${m.toEmail}`}
-                        onRetry={() =>
-                          onAction({
-                            target: { kind: 'message', action: 'retry', id: m.id },
-                            what: `the message to ${m.toEmail}`,
-                          })
-                        }
-                        onCancel={() =>
-                          onAction({
-                            target: { kind: 'message', action: 'cancel', id: m.id },
-                            what: `the message to ${m.toEmail}`,
-                          })
-                        }
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))
-              ) : (
-                <LoadingRows columns={7} />
-              )}
-            </TableBody>
-          </Table>
-        </div>
+        <>
+          <div className="hidden overflow-x-auto rounded-lg border md:block">
+            <Table data-testid="failed-messages-table">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>User</TableHead>
+                  <TableHead>Campaign</TableHead>
+                  <TableHead>Recipient</TableHead>
+                  <TableHead>Reason</TableHead>
+                  <TableHead className="text-right">Attempts</TableHead>
+                  <TableHead>When</TableHead>
+                  <TableHead className="sr-only">Actions</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {messages ? (
+                  messages.map((m: FailedMessage) => (
+                    <TableRow key={m.id} data-testid="failed-message-row">
+                      <TableCell className="max-w-40 truncate" title={m.userEmail}>
+                        {m.userEmail}
+                      </TableCell>
+                      <TableCell className="max-w-32 truncate" title={m.campaignName}>
+                        {m.campaignName}
+                      </TableCell>
+                      <TableCell className="max-w-40 truncate" title={m.toEmail}>
+                        {m.toEmail}
+                      </TableCell>
+                      <TableCell className="min-w-48 max-w-72 text-sm break-words whitespace-normal">
+                        {m.reason ?? '—'}
+                      </TableCell>
+                      <TableCell className="text-right tabular-nums">{m.attempts}</TableCell>
+                      <TableCell className="whitespace-nowrap">
+                        <When iso={m.at} />
+                      </TableCell>
+                      <TableCell>
+                        <MessageActions message={m} onAction={onAction} />
+                      </TableCell>
+                    </TableRow>
+                  ))
+                ) : (
+                  <LoadingRows columns={7} />
+                )}
+              </TableBody>
+            </Table>
+          </div>
+          <ul className="space-y-3 md:hidden">
+            {messages?.map((m) => (
+              <RowCard
+                key={m.id}
+                testId="failed-message-card"
+                fields={[
+                  ['User', m.userEmail],
+                  ['Campaign', m.campaignName],
+                  ['Recipient', m.toEmail],
+                  ['Reason', m.reason ?? '—'],
+                  ['Attempts', m.attempts],
+                  ['When', <When key="when" iso={m.at} />],
+                ]}
+                actions={<MessageActions message={m} onAction={onAction} />}
+              />
+            ))}
+          </ul>
+        </>
       )}
       {list.data && (pager.hasPrevious || list.data.nextCursor) && (
         <CursorPagination
@@ -342,66 +410,64 @@ function FailedJobsSection({ onAction }: { onAction: (action: PendingAction) => 
       ) : jobs?.length === 0 && !pager.hasPrevious ? (
         <Empty testId="failed-jobs-empty">No job has failed.</Empty>
       ) : (
-        <div className="overflow-x-auto rounded-lg border">
-          <Table data-testid="failed-jobs-table">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Job</TableHead>
-                <TableHead>State</TableHead>
-                <TableHead>Error</TableHead>
-                <TableHead className="text-right">Retries</TableHead>
-                <TableHead>When</TableHead>
-                <TableHead className="sr-only">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {jobs ? (
-                jobs.map((job: FailedJob) => (
-                  <TableRow key={job.id} data-testid="failed-job-row">
-                    <TableCell className="font-medium whitespace-nowrap">{job.name}</TableCell>
-                    <TableCell>
-                      <Badge variant={job.state === 'failed' ? 'destructive' : 'outline'}>
-                        {job.state === 'failed' ? 'Failed' : 'Will retry'}
-                      </Badge>
-                    </TableCell>
-                    <TableCell className="min-w-56 max-w-96 text-sm break-words">
-                      {job.error ?? '—'}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">{job.retryCount}</TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      <When iso={job.at} />
-                    </TableCell>
-                    <TableCell>
-                      <RowActions
-                        label={`job ${job.name}`}
-                        onRetry={
-                          job.state === 'failed'
-                            ? () =>
-                                onAction({
-                                  target: { kind: 'job', action: 'retry', name: job.name, id: job.id },
-                                  what: `the ${job.name} job`,
-                                })
-                            : undefined
-                        }
-                        onCancel={
-                          job.state === 'retry'
-                            ? () =>
-                                onAction({
-                                  target: { kind: 'job', action: 'cancel', name: job.name, id: job.id },
-                                  what: `the ${job.name} job`,
-                                })
-                            : undefined
-                        }
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))
-              ) : (
-                <LoadingRows columns={6} />
-              )}
-            </TableBody>
-          </Table>
-        </div>
+        <>
+          <div className="hidden overflow-x-auto rounded-lg border md:block">
+            <Table data-testid="failed-jobs-table">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Job</TableHead>
+                  <TableHead>State</TableHead>
+                  <TableHead>Error</TableHead>
+                  <TableHead className="text-right">Retries</TableHead>
+                  <TableHead>When</TableHead>
+                  <TableHead className="sr-only">Actions</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {jobs ? (
+                  jobs.map((job: FailedJob) => (
+                    <TableRow key={job.id} data-testid="failed-job-row">
+                      <TableCell className="font-medium whitespace-nowrap">{job.name}</TableCell>
+                      <TableCell>
+                        <Badge variant={job.state === 'failed' ? 'destructive' : 'outline'}>
+                          {job.state === 'failed' ? 'Failed' : 'Will retry'}
+                        </Badge>
+                      </TableCell>
+                      <TableCell className="min-w-48 max-w-72 text-sm break-words whitespace-normal">
+                        {job.error ?? '—'}
+                      </TableCell>
+                      <TableCell className="text-right tabular-nums">{job.retryCount}</TableCell>
+                      <TableCell className="whitespace-nowrap">
+                        <When iso={job.at} />
+                      </TableCell>
+                      <TableCell>
+                        <JobActions job={job} onAction={onAction} />
+                      </TableCell>
+                    </TableRow>
+                  ))
+                ) : (
+                  <LoadingRows columns={6} />
+                )}
+              </TableBody>
+            </Table>
+          </div>
+          <ul className="space-y-3 md:hidden">
+            {jobs?.map((job) => (
+              <RowCard
+                key={job.id}
+                testId="failed-job-card"
+                fields={[
+                  ['Job', job.name],
+                  ['State', job.state === 'failed' ? 'Failed' : 'Will retry'],
+                  ['Error', job.error ?? '—'],
+                  ['Retries', job.retryCount],
+                  ['When', <When key="when" iso={job.at} />],
+                ]}
+                actions={<JobActions job={job} onAction={onAction} />}
+              />
+            ))}
+          </ul>
+        </>
       )}
       {list.data && (pager.hasPrevious || list.data.nextCursor) && (
         <CursorPagination
