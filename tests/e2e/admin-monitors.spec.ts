@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { signInAsSuperAdmin } from './support/accounts';
+import { newAccount, registerViaApi, signInAsSuperAdmin } from './support/accounts';
 import { DEMO } from './support/env';
 import { expectToast } from './support/ui';
 
@@ -64,4 +64,29 @@ test('email processing: the admin finds the demo subscriber’s account, pauses 
   await page.getByTestId('sender-action-dialog').getByRole('button', { name: 'Resume' }).click();
   await expectToast(page, { title: 'Done', description: /is active again\.$/ });
   await expect(page.getByTestId('senders-empty')).toContainText('No sender account matches these filters');
+});
+
+test('aliases: /users opens the users screen for a super admin; a subscriber is sent from the monitors and their aliases to /dashboard', async ({
+  page,
+  browser,
+}) => {
+  await signInAsSuperAdmin(page.request);
+  await page.goto('/users');
+  await expect(page).toHaveURL(/\/admin\/users$/);
+  await expect(page.getByTestId('admin-users-page')).toBeVisible();
+
+  const context = await browser.newContext();
+  const subscriber = await context.newPage();
+  await registerViaApi(subscriber.request, newAccount('monitors'));
+  for (const path of [
+    '/admin/email-queue-status',
+    '/email-queue-status',
+    '/admin/email-processing-monitor',
+    '/users',
+  ]) {
+    await subscriber.goto(path);
+    await expect(subscriber, path).toHaveURL(/\/dashboard$/);
+    await expect(subscriber.getByTestId('welcome-header')).toBeVisible();
+  }
+  await context.close();
 });

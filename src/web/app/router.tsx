@@ -148,6 +148,7 @@ export const routes = [
               { path: 'admin/contact-database/import', element: <AdminImportPage /> },
               { path: 'admin-dashboard', element: <AdminDashboardPage /> },
               { path: 'admin/users', element: <AdminUsersPage /> },
+              { path: 'users', element: <Navigate to="/admin/users" replace /> },
               { path: 'admin/dev-mailbox', element: <DevMailboxPage /> },
               { path: 'admin/security-monitor', element: <SecurityMonitorPage /> },
               { path: 'admin/email-queue-status', element: <EmailQueuePage /> },
