@@ -85,6 +85,9 @@ export const failedMessageSchema = z.object({
   userEmail: z.string(),
   campaignId: z.string(),
   campaignName: z.string(),
+  campaignStatus: z.string(),
+  /** False once the campaign has ended (completed, stopped): nothing of it is sent any more. */
+  canRetry: z.boolean(),
   toEmail: z.string(),
   reason: z.string().nullable(),
   attempts: z.number(),

@@ -6,10 +6,12 @@ import { auditEntriesOf } from '../../../../tests/factories/audit';
 import {
   createSendingCampaign,
   createSinkAccount,
+  dispatchContext,
   queueForContacts,
   type SenderRow,
 } from '../../../../tests/factories/dispatch';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
+import { startSmtpSink } from '../../../../tests/fakes/smtp-sink';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import {
   emailQueueStatusSchema,
@@ -18,7 +20,8 @@ import {
   RETRIED_BY_ADMIN,
   senderMonitorListSchema,
 } from '../../../shared/admin-monitors';
-import { emailEvents, outboxMessages, senderAccounts } from '../../db/schema/index';
+import { campaigns, emailEvents, outboxMessages, senderAccounts } from '../../db/schema/index';
+import { drainOutbox } from '../sending/dispatch';
 import { smtpCodesIn } from './email-processing.service';
 
 describe('admin monitors API', () => {
@@ -207,6 +210,64 @@ describe('admin monitors API', () => {
         url: `/api/admin/email-queue/messages/${randomUUID()}/retry`,
       });
       expect(missing.statusCode).toBe(404);
+    });
+
+    it('a retried message is really sent by the next drain', async () => {
+      const sink = await startSmtpSink();
+      try {
+        const other = await createUser(app);
+        const sender = await createSinkAccount(app, other.user.id);
+        const campaign = await createSendingCampaign(app, other.user.id, [sender]);
+        const {
+          messageIds: [id],
+          emails: [to],
+        } = await queueForContacts(app, campaign, 1);
+        await app.services.db
+          .update(outboxMessages)
+          .set({ state: 'failed', attempts: 5, lastError: deferral })
+          .where(eq(outboxMessages.id, id!));
+        const retry = await asAdmin()({ method: 'POST', url: `/api/admin/email-queue/messages/${id}/retry` });
+        expect(retry.statusCode).toBe(200);
+
+        await drainOutbox(dispatchContext(app, sink.port, other.user.id));
+        const [row] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.id, id!));
+        expect(row?.state).toBe('sent');
+        expect(sink.messages.some((m) => m.to.includes(to!))).toBe(true);
+      } finally {
+        await sink.close();
+      }
+    });
+
+    it('does not retry a message of an ended campaign (nothing of it is sent): 409, still failed', async () => {
+      const ended = await createSendingCampaign(app, owner.user.id, [account]);
+      const {
+        messageIds: [id],
+      } = await queueForContacts(app, ended, 1);
+      await app.services.db
+        .update(outboxMessages)
+        .set({ state: 'failed', attempts: 5, lastError: failure })
+        .where(eq(outboxMessages.id, id!));
+      await app.services.db.update(campaigns).set({ status: 'completed' }).where(eq(campaigns.id, ended.id));
+
+      const all = failedMessageListSchema.parse(
+        (await asAdmin()({ method: 'GET', url: '/api/admin/email-queue/failed-messages?limit=100' })).json(),
+      );
+      expect(all.messages.find((m) => m.id === id)).toMatchObject({
+        campaignStatus: 'completed',
+        canRetry: false,
+      });
+      expect(all.messages.find((m) => m.id === messageIds[1])).toMatchObject({ canRetry: true });
+
+      const response = await asAdmin()({
+        method: 'POST',
+        url: `/api/admin/email-queue/messages/${id}/retry`,
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toBe(
+        'Its campaign is completed, so the message cannot be sent again. Cancel it instead.',
+      );
+      const [row] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.id, id!));
+      expect(row).toMatchObject({ state: 'failed', lastError: failure });
     });
 
     it('cancels a failed message, audited', async () => {

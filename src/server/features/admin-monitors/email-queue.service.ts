@@ -22,6 +22,10 @@ import { decodeCursor, encodeCursor, iso, rowsOf } from './cursor';
  * cancel of jobs go through pg-boss's API; of messages, through guarded updates of the outbox row.
  */
 
+/** Campaign states in which a queued message goes (now, or once the campaign runs again). */
+const RUNNING_CAMPAIGN_STATUSES = ['active', 'paused', 'scheduled'];
+const RUNNING_CAMPAIGN = sql`('active', 'paused', 'scheduled')`;
+
 const TOP_REASONS = 10;
 const REASON_LENGTH = 300;
 /** Queued rows whose reasons are grouped (the ones due last). */
@@ -226,13 +230,14 @@ export async function listFailedMessages(options: {
     user_email: string;
     campaign_id: string;
     campaign_name: string;
+    campaign_status: string;
     to_email: string;
     last_error: string | null;
     attempts: number;
     updated_at: Date | string;
   }>(
     await options.db.execute(sql`
-      SELECT f.*, u.email AS user_email, c.name AS campaign_name
+      SELECT f.*, u.email AS user_email, c.name AS campaign_name, c.status AS campaign_status
       FROM campaigns c
       CROSS JOIN LATERAL (
         SELECT o.id, o.user_id, o.campaign_id, o.to_email, o.last_error, o.attempts, o.updated_at
@@ -252,6 +257,8 @@ export async function listFailedMessages(options: {
     userEmail: row.user_email,
     campaignId: row.campaign_id,
     campaignName: row.campaign_name,
+    campaignStatus: row.campaign_status,
+    canRetry: RUNNING_CAMPAIGN_STATUSES.includes(row.campaign_status),
     toEmail: row.to_email,
     reason: row.last_error,
     attempts: Number(row.attempts),
@@ -322,12 +329,15 @@ export async function cancelJob(options: {
   });
 }
 
-async function messageState(db: Database, id: string): Promise<string> {
-  const [row] = rowsOf<{ state: string }>(
-    await db.execute(sql`SELECT state FROM outbox_messages WHERE id = ${id}::uuid`),
+async function messageState(db: Database, id: string): Promise<{ state: string; campaignStatus: string }> {
+  const [row] = rowsOf<{ state: string; campaign_status: string }>(
+    await db.execute(sql`
+      SELECT o.state, c.status AS campaign_status
+      FROM outbox_messages o JOIN campaigns c ON c.id = o.campaign_id
+      WHERE o.id = ${id}::uuid`),
   );
   if (!row) throw notFound('Message not found');
-  return row.state;
+  return { state: row.state, campaignStatus: row.campaign_status };
 }
 
 /** A failed message goes back to the queue as new: due now, its attempts counted from zero. */
@@ -347,12 +357,21 @@ export async function retryMessage(options: {
         updated_at = ${at}::timestamptz
       FROM outbox_messages prev
       WHERE o.id = ${options.id}::uuid AND prev.id = o.id AND o.state = 'failed'
+        AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = o.campaign_id AND c.status IN ${RUNNING_CAMPAIGN})
       RETURNING o.id, o.user_id, prev.last_error`),
   );
   const row = updated[0];
   if (!row) {
-    const state = await messageState(options.db, options.id);
-    throw new AppError('conflict', `Only a failed message can be retried; this one is ${state}.`);
+    const { state, campaignStatus } = await messageState(options.db, options.id);
+    if (state !== 'failed') {
+      throw new AppError('conflict', `Only a failed message can be retried; this one is ${state}.`);
+    }
+    // The dispatcher sends only for a running campaign, and a finished one has ended its contacts'
+    // sequences: a message queued there would wait for ever (or be cancelled the moment it is judged).
+    throw new AppError(
+      'conflict',
+      `Its campaign is ${campaignStatus}, so the message cannot be sent again. Cancel it instead.`,
+    );
   }
   await recordAuditEntry({
     db: options.db,
@@ -380,7 +399,7 @@ export async function cancelMessage(options: { db: Database; actor: AuditActor; 
   );
   const row = updated[0];
   if (!row) {
-    const state = await messageState(options.db, options.id);
+    const { state } = await messageState(options.db, options.id);
     throw new AppError('conflict', `Only a failed or queued message can be cancelled; this one is ${state}.`);
   }
   await recordAuditEntry({

@@ -178,13 +178,24 @@ function RowActions({
   onRetry,
   onCancel,
   label,
+  note,
 }: {
   onRetry?: () => void;
   onCancel?: () => void;
   label: string;
+  /** Why there is no retry (shown in its place). */
+  note?: string;
 }) {
   return (
-    <div className="flex justify-end gap-2">
+    <div className="flex items-center justify-end gap-2">
+      {note && (
+        <span
+          className="text-xs whitespace-nowrap text-muted-foreground"
+          title="Nothing of an ended campaign is sent"
+        >
+          {note}
+        </span>
+      )}
       {onRetry && (
         <Button
           variant="outline"
@@ -238,7 +249,12 @@ function MessageActions({
   return (
     <RowActions
       label={`message to ${m.toEmail}`}
-      onRetry={() => onAction({ target: { kind: 'message', action: 'retry', id: m.id }, what })}
+      onRetry={
+        m.canRetry
+          ? () => onAction({ target: { kind: 'message', action: 'retry', id: m.id }, what })
+          : undefined
+      }
+      note={m.canRetry ? undefined : `Campaign ${m.campaignStatus}`}
       onCancel={() => onAction({ target: { kind: 'message', action: 'cancel', id: m.id }, what })}
     />
   );
