@@ -66,13 +66,21 @@ describe('admin monitors API', () => {
       })),
       {
         userId: owner.user.id,
+        campaignId: campaign.id,
         senderAccountId: account.id,
         type: 'bounced' as const,
         detail: '550 5.1.1 No such user',
       },
-      { userId: owner.user.id, senderAccountId: account.id, type: 'failed' as const, detail: failure },
       {
         userId: owner.user.id,
+        campaignId: campaign.id,
+        senderAccountId: account.id,
+        type: 'failed' as const,
+        detail: failure,
+      },
+      {
+        userId: owner.user.id,
+        campaignId: campaign.id,
         senderAccountId: account.id,
         type: 'complained' as const,
         occurredAt: new Date(Date.now() - 3 * 24 * 3_600_000),
