@@ -143,6 +143,8 @@ export const senderMonitorRowSchema = z.object({
   last24h: eventRatesSchema,
   last7d: eventRatesSchema,
   imapEnabled: z.boolean(),
+  /** A worker holds an IMAP IDLE connection to the mailbox now (new mail is read as it arrives). */
+  imapIdle: z.boolean(),
   imapCheckedAt: z.string().nullable(),
   imapError: z.string().nullable(),
 });

@@ -20,7 +20,13 @@ import {
   RETRIED_BY_ADMIN,
   senderMonitorListSchema,
 } from '../../../shared/admin-monitors';
-import { campaigns, emailEvents, outboxMessages, senderAccounts } from '../../db/schema/index';
+import {
+  campaigns,
+  emailEvents,
+  imapIdleLeases,
+  outboxMessages,
+  senderAccounts,
+} from '../../db/schema/index';
 import { drainOutbox } from '../sending/dispatch';
 import { smtpCodesIn } from './email-processing.service';
 
@@ -391,6 +397,42 @@ describe('admin monitors API', () => {
         url: `/api/admin/email-processing/accounts/${randomUUID()}/pause`,
       });
       expect(missing.statusCode).toBe(404);
+    });
+
+    it('shows the last IMAP poll, its error, and whether a worker listens (IDLE) now', async () => {
+      const other = await createUser(app);
+      const checkedAt = new Date(Date.now() - 120_000);
+      const listening = await createSinkAccount(app, other.user.id, {
+        imapEnabled: true,
+        imapCheckedAt: checkedAt,
+      });
+      const broken = await createSinkAccount(app, other.user.id, {
+        imapEnabled: true,
+        imapCheckedAt: checkedAt,
+        imapError: 'Could not sign in to the mailbox',
+      });
+      await app.services.db.insert(imapIdleLeases).values([
+        { senderAccountId: listening.id, owner: 'worker-a', leaseUntil: new Date(Date.now() + 60_000) },
+        { senderAccountId: broken.id, owner: 'worker-b', leaseUntil: new Date(Date.now() - 60_000) },
+      ]);
+      const list = senderMonitorListSchema.parse(
+        (
+          await asAdmin()({
+            method: 'GET',
+            url: `/api/admin/email-processing?search=${encodeURIComponent(other.user.email)}`,
+          })
+        ).json(),
+      );
+      expect(list.accounts.find((a) => a.id === listening.id)).toMatchObject({
+        imapEnabled: true,
+        imapIdle: true,
+        imapCheckedAt: checkedAt.toISOString(),
+        imapError: null,
+      });
+      expect(list.accounts.find((a) => a.id === broken.id)).toMatchObject({
+        imapIdle: false,
+        imapError: 'Could not sign in to the mailbox',
+      });
     });
 
     it('pages through accounts in from-address order', async () => {

@@ -6,7 +6,7 @@ import type {
   SenderMonitorRow,
 } from '../../../shared/admin-monitors';
 import type { Database } from '../../db/client';
-import { senderAccounts, users } from '../../db/schema/index';
+import { imapIdleLeases, senderAccounts, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
@@ -67,9 +67,10 @@ export async function listSenderMonitor(options: {
     );
   }
   const rows = await db
-    .select({ account: senderAccounts, ownerEmail: users.email })
+    .select({ account: senderAccounts, ownerEmail: users.email, idleUntil: imapIdleLeases.leaseUntil })
     .from(senderAccounts)
     .innerJoin(users, eq(users.id, senderAccounts.userId))
+    .leftJoin(imapIdleLeases, eq(imapIdleLeases.senderAccountId, senderAccounts.id))
     .where(filters.length > 0 ? and(...filters) : undefined)
     .orderBy(sql`lower(${senderAccounts.fromEmail})`, asc(senderAccounts.id))
     .limit(query.limit + 1);
@@ -160,7 +161,7 @@ export async function listSenderMonitor(options: {
     }
   }
 
-  const accounts: SenderMonitorRow[] = page.map(({ account, ownerEmail }) => {
+  const accounts: SenderMonitorRow[] = page.map(({ account, ownerEmail, idleUntil }) => {
     let capToday = account.dailyCap;
     let sentToday = 0;
     try {
@@ -191,6 +192,7 @@ export async function listSenderMonitor(options: {
       last24h: rates(last24),
       last7d: rates(week.get(account.id) ?? zero()),
       imapEnabled: account.imapEnabled,
+      imapIdle: account.imapEnabled && idleUntil !== null && idleUntil > at,
       imapCheckedAt: iso(account.imapCheckedAt),
       imapError: account.imapError,
     };

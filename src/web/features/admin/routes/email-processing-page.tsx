@@ -115,6 +115,11 @@ function ImapCell({ row }: { row: SenderMonitorRow }) {
       <div className={`text-xs ${row.imapError ? 'text-destructive' : 'text-muted-foreground'}`}>
         {row.imapError ?? (row.imapCheckedAt ? 'OK' : '')}
       </div>
+      {row.imapIdle && (
+        <div className="text-xs text-muted-foreground" data-testid="imap-idle">
+          Listening (IDLE)
+        </div>
+      )}
     </>
   );
 }
