@@ -392,6 +392,8 @@ describe('admin monitors API', () => {
         .filter((e) => e.targetId === account.id)
         .map((e) => e.action);
       expect(actions).toEqual(['sender_account.paused', 'sender_account.resumed']);
+      const entries = (await auditEntriesOf(app, admin.user.id)).filter((e) => e.targetId === account.id);
+      expect(entries[0]?.details).toEqual({ targetEmail: account.fromEmail, userId: owner.user.id });
       const missing = await asAdmin()({
         method: 'POST',
         url: `/api/admin/email-processing/accounts/${randomUUID()}/pause`,

@@ -229,7 +229,7 @@ export async function pauseSenderByAdmin(options: { db: Database; actor: AuditAc
     action: 'sender_account.paused',
     targetType: 'sender_account',
     targetId: options.id,
-    details: { userId: owner.userId, fromEmail: owner.fromEmail },
+    details: { targetEmail: owner.fromEmail, userId: owner.userId },
   });
   return account;
 }
@@ -244,7 +244,7 @@ export async function resumeSenderByAdmin(options: { db: Database; actor: AuditA
     action: 'sender_account.resumed',
     targetType: 'sender_account',
     targetId: options.id,
-    details: { userId: owner.userId, fromEmail: owner.fromEmail },
+    details: { targetEmail: owner.fromEmail, userId: owner.userId },
   });
   return account;
 }
