@@ -74,6 +74,9 @@ test('aliases: /users opens the users screen for a super admin; a subscriber is 
   await page.goto('/users');
   await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(page.getByTestId('admin-users-page')).toBeVisible();
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/admin-dashboard$/);
+  await expect(page.getByTestId('admin-dashboard-page')).toBeVisible();
 
   const context = await browser.newContext();
   const subscriber = await context.newPage();

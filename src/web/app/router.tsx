@@ -147,6 +147,8 @@ export const routes = [
               { path: 'admin/contact-database', element: <AdminContactDatabasePage /> },
               { path: 'admin/contact-database/import', element: <AdminImportPage /> },
               { path: 'admin-dashboard', element: <AdminDashboardPage /> },
+              // The admin area's own root: its dashboard rather than the 404 page.
+              { path: 'admin', element: <Navigate to="/admin-dashboard" replace /> },
               { path: 'admin/users', element: <AdminUsersPage /> },
               { path: 'users', element: <Navigate to="/admin/users" replace /> },
               { path: 'admin/dev-mailbox', element: <DevMailboxPage /> },
