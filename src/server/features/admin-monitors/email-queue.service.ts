@@ -53,7 +53,9 @@ function topReasons(counts: Map<string, number>): ReasonCount[] {
 export async function getEmailQueueStatus(options: { db: Database }): Promise<EmailQueueStatus> {
   const at = now();
   // One pass over the job table: every queue pg-boss knows, with what its jobs are doing. Completed and
-  // cancelled jobs older than a day are left out by the join (pg-boss keeps them for days).
+  // cancelled jobs older than a day are left out by the join. pg-boss has no index that serves the
+  // finished states, so this reads the whole table; pg-boss deletes finished jobs after their queue's
+  // deletion_seconds (7 days by default), which bounds it. Not measured at scale yet.
   const queues = rowsOf<QueueRow>(
     await options.db.execute(sql`
       SELECT q.name, q.policy,
