@@ -1,3 +1,4 @@
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,9 +7,15 @@ import {
   createListWithContacts,
   testEmails,
 } from '../../../../tests/factories/campaigns';
-import { createSinkAccount } from '../../../../tests/factories/dispatch';
+import {
+  createSendingCampaign,
+  createSinkAccount,
+  queueForContacts,
+} from '../../../../tests/factories/dispatch';
 import { createUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
+import { outboxMessages } from '../../db/schema';
+import { SENDER_PLACEHOLDERS } from '../sending/sender-placeholders';
 import { addSuppression } from '../suppression/suppression.service';
 import { EXPORT_FORMAT } from './account-export';
 
@@ -79,6 +86,35 @@ describe('GET /api/user/export', () => {
     expect(response.body).not.toContain(othersContact);
     expect(response.body).not.toContain(other.user.id);
     expect(response.body).not.toContain(account.smtpPasswordEnc);
+  });
+
+  it('names the sender in message subjects as sent, and as the merge tag while a message waits', async () => {
+    const owner = await createUser(app);
+    const account = await createSinkAccount(app, owner.user.id, { fromName: 'Sade Sender' });
+    const campaign = await createSendingCampaign(app, owner.user.id, [account]);
+    const { messageIds } = await queueForContacts(app, campaign, 2);
+    await app.services.db
+      .update(outboxMessages)
+      .set({ subject: `A note from ${SENDER_PLACEHOLDERS.fromName}` })
+      .where(inArray(outboxMessages.id, messageIds));
+    await app.services.db
+      .update(outboxMessages)
+      .set({ state: 'sent', senderAccountId: account.id, sentAt: new Date() })
+      .where(eq(outboxMessages.id, messageIds[0]!));
+
+    const response = await as(app, owner.cookie)({ method: 'GET', url: '/api/user/export' });
+    const subjects = response.body
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { type: string; row?: Record<string, unknown> })
+      .filter((l) => l.type === 'outbox_messages')
+      .map((l) => [l.row!.id, l.row!.subject]);
+    expect(new Map(subjects as [string, string][])).toEqual(
+      new Map([
+        [messageIds[0], 'A note from Sade Sender'],
+        [messageIds[1], 'A note from {{ senderName }}'],
+      ]),
+    );
   });
 
   it('answers 401 when signed out', async () => {

@@ -3,6 +3,11 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { now } from '../../lib/clock';
+import {
+  fillSenderPlaceholders,
+  hasSenderPlaceholders,
+  type SenderValues,
+} from '../sending/sender-placeholders';
 
 /*
  * "Download my data" (PRODUCT.md: users can export and delete their data; the NDPA's right of access):
@@ -122,9 +127,43 @@ async function* exportLines(db: Database, userId: string): AsyncGenerator<string
     sections: SECTIONS.map((section) => section.table),
   });
   yield line({ type: 'user', row: without(profile ?? {}, USER_EXCLUDE) });
+  const senders = await senderValuesOf(db, userId);
   for (const section of SECTIONS) {
-    for await (const row of rowsOf(db, userId, section)) yield line({ type: section.table, row });
+    for await (const row of rowsOf(db, userId, section)) {
+      yield line({
+        type: section.table,
+        row: section.table === 'outbox_messages' ? readableSubject(row, senders) : row,
+      });
+    }
   }
+}
+
+async function senderValuesOf(db: Database, userId: string): Promise<Map<string, SenderValues>> {
+  const result = await db.execute(
+    sql`SELECT id, from_name, from_email FROM sender_accounts WHERE user_id = ${userId}`,
+  );
+  const rows = (result as unknown as { rows: { id: string; from_name: string; from_email: string }[] }).rows;
+  return new Map(rows.map((r) => [r.id, { fromName: r.from_name, fromEmail: r.from_email }]));
+}
+
+/**
+ * A queued message's subject holds placeholders for the sender until an account sends it
+ * (sending/sender-placeholders.ts): as sent, it names that account; still waiting, the merge tag.
+ */
+function readableSubject(
+  row: Record<string, unknown>,
+  senders: Map<string, SenderValues>,
+): Record<string, unknown> {
+  if (typeof row.subject !== 'string' || !hasSenderPlaceholders(row.subject)) return row;
+  const sender = typeof row.sender_account_id === 'string' ? senders.get(row.sender_account_id) : undefined;
+  return {
+    ...row,
+    subject: fillSenderPlaceholders(
+      row.subject,
+      sender ?? { fromName: '{{ senderName }}', fromEmail: '{{ senderEmail }}' },
+      'text',
+    ),
+  };
 }
 
 export function exportAccountData(options: {
