@@ -86,7 +86,8 @@ export const campaignSettingsSchema = z
     gapMaxSeconds: z.number().int().min(0).max(3600).default(180),
     dailyCap: z.number().int().min(1).max(100_000).nullable().default(null),
     domainPacePerHour: z.number().int().min(1).max(10_000).nullable().default(null),
-    trackOpens: z.boolean().default(true),
+    /** Off for cold outreach (PRODUCT.md): see OPEN_TRACKING_REASON. Newsletters and bulk set their own. */
+    trackOpens: z.boolean().default(false),
     trackClicks: z.boolean().default(true),
     trackingDomain: z
       .string()
@@ -106,6 +107,10 @@ export const campaignSettingsSchema = z
     }
     if (v.windowStartMinute === v.windowEndMinute) return; // all day
   });
+/** Why a cold campaign starts with open tracking off: shown beside the toggle. */
+export const OPEN_TRACKING_REASON =
+  'Off by default: an open pixel in a short cold email costs spam points with SpamAssassin (HTML_IMAGE_ONLY rules), and Apple Mail and Gmail fetch images for the reader, so opens are unreliable. Replies and clicks are the signal.';
+
 export type CampaignSettingsInput = z.input<typeof campaignSettingsSchema>;
 
 /**

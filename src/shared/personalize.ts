@@ -132,7 +132,12 @@ export const PRELAUNCH_WARNING_CODES = [
   'consent',
   'long_finish',
   'schedule_past',
+  'open_tracking',
 ] as const;
+
+/** The pre-launch warning of a cold campaign with open tracking on (PRODUCT.md, "Open tracking and cold email"). */
+export const OPEN_TRACKING_WARNING =
+  'The open-tracking pixel adds about 1.4–2 spam points to a short email (SpamAssassin HTML_IMAGE_ONLY); turn it off unless you need opens';
 
 export const prelaunchItemSchema = z.object({
   code: z.string(),

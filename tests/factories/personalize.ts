@@ -130,6 +130,8 @@ export async function addCampaign(
       userId: options.userId,
       name: `Campaign ${randomUUID().slice(0, 8)}`,
       audience: options.audience ?? { listIds: [], leadFilters: [] },
+      // As the API creates a cold campaign (the column's default stays true for older rows).
+      trackOpens: false,
       ...options.settings,
     })
     .returning();

@@ -75,18 +75,22 @@ describe('campaign settings and steps', () => {
       audience: { listIds: [list.id], leadFilters: [] },
       contactCount: 0,
       steps: [],
+      // Cold outreach starts without the open pixel (PRODUCT.md); clicks stay tracked.
+      trackOpens: false,
+      trackClicks: true,
     });
 
+    // The user may turn it on; the campaign keeps what it was given.
     const patched = await call({
       method: 'PATCH',
       url: `/api/campaigns/${campaign.id}`,
-      payload: { name: 'Lagos distributors Q3', dailyCap: 40, trackOpens: false },
+      payload: { name: 'Lagos distributors Q3', dailyCap: 40, trackOpens: true },
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json<Campaign>()).toMatchObject({
       name: 'Lagos distributors Q3',
       dailyCap: 40,
-      trackOpens: false,
+      trackOpens: true,
     });
 
     const badGap = await call({

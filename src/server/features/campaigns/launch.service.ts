@@ -148,7 +148,12 @@ export async function launchCampaign(
   const campaign = await getCampaignRow({ db, userId: actor.id, id: ctx.id });
   if (campaign.kind !== 'campaign' || campaign.status !== 'draft')
     throw new AppError('conflict', CAMPAIGN_MESSAGES.notLaunchable);
-  const report = await getPrelaunchReport({ db, userId: actor.id, campaignId: campaign.id });
+  const report = await getPrelaunchReport({
+    db,
+    userId: actor.id,
+    campaignId: campaign.id,
+    appUrl: ctx.appUrl,
+  });
   if (report.blockers.length > 0)
     throw new AppError('unprocessable', CAMPAIGN_MESSAGES.fixBeforeLaunch, { errors: report.blockers });
   const limit = await recipientLimitOf(db, actor);

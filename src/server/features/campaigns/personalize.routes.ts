@@ -90,7 +90,12 @@ export async function personalizeRoutes(fastify: FastifyInstance) {
     { config: perUser(30), schema: { tags, params, response: { 200: prelaunchReportSchema, ...errors } } },
     async (request) => {
       const { user } = await requireSession(request);
-      return getPrelaunchReport({ db, userId: user.id, campaignId: request.params.id });
+      return getPrelaunchReport({
+        db,
+        userId: user.id,
+        campaignId: request.params.id,
+        appUrl: env.APP_URL,
+      });
     },
   );
 

@@ -94,6 +94,41 @@ describe('GET /api/campaigns/:id/prelaunch', () => {
     );
   });
 
+  it('warns about the open pixel only when open tracking is on, and counts its cost in the spam score', async () => {
+    const owner = await createUser(app);
+    const id = tag();
+    const list = await addList(app, {
+      userId: owner.user.id,
+      contacts: [{ email: `ada-${id}@client.test`, firstName: 'Ada', countryCode: 'NG' }],
+    });
+    const account = await addSenderAccount(app, { userId: owner.user.id });
+    const base = {
+      userId: owner.user.id,
+      audience: { listIds: [list.id], leadFilters: [] },
+      accountIds: [account.id],
+      steps: [cleanStep],
+    };
+    const spamOf = (r: PrelaunchReport) =>
+      Number(/Spam score ([\d.]+)/.exec(r.passed.find((p) => p.code === 'spam_score')!.message)![1]);
+
+    const off = await report(owner.user.id, (await addCampaign(app, base)).campaign.id);
+    expect(codes(off.warnings)).not.toContain('open_tracking');
+
+    const on = await report(
+      owner.user.id,
+      (await addCampaign(app, { ...base, settings: { trackOpens: true } })).campaign.id,
+    );
+    const warning = on.warnings.find((w) => w.code === 'open_tracking');
+    expect(warning?.message).toBe(
+      'The open-tracking pixel adds about 1.4–2 spam points to a short email (SpamAssassin HTML_IMAGE_ONLY); turn it off unless you need opens',
+    );
+    expect(warning?.detail).toMatch(/^Step 1: \+\d\.\d \(HTML_IMAGE_ONLY_\d\d\)$/);
+    // The short clean copy gets the pixel's points on top of its own score, as the detail names them.
+    const cost = Number(/\+(\d\.\d)/.exec(warning!.detail!)![1]);
+    expect(cost).toBeGreaterThanOrEqual(0.5);
+    expect(spamOf(on) - spamOf(off)).toBeCloseTo(cost, 1);
+  });
+
   it('names each problem of the copy, the audience and the senders', async () => {
     const owner = await createUser(app);
     const id = tag();

@@ -1,7 +1,12 @@
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { type CampaignStep, variantsMissingFirstSubject } from '../../../shared/campaigns';
 import { judgeMailUrl, shownUrl, type UrlRole, urlRoleOf } from '../../../shared/mail-links';
-import { type PrelaunchItem, type PrelaunchReport, SPAM_SCORE_THRESHOLD } from '../../../shared/personalize';
+import {
+  OPEN_TRACKING_WARNING,
+  type PrelaunchItem,
+  type PrelaunchReport,
+  SPAM_SCORE_THRESHOLD,
+} from '../../../shared/personalize';
 import { isIanaTimeZone } from '../../../shared/time-zone';
 import type { Database } from '../../db/client';
 import {
@@ -15,13 +20,15 @@ import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { effectiveDailyCap } from '../sender-accounts/sender-account-rules';
 import type { SenderAccountRow } from '../sender-accounts/sender-transport';
+import { htmlAsSent } from '../sending/html-as-sent';
+import { resolveTrackingBaseUrl } from '../sending/message-envelope';
 import { type AudienceContact, resolveAudience } from './audience.service';
 import { type CampaignRow, getCampaignRow } from './campaigns.service';
 import { scanTemplateUrls } from './link-sanitizer';
 import { analyzeMergeTags, pathLabel, renderTemplate, suggestTag } from './merge-tags';
-import { mergeScope } from './personalize';
+import { mergeScope, SAMPLE_CONTACT } from './personalize';
 import { CONSENT_COUNTRIES, checkLinks, dailyCapacity, estimateFinish } from './prelaunch-checks';
-import { scoreSpam, visibleText } from './spam-rules';
+import { htmlImageOnly, scoreSpam, visibleText } from './spam-rules';
 import { flattenSpintax } from './spintax';
 import { loadSteps } from './steps.service';
 
@@ -143,6 +150,8 @@ export async function getPrelaunchReport(options: {
   db: Database;
   userId: string;
   campaignId: string;
+  /** APP_URL: the open pixel and tracked links are built on it (their length counts for spam filters). */
+  appUrl?: string;
 }): Promise<PrelaunchReport> {
   const { db, userId } = options;
   const campaign = await getCampaignRow({ db, userId, id: options.campaignId });
@@ -163,6 +172,33 @@ export async function getPrelaunchReport(options: {
   if (steps.length === 0) {
     blockers.push({ code: 'no_steps', message: 'Add at least one step: the campaign has no email to send' });
   }
+  // The copy is scored as it will be sent: open pixel, tracked links, document wrapper and footer.
+  let trackingBaseUrl = (options.appUrl ?? 'https://app.tambari.ng').replace(/\/+$/, '');
+  try {
+    trackingBaseUrl = resolveTrackingBaseUrl({
+      appUrl: trackingBaseUrl,
+      trackingDomain: campaign.trackingDomain,
+    });
+  } catch {
+    // A malformed tracking domain is the settings form's to report; APP_URL is near enough for lengths.
+  }
+  const footerAccount = accounts[0] ?? null;
+  const sampleScope = mergeScope(
+    SAMPLE_CONTACT,
+    footerAccount ? { fromName: footerAccount.fromName, fromEmail: footerAccount.fromEmail } : null,
+  );
+  const sentHtmlOf = (html: string) =>
+    htmlAsSent({
+      html: renderTemplate(html, sampleScope, 'html').output,
+      trackOpens: campaign.trackOpens,
+      trackClicks: campaign.trackClicks,
+      trackingBaseUrl,
+      senderName: footerAccount?.fromName,
+      postalAddress: footerAccount?.postalAddress,
+      fromEmail: footerAccount?.fromEmail,
+      kind: campaign.kind,
+    });
+  const pixelCosts: { at: string; rule: string; score: number }[] = [];
   const usedPaths = new Map<string, { path: string[]; withDefault: boolean }>();
   let tagProblems = 0;
   let linkProblems = 0;
@@ -275,7 +311,12 @@ export async function getPrelaunchReport(options: {
       });
     }
 
-    const spam = scoreSpam({ subject: flatSubject, html: flatHtml });
+    const sentHtml = sentHtmlOf(flatHtml);
+    const spam = scoreSpam({ subject: flatSubject, html: flatHtml, sentHtml });
+    if (campaign.trackOpens && !/<img\b/i.test(flatHtml)) {
+      const cost = htmlImageOnly(sentHtml);
+      if (cost) pixelCosts.push({ at, rule: cost.rule, score: cost.score });
+    }
     worstSpam = Math.max(worstSpam, spam.score);
     if (spam.spammy) {
       spamWarnings++;
@@ -301,6 +342,16 @@ export async function getPrelaunchReport(options: {
         message: `Spam score ${worstSpam} at most (below ${SPAM_SCORE_THRESHOLD})`,
       });
     }
+  }
+  if (campaign.kind === 'campaign' && campaign.trackOpens && copies.length > 0) {
+    warnings.push({
+      code: 'open_tracking',
+      message: OPEN_TRACKING_WARNING,
+      detail:
+        pixelCosts.length > 0
+          ? pixelCosts.map((c) => `${c.at}: +${c.score.toFixed(1)} (${c.rule})`).join('\n')
+          : 'SpamAssassin adds nothing for the pixel to these emails (long enough, or they already carry images), but Apple Mail and Gmail fetch images for the reader, so opens stay unreliable.',
+    });
   }
   passed.push({
     code: 'unsubscribe',

@@ -131,7 +131,48 @@ function capsRatio(text: string): { letters: number; ratio: number } {
   return { letters: letters.length, ratio: letters.length ? upper.length / letters.length : 0 };
 }
 
-export function scoreSpam(input: { subject: string; html: string }): SpamReport {
+/*
+ * SpamAssassin's HTML_IMAGE_ONLY_04…32 (20_html_tests.cf, HTMLEval.pm html_image_only): the HTML part has
+ * an <img> tag anywhere and its *raw* length — the HTML source in characters, markup included, not the
+ * visible text — is at most 3,200. Where the image sits does not matter, so a 1×1 open pixel in a short cold email
+ * fires one of them. Scores of the local rule set (50_scores.cf, score set 0: no network, no Bayes), which
+ * is what a receiving SpamAssassin without network tests adds.
+ */
+const HTML_IMAGE_ONLY_BANDS: readonly { rule: string; max: number; score: number }[] = [
+  { rule: 'HTML_IMAGE_ONLY_04', max: 400, score: 1.68 },
+  { rule: 'HTML_IMAGE_ONLY_08', max: 800, score: 0.585 },
+  { rule: 'HTML_IMAGE_ONLY_12', max: 1200, score: 1.381 },
+  { rule: 'HTML_IMAGE_ONLY_16', max: 1600, score: 1.969 },
+  { rule: 'HTML_IMAGE_ONLY_20', max: 2000, score: 2.109 },
+  { rule: 'HTML_IMAGE_ONLY_24', max: 2400, score: 2.799 },
+  { rule: 'HTML_IMAGE_ONLY_28', max: 2800, score: 2.799 },
+  { rule: 'HTML_IMAGE_ONLY_32', max: 3200, score: 2.196 },
+];
+
+const LAST_BAND_MAX = HTML_IMAGE_ONLY_BANDS.at(-1)!.max;
+
+/** The HTML_IMAGE_ONLY rule SpamAssassin fires on this HTML part as sent, if any. */
+export function htmlImageOnly(sentHtml: string): { rule: string; score: number; length: number } | null {
+  // HTML::Parser reports a tag named exactly "img"; a comment is no tag.
+  const withoutComments = sentHtml.replace(/<!--[\s\S]*?-->/g, '');
+  if (!/<img[\s/>]/i.test(withoutComments)) return null;
+  // SpamAssassin measures the decoded part in characters (a ’ is one), so count code points, not bytes.
+  if (sentHtml.length > 2 * LAST_BAND_MAX) return null;
+  const length = [...sentHtml].length;
+  if (length === 0) return null;
+  const band = HTML_IMAGE_ONLY_BANDS.find((b) => length <= b.max);
+  return band ? { rule: band.rule, score: band.score, length } : null;
+}
+
+export function scoreSpam(input: {
+  subject: string;
+  html: string;
+  /**
+   * The HTML part as it will be sent (open pixel, tracked links, document wrapper, footer). Given, the
+   * image rule is SpamAssassin's own (HTML_IMAGE_ONLY_xx on its raw length) instead of the copy's estimate.
+   */
+  sentHtml?: string;
+}): SpamReport {
   const hits: SpamHit[] = [];
   const add = (rule: string, description: string, score: number) => hits.push({ rule, description, score });
   // Merge tags read as the words a contact gets: drop them rather than count "{{ FIRSTNAME }}" as shouting.
@@ -170,8 +211,19 @@ export function scoreSpam(input: { subject: string; html: string }): SpamReport 
   const images = (html.match(/<img\b/gi) ?? []).length;
   const textLength = text.replace(/\s+/g, ' ').length;
   if (links.length > 8) add('many_links', `The body has ${links.length} links`, 1.0);
-  if (images > 0 && textLength < 100) add('image_only', 'The email is mostly an image with little text', 2.0);
-  else if (images >= 3 && textLength < 400) add('low_text_ratio', 'Many images and little text', 1.0);
+  const imageOnly = input.sentHtml === undefined ? null : htmlImageOnly(input.sentHtml);
+  if (imageOnly) {
+    const pixelOnly = images === 0;
+    add(
+      'image_only',
+      pixelOnly
+        ? `The open-tracking pixel makes this short email "image only" to SpamAssassin (${imageOnly.rule})`
+        : `A short email with an image is "image only" to SpamAssassin (${imageOnly.rule})`,
+      imageOnly.score,
+    );
+  } else if (input.sentHtml === undefined && images > 0 && textLength < 100) {
+    add('image_only', 'The email is mostly an image with little text', 2.0);
+  } else if (images >= 3 && textLength < 400) add('low_text_ratio', 'Many images and little text', 1.0);
   if (/display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])/i.test(html)) {
     add('hidden_text', 'The body hides text (display:none or font-size:0)', 1.0);
   }

@@ -240,6 +240,8 @@ describe('newsletters: sending', () => {
       gapMinSeconds: 0,
       windowStartMinute: 0,
       windowEndMinute: 1440,
+      // A newsletter keeps open tracking (the cold-campaign default of off is not its own).
+      trackOpens: true,
     });
     const queued = await app.services.db
       .select()
@@ -249,6 +251,7 @@ describe('newsletters: sending', () => {
     expect(queued.map((m) => m.subject).sort()).toEqual(['Hello Ada', 'Hello friend']);
     expect(queued.some((m) => m.toEmail === gone)).toBe(false);
     expect(queued.find((m) => m.subject === 'Hello Ada')!.html).toContain('Hello Ada');
+    expect(queued.every((m) => m.html.includes('/t/o/'))).toBe(true);
 
     // Editing or sending again is refused once it has gone.
     const edit = await as(

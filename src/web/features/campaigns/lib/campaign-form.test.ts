@@ -1,4 +1,4 @@
-import { campaignSettingsSchema } from '@shared/campaigns';
+import { campaignSettingsSchema, OPEN_TRACKING_REASON } from '@shared/campaigns';
 import { describe, expect, it } from 'vitest';
 import {
   checkWithSharedSchema,
@@ -78,6 +78,21 @@ describe('campaign form pace and tracking domain', () => {
     expect(back.trackingDomain).toBe('track.example.com');
     expect(toCampaignSettings(filled()).domainPacePerHour).toBeNull();
     expect(toCampaignSettings(filled()).trackingDomain).toBeNull();
+  });
+});
+
+describe('open tracking of a cold campaign', () => {
+  it('starts off in the form and in the API default, with the reason to show beside the toggle', () => {
+    expect(emptyCampaignForm().trackOpens).toBe(false);
+    expect(emptyCampaignForm().trackClicks).toBe(true);
+    expect(toCampaignSettings(filled()).trackOpens).toBe(false);
+    expect(campaignSettingsSchema.parse({ name: 'Lagos' }).trackOpens).toBe(false);
+    // Turned on, it stays on; an existing campaign reads back as it is.
+    expect(campaignSettingsSchema.parse({ name: 'Lagos', trackOpens: true }).trackOpens).toBe(true);
+    expect(toCampaignSettings({ ...filled(), trackOpens: true }).trackOpens).toBe(true);
+    expect(OPEN_TRACKING_REASON).toMatch(/HTML_IMAGE_ONLY/);
+    expect(OPEN_TRACKING_REASON).toMatch(/Apple Mail and Gmail/);
+    expect(OPEN_TRACKING_REASON).toMatch(/Replies and clicks/);
   });
 });
 

@@ -72,7 +72,8 @@ export function emptyCampaignForm(name = ''): CampaignFormState {
     gapMaxSeconds: '180',
     dailyCap: '',
     domainPacePerHour: '',
-    trackOpens: true,
+    // Off for cold outreach: OPEN_TRACKING_REASON, shown beside the toggle.
+    trackOpens: false,
     trackClicks: true,
     trackingDomain: '',
   };

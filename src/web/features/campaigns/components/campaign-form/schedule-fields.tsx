@@ -1,3 +1,4 @@
+import { OPEN_TRACKING_REASON } from '@shared/campaigns';
 import { useId, useMemo } from 'react';
 import { MultiCombobox } from '@/components/multi-combobox';
 import { Input } from '@/components/ui/input';
@@ -308,15 +309,26 @@ export function ScheduleFields({
 
       <fieldset className="space-y-3">
         <legend className="mb-2 font-medium">Tracking</legend>
-        <div className="flex items-center gap-2">
-          <Switch
-            id={`${id}-opens`}
-            checked={form.trackOpens}
-            onCheckedChange={(trackOpens) => onChange({ trackOpens })}
-          />
-          <Label htmlFor={`${id}-opens`} className="font-normal">
-            Track opens
-          </Label>
+        <div className="space-y-1">
+          <div className="flex items-center gap-2">
+            <Switch
+              id={`${id}-opens`}
+              checked={form.trackOpens}
+              onCheckedChange={(trackOpens) => onChange({ trackOpens })}
+              aria-describedby={`${id}-opens-reason`}
+              data-testid="track-opens"
+            />
+            <Label htmlFor={`${id}-opens`} className="font-normal">
+              Track opens
+            </Label>
+          </div>
+          <p
+            id={`${id}-opens-reason`}
+            className="max-w-2xl text-xs text-muted-foreground"
+            data-testid="track-opens-reason"
+          >
+            {OPEN_TRACKING_REASON}
+          </p>
         </div>
         <div className="flex items-center gap-2">
           <Switch
