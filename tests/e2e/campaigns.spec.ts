@@ -89,6 +89,14 @@ test('a campaign built from a template is checked, launched and shows its contac
   await page.getByTestId('campaign-form-next').click();
 
   // Schedule: any hour, every day, so the first emails go out at once whatever the test's clock says.
+  // Open tracking starts off for cold outreach, with the reason beside it; clicks stay tracked.
+  await expect(dialog.getByTestId('track-opens')).toHaveAttribute('data-state', 'unchecked');
+  await expect(dialog.getByLabel('Track link clicks')).toHaveAttribute('data-state', 'checked');
+  const reason = dialog.getByTestId('track-opens-reason');
+  await expect(reason).toBeVisible();
+  await expect(reason).toContainText('costs spam points with SpamAssassin (HTML_IMAGE_ONLY rules)');
+  await expect(reason).toContainText('Apple Mail and Gmail');
+  await expect(reason).toContainText('Replies and clicks are the signal.');
   await page.getByTestId('window-all-day').click();
   await page.getByTestId('send-day-6').click();
   await page.getByTestId('send-day-7').click();
@@ -118,6 +126,8 @@ test('a campaign built from a template is checked, launched and shows its contac
   await page.getByTestId('prelaunch-run').click();
   await expect(page.getByTestId('prelaunch-audience')).toHaveText('3');
   await expect(page.getByTestId('prelaunch-ready')).toHaveAttribute('data-ready', 'true');
+  // Open tracking is off, so the check says nothing about the pixel.
+  await expect(page.locator('[data-testid="prelaunch-item"][data-code="open_tracking"]')).toHaveCount(0);
 
   await page.getByTestId('launch-campaign').click();
   await expect(page.getByTestId('campaign-status').first()).toHaveText('Active');
@@ -153,4 +163,54 @@ test('another user’s campaign page answers not found', async ({ page, browser 
   await other.goto(`/campaigns/${id}`);
   await expect(other.getByTestId('campaign-error')).toContainText('This campaign does not exist');
   await other.close();
+});
+
+test('a cold campaign with open tracking turned on is warned of the pixel’s spam cost before launch', async ({
+  page,
+}) => {
+  await registerViaApi(page.request, newAccount('pixel'));
+  const sender = await page.request.post('/api/sender-accounts/dev-mailbox');
+  expect(sender.status(), await sender.text()).toBeLessThan(300);
+  const senderId = ((await sender.json()) as { id: string }).id;
+  const listId = await createListWithContacts(page.request, `Pixel ${randomUUID().slice(0, 6)}`, 1);
+  const created = await page.request.post('/api/campaigns', {
+    data: {
+      name: `Opens on ${randomUUID().slice(0, 6)}`,
+      audience: { listIds: [listId] },
+      senderAccountIds: [senderId],
+      trackOpens: true,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const campaignId = ((await created.json()) as { id: string }).id;
+  const step = await page.request.post(`/api/campaigns/${campaignId}/steps`, {
+    data: {
+      delayDays: 0,
+      delayHours: 0,
+      businessDays: false,
+      condition: 'always',
+      winnerRule: null,
+      variants: [
+        {
+          key: 'A',
+          subject: 'Cold-chain storage for {{ company | default: "your business" }}',
+          bodyHtml:
+            '<p>Hi {{ firstName | default: "there" }},</p><p>We run refrigerated warehouses in Kano and Lagos. Would a short call next week help?</p><p>{{ senderName }}</p>',
+          splitPercent: 100,
+        },
+      ],
+    },
+  });
+  expect(step.status(), await step.text()).toBe(201);
+
+  // The check names the cost per step, as SpamAssassin would add it to the message as sent.
+  await page.goto(`/campaigns/${campaignId}`);
+  await page.getByTestId('prelaunch-run').click();
+  const warning = page.locator('[data-testid="prelaunch-item"][data-code="open_tracking"]');
+  await expect(warning).toContainText(
+    'The open-tracking pixel adds about 1.4–2 spam points to a short email (SpamAssassin HTML_IMAGE_ONLY); turn it off unless you need opens',
+  );
+  await expect(warning).toContainText(/Step 1: \+\d\.\d \(HTML_IMAGE_ONLY_\d\d\)/);
+  // A warning, not a blocker: the user may launch with opens on.
+  await expect(page.getByTestId('prelaunch-ready')).toHaveAttribute('data-ready', 'true');
 });

@@ -134,9 +134,9 @@ function capsRatio(text: string): { letters: number; ratio: number } {
 /*
  * SpamAssassin's HTML_IMAGE_ONLY_04…32 (20_html_tests.cf, HTMLEval.pm html_image_only): the HTML part has
  * an <img> tag anywhere and its *raw* length — the HTML source in characters, markup included, not the
- * visible text — is at most 3,200. Where the image sits does not matter, so a 1×1 open pixel in a short cold email
- * fires one of them. Scores of the local rule set (50_scores.cf, score set 0: no network, no Bayes), which
- * is what a receiving SpamAssassin without network tests adds.
+ * visible text — is at most 3,200. Where the image sits does not matter, so a 1×1 open pixel in a short
+ * cold email fires one of them. Scores of the local rule set (50_scores.cf, score set 0: no network, no
+ * Bayes), which is what a receiving SpamAssassin without network tests adds; docs/sending.md has more.
  */
 const HTML_IMAGE_ONLY_BANDS: readonly { rule: string; max: number; score: number }[] = [
   { rule: 'HTML_IMAGE_ONLY_04', max: 400, score: 1.68 },
