@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/server/db/client';
 import { parseEnv } from '../src/server/env';
 import { secureDataDirOrWarn } from '../src/server/lib/data-dir';
-import { seedDirectory } from '../src/server/seed/seed-directory';
+import { assertSyntheticDataAllowed, seedDirectory } from '../src/server/seed/seed-directory';
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +21,12 @@ if (!Number.isInteger(count) || count < 1) {
   process.exit(1);
 }
 const env = parseEnv();
+try {
+  assertSyntheticDataAllowed(env.NODE_ENV);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
 secureDataDirOrWarn(env.DATA_DIR);
 const url = values['db-url'] ?? env.DATABASE_URL;
 const database = await openDatabase({ url, dataDir: path.join(env.DATA_DIR, 'pglite') });
@@ -31,6 +37,7 @@ process.stdout.write(
 let lastReport = 0;
 const result = await seedDirectory({
   database,
+  nodeEnv: env.NODE_ENV,
   count,
   seed: values.seed ? Number(values.seed) : undefined,
   onProgress: (inserted) => {

@@ -39,9 +39,10 @@ try {
     const createdAccounts = await seedDemoAccounts(app.services, { password: env.DEMO_PASSWORD, print });
     await seedDemoSenderAccount(app.services, { print });
     if (createdAccounts > 0) await seedDemoList(app.services, { print });
-    // Only the embedded default gets synthetic businesses; a real database is filled by imports.
-    if (!env.DATABASE_URL) {
-      await seedDemoDirectory(app.services.database, { print: (line) => process.stdout.write(`${line}\n`) });
+    // Only the embedded default gets synthetic businesses; a real database is filled by imports, and
+    // production never holds sample data (the generator itself refuses there too).
+    if (!env.DATABASE_URL && env.NODE_ENV !== 'production') {
+      await seedDemoDirectory(app.services.database, { nodeEnv: env.NODE_ENV, print });
     }
   }
   const workers = await registerWorkers(app.services, app.log);

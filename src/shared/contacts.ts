@@ -14,6 +14,13 @@ export const CONTACT_SOURCES = ['import', 'data_entry', 'scraper', 'seed'] as co
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 export const VERIFICATION_STATUSES = ['verified', 'unverified', 'invalid'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+/** How a verification result was reached (the evidence behind "Verified"). */
+export const VERIFICATION_METHODS = ['officer_check'] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
+/** The statuses lead discovery can filter on (invalid contacts are never shown to subscribers). */
+export const LEAD_VERIFICATION_FILTERS = ['verified', 'unverified'] as const;
+/** "Verified within" choices the lead filters offer, in days. */
+export const VERIFIED_WITHIN_DAYS = [30, 90, 365] as const;
 export const LIST_CONTACT_SOURCES = ['import', 'lead_discovery', 'manual'] as const;
 export type ListContactSource = (typeof LIST_CONTACT_SOURCES)[number];
 export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] as const;
@@ -60,6 +67,8 @@ export const CONTACT_MESSAGES = {
   duplicateListContact: 'This email address is already in the list.',
   duplicateDirectoryContact: 'A contact with this email address already exists in the directory.',
   invalidNeedsReason: 'Give a reason when marking a contact invalid.',
+  sampleNotVerifiable:
+    'This is sample data (a generated business on a reserved example domain): it cannot be verified.',
   suppressionPermanent: 'Unsubscribes and complaints are permanent and cannot be removed.',
   recipientLimit: (limit: number, planName: string) =>
     `Your ${planName} plan allows ${limit.toLocaleString('en-US')} contacts. Remove contacts or upgrade your plan to add more.`,
@@ -242,6 +251,10 @@ export const leadFilterFields = {
   /** Company or contact name (3+ characters); a category name or synonym also matches its category. */
   q: z.string().trim().min(3, CONTACT_MESSAGES.keywordTooShort).max(100).optional(),
   verifiedOnly: flag.optional(),
+  /** One verification status (verified = verifiedOnly). */
+  verification: z.enum(LEAD_VERIFICATION_FILTERS).optional(),
+  /** Verified, with the check at most this many days old. */
+  verifiedWithinDays: z.coerce.number().int().min(1).max(3650).optional(),
   hasPhone: flag.optional(),
   hasWebsite: flag.optional(),
 };
@@ -269,8 +282,18 @@ export const leadSchema = z.object({
   city: z.string().nullable(),
   countryCode: z.string(),
   category: z.string(),
+  /** Where the record came from, and the page for a scraped one. */
+  source: z.enum(CONTACT_SOURCES),
+  sourceUrl: z.string().nullable(),
+  /** Generated demo data on a reserved domain: shown as "Sample data", never verified. */
+  sample: z.boolean(),
+  verificationStatus: z.enum(VERIFICATION_STATUSES),
+  /** True only with evidence: a verification result and its date (PRODUCT.md). */
   verified: z.boolean(),
+  /** The date of the verification result (verified or not), null when never checked. */
   verifiedAt: z.string().nullable(),
+  verificationMethod: z.enum(VERIFICATION_METHODS).nullable(),
+  /** When the record was added to the directory. */
   createdAt: z.string(),
 });
 export type Lead = z.infer<typeof leadSchema>;
@@ -280,6 +303,31 @@ export const leadSearchResultSchema = z.object({
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: z.string().nullable(),
 });
+
+/**
+ * Public figures of the directory (landing, /global-database, pricing): live counts of real verified
+ * records, rounded down; `sampleData` says whether generated sample records are present.
+ */
+export const directoryStatsSchema = z.object({
+  /** Real (non-sample) verified contacts, rounded down (12,437 → 12,400); 0 when there are none. */
+  verifiedContacts: z.number().int(),
+  /** True when `verifiedContacts` was rounded down (show "12,400+"). */
+  verifiedContactsRounded: z.boolean(),
+  /** Countries with at least one real verified contact. */
+  countries: z.number().int(),
+  /** Categories with at least one real verified contact. */
+  categories: z.number().int(),
+  sampleData: z.boolean(),
+  asOf: z.string(),
+});
+export type DirectoryStats = z.infer<typeof directoryStatsSchema>;
+
+/** Rounds a marketing figure down to three significant digits (12,437 → 12,400; 987 stays 987). */
+export function roundDownFigure(n: number): number {
+  if (n < 1_000) return Math.max(0, Math.floor(n));
+  const step = 10 ** (Math.floor(Math.log10(n)) - 2);
+  return Math.floor(n / step) * step;
+}
 
 export const leadCountSchema = z.object({
   count: z.number().int(),
@@ -479,6 +527,9 @@ export const directoryContactSchema = z.object({
   countryCode: z.string(),
   category: z.string(),
   source: z.enum(CONTACT_SOURCES),
+  sourceUrl: z.string().nullable(),
+  /** Generated demo data (PRODUCT.md: "Sample data is labelled"). */
+  synthetic: z.boolean(),
   verificationStatus: z.enum(VERIFICATION_STATUSES),
   verifiedAt: z.string().nullable(),
   verifiedBy: z.string().nullable(),

@@ -31,6 +31,9 @@ export async function insertDirectoryContacts(
         city: `${tag}ville`,
         source: 'seed' as const,
         ...row,
+        // A verified record carries its date, as every real writer records it (an explicit null stays).
+        verifiedAt:
+          row.verifiedAt === undefined && row.verificationStatus === 'verified' ? new Date() : row.verifiedAt,
       })),
     )
     .returning();

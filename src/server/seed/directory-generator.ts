@@ -36,6 +36,7 @@ export const SEED_COLUMNS = [
   'country_code',
   'category',
   'source',
+  'synthetic',
   'verification_status',
   'verified_at',
   'invalid_reason',
@@ -301,7 +302,10 @@ export function createDirectoryGenerator(options: { seed?: number; offset?: numb
     const domain = `${slug(core).slice(0, 40).replace(/-+$/, '')}-${(index++).toString(36)}.${code.toLowerCase()}.example.com`;
     const email = `${hasContact ? emailLocal(first, last, random) : random.pick(['info', 'sales', 'contact'])}@${domain}`;
     const createdMs = nowMs - Math.floor(random.next() * span);
-    const status = random.chance(0.03) ? 'invalid' : random.chance(0.58) ? 'verified' : 'unverified';
+    // Sample data is never "verified": nobody checked it (PRODUCT.md: "Verified" means evidence). A few
+    // rows are invalid so the admin screens have something to show; the draw keeps the old sequence.
+    const draw = random.chance(0.03) ? 'invalid' : random.chance(0.58) ? 'checked' : 'unverified';
+    const status = draw === 'invalid' ? 'invalid' : 'unverified';
     const checkedAt =
       status === 'unverified'
         ? null
@@ -321,6 +325,7 @@ export function createDirectoryGenerator(options: { seed?: number; offset?: numb
       code,
       category,
       'seed',
+      'true',
       status,
       checkedAt,
       status === 'invalid' ? random.pick(INVALID_REASONS) : null,

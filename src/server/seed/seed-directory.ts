@@ -29,8 +29,22 @@ function copyText(rows: SeedRow[]): string {
   return out;
 }
 
+/**
+ * Synthetic businesses exist only in demo/embedded installations (PRODUCT.md: "Sample data is labelled"):
+ * a production process refuses to generate them, whoever asks.
+ */
+export function assertSyntheticDataAllowed(nodeEnv: string | undefined): void {
+  if (nodeEnv === 'production') {
+    throw new Error(
+      'Refusing to generate synthetic directory contacts with NODE_ENV=production: sample data is for demos and benchmarks only.',
+    );
+  }
+}
+
 export interface SeedDirectoryOptions {
   database: DatabaseHandle;
+  /** The process's NODE_ENV (from the parsed environment); 'production' refuses. */
+  nodeEnv?: string;
   count: number;
   seed?: number;
   /** Rows per COPY statement. */
@@ -41,6 +55,7 @@ export interface SeedDirectoryOptions {
 export async function seedDirectory(
   options: SeedDirectoryOptions,
 ): Promise<{ inserted: number; ms: number }> {
+  assertSyntheticDataAllowed(options.nodeEnv ?? process.env.NODE_ENV);
   const started = performance.now();
   const { database, count } = options;
   const db = database.db;

@@ -54,6 +54,13 @@ export const directoryContacts = pgTable(
     /** A slug of src/shared/categories.ts. */
     category: text('category').notNull(),
     source: text('source', { enum: CONTACT_SOURCES }).notNull(),
+    /** The page a scraped record was found on (source = 'scraper'). */
+    sourceUrl: text('source_url'),
+    /**
+     * Generated demo/benchmark data on reserved domains (PRODUCT.md: "Sample data is labelled"). Never
+     * verified (the check below), so the roll-up's `verified` column counts real records only.
+     */
+    synthetic: boolean('synthetic').notNull().default(false),
     verificationStatus: text('verification_status', { enum: VERIFICATION_STATUSES })
       .notNull()
       .default('unverified'),
@@ -66,6 +73,15 @@ export const directoryContacts = pgTable(
   },
   (t) => [
     check('directory_contacts_country_code_check', sql`${t.countryCode} ~ '^[A-Z]{2}$'`),
+    check(
+      'directory_contacts_synthetic_unverified_check',
+      sql`NOT (${t.synthetic} AND ${t.verificationStatus} = 'verified')`,
+    ),
+    // "Verified" means evidence: a result always carries its date (PRODUCT.md).
+    check(
+      'directory_contacts_verified_dated_check',
+      sql`${t.verificationStatus} <> 'verified' OR ${t.verifiedAt} IS NOT NULL`,
+    ),
     uniqueIndex('directory_contacts_email_key').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
     // Lead discovery: equality filters first, then the sort key and id for keyset paging.
     index('directory_contacts_geo_idx')
@@ -98,6 +114,10 @@ export const directoryContacts = pgTable(
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_created_by_idx').on(t.createdBy, t.createdAt),
     index('directory_contacts_verified_by_idx').on(t.verifiedBy, t.verifiedAt),
+    // "Is there sample data?" (the subscriber's banner) without walking a large real directory.
+    index('directory_contacts_synthetic_idx')
+      .on(t.countryCode)
+      .where(sql`${t.synthetic} AND ${t.deletedAt} is null`),
   ],
 );
 

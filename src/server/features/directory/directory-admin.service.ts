@@ -1,4 +1,4 @@
-import { and, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
   type AdminDirectoryQuery,
   type DirectoryContact,
@@ -107,7 +107,14 @@ export async function bulkVerifyDirectoryContacts(options: {
   const rows = await options.db
     .update(t)
     .set({ ...set, updatedAt: at })
-    .where(and(inArray(t.id, options.ids), isNull(t.deletedAt)))
+    .where(
+      and(
+        inArray(t.id, options.ids),
+        isNull(t.deletedAt),
+        // Sample data is never verified; such rows are skipped (and counted as skipped).
+        ...(options.status === 'verified' ? [eq(t.synthetic, false)] : []),
+      ),
+    )
     .returning({ id: t.id });
   return audit({
     ...options,

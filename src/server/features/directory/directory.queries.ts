@@ -3,6 +3,7 @@ import {
   asc,
   desc,
   eq,
+  gte,
   inArray,
   isNotNull,
   isNull,
@@ -17,6 +18,7 @@ import { categoriesMatching } from '../../../shared/categories';
 import type { ContactSource, LeadSort, VerificationStatus } from '../../../shared/contacts';
 import type { Database } from '../../db/client';
 import { directoryContacts as t } from '../../db/schema/index';
+import { now } from '../../lib/clock';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 
 /** The filters lead discovery and the admin directory share. */
@@ -26,6 +28,8 @@ export interface DirectoryFilters {
   category?: string[];
   q?: string;
   verifiedOnly?: boolean;
+  verification?: 'verified' | 'unverified';
+  verifiedWithinDays?: number;
   hasPhone?: boolean;
   hasWebsite?: boolean;
 }
@@ -73,13 +77,21 @@ export function isNameOnlyKeyword(filters: DirectoryFilters): boolean {
   return Boolean(filters.q) && keywordCategories(filters).length === 0;
 }
 
+/** Any of the filters that ask for verified contacts only. */
+export const wantsVerified = (filters: DirectoryFilters) =>
+  Boolean(filters.verifiedOnly || filters.verification === 'verified' || filters.verifiedWithinDays);
+
 /** The WHERE terms of a filter set (without the liveness terms). */
 export function filterConditions(filters: DirectoryFilters): SQL[] {
   const conditions: SQL[] = [];
   if (filters.country?.length) conditions.push(oneOrMany(t.countryCode, filters.country));
   if (filters.category?.length) conditions.push(oneOrMany(t.category, filters.category));
   if (filters.city?.length) conditions.push(oneOrMany(t.city, filters.city));
-  if (filters.verifiedOnly) conditions.push(eq(t.verificationStatus, 'verified'));
+  if (wantsVerified(filters)) conditions.push(eq(t.verificationStatus, 'verified'));
+  else if (filters.verification === 'unverified') conditions.push(eq(t.verificationStatus, 'unverified'));
+  if (filters.verifiedWithinDays) {
+    conditions.push(gte(t.verifiedAt, new Date(now().getTime() - filters.verifiedWithinDays * 86_400_000)));
+  }
   if (filters.hasPhone) conditions.push(hasPhoneSql);
   if (filters.hasWebsite) conditions.push(hasWebsiteSql);
   if (filters.q) {
@@ -188,20 +200,21 @@ export async function countDirectoryCapped(options: {
   return n > options.cap ? { count: options.cap, capped: true } : { count: n, capped: false };
 }
 
-/** The roll-up column holding the count of rows that have every required flag. */
+/** The roll-up expression holding the count of rows that have every required flag. */
 function facetColumn(filters: DirectoryFilters): SQL {
-  const key = `${filters.verifiedOnly ? 'v' : ''}${filters.hasPhone ? 'p' : ''}${filters.hasWebsite ? 'w' : ''}`;
-  const column = {
-    '': 'total',
-    v: 'verified',
-    p: 'with_phone',
-    w: 'with_website',
-    vp: 'verified_phone',
-    vw: 'verified_website',
-    pw: 'phone_website',
-    vpw: 'verified_phone_website',
-  }[key]!;
-  return sql.identifier(column) as unknown as SQL;
+  const flags = `${filters.hasPhone ? 'p' : ''}${filters.hasWebsite ? 'w' : ''}`;
+  const columns: Record<string, [string, string]> = {
+    '': ['total', 'verified'],
+    p: ['with_phone', 'verified_phone'],
+    w: ['with_website', 'verified_website'],
+    pw: ['phone_website', 'verified_phone_website'],
+  };
+  const [all, verified] = columns[flags]!;
+  if (wantsVerified(filters)) return sql.identifier(verified) as unknown as SQL;
+  // Live rows are verified or unverified (invalid ones are not in the roll-up).
+  if (filters.verification === 'unverified')
+    return sql`(${sql.identifier(all)} - ${sql.identifier(verified)})`;
+  return sql.identifier(all) as unknown as SQL;
 }
 
 /** Audience size from the roll-up table (no keyword): a few thousand rows at most. */

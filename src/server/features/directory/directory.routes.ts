@@ -14,6 +14,7 @@ import {
   dataEntryStatsSchema,
   directoryContactPageSchema,
   directoryContactSchema,
+  directoryStatsSchema,
   duplicateContactErrorSchema,
   updateDirectoryContactSchema,
   uuidParamsSchema,
@@ -41,6 +42,7 @@ import {
   requestFacetRebuild,
   searchAdminDirectory,
 } from './directory-admin.service';
+import { createDirectoryStatsCache } from './directory-stats.service';
 
 /** Data entry officers, and super admins who may do their work too. */
 async function requireDirectoryStaff(request: FastifyRequest) {
@@ -58,6 +60,17 @@ async function requireSuperAdmin(request: FastifyRequest): Promise<AuditActor> {
 
 export async function directoryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const stats = createDirectoryStatsCache({ db: app.services.db });
+
+  // Public: the figures the landing page, /global-database and pricing quote (never copy).
+  app.get(
+    '/api/public/directory-stats',
+    { schema: { tags: ['directory'], response: { 200: directoryStatsSchema } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return stats.get();
+    },
+  );
   const { db, queue } = app.services;
   const errors = {
     400: contactErrorSchema,

@@ -39,6 +39,8 @@ export function toDirectoryContactDto(row: DirectoryRow): DirectoryContact {
     countryCode: row.countryCode,
     category: row.category,
     source: row.source,
+    sourceUrl: row.sourceUrl,
+    synthetic: row.synthetic,
     verificationStatus: row.verificationStatus,
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
     verifiedBy: row.verifiedBy,
@@ -223,7 +225,10 @@ export async function verifyDirectoryContact(options: {
   if (options.status === 'invalid' && !options.reason) {
     throw fieldError('reason', CONTACT_MESSAGES.invalidNeedsReason);
   }
-  await getDirectoryRow({ db: options.db, id: options.id });
+  const current = await getDirectoryRow({ db: options.db, id: options.id });
+  if (current.synthetic && options.status === 'verified') {
+    throw new AppError('conflict', CONTACT_MESSAGES.sampleNotVerifiable, { reason: 'sample_data' });
+  }
   const [row] = await options.db
     .update(t)
     .set({
@@ -247,7 +252,12 @@ export async function listVerificationQueue(options: {
   limit: number;
 }): Promise<{ items: DirectoryContact[]; nextCursor: string | null }> {
   const after = decodeCursor('queue', options.cursor, 2);
-  const conditions: SQL[] = [isNull(t.deletedAt), eq(t.verificationStatus, 'unverified')];
+  // Sample data is never verified (it names no real business): officers' time goes to real records.
+  const conditions: SQL[] = [
+    isNull(t.deletedAt),
+    eq(t.verificationStatus, 'unverified'),
+    eq(t.synthetic, false),
+  ];
   if (options.country?.length) conditions.push(inArray(t.countryCode, options.country));
   if (options.category?.length) conditions.push(inArray(t.category, options.category));
   if (after) {
@@ -326,7 +336,7 @@ export async function getDataEntryStats(options: { db: Database; userId: string;
     options.db
       .select({ n: sql<number>`count(*)::int` })
       .from(t)
-      .where(and(isNull(t.deletedAt), eq(t.verificationStatus, 'unverified'))),
+      .where(and(isNull(t.deletedAt), eq(t.verificationStatus, 'unverified'), eq(t.synthetic, false))),
   ]);
 
   const daily = Array.from({ length: 7 }, (_, i) => {

@@ -13,6 +13,7 @@ import { contactLists, leadScopes, listContacts, directoryContacts as t } from '
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import {
+  countDirectoryCapped,
   countFromFacets,
   countKeywordAudience,
   type DirectoryFilters,
@@ -44,8 +45,14 @@ export function toLeadDto(row: DirectoryRow): Lead {
     city: row.city,
     countryCode: row.countryCode,
     category: row.category,
-    verified: row.verificationStatus === 'verified',
-    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    source: row.source,
+    sourceUrl: row.sourceUrl,
+    sample: row.synthetic,
+    verificationStatus: row.verificationStatus,
+    // "Verified" needs evidence: a result, its date, and a real record (sample data is never verified).
+    verified: row.verificationStatus === 'verified' && row.verifiedAt !== null && !row.synthetic,
+    verifiedAt: row.verificationStatus === 'unverified' ? null : (row.verifiedAt?.toISOString() ?? null),
+    verificationMethod: row.verifiedBy ? 'officer_check' : null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -142,6 +149,14 @@ export async function countLeads(options: {
   filters: DirectoryFilters;
 }): Promise<{ count: number; capped: boolean }> {
   const filters = await scopedFilters(options);
+  // The roll-up knows no verification dates: an age filter counts the rows themselves, up to the cap.
+  if (filters.verifiedWithinDays) {
+    return countDirectoryCapped({
+      db: options.db,
+      conditions: [...liveForLeads(), ...filterConditions(filters)],
+      cap: LEAD_COUNT_EXACT_CAP,
+    });
+  }
   if (!filters.q) return { count: await countFromFacets({ db: options.db, filters }), capped: false };
   return countKeywordAudience({
     db: options.db,
