@@ -53,7 +53,7 @@ export const PAGE_META: Record<string, PageMeta> = {
   '/global-database': {
     title: `Global Business Database | ${SITE}`,
     description:
-      'Over a million verified business contacts in 70+ countries and 90+ categories, starting with Africa.',
+      'Business contacts in 90+ categories across Africa and beyond, each labelled with its source and the date it was verified.',
     keywords: 'African business database, B2B contacts Africa, Nigeria business directory',
     robots: INDEX,
   },

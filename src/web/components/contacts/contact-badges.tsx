@@ -1,7 +1,60 @@
-import type { VerificationStatus } from '@shared/contacts';
-import { BadgeCheck, CircleDashed, CircleSlash, Globe, Phone } from 'lucide-react';
+import type { ContactSource, Lead, VerificationStatus } from '@shared/contacts';
+import { BadgeCheck, CircleDashed, CircleSlash, FlaskConical, Globe, Phone } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { formatDate } from '@/lib/format';
+
+export const SOURCE_LABELS: Record<ContactSource, string> = {
+  import: 'Admin import',
+  data_entry: 'Data entry',
+  scraper: 'Web source',
+  seed: 'Generated',
+};
+
+/** Generated demo records (PRODUCT.md: "Sample data is labelled"). */
+export function SampleDataBadge({ className }: { className?: string }) {
+  return (
+    <Badge variant="warning" className={className} data-testid="sample-badge">
+      <FlaskConical aria-hidden="true" />
+      Sample data
+    </Badge>
+  );
+}
+
+/**
+ * A lead's verification as its evidence: "Verified 12 Nov 2026" (the date of the check, and who or what
+ * checked it on hover), "Unverified", or "Sample data" — never "Verified" without a date.
+ */
+export function LeadVerification({ lead }: { lead: Lead }) {
+  if (lead.sample) return <SampleDataBadge />;
+  if (lead.verified && lead.verifiedAt) {
+    const badge = (
+      <Badge variant="success" data-testid="verification-badge" data-status="verified" tabIndex={0}>
+        <BadgeCheck aria-hidden="true" />
+        Verified {formatDate(lead.verifiedAt)}
+      </Badge>
+    );
+    return (
+      <Tooltip>
+        <TooltipTrigger asChild>{badge}</TooltipTrigger>
+        <TooltipContent>
+          {lead.verificationMethod === 'officer_check' ? 'Checked by a data entry officer' : 'Checked'} on{' '}
+          {formatDate(lead.verifiedAt)}
+        </TooltipContent>
+      </Tooltip>
+    );
+  }
+  return <VerificationBadge status="unverified" />;
+}
+
+/** Where a lead came from and when it was added: "Data entry · added 3 Mar 2026". */
+export function LeadProvenance({ lead }: { lead: Lead }) {
+  return (
+    <p className="truncate text-xs text-muted-foreground" data-testid="lead-provenance">
+      {SOURCE_LABELS[lead.source]} · added {formatDate(lead.createdAt)}
+    </p>
+  );
+}
 
 export const VERIFICATION_LABELS: Record<VerificationStatus, string> = {
   verified: 'Verified',

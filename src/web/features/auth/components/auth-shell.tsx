@@ -2,9 +2,10 @@ import { CheckCircle2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 
 import { BrandLogo } from '@/components/brand-logo';
+import { useDirectoryStats } from '@/hooks/use-directory-stats';
+import { directoryFigure, NO_DIRECTORY_FIGURE } from '@/lib/directory-figures';
 
 const POINTS = [
-  'Over a million verified business contacts in 70+ countries',
   'Multi-step cold email campaigns and newsletters in one place',
   'Sender rotation across your inboxes for 10,000+ sends a day',
   'Plans billed in Naira — start free, no card needed',
@@ -12,6 +13,8 @@ const POINTS = [
 
 /** The two-column frame of the sign-in, sign-up and password screens. */
 export function AuthShell({ children }: { children: ReactNode }) {
+  // The directory point is a live figure of real verified records, never copy.
+  const points = [directoryFigure(useDirectoryStats().data) ?? NO_DIRECTORY_FIGURE, ...POINTS];
   return (
     <div className="grid min-h-dvh lg:grid-cols-[1fr_1.05fr]">
       <div className="flex flex-col px-4 py-6 sm:px-8">
@@ -37,7 +40,7 @@ export function AuthShell({ children }: { children: ReactNode }) {
           deserves the same reach.
         </p>
         <ul className="mt-8 space-y-3">
-          {POINTS.map((point) => (
+          {points.map((point) => (
             <li key={point} className="flex gap-3 text-sm">
               <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-sidebar-primary" aria-hidden="true" />
               {point}

@@ -9,9 +9,11 @@ import { PAGE_META } from '@/app/page-meta';
 import { CurrencySelector } from '@/components/currency-selector';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/hooks/use-auth';
+import { useDirectoryStats } from '@/hooks/use-directory-stats';
 import { usePageMeta } from '@/hooks/use-page-meta';
 import { toast } from '@/hooks/use-toast';
 import { annualSavingPercent, readSelectedPlan, saveSelectedPlan } from '@/lib/billing';
+import { directoryFigure } from '@/lib/directory-figures';
 import { getErrorMessage } from '@/lib/errors';
 import { cn } from '@/lib/utils';
 
@@ -61,6 +63,7 @@ function savingsLabel(plans: PricingPlan[] | undefined): string | undefined {
  * saving, each plan's limits and a "Choose plan" that leads to sign-up or to payment (spec §4).
  */
 export default function PricingPage() {
+  const figure = directoryFigure(useDirectoryStats().data);
   usePageMeta(PAGE_META['/pricing']!);
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -125,6 +128,12 @@ export default function PricingPage() {
             Start free, then move up when you need more campaigns, recipients and sender accounts. Every paid
             plan is billed in Naira and can be cancelled anytime.
           </p>
+          {figure && (
+            // A live count of real verified records (rounded down); nothing is quoted when there is none.
+            <p className="font-medium" data-testid="directory-figure">
+              Every plan searches the directory: {figure}.
+            </p>
+          )}
           <div className="flex flex-col items-center justify-center gap-3 pt-2 sm:flex-row">
             <IntervalToggle
               value={interval}

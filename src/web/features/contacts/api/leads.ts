@@ -25,6 +25,10 @@ export interface LeadFilterValues {
   /** Sent only with 3+ characters (the server's minimum). */
   q: string;
   verifiedOnly: boolean;
+  /** Verified, the check at most this many days old (30, 90…); null for any date. */
+  verifiedWithinDays: number | null;
+  /** Only contacts nobody has verified yet. */
+  unverifiedOnly: boolean;
   hasPhone: boolean;
   hasWebsite: boolean;
 }
@@ -35,6 +39,8 @@ export const EMPTY_LEAD_FILTERS: LeadFilterValues = {
   category: [],
   q: '',
   verifiedOnly: false,
+  verifiedWithinDays: null,
+  unverifiedOnly: false,
   hasPhone: false,
   hasWebsite: false,
 };
@@ -48,6 +54,8 @@ export function toLeadFilterParams(filters: LeadFilterValues) {
     ...(filters.category.length ? { category: filters.category } : {}),
     ...(q.length >= 3 ? { q } : {}),
     ...(filters.verifiedOnly ? { verifiedOnly: true } : {}),
+    ...(filters.verifiedWithinDays ? { verifiedWithinDays: filters.verifiedWithinDays } : {}),
+    ...(filters.unverifiedOnly ? { verification: 'unverified' as const } : {}),
     ...(filters.hasPhone ? { hasPhone: true } : {}),
     ...(filters.hasWebsite ? { hasWebsite: true } : {}),
   };

@@ -29,6 +29,8 @@ export const EMPTY_ADMIN_FILTERS: AdminDirectoryFilters = {
   category: [],
   q: '',
   verifiedOnly: false,
+  verifiedWithinDays: null,
+  unverifiedOnly: false,
   hasPhone: false,
   hasWebsite: false,
   source: [],

@@ -1,6 +1,8 @@
 import { LEADS_PAGE_SIZE_DEFAULT, type LeadSort } from '@shared/contacts';
 import { ListPlus, Loader2, SearchX, SlidersHorizontal, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { SampleDataBadge } from '@/components/contacts/contact-badges';
+import { SampleDataBanner } from '@/components/contacts/sample-data-banner';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
@@ -9,6 +11,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
+import { useDirectoryStats } from '@/hooks/use-directory-stats';
 import { rowRange } from '@/lib/cursor-pages';
 import { formatNumber } from '@/lib/format';
 import {
@@ -49,10 +52,13 @@ function AudienceCount({
   count,
   loading,
   updating,
+  sample,
 }: {
   count: { count: number; capped: boolean } | undefined;
   loading: boolean;
   updating: boolean;
+  /** The directory holds generated sample records, so the count may include them. */
+  sample: boolean;
 }) {
   return (
     <div className="flex items-center gap-3" aria-live="polite" data-testid="audience">
@@ -72,6 +78,7 @@ function AudienceCount({
             {updating && (
               <Loader2 className="size-4 animate-spin text-muted-foreground" aria-label="Updating" />
             )}
+            {sample && <SampleDataBadge />}
           </p>
         )}
       </div>
@@ -104,6 +111,7 @@ export function BrowsePanel({
     ready,
   );
   const count = useLeadCount(filters, ready);
+  const stats = useDirectoryStats();
 
   const [selectionState, setSelectionState] = useState<{ key: string; selection: Selection }>({
     key,
@@ -122,6 +130,7 @@ export function BrowsePanel({
   const total = count.data?.count;
   const chosen = selectedCount(selection, total);
   const active = hasActiveFilters(urlFilters);
+  const sample = Boolean(stats.data?.sampleData || items?.some((lead) => lead.sample));
 
   const change = (patch: Partial<LeadFilterValues>) => onFiltersChange({ ...urlFilters, ...patch });
   const clear = () => onFiltersChange(EMPTY_LEAD_FILTERS);
@@ -165,12 +174,14 @@ export function BrowsePanel({
       </aside>
 
       <section className="grid min-w-0 content-start gap-4" aria-label="Results">
+        {sample && <SampleDataBanner />}
         <Card className="py-4">
           <CardContent className="flex flex-col gap-4 px-4 sm:flex-row sm:items-center sm:justify-between">
             <AudienceCount
               count={count.data}
               loading={count.isPending}
               updating={count.isFetching && count.isPlaceholderData}
+              sample={sample}
             />
             <div className="flex flex-wrap items-center gap-2">
               <Sheet open={filtersOpen} onOpenChange={setFiltersOpen}>
@@ -279,7 +290,8 @@ export function BrowsePanel({
             <SearchX className="size-8 text-muted-foreground" aria-hidden="true" />
             <p className="font-medium">No contacts match these filters</p>
             <p className="max-w-sm text-sm text-muted-foreground">
-              Try another city or keyword, or turn off Verified only, Has phone or Has website.
+              Try another city or keyword, or set Verification to Any status, or turn off Has phone or Has
+              website.
             </p>
             {active && (
               <Button variant="outline" size="sm" className="mt-2" onClick={clear}>

@@ -6,10 +6,67 @@ import { CategoryPicker, CityPicker, CountryPicker } from '@/components/contacts
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useCountries } from '@/hooks/use-reference';
 import type { LeadFilterValues } from '../api/leads';
+
+type VerificationChoice = 'any' | 'verified' | 'verified_30' | 'verified_90' | 'unverified';
+
+const VERIFICATION_CHOICES: { value: VerificationChoice; label: string }[] = [
+  { value: 'any', label: 'Any status' },
+  { value: 'verified', label: 'Verified (any date)' },
+  { value: 'verified_30', label: 'Verified in the last 30 days' },
+  { value: 'verified_90', label: 'Verified in the last 90 days' },
+  { value: 'unverified', label: 'Not yet verified' },
+];
+
+function verificationChoice(filters: LeadFilterValues): VerificationChoice {
+  if (filters.unverifiedOnly) return 'unverified';
+  if (filters.verifiedWithinDays === 30) return 'verified_30';
+  if (filters.verifiedWithinDays === 90) return 'verified_90';
+  return filters.verifiedOnly || filters.verifiedWithinDays ? 'verified' : 'any';
+}
+
+function verificationPatch(choice: VerificationChoice): Partial<LeadFilterValues> {
+  return {
+    verifiedOnly: choice === 'verified',
+    verifiedWithinDays: choice === 'verified_30' ? 30 : choice === 'verified_90' ? 90 : null,
+    unverifiedOnly: choice === 'unverified',
+  };
+}
+
+/** Verification status and age: "Verified" means a dated check (PRODUCT.md). */
+function VerificationField({
+  filters,
+  onChange,
+}: {
+  filters: LeadFilterValues;
+  onChange: (patch: Partial<LeadFilterValues>) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>Verification</Label>
+      <Select
+        value={verificationChoice(filters)}
+        onValueChange={(value) => onChange(verificationPatch(value as VerificationChoice))}
+      >
+        <SelectTrigger id={id} className="w-full" data-testid="filter-verification">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          {VERIFICATION_CHOICES.map((choice) => (
+            <SelectItem key={choice.value} value={choice.value}>
+              {choice.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
+  );
+}
 
 /** The brief: the keyword search waits for 300 ms of quiet before it searches. */
 export const KEYWORD_DEBOUNCE_MS = 300;
@@ -214,13 +271,8 @@ export function LeadFilters({
         </div>
       )}
       <KeywordField value={filters.q} onChange={(q) => onChange({ q })} />
+      <VerificationField filters={filters} onChange={onChange} />
       <div className="grid gap-3 border-t pt-4">
-        <ToggleRow
-          label="Verified only"
-          checked={filters.verifiedOnly}
-          onChange={(verifiedOnly) => onChange({ verifiedOnly })}
-          testId="filter-verified"
-        />
         <ToggleRow
           label="Has phone"
           checked={filters.hasPhone}

@@ -1,7 +1,12 @@
 import { categoryName } from '@shared/categories';
 import type { Lead, LeadSort } from '@shared/contacts';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { ReachIcons, VerificationBadge } from '@/components/contacts/contact-badges';
+import {
+  LeadProvenance,
+  LeadVerification,
+  ReachIcons,
+  SampleDataBadge,
+} from '@/components/contacts/contact-badges';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -73,7 +78,7 @@ export function LeadsTable({
             <TableHead>Contact</TableHead>
             <TableHead className="hidden 2xl:table-cell">Email</TableHead>
             <TableHead>Location</TableHead>
-            <TableHead className="hidden sm:table-cell">Status</TableHead>
+            <TableHead className="hidden sm:table-cell">Verification</TableHead>
             <TableHead>
               <span className="sr-only">Phone and website</span>
               <span aria-hidden="true">Reach</span>
@@ -116,8 +121,10 @@ export function LeadsTable({
                         {lead.companyName}
                       </p>
                       <p className="truncate text-xs text-muted-foreground">{categoryName(lead.category)}</p>
+                      <LeadProvenance lead={lead} />
+                      {lead.sample && <SampleDataBadge className="mt-1 sm:hidden" />}
                     </TableCell>
-                    <TableCell className="max-w-44">
+                    <TableCell className="max-w-36 2xl:max-w-44">
                       <p className="truncate">{lead.contactName ?? '—'}</p>
                       {lead.jobTitle && (
                         <p className="truncate text-xs text-muted-foreground" title={lead.jobTitle}>
@@ -128,14 +135,14 @@ export function LeadsTable({
                     <TableCell className="hidden max-w-52 truncate font-mono text-xs text-muted-foreground 2xl:table-cell">
                       {lead.email}
                     </TableCell>
-                    <TableCell className="max-w-44">
+                    <TableCell className="max-w-36 2xl:max-w-44">
                       <p className="truncate">
                         <span aria-hidden="true">{country?.flag ?? ''} </span>
                         {[lead.city, country?.name ?? lead.countryCode].filter(Boolean).join(', ')}
                       </p>
                     </TableCell>
                     <TableCell className="hidden sm:table-cell">
-                      <VerificationBadge status={lead.verified ? 'verified' : 'unverified'} />
+                      <LeadVerification lead={lead} />
                     </TableCell>
                     <TableCell>
                       <ReachIcons phone={lead.phone} website={lead.website} />

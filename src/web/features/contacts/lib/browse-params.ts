@@ -1,4 +1,4 @@
-import { LEAD_SORTS, type LeadSort } from '@shared/contacts';
+import { LEAD_SORTS, type LeadSort, VERIFIED_WITHIN_DAYS } from '@shared/contacts';
 import { EMPTY_LEAD_FILTERS, type LeadFilterValues } from '../api/leads';
 
 export const LEAD_DISCOVERY_TABS = ['browse', 'lists', 'suppression'] as const;
@@ -34,10 +34,18 @@ export function readBrowseParams(search: URLSearchParams): BrowseParams {
       category: splitList(search.get('category')),
       q: search.get('q') ?? '',
       verifiedOnly: flag(search.get('verified')),
+      verifiedWithinDays: withinDays(search.get('verifiedWithin')),
+      unverifiedOnly: flag(search.get('unverified')),
       hasPhone: flag(search.get('phone')),
       hasWebsite: flag(search.get('website')),
     },
   };
+}
+
+/** "Verified within N days" from the URL: one of the offered choices, else none. */
+function withinDays(value: string | null): number | null {
+  const days = Number(value);
+  return (VERIFIED_WITHIN_DAYS as readonly number[]).includes(days) ? days : null;
 }
 
 /** The URL for a state; defaults are left out, so a fresh screen is just `/lead-discovery`. */
@@ -50,6 +58,8 @@ export function writeBrowseParams(params: BrowseParams): URLSearchParams {
   if (filters.category.length) search.set('category', filters.category.join(','));
   if (filters.q.trim()) search.set('q', filters.q.trim());
   if (filters.verifiedOnly) search.set('verified', '1');
+  if (filters.verifiedWithinDays) search.set('verifiedWithin', String(filters.verifiedWithinDays));
+  if (filters.unverifiedOnly) search.set('unverified', '1');
   if (filters.hasPhone) search.set('phone', '1');
   if (filters.hasWebsite) search.set('website', '1');
   if (params.sort !== 'company_asc') search.set('sort', params.sort);
@@ -63,6 +73,8 @@ export function hasActiveFilters(filters: LeadFilterValues): boolean {
     filters.category.length > 0 ||
     filters.q.trim().length > 0 ||
     filters.verifiedOnly ||
+    filters.verifiedWithinDays !== null ||
+    filters.unverifiedOnly ||
     filters.hasPhone ||
     filters.hasWebsite
   );
@@ -96,6 +108,8 @@ export function filtersKey(filters: LeadFilterValues, sort?: string): string {
     filters.category,
     filters.q.trim().length >= 3 ? filters.q.trim().toLowerCase() : '',
     filters.verifiedOnly,
+    filters.verifiedWithinDays,
+    filters.unverifiedOnly,
     filters.hasPhone,
     filters.hasWebsite,
     sort ?? '',

@@ -35,7 +35,8 @@ export default function LeadDiscoveryPage() {
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Browse Contacts</h1>
         <p className="text-muted-foreground">
-          Find verified businesses by country, city and category, and keep them in your own lists.
+          Find businesses by country, city and category, see where each came from and when it was verified,
+          and keep them in your own lists.
         </p>
       </header>
       <Tabs

@@ -2,9 +2,11 @@ import type { UserStats } from '@shared/campaign-stats';
 import { useQuery } from '@tanstack/react-query';
 import { type LucideIcon, Newspaper, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
+import { SampleDataBadge } from '@/components/contacts/contact-badges';
 import { QueryError } from '@/components/query-error';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useDirectoryStats } from '@/hooks/use-directory-stats';
 import { formatNumber } from '@/lib/format';
 import { availableContactsNote } from '../lib/recent-display';
 
@@ -15,14 +17,17 @@ interface StatCardProps {
   note: string;
   icon: LucideIcon;
   href?: string;
+  /** Said above the number (the "Sample data" label). */
+  badge?: React.ReactNode;
 }
 
-function StatCard({ id, title, value, note, icon: Icon, href }: StatCardProps) {
+function StatCard({ id, title, value, note, icon: Icon, href, badge }: StatCardProps) {
   return (
     <Card className="gap-0 py-5" data-testid={`stat-${id}`}>
       <CardContent className="flex items-start justify-between gap-4">
         <div className="min-w-0 space-y-1">
           <h2 className="text-sm font-medium text-muted-foreground">{title}</h2>
+          {badge}
           {value === undefined ? (
             <Skeleton className="h-8 w-24" />
           ) : (
@@ -55,6 +60,7 @@ function StatCard({ id, title, value, note, icon: Icon, href }: StatCardProps) {
 /** Spec §2 Dashboard: Available Contacts, Newsletters Sent this month, Campaigns Sent this month. */
 export function StatCards() {
   const stats = useQuery<UserStats>({ queryKey: ['/api/user/stats'] });
+  const directory = useDirectoryStats();
   if (stats.isError) {
     return (
       <QueryError
@@ -66,6 +72,7 @@ export function StatCards() {
     );
   }
   const data = stats.data;
+  const sample = directory.data?.sampleData ?? false;
   return (
     <section
       aria-label="This month at a glance"
@@ -76,7 +83,14 @@ export function StatCards() {
         id="available-contacts"
         title="Available Contacts"
         value={data?.availableContacts}
-        note={data ? availableContactsNote(data.availableContactsScope) : 'Verified businesses'}
+        note={
+          sample
+            ? 'Generated businesses for trying Tambari: none is verified'
+            : data
+              ? availableContactsNote(data.availableContactsScope)
+              : 'Businesses in the directory'
+        }
+        badge={sample ? <SampleDataBadge /> : undefined}
         href={data?.availableContactsScope === 'choose_scope' ? '/lead-discovery' : undefined}
         icon={Users}
       />

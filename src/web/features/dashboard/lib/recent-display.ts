@@ -33,7 +33,7 @@ export function newsletterStatusBadge(status: string): StatusBadge {
 export function availableContactsNote(scope: (typeof AVAILABLE_CONTACTS_SCOPES)[number]): string {
   if (scope === 'plan_scope') return "In your plan's country and category";
   if (scope === 'choose_scope') return 'Choose one country and category to start';
-  return 'Verified businesses in every country';
+  return 'Businesses in every country';
 }
 
 /** "1 recipient", "2,400 recipients". */

@@ -49,16 +49,18 @@ export interface ProductPage {
   /** Where the signed-in user does this in the app. */
   appPath: string;
   appLabel: string;
+  /** Show the directory's live figure (real verified records) under the lede. */
+  directoryFigure?: boolean;
 }
 
 export const PRODUCT_PAGES: Record<ProductPath, ProductPage> = {
   '/global-database': {
     name: 'Global Database',
     eyebrow: 'Global database',
-    title: 'A verified business directory across Africa and beyond',
+    title: 'A business directory across Africa and beyond, verified with evidence',
     lede:
-      'Over a million business contacts in 70+ countries and 90+ categories, each verified and labelled with ' +
-      'where it came from, so you start from companies that exist and addresses that receive mail.',
+      'Business contacts in 90+ categories, each labelled with where it came from and, once checked, the date ' +
+      'it was verified, so you start from companies that exist and addresses that receive mail.',
     visual: 'lead-search',
     highlights: [
       {
@@ -84,6 +86,7 @@ export const PRODUCT_PAGES: Record<ProductPath, ProductPage> = {
     ],
     appPath: '/lead-discovery',
     appLabel: 'Browse contacts',
+    directoryFigure: true,
   },
   '/business-leads': {
     name: 'Business Leads',

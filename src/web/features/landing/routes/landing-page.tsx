@@ -16,7 +16,10 @@ import { Link } from 'react-router';
 
 import { PAGE_META } from '@/app/page-meta';
 import { Button } from '@/components/ui/button';
+import { useDirectoryStats } from '@/hooks/use-directory-stats';
 import { usePageMeta } from '@/hooks/use-page-meta';
+import { directoryFigure, NO_DIRECTORY_FIGURE } from '@/lib/directory-figures';
+import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 import {
@@ -28,12 +31,28 @@ import {
 } from '../components/mockups';
 import { PricingTeaser } from '../components/pricing-teaser';
 
-const STATS = [
-  { value: '1M+', label: 'verified business contacts' },
-  { value: '70+', label: 'countries covered' },
-  { value: '90+', label: 'business categories' },
+/** Figures that are not counts of the directory. */
+const PRODUCT_STATS = [
+  { value: '90+', label: 'business categories to filter by' },
   { value: '95%', label: 'deliverability, 98%+ with rotation' },
 ];
+
+/**
+ * The directory's figures come from live counts of real verified records (rounded down), never from
+ * copy; with none yet, the band quotes no directory number at all.
+ */
+function useLandingStats() {
+  const stats = useDirectoryStats().data;
+  if (!stats || stats.verifiedContacts === 0) return PRODUCT_STATS;
+  return [
+    {
+      value: `${formatNumber(stats.verifiedContacts)}${stats.verifiedContactsRounded ? '+' : ''}`,
+      label: 'verified business contacts',
+    },
+    { value: formatNumber(stats.countries), label: stats.countries === 1 ? 'country' : 'countries' },
+    ...PRODUCT_STATS,
+  ];
+}
 
 function FeatureRow({
   eyebrow,
@@ -77,6 +96,8 @@ function FeatureRow({
 
 export default function LandingPage() {
   usePageMeta(PAGE_META['/']!);
+  const stats = useLandingStats();
+  const figure = directoryFigure(useDirectoryStats().data);
   return (
     <>
       <section className="relative overflow-hidden border-b bg-[radial-gradient(ellipse_at_top,var(--color-accent),transparent_60%)]">
@@ -116,8 +137,14 @@ export default function LandingPage() {
       </section>
 
       <section aria-label="Tambari in numbers" className="border-b bg-background">
-        <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 sm:px-6 md:grid-cols-4">
-          {STATS.map((stat) => (
+        <dl
+          className={cn(
+            'mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 sm:px-6',
+            stats.length === 4 && 'md:grid-cols-4',
+          )}
+          data-testid="landing-stats"
+        >
+          {stats.map((stat) => (
             <div key={stat.label} className="text-center">
               <dt className="sr-only">{stat.label}</dt>
               <dd className="text-3xl font-bold text-primary">{stat.value}</dd>
@@ -141,9 +168,9 @@ export default function LandingPage() {
           eyebrow="Lead discovery"
           icon={Target}
           title="Target by country, city and category"
-          body="Pick the markets and industries you sell to and see the estimated audience before you spend a kobo. Every contact is verified and records where it came from."
+          body="Pick the markets and industries you sell to and see the estimated audience before you spend a kobo. Every contact records where it came from, and “Verified” always comes with the date of the check."
           points={[
-            'Over a million verified contacts in 70+ countries',
+            figure ?? NO_DIRECTORY_FIGURE,
             '90+ business categories, from logistics to healthcare',
             'Bring your own lists too: CSV upload with duplicate and email-format checks',
           ]}

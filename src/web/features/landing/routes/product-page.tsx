@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { NotFoundPage } from '@/app/not-found-page';
 import { Button } from '@/components/ui/button';
+import { useDirectoryStats } from '@/hooks/use-directory-stats';
+import { directoryFigure, NO_DIRECTORY_FIGURE } from '@/lib/directory-figures';
 
 import { ClosingCallToAction, PRODUCT_ICONS, TintedBand } from '../components/marketing-blocks';
 import {
@@ -26,6 +28,7 @@ const VISUALS: Record<ProductVisual, () => ReactNode> = {
 /** Spec §2 footer, Platform: one public page per capability (content/product-pages.ts). */
 export default function ProductPage() {
   const found = usePathContent(PRODUCT_PAGES, '/features');
+  const stats = useDirectoryStats();
   if (!found) return <NotFoundPage />;
   const page = found.content;
 
@@ -49,6 +52,13 @@ export default function ProductPage() {
               {page.title}
             </h1>
             <p className="mt-5 max-w-xl text-lg text-muted-foreground">{page.lede}</p>
+            {page.directoryFigure && (
+              // Live counts of real verified records (rounded down), never copy.
+              <p className="mt-4 flex items-center gap-2 font-semibold" data-testid="directory-figure">
+                <CheckCircle2 className="size-5 shrink-0 text-success" aria-hidden="true" />
+                {directoryFigure(stats.data) ?? NO_DIRECTORY_FIGURE}
+              </p>
+            )}
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <Button asChild size="lg">
                 <Link to="/pricing">See plans</Link>
