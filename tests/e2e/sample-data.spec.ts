@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 import { newAccount, registerViaApi, signInAsSuperAdmin } from './support/accounts';
-import { setPlanViaAdmin } from './support/contacts';
+import { importIntoDirectory, setPlanViaAdmin, uniqueToken } from './support/contacts';
 import { E2E_BASE_URL } from './support/env';
 
 /*
@@ -18,6 +18,25 @@ test('the demo directory is labelled sample data and never verified', async ({
   await signInAsSuperAdmin(admin);
   const account = await registerViaApi(page.request, newAccount('sample'));
   await setPlanViaAdmin(admin, account.email, 'starter');
+  // One real record, imported and then checked by staff: the only kind that may say "Verified".
+  const token = uniqueToken();
+  await importIntoDirectory(admin, [
+    {
+      company: `${token} Freight`,
+      contact: 'Ama Owusu',
+      email: `ama.${token.toLowerCase()}@freight-${token.toLowerCase()}.com.gh`,
+      city: 'Accra',
+      country: 'GH',
+      category: 'logistics',
+    },
+  ]);
+  const found = await admin.get(`/api/admin/directory?q=${token}`);
+  expect(found.status(), await found.text()).toBe(200);
+  const [real] = ((await found.json()) as { items: { id: string }[] }).items;
+  const verify = await admin.post(`/api/data-entry/contacts/${real!.id}/verify`, {
+    data: { status: 'verified' },
+  });
+  expect(verify.status(), await verify.text()).toBe(200);
   await admin.dispose();
 
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -41,11 +60,21 @@ test('the demo directory is labelled sample data and never verified', async ({
   await expect(page.getByTestId('leads-table').locator('[data-status="verified"]')).toHaveCount(0);
   await expect(rows.first().getByTestId('lead-provenance')).toContainText(/Generated · added .*2\d{3}/);
 
-  // Verified in the last 30 days: the sample directory has none.
+  // Verified in the last 30 days.
   await page.getByTestId('filter-verification').click();
   await page.getByRole('option', { name: 'Verified in the last 30 days' }).click();
   await expect(page).toHaveURL(/verifiedWithin=30/);
-  await expect(page.getByTestId('audience-count')).toHaveText('0');
+  // Only real, recently checked records remain (ours among them); no sample row is ever "verified".
+  await expect(rows.filter({ hasText: token })).toHaveCount(1);
+  await expect(page.getByTestId('leads-table').getByTestId('sample-badge')).toHaveCount(0);
+  // The real, checked record: "Verified" with the date of the check, its source and date added.
+  await page.goto(`/lead-discovery?q=${token}`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByTestId('verification-badge')).toHaveText(/^Verified .*2\d{3}$/);
+  await expect(rows.first().getByTestId('sample-badge')).toHaveCount(0);
+  await expect(rows.first().getByTestId('lead-provenance')).toContainText(/Admin import · added .*2\d{3}/);
+  await page.screenshot({ path: testInfo.outputPath('lead-discovery-verified-1366.png') });
+
   await page.goto('/lead-discovery');
   await expect(rows.first()).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('lead-discovery-1366.png') });

@@ -57,7 +57,7 @@ function AudienceCount({
   count: { count: number; capped: boolean } | undefined;
   loading: boolean;
   updating: boolean;
-  /** The directory holds generated sample records, so the count may include them. */
+  /** The results hold generated sample records. */
   sample: boolean;
 }) {
   return (
@@ -130,7 +130,9 @@ export function BrowsePanel({
   const total = count.data?.count;
   const chosen = selectedCount(selection, total);
   const active = hasActiveFilters(urlFilters);
-  const sample = Boolean(stats.data?.sampleData || items?.some((lead) => lead.sample));
+  // The banner describes the directory; the count's badge says whether these results hold sample rows.
+  const sampleRows = Boolean(items?.some((lead) => lead.sample));
+  const sample = Boolean(stats.data?.sampleData) || sampleRows;
 
   const change = (patch: Partial<LeadFilterValues>) => onFiltersChange({ ...urlFilters, ...patch });
   const clear = () => onFiltersChange(EMPTY_LEAD_FILTERS);
@@ -181,7 +183,7 @@ export function BrowsePanel({
               count={count.data}
               loading={count.isPending}
               updating={count.isFetching && count.isPlaceholderData}
-              sample={sample}
+              sample={sampleRows}
             />
             <div className="flex flex-wrap items-center gap-2">
               <Sheet open={filtersOpen} onOpenChange={setFiltersOpen}>
