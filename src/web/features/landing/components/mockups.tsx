@@ -12,6 +12,10 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
     >
       <figcaption className="mb-4 flex items-center justify-between text-sm font-medium">
         {title}
+        {/* Made-up businesses and figures: said on screen, so nobody reads them as the directory's. */}
+        <span className="ml-auto mr-3 text-xs font-normal text-muted-foreground" aria-hidden="true">
+          Illustration
+        </span>
         <span className="flex gap-1" aria-hidden="true">
           <span className="size-2 rounded-full bg-border" />
           <span className="size-2 rounded-full bg-border" />

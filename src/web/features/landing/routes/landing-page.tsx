@@ -47,7 +47,10 @@ function useLandingStats() {
   return [
     {
       value: `${formatNumber(stats.verifiedContacts)}${stats.verifiedContactsRounded ? '+' : ''}`,
-      label: 'verified business contacts',
+      label:
+        stats.verifiedContacts === 1 && !stats.verifiedContactsRounded
+          ? 'verified business contact'
+          : 'verified business contacts',
     },
     { value: formatNumber(stats.countries), label: stats.countries === 1 ? 'country' : 'countries' },
     ...PRODUCT_STATS,
