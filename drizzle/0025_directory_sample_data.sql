@@ -13,6 +13,8 @@ WHERE lower("email") ~ '@([^@]+\.)?example\.(com|net|org)$'
 -- A "verified" with no date has no evidence behind it either.
 UPDATE "directory_contacts" SET "verification_status" = 'unverified', "verified_by" = NULL
 WHERE "verification_status" = 'verified' AND "verified_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "directory_contacts_verified_company_idx" ON "directory_contacts" USING btree ("company_name","id") WHERE "directory_contacts"."deleted_at" is null AND "directory_contacts"."verification_status" = 'verified';--> statement-breakpoint
+CREATE INDEX "directory_contacts_verified_created_idx" ON "directory_contacts" USING btree ("created_at","id") WHERE "directory_contacts"."deleted_at" is null AND "directory_contacts"."verification_status" = 'verified';--> statement-breakpoint
 CREATE INDEX "directory_contacts_synthetic_idx" ON "directory_contacts" USING btree ("country_code") WHERE "directory_contacts"."synthetic" AND "directory_contacts"."deleted_at" is null;--> statement-breakpoint
 ALTER TABLE "directory_contacts" ADD CONSTRAINT "directory_contacts_synthetic_unverified_check" CHECK (NOT ("directory_contacts"."synthetic" AND "directory_contacts"."verification_status" = 'verified'));--> statement-breakpoint
 ALTER TABLE "directory_contacts" ADD CONSTRAINT "directory_contacts_verified_dated_check" CHECK ("directory_contacts"."verification_status" <> 'verified' OR "directory_contacts"."verified_at" IS NOT NULL);

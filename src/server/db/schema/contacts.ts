@@ -114,6 +114,15 @@ export const directoryContacts = pgTable(
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_created_by_idx').on(t.createdBy, t.createdAt),
     index('directory_contacts_verified_by_idx').on(t.verifiedBy, t.verifiedAt),
+    // "Verified" filters when verified records are few (a young real directory, or one of sample data,
+    // which is never verified): without these, a verified-only page walks the whole sort index to find
+    // nothing. Each holds verified rows only.
+    index('directory_contacts_verified_company_idx')
+      .on(t.companyName, t.id)
+      .where(sql`${t.deletedAt} is null AND ${t.verificationStatus} = 'verified'`),
+    index('directory_contacts_verified_created_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null AND ${t.verificationStatus} = 'verified'`),
     // "Is there sample data?" (the subscriber's banner) without walking a large real directory.
     index('directory_contacts_synthetic_idx')
       .on(t.countryCode)
