@@ -174,7 +174,6 @@ describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () =
       // Only what was on (or next in line for) a connection, or accepted a moment before the kill and not
       // yet recorded, is marked as possibly sent twice: a handful per pooled connection (2 accounts × 2
       // connections; more when a loaded machine slows the group commit), never the whole batch of 100.
-      console.info(`recovered ${recovered.requeued}, of which marked as possibly sent twice ${recovered.redelivered}`);
       expect(recovered.redelivered).toBeLessThanOrEqual(40);
       const restarted = startWorkerProcess({
         app,
