@@ -13,12 +13,11 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
-import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/errors';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import { useSenderAction, useSenderMonitor } from '../api/email-processing';
 import { MONITOR_REFRESH_MS } from '../api/email-queue';
 import { MonitorFreshness } from '../components/monitor-freshness';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
 const PAGE_SIZE = 25;
 const ALL = 'all';
@@ -256,26 +255,15 @@ export default function EmailProcessingPage() {
     status,
     cursor: pager.cursor ?? undefined,
   });
-  const action = useSenderAction();
-  const [pending, setPending] = useState<{ row: SenderMonitorRow; action: 'pause' | 'resume' } | null>(null);
+  const action = useConfirmedAction(
+    useSenderAction(),
+    (target: { row: SenderMonitorRow; action: 'pause' | 'resume' }) => ({
+      id: target.row.id,
+      action: target.action,
+    }),
+  );
+  const { pending, ask: setPending } = action;
   const accounts = list.data?.accounts;
-
-  const onConfirm = () => {
-    if (!pending) return;
-    action.mutate(
-      { id: pending.row.id, action: pending.action },
-      {
-        onSuccess: (result) => toast({ title: 'Done', description: result.message }),
-        onError: (error) =>
-          toast({
-            title: 'Not done',
-            description: getErrorMessage(error, 'Please try again.'),
-            variant: 'destructive',
-          }),
-        onSettled: () => setPending(null),
-      },
-    );
-  };
 
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col gap-6" data-testid="email-processing-page">
@@ -433,7 +421,7 @@ export default function EmailProcessingPage() {
 
       <ConfirmDialog
         open={pending !== null}
-        onOpenChange={(open) => !open && setPending(null)}
+        onOpenChange={(open) => !open && action.dismiss()}
         title={pending?.action === 'pause' ? 'Pause this account?' : 'Resume this account?'}
         description={
           pending && (
@@ -449,8 +437,8 @@ export default function EmailProcessingPage() {
         confirmLabel={pending?.action === 'pause' ? 'Pause' : 'Resume'}
         pendingLabel={pending?.action === 'pause' ? 'Pausing…' : 'Resuming…'}
         destructive={pending?.action === 'pause'}
-        pending={action.isPending}
-        onConfirm={onConfirm}
+        pending={action.busy}
+        onConfirm={action.confirm}
         testId="sender-action-dialog"
       />
     </div>

@@ -6,7 +6,7 @@ import type {
   ReasonCount,
 } from '@shared/admin-monitors';
 import { CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
@@ -16,8 +16,6 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
-import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/errors';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import {
   MONITOR_REFRESH_MS,
@@ -28,6 +26,7 @@ import {
   useQueueAction,
 } from '../api/email-queue';
 import { MonitorFreshness } from '../components/monitor-freshness';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
 const PAGE_SIZE = 10;
 
@@ -527,23 +526,9 @@ const CONFIRM_COPY: Record<
 /** The operator's view of the background queues and the outbox (issue #15, screen 1). */
 export default function EmailQueuePage() {
   const status = useEmailQueueStatus();
-  const action = useQueueAction();
-  const [pending, setPending] = useState<PendingAction | null>(null);
+  const action = useConfirmedAction(useQueueAction(), (pending: PendingAction) => pending.target);
+  const { pending, ask: setPending } = action;
   const copy = pending ? CONFIRM_COPY[pending.target.action] : CONFIRM_COPY.retry;
-
-  const onConfirm = () => {
-    if (!pending) return;
-    action.mutate(pending.target, {
-      onSuccess: (result) => toast({ title: 'Done', description: result.message }),
-      onError: (error) =>
-        toast({
-          title: 'Not done',
-          description: getErrorMessage(error, 'Please try again.'),
-          variant: 'destructive',
-        }),
-      onSettled: () => setPending(null),
-    });
-  };
 
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col gap-6" data-testid="email-queue-page">
@@ -619,7 +604,7 @@ export default function EmailQueuePage() {
 
       <ConfirmDialog
         open={pending !== null}
-        onOpenChange={(open) => !open && setPending(null)}
+        onOpenChange={(open) => !open && action.dismiss()}
         title={copy.title}
         description={
           <>
@@ -630,8 +615,8 @@ export default function EmailQueuePage() {
         confirmLabel={copy.label}
         pendingLabel={copy.pending}
         destructive={pending?.target.action === 'cancel'}
-        pending={action.isPending}
-        onConfirm={onConfirm}
+        pending={action.busy}
+        onConfirm={action.confirm}
         testId="queue-action-dialog"
       />
     </div>
