@@ -32,6 +32,7 @@ import { currencyRoutes } from './features/currency/currency.routes';
 import { createRatesCache, type RatesCache } from './features/currency/currency.service';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
+import { scraperRoutes } from './features/scraper/scraper.routes';
 import { directoryRoutes } from './features/directory/directory.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { importsRoutes } from './features/imports/imports.routes';
@@ -279,6 +280,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
+  await app.register(scraperRoutes);
   await app.register(trackingRoutes);
   await app.register(newslettersRoutes);
   await app.register(campaignsRoutes);
