@@ -33,7 +33,9 @@ test.beforeAll(async () => {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><body>${body}</body></html>`);
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<html><body>${body}</body></html>`);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -87,13 +89,17 @@ test('scraper: a crawl runs to the end, obeys robots.txt, and what it found is a
   await expect(found).toHaveCount(0);
 });
 
-test('scraper: the data entry officer reviews finds on /data-entry, and cannot open the console', async ({ page }) => {
+test('scraper: the data entry officer reviews finds on /data-entry, and cannot open the console', async ({
+  page,
+}) => {
   await signInViaApi(page.request, DEMO.dataEntry, E2E_DEMO_PASSWORD);
   await page.goto('/data-entry');
   await expect(page.getByTestId('found-businesses')).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Accepted' })).toBeVisible();
   await page.getByRole('tab', { name: 'Accepted' }).click();
-  await expect(page.getByTestId('found-business').filter({ hasText: 'sales@accrafreshfoods.com.gh' })).toBeVisible();
+  await expect(
+    page.getByTestId('found-business').filter({ hasText: 'sales@accrafreshfoods.com.gh' }),
+  ).toBeVisible();
   await page.goto('/admin/scraper');
   await expect(page).not.toHaveURL(/\/admin\/scraper$/);
 });
