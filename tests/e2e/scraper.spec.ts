@@ -70,7 +70,7 @@ test('scraper: a crawl runs to the end, obeys robots.txt, and what it found is a
   await page.getByLabel('Seed addresses').fill(`${origin}/`);
   await page.getByLabel('Seconds between requests').fill('1');
   await page.getByRole('button', { name: 'Start crawl' }).click();
-  await expectToast(page, { title: 'Crawl started' });
+  await expectToast(page, { title: 'Crawl started', description: /1 seed address/ });
 
   const job = page.getByTestId('scrape-job').filter({ hasText: name });
   await expect(job.getByTestId('scrape-job-status')).toHaveText('Completed', { timeout: 90_000 });
@@ -85,7 +85,7 @@ test('scraper: a crawl runs to the end, obeys robots.txt, and what it found is a
   await found.getByRole('button', { name: 'Edit' }).click();
   await page.getByLabel('Contact name').fill('Efua Mensah');
   await page.getByRole('button', { name: 'Accept', exact: true }).click();
-  await expectToast(page, { title: 'Added to the directory' });
+  await expectToast(page, { title: 'Added to the directory', description: /waits for verification/ });
   await expect(found).toHaveCount(0);
 });
 
@@ -94,7 +94,8 @@ test('scraper: the data entry officer reviews finds on /data-entry, and cannot o
 }) => {
   await signInViaApi(page.request, DEMO.dataEntry, E2E_DEMO_PASSWORD);
   await page.goto('/data-entry');
-  await expect(page.getByTestId('found-businesses')).toBeVisible();
+  // The review card sits below the officer's queue (the page's own data loads first).
+  await expect(page.getByTestId('found-businesses')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('tab', { name: 'Accepted' })).toBeVisible();
   await page.getByRole('tab', { name: 'Accepted' }).click();
   await expect(

@@ -317,7 +317,8 @@ function JobCard({
   const progress = Math.min(100, Math.round((job.pagesFetched / Math.max(1, job.maxPages)) * 100));
   const live = job.status === 'queued' || job.status === 'running';
   return (
-    <Card data-testid="scrape-job">
+    // min-w-0: the pages table scrolls inside the card instead of widening it past a phone's screen.
+    <Card data-testid="scrape-job" className={expanded ? 'min-w-0 lg:col-span-2' : 'min-w-0'}>
       <CardHeader className="gap-2">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0 space-y-1">
