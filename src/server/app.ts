@@ -55,6 +55,7 @@ import { createTrackedMessageCache } from './features/tracking/tracking.service'
 import { createDatabaseTrackingBuffer, type TrackingBuffer } from './features/tracking/tracking-buffer';
 import { createTrackingFastPath } from './features/tracking/tracking-fast-path';
 import { createTrackingResponder, type TrackingResponder } from './features/tracking/tracking-responder';
+import { verificationRoutes } from './features/verification/verification.routes';
 import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
@@ -281,6 +282,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
   await app.register(scraperRoutes);
+  await app.register(verificationRoutes);
   await app.register(trackingRoutes);
   await app.register(newslettersRoutes);
   await app.register(campaignsRoutes);

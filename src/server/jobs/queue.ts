@@ -53,6 +53,9 @@ export const JOB_NAMES = [
   'send-scheduled-newsletters',
   // The scraper (/admin/scraper)
   'run-scrape-job',
+  // Email verification
+  'verify-list',
+  'recheck-greylisted',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 

@@ -8,3 +8,4 @@ export * from './imports';
 export * from './payments';
 export * from './scraper';
 export * from './sending';
+export * from './verification';
