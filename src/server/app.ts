@@ -26,7 +26,7 @@ import { clearSignInFailures } from './features/auth/account-throttles.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.routes';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
-import { personalizeRoutes } from './features/campaigns/personalize.routes';
+import { campaignPreviewRoutes } from './features/campaigns/preview.routes';
 import { testRunRoutes } from './features/campaigns/test-run.routes';
 import { currencyRoutes } from './features/currency/currency.routes';
 import { createRatesCache, type RatesCache } from './features/currency/currency.service';
@@ -282,7 +282,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(trackingRoutes);
   await app.register(newslettersRoutes);
   await app.register(campaignsRoutes);
-  await app.register(personalizeRoutes);
+  await app.register(campaignPreviewRoutes);
   await app.register(testRunRoutes);
   await app.register(campaignStatsRoutes);
   await app.register(analyticsRoutes);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { scheduleNextSteps } from '../../server/features/campaigns/campaigns.service';
 import { type DispatchContext, drainOutbox } from '../../server/features/sending/dispatch';
 import { wakeDispatchers } from '../../server/features/sending/outbox.service';
 import { recoverExpiredLeases } from '../../server/features/sending/outbox-recovery';
@@ -53,6 +54,7 @@ function contextFor(
     transports: dispatcher.transports,
     log,
     workerId: dispatcher.workerId,
+    onStepMessagesSent: scheduleNextSteps,
   };
 }
 

@@ -18,6 +18,7 @@ import { claimResetMail, clearSignInFailures, startPasswordCheck } from './accou
 import { assertAcceptablePassword } from './password-policy';
 
 export { revokePasswordResetLinks } from '../../lib/auth';
+export { assertAcceptablePassword } from './password-policy';
 
 type AuthServices = Pick<Services, 'auth' | 'db'>;
 

@@ -4,7 +4,7 @@ import { ADD_ALL_MATCHING_MAX, emailDedupeKey } from '../../../shared/contacts';
 import type { Database } from '../../db/client';
 import { contactLists, directoryContacts, listContacts } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
-import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.queries';
+import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.service';
 import { scopedFilters } from '../leads/leads.service';
 import { filterSuppressed } from '../suppression/suppression.service';
 

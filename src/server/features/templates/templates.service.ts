@@ -16,7 +16,7 @@ import { emailTemplates } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
-import { escapeLike } from '../directory/directory.queries';
+import { escapeLike } from '../directory/directory.service';
 
 type TemplateRow = typeof emailTemplates.$inferSelect;
 
