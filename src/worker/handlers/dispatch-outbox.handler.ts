@@ -8,7 +8,7 @@ import { recoverExpiredLeases } from '../../server/features/sending/outbox-recov
 import { createSentFolderRecorder } from '../../server/features/sending/sent-folder';
 import { createTransportCache, type TransportCache } from '../../server/features/sending/transport-cache';
 import { dispatchOutboxJob } from '../../server/jobs/dispatch-outbox.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** Per worker process: its lease name and its pooled SMTP transports, kept across drains. */
 export interface Dispatcher {
