@@ -93,6 +93,29 @@ export function featureCycles(edges) {
   return groups;
 }
 
+/** One way round a cycle group, from its first feature back to it: [a, b, …, a]. */
+export function cyclePath(edges, group) {
+  const members = new Set(group);
+  const start = group[0];
+  const cameFrom = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const v = queue.shift();
+    for (const w of [...(edges.get(v) ?? [])].sort()) {
+      if (w === start) {
+        const way = [];
+        for (let at = v; at !== null; at = cameFrom.get(at)) way.unshift(at);
+        return [...way, start];
+      }
+      if (members.has(w) && !cameFrom.has(w)) {
+        cameFrom.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [...group, start];
+}
+
 function report(args) {
   const imports = crossFeatureImports();
   const relative = (p) => path.relative(process.cwd(), p);
@@ -107,7 +130,7 @@ function report(args) {
   const cycles = featureCycles(edges);
   const out = [
     `cross-feature imports (distinct feature -> module): ${rows.length}, past a public file: ${internal.length} (${internal.filter((i) => i.test).length} of them only from tests)`,
-    `feature-level cycles: ${cycles.length}${cycles.map((c) => `\n  ${c.join(' <-> ')}`).join('')}`,
+    `feature-level cycles: ${cycles.length}${cycles.map((c) => `\n  ${cyclePath(edges, c).join(' -> ')}`).join('')}`,
   ];
   if (args.includes('--list')) {
     const files = imports.filter((i) => !i.public);
