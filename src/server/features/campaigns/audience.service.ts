@@ -175,15 +175,3 @@ export async function* resolveAudience(options: {
 }): AsyncGenerator<AudienceContact> {
   for await (const batch of resolveAudienceBatches(options)) yield* batch;
 }
-
-/** How many recipients the audience has now (de-duplicated, suppression applied). */
-export async function countAudience(options: {
-  db: Database;
-  userId: string;
-  role?: string | null;
-  audience: CampaignAudience;
-}): Promise<number> {
-  let n = 0;
-  for await (const batch of resolveAudienceBatches(options)) n += batch.length;
-  return n;
-}
