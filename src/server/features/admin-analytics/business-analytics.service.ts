@@ -84,7 +84,7 @@ export async function getBusinessAnalytics(options: {
       SELECT p.id, p.name, p.sort_order,
         count(u.id)::int AS subscribers,
         coalesce(sum(CASE WHEN u.subscription_interval = 'annual' THEN p.price_annual / 12.0
-          ELSE p.price_monthly END), 0)::bigint AS mrr
+          ELSE p.price_monthly END) FILTER (WHERE u.id IS NOT NULL), 0)::bigint AS mrr
       FROM pricing_plans p
       LEFT JOIN "user" u ON u.subscription_plan = p.id AND u.subscription_status = 'active'
       WHERE p.id <> 'free'
