@@ -208,16 +208,14 @@ describe('admin analytics API', () => {
       const churner = await createUser(app);
       const { db } = app.services;
       const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
-      await db
-        .insert(emailEvents)
-        .values([
-          ...Array.from({ length: 400 }, () => ({
-            userId: heavy.user.id,
-            type: 'sent' as const,
-            occurredAt: twoHoursAgo,
-          })),
-          { userId: heavy.user.id, type: 'replied' as const, occurredAt: twoHoursAgo },
-        ]);
+      await db.insert(emailEvents).values([
+        ...Array.from({ length: 400 }, () => ({
+          userId: heavy.user.id,
+          type: 'sent' as const,
+          occurredAt: twoHoursAgo,
+        })),
+        { userId: heavy.user.id, type: 'replied' as const, occurredAt: twoHoursAgo },
+      ]);
       await db.insert(orders).values([
         {
           userId: heavy.user.id,
