@@ -93,7 +93,7 @@ export function TimeSeriesChart({
   const stackId = stacked ? 'stack' : undefined;
 
   return (
-    <Card className="gap-3" data-testid={testId}>
+    <Card className="min-w-0 gap-3" data-testid={testId}>
       <CardHeader>
         <CardTitle>
           <h2 className="text-base">{title}</h2>

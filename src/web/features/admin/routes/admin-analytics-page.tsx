@@ -101,7 +101,7 @@ function Figures({ data }: { data: BusinessAnalytics }) {
 
 function PlansTable({ data }: { data: BusinessAnalytics }) {
   return (
-    <Card className="gap-3" data-testid="plans-table">
+    <Card className="min-w-0 gap-3" data-testid="plans-table">
       <CardHeader>
         <CardTitle>
           <h2 className="text-base">MRR and churn by plan</h2>
@@ -143,7 +143,7 @@ function PlansTable({ data }: { data: BusinessAnalytics }) {
 
 function TopUsers({ data }: { data: BusinessAnalytics }) {
   return (
-    <Card className="gap-3" data-testid="top-users">
+    <Card className="min-w-0 gap-3" data-testid="top-users">
       <CardHeader>
         <CardTitle>
           <h2 className="text-base">Top users by volume</h2>
@@ -262,12 +262,12 @@ export default function AdminAnalyticsPage() {
             <TimeSeriesChart
               title="Revenue"
               description="Successful payments per day, in Naira."
-              data={data.days}
+              data={data.days.map((day) => ({ day: day.day, naira: day.revenue / 100 }))}
               xKey="day"
-              series={[{ key: 'revenue', label: 'Revenue', color: 'var(--chart-2)' }]}
+              series={[{ key: 'naira', label: 'Revenue', color: 'var(--chart-2)' }]}
               kind="bar"
               formatX={formatDayLabel}
-              formatValue={formatNaira}
+              formatValue={(naira) => formatNaira(naira * 100)}
               testId="chart-revenue"
             />
             <PlansTable data={data} />

@@ -25,7 +25,7 @@ function Section({
   testId: string;
 }) {
   return (
-    <Card className="gap-3" data-testid={testId}>
+    <Card className="min-w-0 gap-3" data-testid={testId}>
       <CardHeader>
         <CardTitle>
           <h2 className="text-base">{title}</h2>
@@ -320,7 +320,7 @@ export default function DatabaseMonitorPage() {
           <TablesCard data={data} />
           <div className="grid gap-4 xl:grid-cols-2">
             <IndexesCard data={data} />
-            <div className="flex flex-col gap-4">
+            <div className="flex min-w-0 flex-col gap-4">
               <StatementsCard data={data} />
               <LongRunningCard data={data} />
             </div>

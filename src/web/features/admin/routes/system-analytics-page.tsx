@@ -3,6 +3,7 @@ import {
   AlertTriangle,
   ArrowRight,
   Inbox,
+  ListChecks,
   MousePointerClick,
   Send,
   Timer,
@@ -95,8 +96,12 @@ function Figures({ data }: { data: SystemAnalytics }) {
       <StatCard
         label="Background jobs waiting"
         value={formatNumber(data.queue.jobsWaiting)}
-        hint={<Link to="/admin/email-queue-status">Open the Email Queue</Link>}
-        icon={Inbox}
+        hint={
+          <Link to="/admin/email-queue-status" className="underline">
+            Open the Email Queue
+          </Link>
+        }
+        icon={ListChecks}
         testId="figure-jobs-waiting"
       />
     </div>
