@@ -6,6 +6,8 @@ import { registerViaApi, signInAsSuperAdmin } from './support/accounts';
 async function screenshots(page: Page, name: string) {
   const dir = process.env.MONITOR_SCREENSHOTS;
   if (!dir) return;
+  // Full-page captures at two widths take a while on a busy machine; they are not what is tested.
+  test.info().setTimeout(test.info().timeout + 120_000);
   for (const [label, width] of [
     ['1366', 1366],
     ['390', 390],

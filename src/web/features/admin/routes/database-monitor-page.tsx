@@ -317,14 +317,12 @@ export default function DatabaseMonitorPage() {
             </Alert>
           )}
 
-          <TablesCard data={data} />
           <div className="grid gap-4 xl:grid-cols-2">
-            <IndexesCard data={data} />
-            <div className="flex min-w-0 flex-col gap-4">
-              <StatementsCard data={data} />
-              <LongRunningCard data={data} />
-            </div>
+            <StatementsCard data={data} />
+            <LongRunningCard data={data} />
           </div>
+          <TablesCard data={data} />
+          <IndexesCard data={data} />
         </>
       ) : (
         !monitor.isError && (
