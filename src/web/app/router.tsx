@@ -25,6 +25,7 @@ const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-pro
 const SystemAnalyticsPage = lazy(() => import('@/features/admin/routes/system-analytics-page'));
 const AdminAnalyticsPage = lazy(() => import('@/features/admin/routes/admin-analytics-page'));
 const DatabaseMonitorPage = lazy(() => import('@/features/admin/routes/database-monitor-page'));
+const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -163,6 +164,8 @@ export const routes = [
               { path: 'system-analytics', element: <Navigate to="/admin/system-analytics" replace /> },
               { path: 'admin/analytics', element: <AdminAnalyticsPage /> },
               { path: 'admin/database-monitor', element: <DatabaseMonitorPage /> },
+              { path: 'admin/scraper', element: <ScraperPage /> },
+              { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
