@@ -26,6 +26,7 @@ import { clearSignInFailures } from './features/auth/account-throttles.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.routes';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
+import { costOptimizationRoutes } from './features/cost-optimization/cost-optimization.routes';
 import { personalizeRoutes } from './features/campaigns/personalize.routes';
 import { testRunRoutes } from './features/campaigns/test-run.routes';
 import { currencyRoutes } from './features/currency/currency.routes';
@@ -42,10 +43,12 @@ import { billingAdminRoutes } from './features/payments/billing-admin.routes';
 import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payments.routes';
 import { type PaystackClient, paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
+import { recycleBinRoutes } from './features/recycle-bin/recycle-bin.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
+import { siteTrafficRoutes } from './features/site-traffic/site-traffic.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { restoreSuppressionTombstones } from './features/suppression/suppression.service';
 import { templatesRoutes } from './features/templates/templates.routes';
@@ -288,6 +291,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(analyticsRoutes);
   await app.register(adminCampaignsRoutes);
   await app.register(templatesRoutes);
+  await app.register(siteTrafficRoutes);
+  await app.register(costOptimizationRoutes);
+  await app.register(recycleBinRoutes);
 
   const webDist = path.resolve(env.WEB_DIST_DIR);
   if (existsSync(path.join(webDist, 'index.html'))) {

@@ -12,8 +12,10 @@ import { importContactsJob } from '../server/jobs/import-contacts.job';
 import { enqueueIdleTriggeredPoll, pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
 import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
 import { purgeDeletedAccountEventsJob } from '../server/jobs/purge-deleted-account-events.job';
+import { purgeDeletedDirectoryContactsJob } from '../server/jobs/purge-deleted-directory-contacts.job';
 import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
 import { purgeExpiredSessionsJob } from '../server/jobs/purge-expired-sessions.job';
+import { purgeSiteTrafficJob } from '../server/jobs/purge-site-traffic.job';
 import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
@@ -33,8 +35,10 @@ import { handleImportContacts } from './handlers/import-contacts.handler';
 import { handlePollSenderMailbox } from './handlers/poll-sender-mailbox.handler';
 import { handlePollSenderMailboxes } from './handlers/poll-sender-mailboxes.handler';
 import { handlePurgeDeletedAccountEvents } from './handlers/purge-deleted-account-events.handler';
+import { handlePurgeDeletedDirectoryContacts } from './handlers/purge-deleted-directory-contacts.handler';
 import { handlePurgeDeletedLists } from './handlers/purge-deleted-lists.handler';
 import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.handler';
+import { handlePurgeSiteTraffic } from './handlers/purge-site-traffic.handler';
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
@@ -126,6 +130,8 @@ export async function registerWorkers(
   for (const [definition, handle] of [
     [rebuildDirectoryFacetsJob, handleRebuildDirectoryFacets],
     [purgeDeletedListsJob, handlePurgeDeletedLists],
+    [purgeDeletedDirectoryContactsJob, handlePurgeDeletedDirectoryContacts],
+    [purgeSiteTrafficJob, handlePurgeSiteTraffic],
     [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
     [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
   ] as const) {
