@@ -63,12 +63,17 @@ export const costOptimizationSchema = z.object({
   databaseBytes: z.number(),
   tables: z.array(tableStorageSchema),
   users: z.array(userCostSchema),
-  /** How many users the per-user table was chosen from (it shows the largest). */
+  /** How many users the per-user table was chosen from (it shows the largest, filtered by `user`). */
   usersTotal: z.number(),
   idlePaidAccounts: z.array(idlePaidAccountSchema),
   staleData: z.array(staleDataSchema),
 });
 export type CostOptimization = z.infer<typeof costOptimizationSchema>;
+
+export const costQuerySchema = z.object({
+  /** Narrows the per-user table to addresses containing this text. */
+  user: z.string().trim().max(200).optional(),
+});
 
 /** How many users the per-user table shows (the largest by estimated storage). */
 export const COST_USERS_LIMIT = 100;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorSchema } from '../../../shared/auth';
-import { costOptimizationSchema } from '../../../shared/cost-optimization';
+import { costOptimizationSchema, costQuerySchema } from '../../../shared/cost-optimization';
 import { requireRole } from '../../lib/http';
 import { getCostOptimization } from './cost-optimization.service';
 
@@ -15,12 +15,13 @@ export async function costOptimizationRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ['admin'],
+        querystring: costQuerySchema,
         response: { 200: costOptimizationSchema, 401: errorSchema, 403: errorSchema },
       },
     },
     async (request) => {
       await requireRole(request, 'super_admin');
-      return getCostOptimization({ db, engine: database.kind });
+      return getCostOptimization({ db, engine: database.kind, userFilter: request.query.user || undefined });
     },
   );
 }

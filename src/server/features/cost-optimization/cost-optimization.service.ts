@@ -9,6 +9,7 @@ import {
   type TableStorage,
   type UserCost,
 } from '../../../shared/cost-optimization';
+import { RECYCLE_BIN_DAYS } from '../../../shared/recycle-bin';
 import { PAGE_VIEW_RETENTION_DAYS } from '../../../shared/site-traffic';
 import type { Database } from '../../db/client';
 import { purgeDeletedAccountEventsJob } from '../../jobs/purge-deleted-account-events.job';
@@ -16,9 +17,12 @@ import { purgeDeletedDirectoryContactsJob } from '../../jobs/purge-deleted-direc
 import { purgeDeletedListsJob } from '../../jobs/purge-deleted-lists.job';
 import { purgeExpiredSessionsJob } from '../../jobs/purge-expired-sessions.job';
 import { purgeSiteTrafficJob } from '../../jobs/purge-site-traffic.job';
-import { ABANDONED_UPLOAD_MS, purgeStaleImportsJob, STUCK_IMPORT_MS } from '../../jobs/purge-stale-imports.job';
+import {
+  ABANDONED_UPLOAD_MS,
+  purgeStaleImportsJob,
+  STUCK_IMPORT_MS,
+} from '../../jobs/purge-stale-imports.job';
 import { now } from '../../lib/clock';
-import { RECYCLE_BIN_DAYS } from '../../../shared/recycle-bin';
 
 const DAY_MS = 86_400_000;
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -62,6 +66,7 @@ async function userCosts(
   db: Database,
   tables: TableStorage[],
   since: Date,
+  userFilter: string | undefined,
 ): Promise<{ users: UserCost[]; usersTotal: number }> {
   const bytes = (name: string) =>
     tables.find((t) => t.table === name && t.schema !== 'pgboss')?.totalBytes ?? 0;
@@ -86,10 +91,11 @@ async function userCosts(
                   lists * ${bytes('contact_lists')}::float8 / greatest(sum(lists) OVER (), 1)
                 + contacts * ${bytes('list_contacts')}::float8 / greatest(sum(contacts) OVER (), 1)
                 + outbox * ${bytes('outbox_messages')}::float8 / greatest(sum(outbox) OVER (), 1)
-                + events * ${bytes('email_events')}::float8 / greatest(sum(events) OVER (), 1) AS est,
-                  count(*) OVER () AS users_total
+                + events * ${bytes('email_events')}::float8 / greatest(sum(events) OVER (), 1) AS est
            FROM per)
-    SELECT * FROM weighted ORDER BY est DESC, email LIMIT ${COST_USERS_LIMIT}`);
+    SELECT *, count(*) OVER () AS users_total FROM weighted
+    WHERE ${userFilter ? sql`strpos(lower(email), lower(${userFilter})) > 0` : sql`true`}
+    ORDER BY est DESC, email LIMIT ${COST_USERS_LIMIT}`);
   const rows = rowsOf<Record<string, unknown>>(result);
   return {
     usersTotal: num(rows[0]?.users_total),
@@ -144,12 +150,17 @@ async function staleData(db: Database, at: Date): Promise<StaleData[]> {
                    + (SELECT count(*) FROM verification WHERE expires_at < ${at}) AS n`),
     count(sql`SELECT count(*) AS n FROM site_page_views
               WHERE occurred_at < ${ago(PAGE_VIEW_RETENTION_DAYS * DAY_MS)}`),
-    count(sql`SELECT count(*) AS n FROM email_events WHERE user_id IN (SELECT user_id FROM deleted_accounts)`),
+    count(
+      sql`SELECT count(*) AS n FROM email_events WHERE user_id IN (SELECT user_id FROM deleted_accounts)`,
+    ),
     count(sql`SELECT count(*) AS n FROM imports
               WHERE (status = 'uploaded' AND updated_at < ${ago(ABANDONED_UPLOAD_MS)})
                  OR (status IN ('queued', 'running') AND updated_at < ${ago(STUCK_IMPORT_MS)})`),
   ]);
-  const job = (definition: { name: string; cron: string }) => ({ job: definition.name, cron: definition.cron });
+  const job = (definition: { name: string; cron: string }) => ({
+    job: definition.name,
+    cron: definition.cron,
+  });
   return [
     {
       key: 'deleted-lists',
@@ -200,13 +211,14 @@ async function staleData(db: Database, at: Date): Promise<StaleData[]> {
 export async function getCostOptimization(options: {
   db: Database;
   engine: 'postgres' | 'pglite';
+  userFilter?: string;
 }): Promise<CostOptimization> {
   const { db } = options;
   const at = now();
   const since = new Date(at.getTime() - IDLE_PAID_DAYS * DAY_MS);
   const storage = await tableStorage(db);
   const [users, idle, stale] = await Promise.all([
-    userCosts(db, storage.tables, since),
+    userCosts(db, storage.tables, since, options.userFilter),
     idlePaidAccounts(db, since),
     staleData(db, at),
   ]);

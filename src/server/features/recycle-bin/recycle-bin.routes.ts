@@ -24,7 +24,13 @@ export async function recycleBinRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/admin/recycle-bin',
-    { schema: { tags, querystring: recycleBinQuerySchema, response: { 200: recycleBinListSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        querystring: recycleBinQuerySchema,
+        response: { 200: recycleBinListSchema, ...errors },
+      },
+    },
     async (request) => {
       await requireSuperAdmin(request);
       return listRecycleBin({ db, query: request.query });

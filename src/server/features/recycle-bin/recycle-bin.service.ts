@@ -37,10 +37,15 @@ type BinRow = {
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** One type's deleted items, most recently deleted first, a keyset page at a time; counts of both. */
-export async function listRecycleBin(options: { db: Database; query: RecycleBinQuery }): Promise<RecycleBinList> {
+export async function listRecycleBin(options: {
+  db: Database;
+  query: RecycleBinQuery;
+}): Promise<RecycleBinList> {
   const { db, query } = options;
   const after = decodeCursor(`bin-${query.type}`, query.cursor, 2);
-  const before = after ? sql`AND (x.deleted_at, x.id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``;
+  const before = after
+    ? sql`AND (x.deleted_at, x.id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)`
+    : sql``;
   const page =
     query.type === 'list'
       ? sql`
@@ -165,7 +170,8 @@ export async function purgeRecycleBinItem(options: {
     details = { ownerId: owner.user_id, name };
   } else {
     const record = await deletedDirectoryName(db, id);
-    if (!(await purgeDeletedDirectoryContact({ db, id }))) throw notFound('That item is not in the recycle bin.');
+    if (!(await purgeDeletedDirectoryContact({ db, id })))
+      throw notFound('That item is not in the recycle bin.');
     name = record.company_name;
     details = { name, email: record.email };
   }
@@ -175,5 +181,8 @@ export async function purgeRecycleBinItem(options: {
 
 /** The purge job for directory records (lists have purge-deleted-lists): deleted over 30 days ago. */
 export async function purgeExpiredDirectoryContacts({ db }: { db: Database }): Promise<number> {
-  return purgeDirectoryContactsDeletedBefore({ db, cutoff: new Date(now().getTime() - RECYCLE_BIN_DAYS * DAY_MS) });
+  return purgeDirectoryContactsDeletedBefore({
+    db,
+    cutoff: new Date(now().getTime() - RECYCLE_BIN_DAYS * DAY_MS),
+  });
 }

@@ -6,12 +6,14 @@ import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { PAGE_VIEW_BEACON_PATH, websiteTrafficSchema } from '../../../shared/site-traffic';
 import { sitePageViews, siteTrafficSalts } from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
 import { purgeSiteTraffic } from '../../jobs/purge-site-traffic.job';
+import { advanceClock, resetClock } from '../../lib/clock';
 import { isBotUserAgent, normalizePath, referrerHost } from './visitor';
 
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1';
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1';
 // An address in Lagos (the server's geo data answers NG for it).
 const LAGOS_IP = '102.89.1.1';
 
@@ -28,7 +30,10 @@ describe('website traffic', () => {
     await app.close();
   });
 
-  const beacon = (body: unknown, options: { ip?: string; ua?: string; headers?: Record<string, string> } = {}) =>
+  const beacon = (
+    body: unknown,
+    options: { ip?: string; ua?: string; headers?: Record<string, string> } = {},
+  ) =>
     app.inject({
       method: 'POST',
       url: PAGE_VIEW_BEACON_PATH,
@@ -44,14 +49,20 @@ describe('website traffic', () => {
   const viewsOf = (path: string) =>
     app.services.db.select().from(sitePageViews).where(eq(sitePageViews.path, path));
   const traffic = async (range = '24h') => {
-    const response = await as(app, admin.cookie)({ method: 'GET', url: `/api/admin/website-traffic?range=${range}` });
+    const response = await as(
+      app,
+      admin.cookie,
+    )({ method: 'GET', url: `/api/admin/website-traffic?range=${range}` });
     expect(response.statusCode).toBe(200);
     return websiteTrafficSchema.parse(response.json());
   };
 
   it('records a page view without setting a cookie and without storing the address', async () => {
     const path = `/features/${randomUUID()}`;
-    const response = await beacon({ path: `${path}?email=ada@example.com#top`, referrer: 'https://www.Google.com/search?q=tambari' });
+    const response = await beacon({
+      path: `${path}?email=ada@example.com#top`,
+      referrer: 'https://www.Google.com/search?q=tambari',
+    });
     expect(response.statusCode).toBe(204);
     expect(response.headers['set-cookie']).toBeUndefined();
     const rows = await viewsOf(path);
@@ -60,7 +71,8 @@ describe('website traffic', () => {
     expect(rows[0]!.visitorHash).toMatch(/^[0-9a-f]{32}$/);
     // Nothing of the address, the user agent or the query string is kept in any column.
     const stored = JSON.stringify(rows[0]);
-    for (const secret of [LAGOS_IP, '102.89', 'Chrome', 'ada@example.com']) expect(stored).not.toContain(secret);
+    for (const secret of [LAGOS_IP, '102.89', 'Chrome', 'ada@example.com'])
+      expect(stored).not.toContain(secret);
     const columns = await app.services.db.execute(
       sql`SELECT column_name FROM information_schema.columns WHERE table_name = 'site_page_views'`,
     );
