@@ -22,6 +22,9 @@ const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-pa
 const SecurityMonitorPage = lazy(() => import('@/features/admin/routes/security-monitor-page'));
 const EmailQueuePage = lazy(() => import('@/features/admin/routes/email-queue-page'));
 const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-processing-page'));
+const WebsiteTrafficPage = lazy(() => import('@/features/admin/routes/website-traffic-page'));
+const CostOptimizationPage = lazy(() => import('@/features/admin/routes/cost-optimization-page'));
+const RecycleBinPage = lazy(() => import('@/features/admin/routes/recycle-bin-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -156,6 +159,9 @@ export const routes = [
               { path: 'admin/email-queue-status', element: <EmailQueuePage /> },
               { path: 'email-queue-status', element: <Navigate to="/admin/email-queue-status" replace /> },
               { path: 'admin/email-processing-monitor', element: <EmailProcessingPage /> },
+              { path: 'admin/website-traffic', element: <WebsiteTrafficPage /> },
+              { path: 'admin/cost-optimization', element: <CostOptimizationPage /> },
+              { path: 'admin/recycle-bin', element: <RecycleBinPage /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
