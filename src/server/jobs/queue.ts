@@ -37,6 +37,9 @@ export const JOB_NAMES = [
   'rebuild-directory-facets',
   'purge-deleted-lists',
   'purge-deleted-account-events',
+  'purge-deleted-directory-contacts',
+  // Website Traffic: raw page views past their retention
+  'purge-site-traffic',
   // Sending engine (docs/sending.md)
   'dispatch-outbox',
   'recover-outbox-leases',

@@ -185,7 +185,7 @@ export default function WebsiteTrafficPage() {
         />
       )}
 
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-5">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3 xl:grid-cols-5">
         {data ? (
           <>
             <StatCard label="Page views" value={formatNumber(data.views)} icon={Eye} testId="traffic-views" />
@@ -212,7 +212,7 @@ export default function WebsiteTrafficPage() {
             <StatCard
               label="Sign-up conversion"
               value={percent(data.signUp.conversionRate)}
-              hint="Accounts created ÷ sign-up visitors"
+              hint="Accounts ÷ sign-up visitors"
               icon={UserPlus}
               testId="traffic-conversion"
             />
