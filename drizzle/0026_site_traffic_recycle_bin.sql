@@ -7,6 +7,15 @@ CREATE TABLE "site_page_views" (
 	"visitor_hash" text NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "site_traffic_daily" (
+	"day" date NOT NULL,
+	"dimension" text NOT NULL,
+	"key" text NOT NULL,
+	"views" integer NOT NULL,
+	"visitors" integer NOT NULL,
+	CONSTRAINT "site_traffic_daily_day_dimension_key_pk" PRIMARY KEY("day","dimension","key")
+);
+--> statement-breakpoint
 CREATE TABLE "site_traffic_salts" (
 	"day" date PRIMARY KEY NOT NULL,
 	"salt" text NOT NULL

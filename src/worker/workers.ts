@@ -20,6 +20,7 @@ import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
+import { rollUpSiteTrafficJob } from '../server/jobs/roll-up-site-traffic.job';
 import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
 import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
@@ -42,6 +43,7 @@ import { handlePurgeSiteTraffic } from './handlers/purge-site-traffic.handler';
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
+import { handleRollUpSiteTraffic } from './handlers/roll-up-site-traffic.handler';
 import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
 import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
@@ -132,6 +134,7 @@ export async function registerWorkers(
     [purgeDeletedListsJob, handlePurgeDeletedLists],
     [purgeDeletedDirectoryContactsJob, handlePurgeDeletedDirectoryContacts],
     [purgeSiteTrafficJob, handlePurgeSiteTraffic],
+    [rollUpSiteTrafficJob, handleRollUpSiteTraffic],
     [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
     [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
   ] as const) {

@@ -40,6 +40,7 @@ export const JOB_NAMES = [
   'purge-deleted-directory-contacts',
   // Website Traffic: raw page views past their retention
   'purge-site-traffic',
+  'roll-up-site-traffic',
   // Sending engine (docs/sending.md)
   'dispatch-outbox',
   'recover-outbox-leases',

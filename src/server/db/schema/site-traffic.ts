@@ -1,4 +1,4 @@
-import { bigserial, date, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * One page view of the public site, sent by the web app's first-party beacon. No address, no cookie
@@ -31,3 +31,21 @@ export const siteTrafficSalts = pgTable('site_traffic_salts', {
   day: date('day', { mode: 'string' }).primaryKey(),
   salt: text('salt').notNull(),
 });
+
+/**
+ * Page views of one finished UTC day, per dimension ('total', 'path', 'referrer', 'country'; key '' for
+ * the total). Visitors are exact per day because a visitor hash lives one day, so summing days gives the
+ * screen's "visitors, counted once per day each" without reading raw rows. Written by the roll-up
+ * (site-traffic.service.ts rollUpTrafficDays): by the hourly job, or on demand for a day it missed.
+ */
+export const siteTrafficDaily = pgTable(
+  'site_traffic_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    dimension: text('dimension').notNull(),
+    key: text('key').notNull(),
+    views: integer('views').notNull(),
+    visitors: integer('visitors').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dimension, t.key] })],
+);

@@ -7,7 +7,9 @@ import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { PAGE_VIEW_BEACON_PATH, websiteTrafficSchema } from '../../../shared/site-traffic';
 import { sitePageViews, siteTrafficSalts } from '../../db/schema/index';
 import { purgeSiteTraffic } from '../../jobs/purge-site-traffic.job';
+import { rollUpSiteTraffic } from '../../jobs/roll-up-site-traffic.job';
 import { advanceClock, resetClock } from '../../lib/clock';
+import { rollUpTrafficDay } from './site-traffic.service';
 import { isBotUserAgent, normalizePath, referrerHost } from './visitor';
 
 const BROWSER =
@@ -155,8 +157,34 @@ describe('website traffic', () => {
     expect(after.series).toHaveLength(25);
     expect(after.series.reduce((sum, b) => sum + b.views, 0)).toBe(after.views);
     const month = await traffic('30d');
-    expect(month.series).toHaveLength(31);
+    expect(month.series).toHaveLength(30);
     expect(month.views).toBeGreaterThanOrEqual(after.views);
+  });
+
+  it('reads finished days from the daily roll-up, and the hourly job re-rolls a day a late beacon reached', async () => {
+    const path = `/business-leads/${randomUUID()}`;
+    const noon = new Date(`${new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10)}T12:00:00Z`);
+    const view = (visitorHash: string) => ({ path, visitorHash, occurredAt: noon, country: 'GH' });
+    await app.services.db
+      .insert(sitePageViews)
+      .values([view('a'.repeat(32)), view('a'.repeat(32)), view('c'.repeat(32))]);
+    // As if no job had run since: the screen rolls up the finished days it misses by itself.
+    await app.services.db.execute(
+      sql`DELETE FROM site_traffic_daily WHERE day = ${noon.toISOString().slice(0, 10)}::date`,
+    );
+    const week = await traffic('7d');
+    expect(week.series).toHaveLength(7);
+    expect(week.topPages.find((p) => p.path === path)).toMatchObject({ views: 3, visitors: 2 });
+    const bucket = week.series.find((b) => b.at.startsWith(noon.toISOString().slice(0, 10)));
+    expect(bucket?.views).toBeGreaterThanOrEqual(3);
+
+    await app.services.db.insert(sitePageViews).values(view('d'.repeat(32)));
+    expect((await traffic('7d')).topPages.find((p) => p.path === path)?.views).toBe(3);
+    await rollUpSiteTraffic({ db: app.services.db });
+    await rollUpTrafficDay({ db: app.services.db, day: noon.toISOString().slice(0, 10) });
+    const again = await traffic('30d');
+    expect(again.topPages.find((p) => p.path === path)).toMatchObject({ views: 4, visitors: 3 });
+    expect(again.countries.find((c) => c.country === 'GH')?.views).toBeGreaterThanOrEqual(4);
   });
 
   it('is for super admins only', async () => {
