@@ -38,7 +38,7 @@ export const JOB_NAMES = [
   'purge-deleted-lists',
   'purge-deleted-account-events',
   'purge-deleted-directory-contacts',
-  // Website Traffic: raw page views past their retention
+  // Website Traffic: raw page views past their retention, and the daily roll-up
   'purge-site-traffic',
   'roll-up-site-traffic',
   // Sending engine (docs/sending.md)
@@ -55,6 +55,11 @@ export const JOB_NAMES = [
   'send-campaign-test-run',
   // Newsletters and bulk emails (#5)
   'send-scheduled-newsletters',
+  // The scraper (/admin/scraper)
+  'run-scrape-job',
+  // Email verification
+  'verify-list',
+  'recheck-greylisted',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -69,4 +74,6 @@ const QUEUE_OPTIONS: Partial<Record<JobName, Omit<QueueDefinition, 'name'>>> = {
   // One queued and one running per account (singletonKey): copies arriving while a job runs still get
   // a job after it, and two never APPEND the same rows at once.
   'append-sent-folder': { policy: 'stately' },
+  // One slice of a crawl running and the next one queued (singletonKey: the crawl).
+  'run-scrape-job': { policy: 'stately' },
 };

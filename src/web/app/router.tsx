@@ -25,6 +25,7 @@ const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-pro
 const WebsiteTrafficPage = lazy(() => import('@/features/admin/routes/website-traffic-page'));
 const CostOptimizationPage = lazy(() => import('@/features/admin/routes/cost-optimization-page'));
 const RecycleBinPage = lazy(() => import('@/features/admin/routes/recycle-bin-page'));
+const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -162,6 +163,8 @@ export const routes = [
               { path: 'admin/website-traffic', element: <WebsiteTrafficPage /> },
               { path: 'admin/cost-optimization', element: <CostOptimizationPage /> },
               { path: 'admin/recycle-bin', element: <RecycleBinPage /> },
+              { path: 'admin/scraper', element: <ScraperPage /> },
+              { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
