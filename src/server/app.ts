@@ -29,6 +29,7 @@ import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.ro
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { campaignPreviewRoutes } from './features/campaigns/preview.routes';
 import { testRunRoutes } from './features/campaigns/test-run.routes';
+import { costOptimizationRoutes } from './features/cost-optimization/cost-optimization.routes';
 import { currencyRoutes } from './features/currency/currency.routes';
 import { createRatesCache } from './features/currency/currency.service';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
@@ -44,10 +45,12 @@ import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payme
 import { paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
+import { recycleBinRoutes } from './features/recycle-bin/recycle-bin.routes';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
+import { siteTrafficRoutes } from './features/site-traffic/site-traffic.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { restoreSuppressionTombstones } from './features/suppression/suppression.service';
 import { templatesRoutes } from './features/templates/templates.routes';
@@ -266,6 +269,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(analyticsRoutes);
   await app.register(adminCampaignsRoutes);
   await app.register(templatesRoutes);
+  await app.register(siteTrafficRoutes);
+  await app.register(costOptimizationRoutes);
+  await app.register(recycleBinRoutes);
 
   const webDist = path.resolve(env.WEB_DIST_DIR);
   if (existsSync(path.join(webDist, 'index.html'))) {

@@ -11,13 +11,16 @@ import { importContactsJob } from '../server/jobs/import-contacts.job';
 import { enqueueIdleTriggeredPoll, pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
 import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
 import { purgeDeletedAccountEventsJob } from '../server/jobs/purge-deleted-account-events.job';
+import { purgeDeletedDirectoryContactsJob } from '../server/jobs/purge-deleted-directory-contacts.job';
 import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
 import { purgeExpiredSessionsJob } from '../server/jobs/purge-expired-sessions.job';
+import { purgeSiteTrafficJob } from '../server/jobs/purge-site-traffic.job';
 import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
 import { rollUpPlatformStatsJob } from '../server/jobs/roll-up-platform-stats.job';
+import { rollUpSiteTrafficJob } from '../server/jobs/roll-up-site-traffic.job';
 import { runScrapeJobJob } from '../server/jobs/run-scrape-job.job';
 import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
@@ -35,12 +38,15 @@ import { handleImportContacts } from './handlers/import-contacts.handler';
 import { handlePollSenderMailbox } from './handlers/poll-sender-mailbox.handler';
 import { handlePollSenderMailboxes } from './handlers/poll-sender-mailboxes.handler';
 import { handlePurgeDeletedAccountEvents } from './handlers/purge-deleted-account-events.handler';
+import { handlePurgeDeletedDirectoryContacts } from './handlers/purge-deleted-directory-contacts.handler';
 import { handlePurgeDeletedLists } from './handlers/purge-deleted-lists.handler';
 import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.handler';
+import { handlePurgeSiteTraffic } from './handlers/purge-site-traffic.handler';
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
 import { handleRollUpPlatformStats } from './handlers/roll-up-platform-stats.handler';
+import { handleRollUpSiteTraffic } from './handlers/roll-up-site-traffic.handler';
 import { handleRunScrapeJob } from './handlers/run-scrape-job.handler';
 import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
@@ -129,6 +135,9 @@ export async function registerWorkers(
   for (const [definition, handle] of [
     [rebuildDirectoryFacetsJob, handleRebuildDirectoryFacets],
     [purgeDeletedListsJob, handlePurgeDeletedLists],
+    [purgeDeletedDirectoryContactsJob, handlePurgeDeletedDirectoryContacts],
+    [purgeSiteTrafficJob, handlePurgeSiteTraffic],
+    [rollUpSiteTrafficJob, handleRollUpSiteTraffic],
     [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
     [rollUpPlatformStatsJob, handleRollUpPlatformStats],
     [sendScheduledNewslettersJob, handleSendScheduledNewsletters],

@@ -38,6 +38,10 @@ export const JOB_NAMES = [
   'purge-deleted-lists',
   'purge-deleted-account-events',
   'roll-up-platform-stats',
+  'purge-deleted-directory-contacts',
+  // Website Traffic: raw page views past their retention, and the daily roll-up
+  'purge-site-traffic',
+  'roll-up-site-traffic',
   // Sending engine (docs/sending.md)
   'dispatch-outbox',
   'recover-outbox-leases',

@@ -25,6 +25,9 @@ const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-pro
 const SystemAnalyticsPage = lazy(() => import('@/features/admin/routes/system-analytics-page'));
 const AdminAnalyticsPage = lazy(() => import('@/features/admin/routes/admin-analytics-page'));
 const DatabaseMonitorPage = lazy(() => import('@/features/admin/routes/database-monitor-page'));
+const WebsiteTrafficPage = lazy(() => import('@/features/admin/routes/website-traffic-page'));
+const CostOptimizationPage = lazy(() => import('@/features/admin/routes/cost-optimization-page'));
+const RecycleBinPage = lazy(() => import('@/features/admin/routes/recycle-bin-page'));
 const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
@@ -168,6 +171,9 @@ export const routes = [
               { path: 'system-analytics', element: <Navigate to="/admin/system-analytics" replace /> },
               { path: 'admin/analytics', element: <AdminAnalyticsPage /> },
               { path: 'admin/database-monitor', element: <DatabaseMonitorPage /> },
+              { path: 'admin/website-traffic', element: <WebsiteTrafficPage /> },
+              { path: 'admin/cost-optimization', element: <CostOptimizationPage /> },
+              { path: 'admin/recycle-bin', element: <RecycleBinPage /> },
               { path: 'admin/scraper', element: <ScraperPage /> },
               { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },

@@ -114,6 +114,8 @@ export const directoryContacts = pgTable(
     index('directory_contacts_queue_idx')
       .on(t.verificationStatus, t.createdAt, t.id)
       .where(sql`${t.deletedAt} is null`),
+    // The recycle bin's listing and its purge job read deleted rows by age.
+    index('directory_contacts_deleted_idx').on(t.deletedAt, t.id).where(sql`${t.deletedAt} is not null`),
     index('directory_contacts_created_by_idx').on(t.createdBy, t.createdAt),
     index('directory_contacts_verified_by_idx').on(t.verifiedBy, t.verifiedAt),
     // "Verified" filters when verified records are few (a young real directory, or one of sample data,

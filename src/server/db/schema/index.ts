@@ -9,4 +9,5 @@ export * from './payments';
 export * from './platform-stats';
 export * from './scraper';
 export * from './sending';
+export * from './site-traffic';
 export * from './verification';

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
   type AdminDirectoryQuery,
   type DirectoryContact,
@@ -210,4 +210,28 @@ export async function requestFacetRebuild(options: { db: Database; actor: AuditA
 /** Recomputes the audience roll-up from the directory (after bulk loads or to repair drift). */
 export async function rebuildDirectoryFacets({ db }: { db: Database }): Promise<void> {
   await db.execute(sql`SELECT directory_facets_rebuild()`);
+}
+
+/**
+ * Deletes one soft-deleted record for good (the admin Recycle Bin's purge); a live record is never
+ * touched. Answers whether a row went. The caller audits.
+ */
+export async function purgeDeletedDirectoryContact(options: { db: Database; id: string }): Promise<boolean> {
+  const rows = await options.db
+    .delete(t)
+    .where(and(eq(t.id, options.id), isNotNull(t.deletedAt)))
+    .returning({ id: t.id });
+  return rows.length > 0;
+}
+
+/** The purge job: records soft-deleted before `cutoff`. Idempotent. */
+export async function purgeDirectoryContactsDeletedBefore(options: {
+  db: Database;
+  cutoff: Date;
+}): Promise<number> {
+  const rows = await options.db
+    .delete(t)
+    .where(and(isNotNull(t.deletedAt), lt(t.deletedAt, options.cutoff)))
+    .returning({ id: t.id });
+  return rows.length;
 }

@@ -19,6 +19,7 @@ import { SWITCH_TO_LOGIN_EVENT, type SwitchToLoginDetail, useAuth } from '@/hook
 import { usePageMeta } from '@/hooks/use-page-meta';
 import { toast } from '@/hooks/use-toast';
 import { apiRequest } from '@/lib/api';
+import { usePageViewBeacon } from '@/lib/page-view-beacon';
 import { USER_QUERY_KEY } from '@/lib/query-client';
 
 import { AuthShell } from '../components/auth-shell';
@@ -48,6 +49,8 @@ export default function AuthPage() {
   const pendingFocus = useRef<keyof LoginInput | null>(null);
 
   usePageMeta(PAGE_META['/auth']!);
+  // The sign-up page is the top of the funnel on Website Traffic (signed-out visitors only).
+  usePageViewBeacon(!isLoading && !user);
 
   const loginForm = useForm<z.input<typeof loginSchema>, unknown, LoginInput>({
     resolver: zodResolver(loginSchema),

@@ -1,0 +1,73 @@
+// Website Traffic's read side: the admin screen's figures (24 h from raw page views, 7/30 days from the roll-up).
+// `npm run bench -- website-traffic [--db postgres|pglite] [--count N]` (default 1,000,000 views in 30 days).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
+import { getWebsiteTraffic } from '../src/server/features/site-traffic/site-traffic.service';
+import { rollUpSiteTraffic } from '../src/server/jobs/roll-up-site-traffic.job';
+import { TRAFFIC_RANGES } from '../src/shared/site-traffic';
+import { createBenchDatabase, percentile } from './support';
+
+const RUNS = 10;
+
+export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+  const count = options.count ?? 1_000_000;
+  const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
+  const pgliteDir = options.db === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
+  const database: DatabaseHandle = await openDatabase(
+    options.db === 'postgres' ? { url: bench!.url } : { dataDir: pgliteDir! },
+  );
+  try {
+    await database.migrate();
+    process.stdout.write(
+      `seeding ${count.toLocaleString('en-US')} page views over 30 days on ${options.db}…\n`,
+    );
+    const seedStarted = performance.now();
+    // ~40 pages, 25 referrers, 30 countries, 4 views per daily visitor: a small site's shape, scaled up.
+    await database.db.execute(sql`
+      INSERT INTO site_page_views (occurred_at, path, referrer_host, country, visitor_hash)
+      SELECT now() - (random() * interval '30 days'),
+             '/page-' || (i % 40),
+             CASE WHEN i % 3 = 0 THEN 'ref-' || (i % 25) || '.example' END,
+             chr(65 + (i % 30) / 26) || chr(65 + (i % 26)),
+             md5((i / 4)::text)
+      FROM generate_series(1, ${count}) AS i`);
+    await database.db.execute(sql`ANALYZE site_page_views`);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    // What the hourly job keeps done: every finished day rolled up (timed apart from the reads).
+    const rollUpStarted = performance.now();
+    await rollUpSiteTraffic({ db: database.db });
+    const rollUpSeconds = (performance.now() - rollUpStarted) / 1000;
+    process.stdout.write(`rolled up 30 days in ${rollUpSeconds.toFixed(1)} s\n`);
+
+    const figures: Record<string, number> = {};
+    for (const range of TRAFFIC_RANGES) {
+      const timings: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = performance.now();
+        await getWebsiteTraffic({ db: database.db, range });
+        timings.push(performance.now() - t0);
+      }
+      timings.sort((a, b) => a - b);
+      const key = range.replace(/\W/g, '');
+      figures[`p50_${key}_ms`] = Math.round(percentile(timings, 50));
+      figures[`p95_${key}_ms`] = Math.round(percentile(timings, 95));
+      process.stdout.write(
+        `${range}: p50 ${figures[`p50_${key}_ms`]} ms, p95 ${figures[`p95_${key}_ms`]} ms\n`,
+      );
+    }
+    return {
+      bench: 'website-traffic',
+      db: options.db,
+      views: count,
+      seed_s: Math.round(seedSeconds),
+      ...figures,
+    };
+  } finally {
+    await database.close();
+    await bench?.drop();
+    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorSchema } from '../../../shared/auth';
+import { costOptimizationSchema, costQuerySchema } from '../../../shared/cost-optimization';
+import { requireRole } from '../../lib/http';
+import { getCostOptimization } from './cost-optimization.service';
+
+/** The admin's Cost Optimization screen (read only; super admins only). */
+export async function costOptimizationRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db, database } = app.services;
+
+  app.get(
+    '/api/admin/cost-optimization',
+    {
+      schema: {
+        tags: ['admin'],
+        querystring: costQuerySchema,
+        response: { 200: costOptimizationSchema, 401: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request) => {
+      await requireRole(request, 'super_admin');
+      return getCostOptimization({ db, engine: database.kind, userFilter: request.query.user || undefined });
+    },
+  );
+}

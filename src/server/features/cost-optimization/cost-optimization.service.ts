@@ -1,0 +1,235 @@
+import { sql } from 'drizzle-orm';
+import { LIST_RECYCLE_BIN_DAYS } from '../../../shared/contacts';
+import {
+  COST_USERS_LIMIT,
+  type CostOptimization,
+  IDLE_PAID_DAYS,
+  type IdlePaidAccount,
+  type StaleData,
+  type TableStorage,
+  type UserCost,
+} from '../../../shared/cost-optimization';
+import { RECYCLE_BIN_DAYS } from '../../../shared/recycle-bin';
+import { PAGE_VIEW_RETENTION_DAYS } from '../../../shared/site-traffic';
+import type { Database } from '../../db/client';
+import { purgeDeletedAccountEventsJob } from '../../jobs/purge-deleted-account-events.job';
+import { purgeDeletedDirectoryContactsJob } from '../../jobs/purge-deleted-directory-contacts.job';
+import { purgeDeletedListsJob } from '../../jobs/purge-deleted-lists.job';
+import { purgeExpiredSessionsJob } from '../../jobs/purge-expired-sessions.job';
+import { purgeSiteTrafficJob } from '../../jobs/purge-site-traffic.job';
+import {
+  ABANDONED_UPLOAD_MS,
+  purgeStaleImportsJob,
+  STUCK_IMPORT_MS,
+} from '../../jobs/purge-stale-imports.job';
+import { now } from '../../lib/clock';
+
+const DAY_MS = 86_400_000;
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const num = (value: unknown) => Number(value ?? 0);
+const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : null);
+
+/**
+ * Every table's size on disk with its indexes, largest first. On PGlite these are the sizes of its own
+ * data files (in memory or under DATA_DIR), measured the same way as on PostgreSQL.
+ */
+async function tableStorage(db: Database): Promise<{ tables: TableStorage[]; databaseBytes: number }> {
+  const [tables, database] = await Promise.all([
+    db.execute(sql`
+      SELECT n.nspname AS schema, c.relname AS table,
+             pg_total_relation_size(c.oid)::bigint AS total, pg_relation_size(c.oid)::bigint AS heap,
+             pg_indexes_size(c.oid)::bigint AS idx, c.reltuples::bigint AS rows
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+        AND n.nspname NOT LIKE 'pg_toast%'
+      ORDER BY 3 DESC, 2`),
+    db.execute(sql`SELECT pg_database_size(current_database())::bigint AS bytes`),
+  ]);
+  return {
+    tables: rowsOf<Record<string, unknown>>(tables).map((r) => ({
+      schema: String(r.schema),
+      table: String(r.table),
+      totalBytes: num(r.total),
+      tableBytes: num(r.heap),
+      indexBytes: num(r.idx),
+      rowEstimate: num(r.rows) >= 0 ? num(r.rows) : null,
+    })),
+    databaseBytes: num(rowsOf<{ bytes: unknown }>(database)[0]?.bytes),
+  };
+}
+
+/**
+ * The users holding the most data: their rows in the big per-user tables, each weighted by the average
+ * size of a row of that table (its size on disk over all its rows), against what they paid.
+ */
+async function userCosts(
+  db: Database,
+  tables: TableStorage[],
+  since: Date,
+  userFilter: string | undefined,
+): Promise<{ users: UserCost[]; usersTotal: number }> {
+  const bytes = (name: string) =>
+    tables.find((t) => t.table === name && t.schema !== 'pgboss')?.totalBytes ?? 0;
+  const result = await db.execute(sql`
+    WITH li AS (SELECT user_id, count(*) AS n FROM contact_lists GROUP BY user_id),
+         lc AS (SELECT user_id, count(*) AS n FROM list_contacts GROUP BY user_id),
+         ob AS (SELECT user_id, count(*) AS n, count(*) FILTER (WHERE sent_at >= ${since}) AS sent30
+                FROM outbox_messages GROUP BY user_id),
+         ev AS (SELECT user_id, count(*) AS n FROM email_events GROUP BY user_id),
+         rev AS (SELECT user_id, sum(amount) AS kobo FROM orders
+                 WHERE status = 'success' AND currency = 'NGN' GROUP BY user_id),
+         per AS (
+           SELECT u.id, u.email, u.subscription_plan, u.subscription_status,
+                  coalesce(li.n, 0) AS lists, coalesce(lc.n, 0) AS contacts, coalesce(ob.n, 0) AS outbox,
+                  coalesce(ob.sent30, 0) AS sent30, coalesce(ev.n, 0) AS events, coalesce(rev.kobo, 0) AS kobo
+           FROM "user" u
+           LEFT JOIN li ON li.user_id = u.id LEFT JOIN lc ON lc.user_id = u.id
+           LEFT JOIN ob ON ob.user_id = u.id LEFT JOIN ev ON ev.user_id = u.id
+           LEFT JOIN rev ON rev.user_id = u.id),
+         weighted AS (
+           SELECT per.*,
+                  lists * ${bytes('contact_lists')}::float8 / greatest(sum(lists) OVER (), 1)
+                + contacts * ${bytes('list_contacts')}::float8 / greatest(sum(contacts) OVER (), 1)
+                + outbox * ${bytes('outbox_messages')}::float8 / greatest(sum(outbox) OVER (), 1)
+                + events * ${bytes('email_events')}::float8 / greatest(sum(events) OVER (), 1) AS est
+           FROM per)
+    SELECT *, count(*) OVER () AS users_total FROM weighted
+    WHERE ${userFilter ? sql`strpos(lower(email), lower(${userFilter})) > 0` : sql`true`}
+    ORDER BY est DESC, email LIMIT ${COST_USERS_LIMIT}`);
+  const rows = rowsOf<Record<string, unknown>>(result);
+  return {
+    usersTotal: num(rows[0]?.users_total),
+    users: rows.map((r) => ({
+      userId: String(r.id),
+      email: String(r.email),
+      plan: String(r.subscription_plan),
+      subscriptionStatus: (r.subscription_status as string | null) ?? null,
+      lists: num(r.lists),
+      contacts: num(r.contacts),
+      outboxMessages: num(r.outbox),
+      events: num(r.events),
+      sent30d: num(r.sent30),
+      estimatedBytes: Math.round(num(r.est)),
+      revenueKobo: num(r.kobo),
+    })),
+  };
+}
+
+/** Subscribers on an active paid plan who sent nothing in the last 30 days, best payers first. */
+async function idlePaidAccounts(db: Database, since: Date): Promise<IdlePaidAccount[]> {
+  const result = await db.execute(sql`
+    SELECT u.id, u.email, u.subscription_plan, u.subscription_current_period_end AS period_end,
+           (SELECT max(o.sent_at) FROM outbox_messages o WHERE o.user_id = u.id) AS last_sent,
+           (SELECT coalesce(sum(amount), 0) FROM orders r
+            WHERE r.user_id = u.id AND r.status = 'success' AND r.currency = 'NGN') AS kobo
+    FROM "user" u
+    WHERE u.role = 'user' AND u.subscription_plan <> 'free' AND u.subscription_status = 'active'
+      AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.user_id = u.id AND o.sent_at >= ${since})
+    ORDER BY kobo DESC, u.email LIMIT ${COST_USERS_LIMIT}`);
+  return rowsOf<Record<string, unknown>>(result).map((r) => ({
+    userId: String(r.id),
+    email: String(r.email),
+    plan: String(r.subscription_plan),
+    periodEnd: iso(r.period_end),
+    lastSentAt: iso(r.last_sent),
+    revenueKobo: num(r.kobo),
+  }));
+}
+
+/** Rows the scheduled purge jobs will remove on their next run, with each job's schedule. */
+async function staleData(db: Database, at: Date): Promise<StaleData[]> {
+  const ago = (ms: number) => new Date(at.getTime() - ms);
+  const count = async (query: ReturnType<typeof sql>) =>
+    num(rowsOf<{ n: unknown }>(await db.execute(query))[0]?.n);
+  const [lists, directory, sessions, views, events, imports] = await Promise.all([
+    count(sql`SELECT count(*) AS n FROM contact_lists
+              WHERE deleted_at < ${ago(LIST_RECYCLE_BIN_DAYS * DAY_MS)}`),
+    count(sql`SELECT count(*) AS n FROM directory_contacts
+              WHERE deleted_at < ${ago(RECYCLE_BIN_DAYS * DAY_MS)}`),
+    count(sql`SELECT (SELECT count(*) FROM session WHERE expires_at < ${at})
+                   + (SELECT count(*) FROM verification WHERE expires_at < ${at}) AS n`),
+    count(sql`SELECT count(*) AS n FROM site_page_views
+              WHERE occurred_at < ${ago(PAGE_VIEW_RETENTION_DAYS * DAY_MS)}`),
+    count(
+      sql`SELECT count(*) AS n FROM email_events WHERE user_id IN (SELECT user_id FROM deleted_accounts)`,
+    ),
+    count(sql`SELECT count(*) AS n FROM imports
+              WHERE (status = 'uploaded' AND updated_at < ${ago(ABANDONED_UPLOAD_MS)})
+                 OR (status IN ('queued', 'running') AND updated_at < ${ago(STUCK_IMPORT_MS)})`),
+  ]);
+  const job = (definition: { name: string; cron: string }) => ({
+    job: definition.name,
+    cron: definition.cron,
+  });
+  return [
+    {
+      key: 'deleted-lists',
+      label: 'Lists in the recycle bin',
+      rows: lists,
+      rule: `Deleted over ${LIST_RECYCLE_BIN_DAYS} days ago, with their contacts`,
+      ...job(purgeDeletedListsJob),
+    },
+    {
+      key: 'deleted-directory',
+      label: 'Directory records in the recycle bin',
+      rows: directory,
+      rule: `Deleted over ${RECYCLE_BIN_DAYS} days ago`,
+      ...job(purgeDeletedDirectoryContactsJob),
+    },
+    {
+      key: 'expired-sessions',
+      label: 'Expired sessions and tokens',
+      rows: sessions,
+      rule: 'Past their expiry',
+      ...job(purgeExpiredSessionsJob),
+    },
+    {
+      key: 'old-page-views',
+      label: 'Website page views',
+      rows: views,
+      rule: `Older than ${PAGE_VIEW_RETENTION_DAYS} days`,
+      ...job(purgeSiteTrafficJob),
+    },
+    {
+      key: 'deleted-account-events',
+      label: 'Events of deleted accounts',
+      rows: events,
+      rule: 'Written after their account was deleted',
+      ...job(purgeDeletedAccountEventsJob),
+    },
+    {
+      key: 'stale-imports',
+      label: 'Abandoned and stuck imports',
+      rows: imports,
+      rule: 'Uploads never started after 24 h; imports without progress for 6 h',
+      ...job(purgeStaleImportsJob),
+    },
+  ];
+}
+
+/** The Cost Optimization screen's figures, read live. */
+export async function getCostOptimization(options: {
+  db: Database;
+  engine: 'postgres' | 'pglite';
+  userFilter?: string;
+}): Promise<CostOptimization> {
+  const { db } = options;
+  const at = now();
+  const since = new Date(at.getTime() - IDLE_PAID_DAYS * DAY_MS);
+  const storage = await tableStorage(db);
+  const [users, idle, stale] = await Promise.all([
+    userCosts(db, storage.tables, since, options.userFilter),
+    idlePaidAccounts(db, since),
+    staleData(db, at),
+  ]);
+  return {
+    generatedAt: at.toISOString(),
+    engine: options.engine,
+    databaseBytes: storage.databaseBytes,
+    tables: storage.tables,
+    users: users.users,
+    usersTotal: users.usersTotal,
+    idlePaidAccounts: idle,
+    staleData: stale,
+  };
+}

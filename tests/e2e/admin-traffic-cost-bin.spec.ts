@@ -1,0 +1,121 @@
+import { expect, type Page, test } from '@playwright/test';
+
+import { newAccount, registerViaApi, signInAsSuperAdmin } from './support/accounts';
+import { E2E_BASE_URL } from './support/env';
+import { expectToast } from './support/ui';
+
+/** A desktop Chrome's user agent: the headless browser's own one is (rightly) taken for a bot. */
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** Screenshots for a person to look at (MONITOR_SCREENSHOTS=<dir>), at a laptop's and a phone's width. */
+async function screenshots(page: Page, name: string) {
+  const dir = process.env.MONITOR_SCREENSHOTS;
+  if (!dir) return;
+  for (const [label, width] of [
+    ['1366', 1366],
+    ['390', 390],
+  ] as const) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.screenshot({ path: `${dir}/${name}-${label}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+test('website traffic: a signed-out visit to a public page is counted without a cookie; a headless bot is not', async ({
+  page,
+  browser,
+}) => {
+  const visitor = await browser.newContext({ baseURL: E2E_BASE_URL, userAgent: BROWSER_UA });
+  const visitorPage = await visitor.newPage();
+  const beacon = visitorPage.waitForResponse((r) => r.url().endsWith('/api/traffic/page-view'));
+  await visitorPage.goto('/features');
+  expect((await beacon).status()).toBe(204);
+  await visitorPage.getByRole('link', { name: 'Pricing' }).first().click();
+  await expect(visitorPage).toHaveURL(/\/pricing$/);
+  // Nothing was stored in the visitor's browser to follow them.
+  expect(await visitor.cookies()).toEqual([]);
+  await visitor.close();
+
+  const bot = await browser.newContext({ baseURL: E2E_BASE_URL });
+  const botPage = await bot.newPage();
+  const botBeacon = botPage.waitForResponse((r) => r.url().endsWith('/api/traffic/page-view'));
+  await botPage.goto('/about');
+  expect((await botBeacon).status()).toBe(204);
+  await bot.close();
+
+  await signInAsSuperAdmin(page.request);
+  await page.goto('/admin/website-traffic');
+  await expect(page.getByRole('heading', { name: 'Website Traffic', level: 1 })).toBeVisible();
+  await page.getByTestId('range-24h').click();
+  const pages = page.getByTestId('top-pages');
+  await expect(pages).toContainText('/features');
+  await expect(pages).toContainText('/pricing');
+  await expect(pages).not.toContainText('/about');
+  await expect(page.getByTestId('traffic-views-value')).not.toHaveText('0');
+  await expect(page.getByTestId('traffic-visitors-value')).toHaveText('1');
+  await expect(page.getByTestId('monitor-freshness')).toContainText('Updated');
+  await screenshots(page, 'website-traffic');
+});
+
+test('cost optimization: storage per table and the purge jobs with their schedules, sortable', async ({
+  page,
+}) => {
+  await signInAsSuperAdmin(page.request);
+  await page.goto('/admin/cost-optimization');
+  await expect(page.getByRole('heading', { name: 'Cost Optimization', level: 1 })).toBeVisible();
+  const tables = page.getByTestId('cost-tables');
+  await expect(tables).toContainText('directory_contacts');
+  await expect(page.getByTestId('cost-database-size-value')).toContainText('B');
+  await expect(page.getByTestId('cost-stale-table')).toContainText('purge-deleted-lists');
+  await expect(page.getByTestId('cost-stale-table')).toContainText('Daily at 03:25 UTC');
+  await expect(page.getByTestId('cost-users')).toContainText('demo@tambari.test');
+
+  // Sorting by name puts the tables in alphabetical order.
+  await page.getByTestId('cost-tables-sort-table').click();
+  const cells = await tables.getByTestId('cost-tables-row').locator('td:first-child').allInnerTexts();
+  // pg-boss's tables show their schema before the name; the sort is by the table's own name.
+  const names = cells.map((cell) => cell.replace(/^\w+\./, ''));
+  expect(names.length).toBeGreaterThan(5);
+  expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+  await screenshots(page, 'cost-optimization');
+});
+
+test('recycle bin: a subscriber’s deleted list is restored by the admin, deleted again and purged', async ({
+  page,
+  playwright,
+}) => {
+  const owner = await playwright.request.newContext({ baseURL: E2E_BASE_URL });
+  const account = await registerViaApi(owner, newAccount('binowner'));
+  const name = `Abuja retailers ${Date.now()}`;
+  const created = await owner.post('/api/lists', { data: { name } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  expect((await owner.delete(`/api/lists/${id}`)).status()).toBe(200);
+
+  await signInAsSuperAdmin(page.request);
+  await page.goto('/admin/recycle-bin');
+  await expect(page.getByRole('heading', { name: 'Recycle Bin', level: 1 })).toBeVisible();
+  let row = page.getByTestId('recycle-bin-row').filter({ hasText: name });
+  await expect(row).toContainText(account.email);
+  await screenshots(page, 'recycle-bin');
+
+  await row.getByRole('button', { name: `Restore ${name}` }).click();
+  await page.getByTestId('recycle-bin-dialog').getByRole('button', { name: 'Restore' }).click();
+  await expectToast(page, { title: 'Done', description: `“${name}” was restored.` });
+  await expect(row).toHaveCount(0);
+  expect((await owner.get(`/api/lists/${id}`)).status()).toBe(200);
+
+  expect((await owner.delete(`/api/lists/${id}`)).status()).toBe(200);
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  row = page.getByTestId('recycle-bin-row').filter({ hasText: name });
+  await row.getByRole('button', { name: `Delete ${name} for good` }).click();
+  await page.getByTestId('recycle-bin-dialog').getByRole('button', { name: 'Delete for good' }).click();
+  await expectToast(page, { title: 'Done', description: `“${name}” was deleted for good.` });
+  await expect(row).toHaveCount(0);
+  expect((await owner.get(`/api/lists/${id}`)).status()).toBe(404);
+
+  await page.getByTestId('bin-tab-directory_contact').click();
+  await expect(page.getByTestId('recycle-bin-empty').or(page.getByTestId('recycle-bin-table'))).toBeVisible();
+  await owner.dispose();
+});
