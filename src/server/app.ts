@@ -20,6 +20,7 @@ import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
 import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
 import { adminMonitorsRoutes } from './features/admin-monitors/admin-monitors.routes';
+import { adminOperationsRoutes } from './features/admin-operations/admin-operations.routes';
 import { aiRoutes } from './features/ai/ai.routes';
 import { analyticsRoutes } from './features/analytics/analytics.routes';
 import { clearSignInFailures } from './features/auth/account-throttles.service';
@@ -44,6 +45,7 @@ import { type PaystackClient, paystackFromEnv } from './features/payments/paysta
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { referenceRoutes } from './features/reference/reference.routes';
+import { referenceCitiesCacheView, referenceCountsCacheView } from './features/reference/reference.service';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
@@ -56,9 +58,11 @@ import { createTrackingFastPath } from './features/tracking/tracking-fast-path';
 import { createTrackingResponder, type TrackingResponder } from './features/tracking/tracking-responder';
 import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
+import { type CacheRegistry, createCacheRegistry } from './lib/cache-registry';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
 import { registerInputHygiene } from './lib/input-hygiene';
+import { createLogSink, type LogSink } from './lib/log-sink';
 import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
@@ -82,6 +86,12 @@ export interface Services {
   trackingResponder: TrackingResponder;
   /** NGN-keyed display rates, fetched at most hourly, shared by the currency and analytics routes. */
   currencyRates: RatesCache;
+  /** This process's copy of its log lines into app_logs (the Logs screen). */
+  logSink: LogSink;
+  /** This process's in-memory caches, for the Cache Monitor. */
+  caches: CacheRegistry;
+  /** 'web', or 'app' when this process runs the workers too (the embedded default). */
+  processName: 'web' | 'app';
 }
 
 declare module 'fastify' {
@@ -110,8 +120,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { env, secrets } = options;
   // Trust exactly TRUST_PROXY hops of X-Forwarded-For (proxy-addr counts hops from the socket).
   const trustProxy = (_address: string, hop: number) => hop < env.TRUST_PROXY;
+  const processName = options.runsWorkers ? 'app' : 'web';
+  // Lines logged before the database opens wait in the sink's queue.
+  const logSink = createLogSink({ process: processName });
   const app = Fastify({
-    logger: loggerOptions(env),
+    logger: loggerOptions(env, logSink, processName),
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy,
     requestIdHeader: 'x-request-id',
@@ -140,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }));
   const ownsDatabase = !options.database;
   await database.migrate();
+  logSink.attach(database.db);
   // After an ENCRYPTION_KEY rotation: stored mailbox passwords move to the new key before anything reads them.
   await resealSenderSecrets({ db: database.db, secrets, log: app.log });
   await seedPricingPlans({ db: database.db });
@@ -188,8 +202,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     flushIntervalMs: env.TRACKING_FLUSH_MS,
   });
+  const caches = createCacheRegistry();
+  const trackedMessages = createTrackedMessageCache({ db: database.db });
+  caches.register({
+    name: 'tracking-tokens',
+    description: 'Messages behind open and click tokens, so a tracking hit costs no query',
+    ...trackedMessages.registryView(),
+  });
+  const currencyRates = createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log });
+  caches.register({
+    name: 'currency-rates',
+    description: 'NGN display rates from the public rate file, refreshed hourly',
+    ...currencyRates.registryView(),
+  });
+  caches.register({
+    name: 'reference-cities',
+    description: 'Cities of each country, sorted and folded for search (reference data)',
+    ...referenceCitiesCacheView(),
+  });
+  caches.register({
+    name: 'reference-country-counts',
+    description: 'Directory contacts per country for the country pickers, kept a minute',
+    ...referenceCountsCacheView(),
+  });
   const trackingResponder = createTrackingResponder({
-    cache: createTrackedMessageCache({ db: database.db }),
+    cache: trackedMessages,
     buffer: trackingBuffer,
     log: app.log,
   });
@@ -209,7 +246,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     paystack,
     trackingBuffer,
     trackingResponder,
-    currencyRates: createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log }),
+    currencyRates,
+    logSink,
+    caches,
+    processName,
   });
 
   app.addHook('onClose', async () => {
@@ -219,6 +259,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer.close();
     await devMailbox?.close();
     await queue.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+    await logSink.close();
     if (ownsDatabase) await database.close();
   });
 
@@ -267,6 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(aiRoutes);
   await app.register(adminRoutes);
   await app.register(adminMonitorsRoutes);
+  await app.register(adminOperationsRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

@@ -5,5 +5,6 @@ export * from './contacts';
 export * from './dev-mailbox';
 export * from './imap-idle';
 export * from './imports';
+export * from './operations';
 export * from './payments';
 export * from './sending';
