@@ -55,39 +55,45 @@ export function createLogSink(options: {
   const batchSize = options.batchSize ?? 500;
   const reportError =
     options.reportError ?? ((message: string) => process.stderr.write(`log table: ${message}\n`));
-  let queue: string[] = [];
+  const queue: string[] = [];
   let db: Database | null = null;
   let inflight: Promise<void> | null = null;
+  /** True from a drain's start to its last line (cleared before its promise settles, unlike `inflight`). */
+  let draining = false;
+  let scheduled = false;
   let lastReportAt = 0;
   const stats: LogSinkStats = { written: 0, dropped: 0, queued: 0, failedInserts: 0, lastError: null };
 
-  async function drain(): Promise<void> {
-    while (db && queue.length > 0) {
-      const lines = queue.slice(0, batchSize);
-      queue = queue.slice(lines.length);
-      const rows = lines.map((line) => toRow(line, options.process)).filter((r) => r !== null);
-      if (rows.length === 0) continue;
-      try {
-        await db.insert(appLogs).values(rows);
-        stats.written += rows.length;
-      } catch (error) {
-        stats.dropped += rows.length;
-        stats.failedInserts++;
-        stats.lastError = (error as Error)?.message?.slice(0, 300) ?? String(error);
-        // At most one report a minute: a dead database must not flood stderr either.
-        if (Date.now() - lastReportAt > 60_000) {
-          lastReportAt = Date.now();
-          reportError(`${rows.length} lines dropped: ${stats.lastError}`);
-        }
+  async function insertBatch(lines: string[]): Promise<void> {
+    const rows = lines.map((line) => toRow(line, options.process)).filter((r) => r !== null);
+    if (rows.length === 0 || !db) return;
+    try {
+      await db.insert(appLogs).values(rows);
+      stats.written += rows.length;
+    } catch (error) {
+      stats.dropped += rows.length;
+      stats.failedInserts++;
+      stats.lastError = (error as Error)?.message?.slice(0, 300) ?? String(error);
+      // At most one report a minute: a dead database must not flood stderr either.
+      if (Date.now() - lastReportAt > 60_000) {
+        lastReportAt = Date.now();
+        reportError(`${rows.length} lines dropped: ${stats.lastError}`);
       }
     }
   }
 
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (db && queue.length > 0) await insertBatch(queue.splice(0, batchSize));
+    } finally {
+      draining = false;
+    }
+  }
+
   function flush(): Promise<void> {
-    inflight ??= drain().finally(() => {
-      inflight = null;
-    });
-    return inflight;
+    if (!draining) inflight = drain();
+    return inflight ?? Promise.resolve();
   }
 
   const timer = setInterval(() => void flush(), options.flushIntervalMs ?? 1_000);
@@ -100,7 +106,14 @@ export function createLogSink(options: {
         return;
       }
       queue.push(line);
-      if (queue.length >= batchSize && db && !inflight) setImmediate(() => void flush());
+      // A full batch is written on the next turn (a drain under way takes it in its loop).
+      if (queue.length >= batchSize && db && !draining && !scheduled) {
+        scheduled = true;
+        setImmediate(() => {
+          scheduled = false;
+          void flush();
+        });
+      }
     },
     attach(database) {
       db = database;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEntriesOf } from '../../../../tests/factories/audit';
@@ -32,6 +32,10 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const asAdmin = () => as(app, admin.cookie);
+
+async function rawRows<T>(query: SQL): Promise<T[]> {
+  return ((await app.services.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
 
 describe('access', () => {
   const endpoints = [
@@ -122,9 +126,9 @@ describe('Logs', () => {
       'query',
     );
     await app.services.logSink.flush();
-    const [{ text } = { text: '' }] = (
-      await app.services.db.execute(sql`SELECT string_agg(app_logs::text, ' ') AS text FROM app_logs`)
-    ).rows as { text: string }[];
+    const [{ text } = { text: '' }] = await rawRows<{ text: string }>(
+      sql`SELECT string_agg(app_logs::text, ' ') AS text FROM app_logs`,
+    );
     expect(text).toContain('a careless line');
     expect(text).not.toContain(secret);
   });
@@ -168,16 +172,14 @@ describe('Logs', () => {
       .values(
         Array.from({ length: 5 }, (_, i) => ({ time: old, level: 30, process: 'web', msg: `ancient ${i}` })),
       );
-    await app.services.db
-      .insert(appLogs)
-      .values(
-        Array.from({ length: 1_200 }, (_, i) => ({
-          time: new Date(),
-          level: 30,
-          process: 'web',
-          msg: `recent ${i}`,
-        })),
-      );
+    await app.services.db.insert(appLogs).values(
+      Array.from({ length: 1_200 }, (_, i) => ({
+        time: new Date(),
+        level: 30,
+        process: 'web',
+        msg: `recent ${i}`,
+      })),
+    );
     const result = await pruneAppLogs({
       db: app.services.db,
       maxRows: 1_000,
@@ -185,9 +187,9 @@ describe('Logs', () => {
       sliceSize: 300,
     });
     expect(result.expired).toBeGreaterThanOrEqual(5);
-    const [row] = (
-      await app.services.db.execute(sql`SELECT count(*)::int AS n, min(time) AS oldest FROM app_logs`)
-    ).rows as { n: number; oldest: string }[];
+    const [row] = await rawRows<{ n: number; oldest: string }>(
+      sql`SELECT count(*)::int AS n, min(time) AS oldest FROM app_logs`,
+    );
     expect(Number(row?.n)).toBeLessThanOrEqual(1_000);
     expect(new Date(row!.oldest).getTime()).toBeGreaterThan(old.getTime());
   });
@@ -346,10 +348,8 @@ describe('Cache Monitor', () => {
 // The password the factories use must never be in the table either (it went through /api/login above).
 it('keeps no factory password in the log table', async () => {
   await app.services.logSink.flush();
-  const rows = (
-    await app.services.db.execute(
-      sql`SELECT count(*)::int AS n FROM app_logs WHERE app_logs::text LIKE ${`%${TEST_PASSWORD}%`}`,
-    )
-  ).rows as { n: number }[];
+  const rows = await rawRows<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM app_logs WHERE app_logs::text LIKE ${`%${TEST_PASSWORD}%`}`,
+  );
   expect(Number(rows[0]?.n)).toBe(0);
 });
