@@ -56,4 +56,6 @@ CREATE INDEX "app_logs_level_time_idx" ON "app_logs" USING btree ("level","time"
 CREATE INDEX "app_logs_request_idx" ON "app_logs" USING btree ("request_id","time") WHERE "app_logs"."request_id" is not null;--> statement-breakpoint
 CREATE INDEX "app_logs_user_idx" ON "app_logs" USING btree ("user_id","time") WHERE "app_logs"."user_id" is not null;--> statement-breakpoint
 CREATE INDEX "app_logs_job_idx" ON "app_logs" USING btree ("job","time") WHERE "app_logs"."job" is not null;--> statement-breakpoint
+CREATE INDEX "app_logs_msg_trgm_idx" ON "app_logs" USING gin ("msg" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "app_logs_route_trgm_idx" ON "app_logs" USING gin ("route" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "email_events_bad_outcome_idx" ON "email_events" USING btree ("occurred_at") WHERE "email_events"."type" in ('bounced', 'complained');
