@@ -68,7 +68,7 @@ export default function CacheMonitorPage() {
         <Info aria-hidden="true" />
         <AlertDescription>
           {caches.data?.process === 'app'
-            ? 'These are the caches of this process, which serves the web pages and runs the background workers (the embedded setup).'
+            ? 'These are the caches of this process, which serves the web pages and runs the background workers (the embedded setup). In a split deployment (separate web and worker processes) this screen shows only the caches of the web process that answers it.'
             : 'These are the caches of the web process that answered this page. Each worker process, and every other web process behind a load balancer, keeps its own copies, which this screen does not show; clearing here clears only this process.'}{' '}
           Counters start at zero when the process starts.
         </AlertDescription>
@@ -139,8 +139,9 @@ export default function CacheMonitorPage() {
                   <dd className="tabular-nums">{formatNumber(cache.size)}</dd>
                   <dt className="text-muted-foreground">Hit rate</dt>
                   <dd className="tabular-nums">
-                    {hitRateText(cache.hitRate)} ({formatNumber(cache.hits)} /{' '}
-                    {formatNumber(cache.hits + cache.misses)})
+                    {hitRateText(cache.hitRate)}
+                    {cache.hitRate !== null &&
+                      ` (${formatNumber(cache.hits)} of ${formatNumber(cache.hits + cache.misses)})`}
                   </dd>
                   <dt className="text-muted-foreground">Oldest entry</dt>
                   <dd>
