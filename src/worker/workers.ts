@@ -21,6 +21,7 @@ import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
+import { runScrapeJobJob } from '../server/jobs/run-scrape-job.job';
 import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
 import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
@@ -43,6 +44,7 @@ import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.ha
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
+import { handleRunScrapeJob } from './handlers/run-scrape-job.handler';
 import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
 import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
@@ -210,6 +212,13 @@ export async function registerWorkers(
     logged(log, (_job, jobLog) => handleAppendSentFolders({ services, log: jobLog })),
   );
   await queue.schedule(appendSentFoldersJob.name, appendSentFoldersJob.cron, {});
+  // Crawls of the scraper: a slice at a time, each queueing the next.
+  await queue.work(
+    runScrapeJobJob.name,
+    logged(log, (job, jobLog) =>
+      handleRunScrapeJob({ services, log: jobLog, payload: runScrapeJobJob.payload.parse(job.data ?? {}) }),
+    ),
+  );
   // Test runs of a sequence: one step a minute to the user's own address.
   await queue.work(
     sendCampaignTestRunJob.name,

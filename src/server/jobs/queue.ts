@@ -54,6 +54,8 @@ export const JOB_NAMES = [
   // The operator's console (#15): the log table's bounds and the alert rules
   'prune-app-logs',
   'evaluate-alert-rules',
+  // The scraper (/admin/scraper)
+  'run-scrape-job',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -68,4 +70,6 @@ const QUEUE_OPTIONS: Partial<Record<JobName, Omit<QueueDefinition, 'name'>>> = {
   // One queued and one running per account (singletonKey): copies arriving while a job runs still get
   // a job after it, and two never APPEND the same rows at once.
   'append-sent-folder': { policy: 'stately' },
+  // One slice of a crawl running and the next one queued (singletonKey: the crawl).
+  'run-scrape-job': { policy: 'stately' },
 };

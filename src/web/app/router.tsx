@@ -25,6 +25,7 @@ const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-pro
 const LogDashboardPage = lazy(() => import('@/features/admin/routes/log-dashboard-page'));
 const AlertingPage = lazy(() => import('@/features/admin/routes/alerting-page'));
 const CacheMonitorPage = lazy(() => import('@/features/admin/routes/cache-monitor-page'));
+const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -162,6 +163,8 @@ export const routes = [
               { path: 'admin/log-dashboard', element: <LogDashboardPage /> },
               { path: 'admin/alerting-dashboard', element: <AlertingPage /> },
               { path: 'admin/cache-monitor', element: <CacheMonitorPage /> },
+              { path: 'admin/scraper', element: <ScraperPage /> },
+              { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
