@@ -265,8 +265,8 @@ export default function LogDashboardPage() {
 
       {filters.requestId && (
         <p className="text-sm" data-testid="request-filter-note">
-          Every line of request <code className="rounded bg-muted px-1">{filters.requestId}</code>, oldest
-          last.{' '}
+          Every line of request <code className="rounded bg-muted px-1">{filters.requestId}</code>, newest
+          first.{' '}
           <button
             type="button"
             className="underline"
@@ -302,16 +302,18 @@ export default function LogDashboardPage() {
               className="grid gap-2 px-4 py-3 text-sm sm:grid-cols-[9.5rem_4rem_1fr]"
               data-testid="log-line"
             >
-              <time
-                dateTime={line.time}
-                title={formatRelative(line.time)}
-                className="text-xs whitespace-nowrap text-muted-foreground tabular-nums"
-              >
-                {formatDateTime(line.time)}
-              </time>
-              <span>
-                <LevelBadge name={line.levelName} />
-              </span>
+              <div className="flex items-center gap-2 sm:contents">
+                <time
+                  dateTime={line.time}
+                  title={formatRelative(line.time)}
+                  className="text-xs whitespace-nowrap text-muted-foreground tabular-nums"
+                >
+                  {formatDateTime(line.time)}
+                </time>
+                <span>
+                  <LevelBadge name={line.levelName} />
+                </span>
+              </div>
               <LineDetails line={line} onRequest={(requestId) => apply({ requestId })} />
             </li>
           ))}
