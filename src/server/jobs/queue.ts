@@ -56,6 +56,9 @@ export const JOB_NAMES = [
   'evaluate-alert-rules',
   // The scraper (/admin/scraper)
   'run-scrape-job',
+  // Email verification
+  'verify-list',
+  'recheck-greylisted',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 

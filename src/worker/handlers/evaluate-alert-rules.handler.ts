@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { evaluateAlertRules } from '../../server/features/admin-operations/alerting.service';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** Safe to run twice: an active alert is opened (and mailed) once; see evaluateAlertRules. */
 export async function handleEvaluateAlertRules(input: {

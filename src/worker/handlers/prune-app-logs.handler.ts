@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pruneAppLogs } from '../../server/features/admin-operations/logs.service';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** Safe to run twice: deleting what is past the bounds is idempotent. */
 export async function handlePruneAppLogs(input: {

@@ -9,3 +9,4 @@ export * from './operations';
 export * from './payments';
 export * from './scraper';
 export * from './sending';
+export * from './verification';
