@@ -69,6 +69,8 @@ export default defineConfig({
         DEV_MAILBOX_PORT: '0',
         AUTH_RATE_LIMIT_MAX: '1000',
         LOG_LEVEL: 'warn',
+        // The Logs screen's table keeps request lines (stdout stays quiet).
+        LOG_TABLE_LEVEL: 'info',
         AI_BASE_URL: `http://127.0.0.1:${E2E_AI_PORT}/v1`,
         AI_API_KEY: 'e2e-fake-key',
         AI_MODEL: 'fake-model',

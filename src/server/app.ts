@@ -21,6 +21,7 @@ import { adminRoutes } from './features/admin/admin.routes';
 import { adminAnalyticsRoutes } from './features/admin-analytics/admin-analytics.routes';
 import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
 import { adminMonitorsRoutes } from './features/admin-monitors/admin-monitors.routes';
+import { adminOperationsRoutes } from './features/admin-operations/admin-operations.routes';
 import { aiRoutes } from './features/ai/ai.routes';
 import { analyticsRoutes } from './features/analytics/analytics.routes';
 import { clearSignInFailures } from './features/auth/account-throttles.service';
@@ -47,6 +48,7 @@ import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { recycleBinRoutes } from './features/recycle-bin/recycle-bin.routes';
 import { referenceRoutes } from './features/reference/reference.routes';
+import { referenceCitiesCacheView, referenceCountsCacheView } from './features/reference/reference.service';
 import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
@@ -62,9 +64,11 @@ import { createTrackingResponder } from './features/tracking/tracking-responder'
 import { verificationRoutes } from './features/verification/verification.routes';
 import { startQueue } from './jobs/queue';
 import { createAuth } from './lib/auth';
+import { createCacheRegistry } from './lib/cache-registry';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
 import { registerInputHygiene } from './lib/input-hygiene';
+import { createLogSink } from './lib/log-sink';
 import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
@@ -88,8 +92,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { env, secrets } = options;
   // Trust exactly TRUST_PROXY hops of X-Forwarded-For (proxy-addr counts hops from the socket).
   const trustProxy = (_address: string, hop: number) => hop < env.TRUST_PROXY;
+  const processName = options.runsWorkers ? 'app' : 'web';
+  // Lines logged before the database opens wait in the sink's queue.
+  const logSink = createLogSink({ process: processName });
   const app = Fastify({
-    logger: loggerOptions(env),
+    logger: loggerOptions(env, logSink, processName),
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy,
     requestIdHeader: 'x-request-id',
@@ -118,6 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }));
   const ownsDatabase = !options.database;
   await database.migrate();
+  logSink.attach(database.db);
   // After an ENCRYPTION_KEY rotation: stored mailbox passwords move to the new key before anything reads them.
   await resealSenderSecrets({ db: database.db, secrets, log: app.log });
   await seedPricingPlans({ db: database.db });
@@ -166,8 +174,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     flushIntervalMs: env.TRACKING_FLUSH_MS,
   });
+  const caches = createCacheRegistry();
+  const trackedMessages = createTrackedMessageCache({ db: database.db });
+  caches.register({
+    name: 'tracking-tokens',
+    description: 'Messages behind open and click tokens, so a tracking hit costs no query',
+    ...trackedMessages.registryView(),
+  });
+  const currencyRates = createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log });
+  caches.register({
+    name: 'currency-rates',
+    description: 'NGN display rates from the public rate file, refreshed hourly',
+    ...currencyRates.registryView(),
+  });
+  caches.register({
+    name: 'reference-cities',
+    description: 'Cities of each country, sorted and folded for search (reference data)',
+    ...referenceCitiesCacheView(),
+  });
+  caches.register({
+    name: 'reference-country-counts',
+    description: 'Directory contacts per country for the country pickers, kept a minute',
+    ...referenceCountsCacheView(),
+  });
   const trackingResponder = createTrackingResponder({
-    cache: createTrackedMessageCache({ db: database.db }),
+    cache: trackedMessages,
     buffer: trackingBuffer,
     log: app.log,
   });
@@ -187,7 +218,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     paystack,
     trackingBuffer,
     trackingResponder,
-    currencyRates: createRatesCache({ url: env.CURRENCY_RATES_URL, log: app.log }),
+    currencyRates,
+    logSink,
+    caches,
+    processName,
   });
 
   app.addHook('onClose', async () => {
@@ -197,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer.close();
     await devMailbox?.close();
     await queue.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+    await logSink.close();
     if (ownsDatabase) await database.close();
   });
 
@@ -246,6 +281,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminRoutes);
   await app.register(adminMonitorsRoutes);
   await app.register(adminAnalyticsRoutes);
+  await app.register(adminOperationsRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

@@ -40,6 +40,11 @@ export const envSchema = z
         .optional(),
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Lines kept in the searchable log table (Logs screen); unset: the same as LOG_LEVEL. */
+    LOG_TABLE_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    /** The log table's bounds, enforced by the prune-app-logs job: newest rows kept, and days kept. */
+    LOG_TABLE_MAX_ROWS: z.coerce.number().int().min(1_000).default(500_000),
+    LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(14),
     /** System mail (password resets, notices). Unset: the built-in development mailbox receives it. */
     SMTP_URL: optionalString,
     SMTP_FROM: z.string().default('Tambari <no-reply@tambari.test>'),

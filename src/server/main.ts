@@ -2,6 +2,7 @@
 // (separately, with DATABASE_URL) or in the same process in embedded mode (src/main.ts).
 import { buildApp } from './app';
 import { EnvError, parseEnv } from './env';
+import { evaluateAlertRules } from './features/admin-operations/alerting.service';
 import { secureDataDirOrWarn } from './lib/data-dir';
 import { closeOnSignals } from './lib/lifecycle';
 import { resolveSecrets } from './lib/secrets';
@@ -15,7 +16,19 @@ try {
     process.exit(1);
   }
   const app = await buildApp({ env, secrets: resolveSecrets(env), runsWorkers: false });
-  closeOnSignals(() => app.close(), app.log);
+  // The workers run the alert rules each minute, but cannot report their own absence: the web process
+  // checks that one rule itself (several web processes open the alert once: see evaluateAlertRules).
+  const workerWatch = setInterval(() => {
+    const { db, mailer } = app.services;
+    evaluateAlertRules({ db, mailer, appUrl: env.APP_URL, log: app.log, only: ['worker_not_seen'] }).catch(
+      (error: unknown) => app.log.error({ err: error }, 'worker heartbeat check failed'),
+    );
+  }, 60_000);
+  workerWatch.unref();
+  closeOnSignals(() => {
+    clearInterval(workerWatch);
+    return app.close();
+  }, app.log);
   await app.listen({ host: env.HOST, port: env.PORT });
 } catch (error) {
   process.stderr.write(

@@ -7,6 +7,8 @@ import type { TrackingBuffer } from './features/tracking/tracking-buffer';
 import type { TrackingResponder } from './features/tracking/tracking-responder';
 import type { Queue } from './jobs/queue';
 import type { Auth } from './lib/auth';
+import type { CacheRegistry } from './lib/cache-registry';
+import type { LogSink } from './lib/log-sink';
 import type { SystemMailer } from './lib/mailer';
 import type { Secrets } from './lib/secrets';
 
@@ -33,6 +35,12 @@ export interface Services {
   trackingResponder: TrackingResponder;
   /** NGN-keyed display rates, fetched at most hourly, shared by the currency and analytics routes. */
   currencyRates: RatesCache;
+  /** This process's copy of its log lines into app_logs (the Logs screen). */
+  logSink: LogSink;
+  /** This process's in-memory caches, for the Cache Monitor. */
+  caches: CacheRegistry;
+  /** 'web', or 'app' when this process runs the workers too (the embedded default). */
+  processName: 'web' | 'app';
 }
 
 declare module 'fastify' {

@@ -1,6 +1,5 @@
 // A worker process: job handlers and cron schedules, no HTTP. Run as many as you like against one
 // PostgreSQL; pg-boss's SKIP LOCKED shares the jobs between them.
-import pino from 'pino';
 import { openDatabase } from '../server/db/client';
 import { EnvError, parseEnv } from '../server/env';
 import { paystackFromEnv } from '../server/features/payments/paystack.client';
@@ -9,7 +8,8 @@ import { resealSenderSecrets } from '../server/features/sender-accounts/reseal-s
 import { startQueue } from '../server/jobs/queue';
 import { secureDataDirOrWarn } from '../server/lib/data-dir';
 import { closeOnSignals } from '../server/lib/lifecycle';
-import { logSerializers } from '../server/lib/logger';
+import { createLogSink } from '../server/lib/log-sink';
+import { createProcessLogger } from '../server/lib/logger';
 import { createSystemMailer } from '../server/lib/mailer';
 import { resolveSecrets } from '../server/lib/secrets';
 import { seedLibraryTemplates } from '../server/seed/templates/index';
@@ -23,9 +23,12 @@ try {
     process.stderr.write('start:worker needs DATABASE_URL; for the embedded database run `npm start`.\n');
     process.exit(1);
   }
-  const log = pino({ level: env.LOG_LEVEL, base: { process: 'worker' }, serializers: logSerializers });
+  // The worker's lines go to the log table too (Logs screen), once the database is open.
+  const logSink = createLogSink({ process: 'worker' });
+  const log = createProcessLogger(env, logSink, 'worker');
   const database = await openDatabase({ url: env.DATABASE_URL, poolSize: 5 });
   await database.migrate();
+  logSink.attach(database.db);
   const secrets = resolveSecrets(env);
   // After an ENCRYPTION_KEY rotation: stored mailbox passwords move to the new key (as the web process does).
   await resealSenderSecrets({ db: database.db, secrets, log });
@@ -56,6 +59,7 @@ try {
     await queue.stop({ graceful: true, timeout: 10_000 });
     workers.close();
     mailer.close();
+    await logSink.close();
     await database.close();
   }, log);
 } catch (error) {

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { recordWorkerHeartbeat } from '../server/features/admin-operations/alerting.service';
 import { createImapIdleManager, type ImapIdleManager } from '../server/features/inbound/imap-idle';
 import { openImapClient } from '../server/features/sender-accounts/sender-transport';
 import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
 import { appendSentFolderJob, appendSentFoldersJob } from '../server/jobs/append-sent-folder.job';
 import { checkSenderDomainsJob } from '../server/jobs/check-sender-domains.job';
 import { dispatchOutboxJob } from '../server/jobs/dispatch-outbox.job';
+import { evaluateAlertRulesJob, WORKER_HEARTBEAT_MS } from '../server/jobs/evaluate-alert-rules.job';
 import { importContactsJob } from '../server/jobs/import-contacts.job';
 import { enqueueIdleTriggeredPoll, pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
 import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
+import { pruneAppLogsJob } from '../server/jobs/prune-app-logs.job';
 import { purgeDeletedAccountEventsJob } from '../server/jobs/purge-deleted-account-events.job';
 import { purgeDeletedDirectoryContactsJob } from '../server/jobs/purge-deleted-directory-contacts.job';
 import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
@@ -34,9 +37,11 @@ import {
   handleDispatchOutbox,
   handleRecoverOutboxLeases,
 } from './handlers/dispatch-outbox.handler';
+import { handleEvaluateAlertRules } from './handlers/evaluate-alert-rules.handler';
 import { handleImportContacts } from './handlers/import-contacts.handler';
 import { handlePollSenderMailbox } from './handlers/poll-sender-mailbox.handler';
 import { handlePollSenderMailboxes } from './handlers/poll-sender-mailboxes.handler';
+import { handlePruneAppLogs } from './handlers/prune-app-logs.handler';
 import { handlePurgeDeletedAccountEvents } from './handlers/purge-deleted-account-events.handler';
 import { handlePurgeDeletedDirectoryContacts } from './handlers/purge-deleted-directory-contacts.handler';
 import { handlePurgeDeletedLists } from './handlers/purge-deleted-lists.handler';
@@ -141,6 +146,8 @@ export async function registerWorkers(
     [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
     [rollUpPlatformStatsJob, handleRollUpPlatformStats],
     [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
+    [pruneAppLogsJob, handlePruneAppLogs],
+    [evaluateAlertRulesJob, handleEvaluateAlertRules],
   ] as const) {
     await queue.work(
       definition.name,
@@ -270,12 +277,34 @@ export async function registerWorkers(
   );
   await queue.schedule(startScheduledCampaignsJob.name, startScheduledCampaignsJob.cron, {});
   const idle = startImapIdle(services, log);
+  const heartbeat = startHeartbeat(services, log);
   return {
     closeIdle: async () => {
       await idle?.close();
     },
-    close: () => dispatcher.close(),
+    close: () => {
+      clearInterval(heartbeat);
+      dispatcher.close();
+    },
   };
+}
+
+/** This process's sign of life every 30 s, for the "worker not seen" alert rule. */
+function startHeartbeat(services: WorkerServices, log: FastifyBaseLogger): NodeJS.Timeout {
+  const identity = {
+    id: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    hostname: hostname(),
+    pid: process.pid,
+    startedAt: new Date(),
+  };
+  const beat = () =>
+    recordWorkerHeartbeat({ db: services.db, ...identity }).catch((error: unknown) =>
+      log.warn({ err: error }, 'worker heartbeat could not be recorded'),
+    );
+  void beat();
+  const timer = setInterval(beat, WORKER_HEARTBEAT_MS);
+  timer.unref();
+  return timer;
 }
 
 /** IMAP IDLE connections of this process (features/inbound/imap-idle.ts); none without IMAP_IDLE_CONNECTIONS. */

@@ -56,6 +56,9 @@ export const JOB_NAMES = [
   'send-campaign-test-run',
   // Newsletters and bulk emails (#5)
   'send-scheduled-newsletters',
+  // The operator's console (#15): the log table's bounds and the alert rules
+  'prune-app-logs',
+  'evaluate-alert-rules',
   // The scraper (/admin/scraper)
   'run-scrape-job',
   // Email verification

@@ -27,6 +27,8 @@ export async function getSession(request: FastifyRequest) {
       headers: requestHeaders(request),
       query: { disableCookieCache: true },
     });
+    // The request's later lines name their user (the Logs screen filters by it).
+    if (request.sessionCache) request.log = request.log.child({ userId: request.sessionCache.user.id });
   }
   return request.sessionCache;
 }

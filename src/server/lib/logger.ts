@@ -1,6 +1,8 @@
-import type { FastifyServerOptions } from 'fastify';
-import { stdSerializers } from 'pino';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import pino, { type DestinationStream, type LevelWithSilent, type LoggerOptions, stdSerializers } from 'pino';
+import pretty from 'pino-pretty';
 import type { Env } from '../env';
+import type { LogSink } from './log-sink';
 
 type SerializedError = ReturnType<typeof stdSerializers.err>;
 
@@ -72,26 +74,104 @@ export function serializeError(error: Error): SerializedError {
   return out;
 }
 
+/**
+ * Where a request went: the route's pattern (`/u/:token`, `/api/campaigns/:id`), or the path without its
+ * query string when no route matched. Raw URLs can carry unsubscribe tokens and reset links.
+ */
+function routeOf(request: FastifyRequest | undefined): string | undefined {
+  if (!request) return undefined;
+  return request.routeOptions?.url ?? request.url?.split('?')[0];
+}
+
+function serializeRequest(request: FastifyRequest) {
+  return { method: request.method, url: routeOf(request), remoteAddress: request.ip };
+}
+
+/** The completion line also names the route and the signed-in user, so one line answers "who, what, how". */
+function serializeReply(reply: FastifyReply) {
+  const request = reply.request as FastifyRequest | undefined;
+  return {
+    statusCode: reply.statusCode,
+    method: request?.method,
+    url: routeOf(request),
+    userId: request?.sessionCache?.user?.id,
+  };
+}
+
 /** Serializers for every pino logger of the app (Fastify's and the worker's). */
 export const logSerializers = { err: serializeError };
 
-/** Fastify's pino options: pretty lines in development, JSON elsewhere; secrets never logged. */
-export function loggerOptions(env: Env): FastifyServerOptions['logger'] {
-  if (env.LOG_LEVEL === 'silent') return false;
+/** Paths pino removes from every line before any destination sees it. */
+export const REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.authorization',
+  '*.secret',
+];
+
+const LEVEL_ORDER: LevelWithSilent[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+function lowerLevel(a: LevelWithSilent, b: LevelWithSilent): LevelWithSilent {
+  return LEVEL_ORDER.indexOf(a) <= LEVEL_ORDER.indexOf(b) ? a : b;
+}
+
+/**
+ * The destinations of a process's lines: stdout (pretty in development) at LOG_LEVEL, and the log table
+ * at LOG_TABLE_LEVEL when a sink is given. Null when both are silent.
+ */
+function destinations(env: Env, sink: LogSink | undefined) {
+  const tableLevel: LevelWithSilent = sink ? (env.LOG_TABLE_LEVEL ?? env.LOG_LEVEL) : 'silent';
+  const streams: { level: LevelWithSilent; stream: DestinationStream }[] = [];
+  if (env.LOG_LEVEL !== 'silent') {
+    const out =
+      env.NODE_ENV === 'development'
+        ? pretty({ translateTime: 'HH:MM:ss', ignore: 'pid,hostname,process' })
+        : pino.destination({ dest: 1, sync: false });
+    streams.push({ level: env.LOG_LEVEL, stream: out });
+  }
+  if (sink && tableLevel !== 'silent') streams.push({ level: tableLevel, stream: sink });
+  if (streams.length === 0) return null;
+  return { level: lowerLevel(env.LOG_LEVEL, tableLevel), stream: pino.multistream(streams) };
+}
+
+function baseOptions(level: LevelWithSilent): LoggerOptions {
   return {
-    level: env.LOG_LEVEL,
-    serializers: logSerializers,
-    redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password'],
-      censor: '[redacted]',
-    },
-    ...(env.NODE_ENV === 'development'
-      ? {
-          transport: {
-            target: 'pino-pretty',
-            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
-          },
-        }
-      : {}),
+    level,
+    serializers: { ...logSerializers, req: serializeRequest, res: serializeReply },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
   };
+}
+
+/**
+ * Fastify's pino options: lines to stdout (pretty in development, JSON elsewhere) and, with a sink, to
+ * the log table; secrets never logged.
+ */
+export function loggerOptions(env: Env, sink?: LogSink, processName = 'web'): FastifyServerOptions['logger'] {
+  if (!sink) {
+    if (env.LOG_LEVEL === 'silent') return false;
+    return {
+      ...baseOptions(env.LOG_LEVEL),
+      ...(env.NODE_ENV === 'development'
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
+    };
+  }
+  const out = destinations(env, sink);
+  if (!out) return false;
+  return { ...baseOptions(out.level), base: { process: processName }, stream: out.stream };
+}
+
+/** A standalone process's logger (the worker), with the same redaction and destinations as the web's. */
+export function createProcessLogger(env: Env, sink: LogSink, processName: string): pino.Logger {
+  const out = destinations(env, sink);
+  if (!out) return pino({ level: 'silent' });
+  return pino({ ...baseOptions(out.level), base: { process: processName } }, out.stream);
 }

@@ -28,6 +28,9 @@ const DatabaseMonitorPage = lazy(() => import('@/features/admin/routes/database-
 const WebsiteTrafficPage = lazy(() => import('@/features/admin/routes/website-traffic-page'));
 const CostOptimizationPage = lazy(() => import('@/features/admin/routes/cost-optimization-page'));
 const RecycleBinPage = lazy(() => import('@/features/admin/routes/recycle-bin-page'));
+const LogDashboardPage = lazy(() => import('@/features/admin/routes/log-dashboard-page'));
+const AlertingPage = lazy(() => import('@/features/admin/routes/alerting-page'));
+const CacheMonitorPage = lazy(() => import('@/features/admin/routes/cache-monitor-page'));
 const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
@@ -174,6 +177,9 @@ export const routes = [
               { path: 'admin/website-traffic', element: <WebsiteTrafficPage /> },
               { path: 'admin/cost-optimization', element: <CostOptimizationPage /> },
               { path: 'admin/recycle-bin', element: <RecycleBinPage /> },
+              { path: 'admin/log-dashboard', element: <LogDashboardPage /> },
+              { path: 'admin/alerting-dashboard', element: <AlertingPage /> },
+              { path: 'admin/cache-monitor', element: <CacheMonitorPage /> },
               { path: 'admin/scraper', element: <ScraperPage /> },
               { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },

@@ -5,6 +5,7 @@ export * from './contacts';
 export * from './dev-mailbox';
 export * from './imap-idle';
 export * from './imports';
+export * from './operations';
 export * from './payments';
 export * from './platform-stats';
 export * from './scraper';

@@ -405,6 +405,8 @@ export const emailEvents = pgTable(
     index('email_events_campaign_idx').on(t.campaignId, t.type, t.occurredAt),
     index('email_events_user_idx').on(t.userId, t.occurredAt),
     index('email_events_message_idx').on(t.outboxMessageId),
+    // The bounce and complaint alert rules count these over the last hour or day, platform-wide.
+    index('email_events_bad_outcome_idx').on(t.occurredAt).where(sql`${t.type} in ('bounced', 'complained')`),
   ],
 );
 

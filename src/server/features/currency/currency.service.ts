@@ -6,6 +6,7 @@ import {
   FALLBACK_RATES,
   type GeoAnswer,
 } from '../../../shared/currency';
+import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
 import { now } from '../../lib/clock';
 
 export const RATES_TTL_MS = 60 * 60 * 1000;
@@ -15,6 +16,8 @@ export const RATES_TIMEOUT_MS = 3_000;
 
 export interface RatesCache {
   getRates(): Promise<CurrencyRates>;
+  /** Size, hits, misses, age and clear() for the cache registry. */
+  registryView(): CacheView;
 }
 
 /**
@@ -33,6 +36,7 @@ export function createRatesCache(options: {
   const doFetch = options.fetch ?? fetch;
   let cached: { value: CurrencyRates; expiresAt: number } | null = null;
   let inflight: Promise<CurrencyRates> | null = null;
+  const counters = createCacheCounters();
 
   async function load(): Promise<CurrencyRates> {
     const fetchedAt = now();
@@ -61,12 +65,25 @@ export function createRatesCache(options: {
 
   return {
     async getRates() {
-      if (cached && cached.expiresAt > now().getTime()) return cached.value;
+      if (cached && cached.expiresAt > now().getTime()) {
+        counters.hit();
+        return cached.value;
+      }
+      counters.miss();
       inflight ??= load().finally(() => {
         inflight = null;
       });
       return inflight;
     },
+    registryView: () => ({
+      size: () => (cached ? 1 : 0),
+      hits: counters.hits,
+      misses: counters.misses,
+      oldestEntryAt: () => (cached ? new Date(cached.value.fetchedAt) : null),
+      clear: () => {
+        cached = null;
+      },
+    }),
   };
 }
 

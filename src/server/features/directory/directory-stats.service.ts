@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type DirectoryStats, roundDownFigure } from '../../../shared/contacts';
 import type { Database } from '../../db/client';
+import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
 import { now } from '../../lib/clock';
 
 /** How long the public figures are served from memory: they move slowly and the landing page is hot. */
@@ -41,10 +42,22 @@ export async function countDirectoryStats({ db }: { db: Database }): Promise<Dir
 export function createDirectoryStatsCache(options: { db: Database; ttlMs?: number }) {
   const ttl = options.ttlMs ?? DIRECTORY_STATS_TTL_MS;
   let cached: { at: number; value: Promise<DirectoryStats> } | null = null;
+  const counters = createCacheCounters();
   return {
+    registryView: (): CacheView => ({
+      size: () => (cached ? 1 : 0),
+      hits: counters.hits,
+      misses: counters.misses,
+      oldestEntryAt: () => (cached ? new Date(cached.at) : null),
+      clear: () => {
+        cached = null;
+      },
+    }),
     get(): Promise<DirectoryStats> {
       const at = now().getTime();
-      if (!cached || at - cached.at >= ttl) {
+      if (cached && at - cached.at < ttl) counters.hit();
+      else {
+        counters.miss();
         const value = countDirectoryStats({ db: options.db });
         // A failed count is not kept: the next request tries again.
         value.catch(() => {

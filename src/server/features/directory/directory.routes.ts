@@ -73,6 +73,11 @@ async function requireSuperAdmin(request: FastifyRequest): Promise<AuditActor> {
 export async function directoryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const stats = createDirectoryStatsCache({ db: app.services.db });
+  app.services.caches.register({
+    name: 'directory-stats',
+    description: 'The public directory figures (landing page, pricing), refreshed every 5 minutes',
+    ...stats.registryView(),
+  });
 
   // Public: the figures the landing page, /global-database and pricing quote (never copy).
   app.get(

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { BUSINESS_CATEGORIES, CATEGORY_GROUPS } from '../../../shared/categories';
 import type { Country } from '../../../shared/contacts';
 import type { Database } from '../../db/client';
+import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
 import { notFound } from '../../lib/errors';
 
 /*
@@ -59,10 +60,28 @@ export function isKnownCountry(code: string): boolean {
 
 const COUNTS_TTL_MS = 60_000;
 let countsCache: { at: number; counts: Map<string, number> } | null = null;
+const countsCounters = createCacheCounters();
+
+/** The per-country contact counts (one entry while fresh), for the cache registry. */
+export function referenceCountsCacheView(): CacheView {
+  return {
+    size: () => (countsCache ? 1 : 0),
+    hits: countsCounters.hits,
+    misses: countsCounters.misses,
+    oldestEntryAt: () => (countsCache ? new Date(countsCache.at) : null),
+    clear: () => {
+      countsCache = null;
+    },
+  };
+}
 
 /** Live directory contacts per country, from the roll-up (the all-cities rows). */
 async function contactCountsByCountry(db: Database): Promise<Map<string, number>> {
-  if (countsCache && Date.now() - countsCache.at < COUNTS_TTL_MS) return countsCache.counts;
+  if (countsCache && Date.now() - countsCache.at < COUNTS_TTL_MS) {
+    countsCounters.hit();
+    return countsCache.counts;
+  }
+  countsCounters.miss();
   const result = await db.execute(
     sql`SELECT country_code, sum(total)::bigint AS n FROM directory_facet_counts WHERE city = '' GROUP BY country_code`,
   );
@@ -85,7 +104,23 @@ interface CityEntry {
   stateCode: string;
   folded: string;
 }
-const cityCache = new Map<string, CityEntry[]>();
+const cityCache = new Map<string, { cities: CityEntry[]; storedAt: Date }>();
+const cityCounters = createCacheCounters();
+
+/** The city lists kept per country, for the cache registry (one list per country asked for). */
+export function referenceCitiesCacheView(): CacheView {
+  return {
+    size: () => cityCache.size,
+    hits: cityCounters.hits,
+    misses: cityCounters.misses,
+    oldestEntryAt() {
+      let oldest: Date | null = null;
+      for (const entry of cityCache.values()) if (!oldest || entry.storedAt < oldest) oldest = entry.storedAt;
+      return oldest;
+    },
+    clear: () => cityCache.clear(),
+  };
+}
 
 /** Lower-case without accents, so "sao" finds "São Paulo". */
 export function foldText(value: string): string {
@@ -96,13 +131,16 @@ export function foldText(value: string): string {
 }
 
 function citiesOf(code: string): CityEntry[] {
-  let cities = cityCache.get(code);
-  if (!cities) {
-    cities = (csc().City.getCitiesOfCountry(code) ?? [])
-      .map((c) => ({ name: c.name, stateCode: c.stateCode, folded: foldText(c.name) }))
-      .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.stateCode.localeCompare(b.stateCode));
-    cityCache.set(code, cities);
+  const cached = cityCache.get(code);
+  if (cached) {
+    cityCounters.hit();
+    return cached.cities;
   }
+  cityCounters.miss();
+  const cities = (csc().City.getCitiesOfCountry(code) ?? [])
+    .map((c) => ({ name: c.name, stateCode: c.stateCode, folded: foldText(c.name) }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.stateCode.localeCompare(b.stateCode));
+  cityCache.set(code, { cities, storedAt: new Date() });
   return cities;
 }
 

@@ -10,9 +10,13 @@
  *   younger one cannot be next to go, and the hottest lookups of the app skip two Map operations.
  */
 
+import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
+
 interface Slot<T> {
   value: T | null;
   expiresAt: number;
+  /** When the value was loaded (a hit's move to the recent end keeps it). */
+  storedAt: number;
   /** `insertions` when the slot was last (re)inserted. */
   insertedAt: number;
 }
@@ -26,6 +30,8 @@ export interface TokenCache<T> {
   get(token: string): Promise<T | null>;
   delete(token: string): void;
   readonly size: number;
+  /** Size, hits, misses, oldest entry and clear() for the cache registry. */
+  registryView(): CacheView;
 }
 
 export function createTokenCache<T>(options: {
@@ -41,12 +47,15 @@ export function createTokenCache<T>(options: {
   const clock = options.clock ?? Date.now;
   const refreshAfter = Math.floor(options.maxEntries / 2);
   let insertions = 0;
+  const counters = createCacheCounters();
 
   function store(token: string, value: T | null): void {
     slots.delete(token);
+    const at = clock();
     slots.set(token, {
       value,
-      expiresAt: clock() + (value === null ? options.negativeTtlMs : options.ttlMs),
+      storedAt: at,
+      expiresAt: at + (value === null ? options.negativeTtlMs : options.ttlMs),
       insertedAt: ++insertions,
     });
     if (slots.size > options.maxEntries) {
@@ -68,10 +77,12 @@ export function createTokenCache<T>(options: {
       slot.insertedAt = ++insertions;
       slots.set(token, slot);
     }
+    counters.hit();
     return slot.value;
   }
 
   function load(token: string): Promise<T | null> {
+    counters.miss();
     const pending = inflight.get(token);
     if (pending) return pending;
     const promise = options
@@ -98,5 +109,17 @@ export function createTokenCache<T>(options: {
     get size() {
       return slots.size;
     },
+    registryView: () => ({
+      size: () => slots.size,
+      hits: counters.hits,
+      misses: counters.misses,
+      oldestEntryAt() {
+        // Up to maxEntries slots, read only when an admin opens the Cache Monitor.
+        let oldest = Number.POSITIVE_INFINITY;
+        for (const slot of slots.values()) if (slot.storedAt < oldest) oldest = slot.storedAt;
+        return Number.isFinite(oldest) ? new Date(oldest) : null;
+      },
+      clear: () => slots.clear(),
+    }),
   };
 }
