@@ -1,5 +1,6 @@
-import { PgBoss, type Queue as QueueDefinition } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
+import { JOBS } from './registry';
 
 export type Queue = PgBoss;
 
@@ -25,44 +26,7 @@ export async function startQueue(options: CreateQueueOptions): Promise<Queue> {
     // Surfaced through the health check; pg-boss retries its own maintenance on the next tick.
   });
   await boss.start();
-  for (const job of JOB_NAMES) await boss.createQueue(job, QUEUE_OPTIONS[job]);
+  // A queue's policy is fixed when pg-boss first creates it (definitions' `queue` option).
+  for (const job of JOBS) await boss.createQueue(job.name, job.queue);
   return boss;
 }
-
-export const JOB_NAMES = [
-  'purge-expired-sessions',
-  'renew-subscriptions',
-  'import-contacts',
-  'purge-stale-imports',
-  'rebuild-directory-facets',
-  'purge-deleted-lists',
-  'purge-deleted-account-events',
-  // Sending engine (docs/sending.md)
-  'dispatch-outbox',
-  'recover-outbox-leases',
-  'check-sender-domains',
-  'poll-sender-mailboxes',
-  'poll-sender-mailbox',
-  'append-sent-folder',
-  'append-sent-folders',
-  // Campaigns (#5)
-  'advance-campaign-sequences',
-  'start-scheduled-campaigns',
-  'send-campaign-test-run',
-  // Newsletters and bulk emails (#5)
-  'send-scheduled-newsletters',
-] as const;
-export type JobName = (typeof JOB_NAMES)[number];
-
-/**
- * Queues that are not plain FIFO. A policy is fixed when pg-boss first creates the queue.
- * poll-sender-mailbox: one queued-or-active job per singletonKey (the account), so polls of one mailbox
- * never overlap however often the fan-out runs.
- * append-sent-folder: see below.
- */
-const QUEUE_OPTIONS: Partial<Record<JobName, Omit<QueueDefinition, 'name'>>> = {
-  'poll-sender-mailbox': { policy: 'exclusive' },
-  // One queued and one running per account (singletonKey): copies arriving while a job runs still get
-  // a job after it, and two never APPEND the same rows at once.
-  'append-sent-folder': { policy: 'stately' },
-};

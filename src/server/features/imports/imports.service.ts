@@ -18,13 +18,13 @@ import {
 } from '../../../shared/imports';
 import type { Database } from '../../db/client';
 import { contactLists, imports } from '../../db/schema/index';
-import { importContactsJob } from '../../jobs/import-contacts.job';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertStorableText, toStorableText } from '../../lib/input-hygiene';
 import { createList } from '../lists/lists.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
+import { importContactsJob } from './import-contacts.job';
 import { validateMapping } from './import-mapping';
 
 type ImportRow = typeof imports.$inferSelect;
@@ -379,7 +379,7 @@ export async function startImport(options: {
     }
     throw new AppError('conflict', IMPORT_MESSAGES.notStartable);
   }
-  await options.queue.send(importContactsJob.name, { importId: row.id }, importContactsJob.options);
+  await options.queue.send(importContactsJob.name, { importId: row.id }, importContactsJob.sendOptions);
   return toImportSummary(queued, await listNameOf(db, userId, listId));
 }
 
