@@ -5,6 +5,9 @@ import { z } from 'zod';
  * from pg-boss's own job table, its next run computed from the cron, and the operator's pause.
  */
 
+/** Runs of the last day counted per queue: more than a minute cron's 1,440, fewer than a busy queue's. */
+export const DAY_RUNS_COUNTED = 2_000;
+
 export const SCHEDULE_RUN_OUTCOMES = ['running', 'completed', 'failed', 'retrying', 'cancelled'] as const;
 export type ScheduleRunOutcome = (typeof SCHEDULE_RUN_OUTCOMES)[number];
 
@@ -32,9 +35,11 @@ export const automatedScheduleSchema = z.object({
   /** Null while paused. */
   nextRunAt: z.string().nullable(),
   lastRun: scheduleRunSchema.nullable(),
-  /** Runs of the last 24 hours that completed, and that failed (retries used up). */
+  /** Runs started in the last 24 hours that completed, and that failed (retries used up). */
   completedLastDay: z.number(),
   failedLastDay: z.number(),
+  /** The queue ran more than DAY_RUNS_COUNTED times in the day (the app also sends it): counts are of the latest. */
+  lastDayCapped: z.boolean(),
   /** Jobs of this queue waiting or running now (a run asked for and not yet finished). */
   pending: z.number(),
 });

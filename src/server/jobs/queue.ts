@@ -28,5 +28,22 @@ export async function startQueue(options: CreateQueueOptions): Promise<Queue> {
   await boss.start();
   // A queue's policy is fixed when pg-boss first creates it (definitions' `queue` option).
   for (const job of JOBS) await boss.createQueue(job.name, job.queue);
+  await createRunHistoryIndex(options.database);
   return boss;
+}
+
+/**
+ * An index of pg-boss's job table by queue and start time, for the Automated Schedules screen (a queue's
+ * last run, its runs of the day): pg-boss indexes only jobs still waiting, and a queue's finished jobs
+ * stay for its retention (a week: up to ~1,200,000 dispatch-outbox wake-ups). Built once, when the table
+ * is still small on a new install; a web and a worker process starting together may both try, and the
+ * loser's error changes nothing.
+ */
+async function createRunHistoryIndex(database: DatabaseHandle): Promise<void> {
+  await database
+    .executeSql(
+      `CREATE INDEX IF NOT EXISTS job_run_history_idx ON pgboss.job (name, started_on DESC) INCLUDE (state)
+       WHERE started_on IS NOT NULL`,
+    )
+    .catch(() => {});
 }

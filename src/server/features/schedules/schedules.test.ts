@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntriesOf } from '../../../../tests/factories/audit';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { type AutomatedSchedule, automatedSchedulesSchema } from '../../../shared/admin-schedules';
+import {
+  type AutomatedSchedule,
+  automatedSchedulesSchema,
+  DAY_RUNS_COUNTED,
+} from '../../../shared/admin-schedules';
 import { JOBS } from '../../jobs/registry';
 import { pausedJobNames } from './schedules.service';
 
@@ -105,6 +109,20 @@ describe('automated schedules API', () => {
     });
     expect(failed.lastRun!.finishedAt).not.toBeNull();
     expect(failed).toMatchObject({ completedLastDay: 1, failedLastDay: 1, pending: 0 });
+  });
+
+  it("counts a busy queue's day over its latest runs only, and says so", async () => {
+    const name = 'append-sent-folders';
+    await app.services.database.executeSql(
+      `INSERT INTO pgboss.job (id, name, data, state, created_on, start_after, started_on, completed_on)
+       SELECT gen_random_uuid(), $1, '{}'::jsonb, 'completed'::pgboss.job_state, t, t, t, t
+       FROM generate_series(1, $2::int) g, LATERAL (SELECT now() - g * interval '10 seconds' AS t) s`,
+      [name, DAY_RUNS_COUNTED + 5],
+    );
+    const busy = await schedule(name);
+    expect(busy).toMatchObject({ completedLastDay: DAY_RUNS_COUNTED, lastDayCapped: true });
+    expect(busy.lastRun?.outcome).toBe('completed');
+    expect((await schedule('purge-deleted-lists')).lastDayCapped).toBe(false);
   });
 
   it('runs a schedule now: the job is queued with its options, and the action is audited', async () => {

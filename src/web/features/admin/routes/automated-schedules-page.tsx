@@ -1,4 +1,9 @@
-import type { AutomatedSchedule, ScheduleRun, ScheduleRunOutcome } from '@shared/admin-schedules';
+import {
+  type AutomatedSchedule,
+  DAY_RUNS_COUNTED,
+  type ScheduleRun,
+  type ScheduleRunOutcome,
+} from '@shared/admin-schedules';
 import { CalendarOff, Pause, Play, Zap } from 'lucide-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
@@ -55,7 +60,8 @@ function CronCell({ schedule }: { schedule: AutomatedSchedule }) {
 function LastRunCell({ run, schedule }: { run: ScheduleRun | null; schedule: AutomatedSchedule }) {
   const totals = (
     <div className="text-xs text-muted-foreground" data-testid="schedule-day-totals">
-      24 h: {formatNumber(schedule.completedLastDay)} completed
+      {schedule.lastDayCapped ? `24 h, latest ${formatNumber(DAY_RUNS_COUNTED)} runs` : '24 h'}:{' '}
+      {formatNumber(schedule.completedLastDay)} completed
       {schedule.failedLastDay > 0 && (
         <span className="text-destructive"> · {formatNumber(schedule.failedLastDay)} failed</span>
       )}
