@@ -45,6 +45,7 @@ import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { schedulesRoutes } from './features/schedules/schedules.routes';
+import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
@@ -281,6 +282,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
+  await app.register(scraperRoutes);
   await app.register(trackingRoutes);
   await app.register(newslettersRoutes);
   await app.register(campaignsRoutes);

@@ -11,6 +11,7 @@ import { pollSenderMailboxesJob } from '../features/inbound/poll-sender-mailboxe
 import { purgeDeletedListsJob } from '../features/lists/purge-deleted-lists.job';
 import { sendScheduledNewslettersJob } from '../features/newsletters/send-scheduled-newsletters.job';
 import { renewSubscriptionsJob } from '../features/payments/renew-subscriptions.job';
+import { runScrapeJobJob } from '../features/scraper/run-scrape-job.job';
 import { checkSenderDomainsJob } from '../features/sender-accounts/check-sender-domains.job';
 import { appendSentFolderJob, appendSentFoldersJob } from '../features/sending/append-sent-folder.job';
 import { dispatchOutboxJob } from '../features/sending/dispatch-outbox.job';
@@ -45,6 +46,8 @@ export const JOBS: readonly AnyJobDefinition[] = [
   startScheduledCampaignsJob,
   sendCampaignTestRunJob,
   sendScheduledNewslettersJob,
+  // The scraper (/admin/scraper)
+  runScrapeJobJob,
 ];
 
 /** The job of this queue name, if the application has one. */

@@ -7,4 +7,5 @@ export * from './imap-idle';
 export * from './imports';
 export * from './payments';
 export * from './schedules';
+export * from './scraper';
 export * from './sending';
