@@ -60,4 +60,3 @@ export const runScrapeJobJob = defineJob({
     log.info({ scrapeJobId: payload.jobId, outcome }, 'crawl slice finished');
   },
 });
-
