@@ -1,6 +1,7 @@
 import { purgeDeletedAccountEventsJob } from '../features/account/purge-deleted-account-events.job';
 import { purgeExpiredSessionsJob } from '../features/auth/purge-expired-sessions.job';
 import { advanceCampaignSequencesJob } from '../features/campaigns/advance-campaign-sequences.job';
+import { scheduleNextSteps } from '../features/campaigns/campaigns.service';
 import { sendCampaignTestRunJob } from '../features/campaigns/send-campaign-test-run.job';
 import { startScheduledCampaignsJob } from '../features/campaigns/start-scheduled-campaigns.job';
 import { rebuildDirectoryFacetsJob } from '../features/directory/rebuild-directory-facets.job';
@@ -14,8 +15,9 @@ import { renewSubscriptionsJob } from '../features/payments/renew-subscriptions.
 import { runScrapeJobJob } from '../features/scraper/run-scrape-job.job';
 import { checkSenderDomainsJob } from '../features/sender-accounts/check-sender-domains.job';
 import { appendSentFolderJob, appendSentFoldersJob } from '../features/sending/append-sent-folder.job';
-import { dispatchOutboxJob } from '../features/sending/dispatch-outbox.job';
+import { dispatchOutboxJobWith } from '../features/sending/dispatch-outbox.job';
 import { recoverOutboxLeasesJob } from '../features/sending/recover-outbox-leases.job';
+import { recheckGreylistedJob, verifyListJob } from '../features/verification/verify-list.job';
 import type { AnyJobDefinition } from './define-job';
 
 /**
@@ -34,7 +36,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   rebuildDirectoryFacetsJob,
   purgeDeletedListsJob,
   // Sending engine (docs/sending.md)
-  dispatchOutboxJob,
+  dispatchOutboxJobWith({ onStepMessagesSent: scheduleNextSteps }),
   recoverOutboxLeasesJob,
   checkSenderDomainsJob,
   pollSenderMailboxesJob,
@@ -48,6 +50,9 @@ export const JOBS: readonly AnyJobDefinition[] = [
   sendScheduledNewslettersJob,
   // The scraper (/admin/scraper)
   runScrapeJobJob,
+  // Email verification
+  verifyListJob,
+  recheckGreylistedJob,
 ];
 
 /** The job of this queue name, if the application has one. */

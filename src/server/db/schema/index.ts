@@ -9,3 +9,4 @@ export * from './payments';
 export * from './schedules';
 export * from './scraper';
 export * from './sending';
+export * from './verification';

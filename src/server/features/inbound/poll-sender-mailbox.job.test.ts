@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaignWithMessage } from '../../../../tests/factories/sending';
 import { createUser } from '../../../../tests/factories/users';
 import { createTestApp } from '../../../../tests/setup/test-app';
+import { closedLoopbackPort } from '../../../../tests/support/closed-port';
 import { senderAccounts } from '../../db/schema/index';
 import { NETWORK_GUARD_MESSAGES } from '../../lib/network-guard';
-import { SMTP_ERROR_MESSAGES } from '../sender-accounts/smtp-errors';
+import { SMTP_ERROR_MESSAGES } from '../sender-accounts/sender-accounts.service';
 import { pollSenderMailboxJob } from './poll-sender-mailbox.job';
 
 /*
@@ -54,7 +55,7 @@ describe('poll-sender-mailbox job', () => {
   });
 
   it('reports a loopback port with nothing listening as a connection failure', async () => {
-    const row = await poll(await imapAccount('127.0.0.1', 143));
+    const row = await poll(await imapAccount('127.0.0.1', await closedLoopbackPort()));
     expect(row.imapError).toBe(SMTP_ERROR_MESSAGES.unreachable);
   });
 });

@@ -7,7 +7,7 @@ import { defineJob } from '../../jobs/define-job';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import type { SystemMailer } from '../../lib/mailer';
-import { openImapClient } from '../sender-accounts/sender-transport';
+import { openImapClient } from '../sender-accounts/sender-accounts.service';
 import { type OpenImapClient, pollSenderMailbox } from './imap-poller';
 
 /** A poll reads at most 1,000 messages with 60 s socket timeouts; past this it is stuck. */

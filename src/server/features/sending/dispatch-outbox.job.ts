@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { defineJob, type JobServices } from '../../jobs/define-job';
-import { drainOutbox } from './dispatch';
+import { drainOutbox, type SentStepHook } from './dispatch';
 import { createSentFolderRecorder } from './sent-folder';
 import { createTransportCache, type TransportCache } from './transport-cache';
 
@@ -45,31 +45,34 @@ export function createDispatcher(services: JobServices, log?: FastifyBaseLogger)
 
 /**
  * Drains the outbox (dispatch.ts). Sent on enqueue and when a deferred message comes due; the
- * every-minute schedule is the safety net that picks up everything else.
+ * every-minute schedule is the safety net that picks up everything else. What follows a sent campaign
+ * step is handed in by the registry (campaigns' scheduleNextSteps), so sending does not import campaigns.
  */
-export const dispatchOutboxJob = defineJob({
-  name: 'dispatch-outbox',
-  description: 'Sends the queued campaign messages that are due (the outbox), through each sender account.',
-  payload: z.object({}),
-  cron: '* * * * *',
-  // Several drains at once per process: each claims its own batch (SKIP LOCKED), so SMTP round trips
-  // of one batch overlap the database work of another.
-  concurrency: (env) => env.DISPATCH_CONCURRENCY,
-  start: (services, log) => createDispatcher(services, log),
-  stop: (dispatcher) => dispatcher.close(),
-  async run({ services, log, signal, state: dispatcher }) {
-    const summary = await drainOutbox(
-      {
-        db: services.db,
-        env: services.env,
-        mailer: services.mailer,
-        queue: services.queue,
-        transports: dispatcher.transports,
-        log,
-        workerId: dispatcher.workerId,
-      },
-      { signal, maxMs: DRAIN_MAX_MS, waitForDueMs: DRAIN_WAIT_FOR_DUE_MS },
-    );
-    if (summary.claimed > 0) log.info(summary, 'outbox drained');
-  },
-});
+export const dispatchOutboxJobWith = (hooks: { onStepMessagesSent: SentStepHook }) =>
+  defineJob({
+    name: 'dispatch-outbox',
+    description: 'Sends the queued campaign messages that are due (the outbox), through each sender account.',
+    payload: z.object({}),
+    cron: '* * * * *',
+    // Several drains at once per process: each claims its own batch (SKIP LOCKED), so SMTP round trips
+    // of one batch overlap the database work of another.
+    concurrency: (env) => env.DISPATCH_CONCURRENCY,
+    start: (services, log) => createDispatcher(services, log),
+    stop: (dispatcher) => dispatcher.close(),
+    async run({ services, log, signal, state: dispatcher }) {
+      const summary = await drainOutbox(
+        {
+          db: services.db,
+          env: services.env,
+          mailer: services.mailer,
+          queue: services.queue,
+          transports: dispatcher.transports,
+          log,
+          workerId: dispatcher.workerId,
+          onStepMessagesSent: hooks.onStepMessagesSent,
+        },
+        { signal, maxMs: DRAIN_MAX_MS, waitForDueMs: DRAIN_WAIT_FOR_DUE_MS },
+      );
+      if (summary.claimed > 0) log.info(summary, 'outbox drained');
+    },
+  });
