@@ -32,6 +32,9 @@ const ListDetailPage = lazy(() => import('@/features/contacts/routes/list-detail
 const ImportPage = lazy(() => import('@/features/contacts/routes/import-page'));
 const AdminContactDatabasePage = lazy(() => import('@/features/contacts/routes/admin-contact-database-page'));
 const AdminImportPage = lazy(() => import('@/features/contacts/routes/admin-import-page'));
+const AdminRecategorizationPage = lazy(
+  () => import('@/features/contacts/routes/admin-recategorization-page'),
+);
 const PricingPage = lazy(() => import('@/features/billing/routes/pricing-page'));
 const PaymentPage = lazy(() => import('@/features/billing/routes/payment-page'));
 const CheckoutRedirect = lazy(() => import('@/features/billing/routes/checkout-redirect'));
@@ -148,6 +151,7 @@ export const routes = [
               { path: 'contacts', element: <Navigate to="/lead-discovery" replace /> },
               { path: 'admin/contact-database', element: <AdminContactDatabasePage /> },
               { path: 'admin/contact-database/import', element: <AdminImportPage /> },
+              { path: 'admin/recategorization', element: <AdminRecategorizationPage /> },
               { path: 'admin-dashboard', element: <AdminDashboardPage /> },
               // The admin area's own root: its dashboard rather than the 404 page.
               { path: 'admin', element: <Navigate to="/admin-dashboard" replace /> },
