@@ -20,9 +20,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
 import { imports, users } from '../src/server/db/schema/index';
 import { INSPECT_BYTES, inspectHead } from '../src/server/features/imports/csv-inspect';
+import { importContacts } from '../src/server/features/imports/import-run';
 import { createList } from '../src/server/features/lists/lists.service';
 import { seedPricingPlans } from '../src/server/features/plans/plans.service';
-import { importContacts } from '../src/server/jobs/import-contacts.job';
 import { createBenchDatabase, WORKER_NODE_FLAGS } from './support';
 
 const COLUMNS = [

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
+import { rollUpSiteTraffic } from '../src/server/features/site-traffic/roll-up-site-traffic.job';
 import { getWebsiteTraffic } from '../src/server/features/site-traffic/site-traffic.service';
-import { rollUpSiteTraffic } from '../src/server/jobs/roll-up-site-traffic.job';
 import { TRAFFIC_RANGES } from '../src/shared/site-traffic';
 import { createBenchDatabase, percentile } from './support';
 

@@ -49,6 +49,7 @@ import { seedPricingPlans } from './features/plans/plans.service';
 import { recycleBinRoutes } from './features/recycle-bin/recycle-bin.routes';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { referenceCitiesCacheView, referenceCountsCacheView } from './features/reference/reference.service';
+import { schedulesRoutes } from './features/schedules/schedules.routes';
 import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
@@ -282,6 +283,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminMonitorsRoutes);
   await app.register(adminAnalyticsRoutes);
   await app.register(adminOperationsRoutes);
+  await app.register(schedulesRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

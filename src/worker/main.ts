@@ -49,6 +49,8 @@ try {
       mailer,
       paystack: paystackFromEnv(env),
       secrets,
+      // The development mailbox runs in the web process (DEV_MAILBOX_PORT), not here.
+      devMailbox: null,
     },
     log,
   );

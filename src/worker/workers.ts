@@ -2,62 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordWorkerHeartbeat } from '../server/features/admin-operations/alerting.service';
+import { WORKER_HEARTBEAT_MS } from '../server/features/admin-operations/evaluate-alert-rules.job';
 import { createImapIdleManager, type ImapIdleManager } from '../server/features/inbound/imap-idle';
+import { enqueueIdleTriggeredPoll } from '../server/features/inbound/poll-sender-mailbox.job';
+import { pausedJobNames } from '../server/features/schedules/schedules.service';
 import { openImapClient } from '../server/features/sender-accounts/sender-transport';
-import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
-import { appendSentFolderJob, appendSentFoldersJob } from '../server/jobs/append-sent-folder.job';
-import { checkSenderDomainsJob } from '../server/jobs/check-sender-domains.job';
-import { dispatchOutboxJob } from '../server/jobs/dispatch-outbox.job';
-import { evaluateAlertRulesJob, WORKER_HEARTBEAT_MS } from '../server/jobs/evaluate-alert-rules.job';
-import { importContactsJob } from '../server/jobs/import-contacts.job';
-import { enqueueIdleTriggeredPoll, pollSenderMailboxJob } from '../server/jobs/poll-sender-mailbox.job';
-import { pollSenderMailboxesJob } from '../server/jobs/poll-sender-mailboxes.job';
-import { pruneAppLogsJob } from '../server/jobs/prune-app-logs.job';
-import { purgeDeletedAccountEventsJob } from '../server/jobs/purge-deleted-account-events.job';
-import { purgeDeletedDirectoryContactsJob } from '../server/jobs/purge-deleted-directory-contacts.job';
-import { purgeDeletedListsJob } from '../server/jobs/purge-deleted-lists.job';
-import { purgeExpiredSessionsJob } from '../server/jobs/purge-expired-sessions.job';
-import { purgeSiteTrafficJob } from '../server/jobs/purge-site-traffic.job';
-import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
-import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
-import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
-import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
-import { rollUpPlatformStatsJob } from '../server/jobs/roll-up-platform-stats.job';
-import { rollUpSiteTrafficJob } from '../server/jobs/roll-up-site-traffic.job';
-import { runScrapeJobJob } from '../server/jobs/run-scrape-job.job';
-import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
-import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
-import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
-import { recheckGreylistedJob, verifyListJob } from '../server/jobs/verify-list.job';
-import { handleAdvanceCampaignSequences } from './handlers/advance-campaign-sequences.handler';
-import { handleAppendSentFolder, handleAppendSentFolders } from './handlers/append-sent-folder.handler';
-import { handleCheckSenderDomains } from './handlers/check-sender-domains.handler';
-import {
-  createDispatcher,
-  handleDispatchOutbox,
-  handleRecoverOutboxLeases,
-} from './handlers/dispatch-outbox.handler';
-import { handleEvaluateAlertRules } from './handlers/evaluate-alert-rules.handler';
-import { handleImportContacts } from './handlers/import-contacts.handler';
-import { handlePollSenderMailbox } from './handlers/poll-sender-mailbox.handler';
-import { handlePollSenderMailboxes } from './handlers/poll-sender-mailboxes.handler';
-import { handlePruneAppLogs } from './handlers/prune-app-logs.handler';
-import { handlePurgeDeletedAccountEvents } from './handlers/purge-deleted-account-events.handler';
-import { handlePurgeDeletedDirectoryContacts } from './handlers/purge-deleted-directory-contacts.handler';
-import { handlePurgeDeletedLists } from './handlers/purge-deleted-lists.handler';
-import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.handler';
-import { handlePurgeSiteTraffic } from './handlers/purge-site-traffic.handler';
-import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
-import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
-import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
-import { handleRollUpPlatformStats } from './handlers/roll-up-platform-stats.handler';
-import { handleRollUpSiteTraffic } from './handlers/roll-up-site-traffic.handler';
-import { handleRunScrapeJob } from './handlers/run-scrape-job.handler';
-import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
-import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
-import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
-import { handleRecheckGreylisted, handleVerifyList } from './handlers/verify-list.handler';
-import type { WorkerServices } from './services';
+import { concurrencyOf, type JobServices } from '../server/jobs/define-job';
+import { JOBS } from '../server/jobs/registry';
 
 type JobLike = { id: string; name: string; data?: unknown; signal: AbortSignal };
 
@@ -82,200 +33,33 @@ export function logged(
   };
 }
 
-/** Registers every job handler and cron schedule on this process's queue. Answers a cleanup for shutdown. */
+/**
+ * Registers every job of the registry on this process's queue (its handler wrapped in `logged`), then its
+ * cron schedules. Answers a cleanup for shutdown.
+ */
 export async function registerWorkers(
-  services: WorkerServices,
+  services: JobServices,
   log: FastifyBaseLogger,
 ): Promise<{ closeIdle(): Promise<void>; close(): void }> {
   const { queue } = services;
-  const dispatcher = createDispatcher(services, log);
-  // Several drains at once per process: each claims its own batch (SKIP LOCKED), so SMTP round trips
-  // of one batch overlap the database work of another.
-  await queue.work(
-    dispatchOutboxJob.name,
-    { localConcurrency: services.env?.DISPATCH_CONCURRENCY ?? 2 },
-    logged(log, (job, jobLog) =>
-      handleDispatchOutbox({ services, dispatcher, log: jobLog, signal: job.signal }),
-    ),
-  );
-  await queue.schedule(dispatchOutboxJob.name, dispatchOutboxJob.cron, {});
-  await queue.work(
-    recoverOutboxLeasesJob.name,
-    logged(log, (_job, jobLog) => handleRecoverOutboxLeases({ services, log: jobLog })),
-  );
-  await queue.schedule(recoverOutboxLeasesJob.name, recoverOutboxLeasesJob.cron, {});
-  await queue.work(
-    purgeExpiredSessionsJob.name,
-    logged(log, (job, jobLog) =>
-      handlePurgeExpiredSessions({
+  const stops: (() => void)[] = [];
+  for (const job of JOBS) {
+    const state = job.start?.(services, log);
+    if (job.stop) stops.push(() => job.stop?.(state));
+    const localConcurrency = concurrencyOf(job, services.env);
+    const handler = logged(log, (pgJob, jobLog) =>
+      job.run({
         services,
         log: jobLog,
-        payload: purgeExpiredSessionsJob.payload.parse(job.data ?? {}),
+        payload: job.payload.parse(pgJob.data ?? {}),
+        signal: pgJob.signal,
+        state,
       }),
-    ),
-  );
-  await queue.schedule(purgeExpiredSessionsJob.name, purgeExpiredSessionsJob.cron, {});
-  await queue.work(
-    renewSubscriptionsJob.name,
-    logged(log, (job, jobLog) =>
-      handleRenewSubscriptions({
-        services,
-        log: jobLog,
-        payload: renewSubscriptionsJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  await queue.schedule(renewSubscriptionsJob.name, renewSubscriptionsJob.cron, {});
-  await queue.work(
-    importContactsJob.name,
-    logged(log, (job, jobLog) =>
-      handleImportContacts({
-        services,
-        log: jobLog,
-        payload: importContactsJob.payload.parse(job.data ?? {}),
-        signal: job.signal,
-      }),
-    ),
-  );
-  for (const [definition, handle] of [
-    [rebuildDirectoryFacetsJob, handleRebuildDirectoryFacets],
-    [purgeDeletedListsJob, handlePurgeDeletedLists],
-    [purgeDeletedDirectoryContactsJob, handlePurgeDeletedDirectoryContacts],
-    [purgeSiteTrafficJob, handlePurgeSiteTraffic],
-    [rollUpSiteTrafficJob, handleRollUpSiteTraffic],
-    [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
-    [rollUpPlatformStatsJob, handleRollUpPlatformStats],
-    [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
-    [pruneAppLogsJob, handlePruneAppLogs],
-    [evaluateAlertRulesJob, handleEvaluateAlertRules],
-  ] as const) {
-    await queue.work(
-      definition.name,
-      logged(log, (job, jobLog) =>
-        handle({
-          services,
-          log: jobLog,
-          payload: definition.payload.parse(job.data ?? {}) as Record<string, never>,
-        }),
-      ),
     );
-    await queue.schedule(definition.name, definition.cron, {});
+    if (localConcurrency === undefined) await queue.work(job.name, handler);
+    else await queue.work(job.name, { localConcurrency }, handler);
   }
-  await queue.work(
-    purgeStaleImportsJob.name,
-    logged(log, (job, jobLog) =>
-      handlePurgeStaleImports({
-        services,
-        log: jobLog,
-        payload: purgeStaleImportsJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  await queue.schedule(purgeStaleImportsJob.name, purgeStaleImportsJob.cron, {});
-  await queue.work(
-    checkSenderDomainsJob.name,
-    logged(log, (job, jobLog) =>
-      handleCheckSenderDomains({
-        services,
-        log: jobLog,
-        payload: checkSenderDomainsJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  await queue.schedule(checkSenderDomainsJob.name, checkSenderDomainsJob.cron, {});
-  await queue.work(
-    pollSenderMailboxesJob.name,
-    logged(log, (job, jobLog) =>
-      handlePollSenderMailboxes({
-        services,
-        log: jobLog,
-        payload: pollSenderMailboxesJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  await queue.schedule(pollSenderMailboxesJob.name, pollSenderMailboxesJob.cron, {});
-  // Mailbox polls wait on remote servers, not on us: several run at once per process.
-  await queue.work(
-    pollSenderMailboxJob.name,
-    { localConcurrency: pollSenderMailboxJob.concurrency },
-    logged(log, (job, jobLog) =>
-      handlePollSenderMailbox({
-        services,
-        log: jobLog,
-        payload: pollSenderMailboxJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  // Copies of sent mail in each mailbox's Sent folder, off the send path (sending/sent-folder.ts).
-  await queue.work(
-    appendSentFolderJob.name,
-    { localConcurrency: appendSentFolderJob.concurrency },
-    logged(log, (job, jobLog) =>
-      handleAppendSentFolder({
-        services,
-        log: jobLog,
-        payload: appendSentFolderJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  await queue.work(
-    appendSentFoldersJob.name,
-    logged(log, (_job, jobLog) => handleAppendSentFolders({ services, log: jobLog })),
-  );
-  await queue.schedule(appendSentFoldersJob.name, appendSentFoldersJob.cron, {});
-  // Crawls of the scraper: a slice at a time, each queueing the next.
-  await queue.work(
-    runScrapeJobJob.name,
-    logged(log, (job, jobLog) =>
-      handleRunScrapeJob({ services, log: jobLog, payload: runScrapeJobJob.payload.parse(job.data ?? {}) }),
-    ),
-  );
-  // Email verification: "Verify list" runs, and greylisted addresses asked again when due.
-  await queue.work(
-    verifyListJob.name,
-    logged(log, (job, jobLog) =>
-      handleVerifyList({ services, log: jobLog, payload: verifyListJob.payload.parse(job.data ?? {}) }),
-    ),
-  );
-  await queue.work(
-    recheckGreylistedJob.name,
-    logged(log, (_job, jobLog) => handleRecheckGreylisted({ services, log: jobLog })),
-  );
-  await queue.schedule(recheckGreylistedJob.name, recheckGreylistedJob.cron, {});
-  // Test runs of a sequence: one step a minute to the user's own address.
-  await queue.work(
-    sendCampaignTestRunJob.name,
-    logged(log, (job, jobLog) =>
-      handleSendCampaignTestRun({
-        services,
-        log: jobLog,
-        payload: sendCampaignTestRunJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  // Campaign sequences (#5): due steps queued every minute, and at once after a launch.
-  await queue.work(
-    advanceCampaignSequencesJob.name,
-    logged(log, (job, jobLog) =>
-      handleAdvanceCampaignSequences({
-        services,
-        log: jobLog,
-        payload: advanceCampaignSequencesJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  await queue.schedule(advanceCampaignSequencesJob.name, advanceCampaignSequencesJob.cron, {});
-  await queue.work(
-    startScheduledCampaignsJob.name,
-    logged(log, (job, jobLog) =>
-      handleStartScheduledCampaigns({
-        services,
-        log: jobLog,
-        payload: startScheduledCampaignsJob.payload.parse(job.data ?? {}),
-      }),
-    ),
-  );
-  await queue.schedule(startScheduledCampaignsJob.name, startScheduledCampaignsJob.cron, {});
+  await scheduleJobs(services);
   const idle = startImapIdle(services, log);
   const heartbeat = startHeartbeat(services, log);
   return {
@@ -284,13 +68,13 @@ export async function registerWorkers(
     },
     close: () => {
       clearInterval(heartbeat);
-      dispatcher.close();
+      for (const stop of stops) stop();
     },
   };
 }
 
 /** This process's sign of life every 30 s, for the "worker not seen" alert rule. */
-function startHeartbeat(services: WorkerServices, log: FastifyBaseLogger): NodeJS.Timeout {
+function startHeartbeat(services: JobServices, log: FastifyBaseLogger): NodeJS.Timeout {
   const identity = {
     id: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     hostname: hostname(),
@@ -307,10 +91,23 @@ function startHeartbeat(services: WorkerServices, log: FastifyBaseLogger): NodeJ
   return timer;
 }
 
+/**
+ * Puts each cron of the registry on pg-boss's schedule table, except those an operator paused: a paused
+ * one is taken off it, should it be there, so it does not run on its cron until resumed.
+ */
+export async function scheduleJobs(services: Pick<JobServices, 'db' | 'queue'>): Promise<void> {
+  const paused = await pausedJobNames({ db: services.db });
+  for (const job of JOBS) {
+    if (!job.cron) continue;
+    if (paused.has(job.name)) await services.queue.unschedule(job.name);
+    else await services.queue.schedule(job.name, job.cron, {});
+  }
+}
+
 /** IMAP IDLE connections of this process (features/inbound/imap-idle.ts); none without IMAP_IDLE_CONNECTIONS. */
-function startImapIdle(services: WorkerServices, log: FastifyBaseLogger): ImapIdleManager | null {
+function startImapIdle(services: JobServices, log: FastifyBaseLogger): ImapIdleManager | null {
   const { env, secrets, queue } = services;
-  if (!env || !secrets || env.IMAP_IDLE_CONNECTIONS === 0) return null;
+  if (env.IMAP_IDLE_CONNECTIONS === 0) return null;
   const manager = createImapIdleManager({
     db: services.db,
     log,

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { type ImportRunOutcome, importContacts } from '../../src/server/features/imports/import-run';
 import { createList } from '../../src/server/features/lists/lists.service';
-import { type ImportRunOutcome, importContacts } from '../../src/server/jobs/import-contacts.job';
 import type { ImportStartInput, ImportUploadResult } from '../../src/shared/imports';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/imports/', import.meta.url));

@@ -1,5 +1,6 @@
-import { PgBoss, type Queue as QueueDefinition } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
+import { JOBS } from './registry';
 
 export type Queue = PgBoss;
 
@@ -25,59 +26,24 @@ export async function startQueue(options: CreateQueueOptions): Promise<Queue> {
     // Surfaced through the health check; pg-boss retries its own maintenance on the next tick.
   });
   await boss.start();
-  for (const job of JOB_NAMES) await boss.createQueue(job, QUEUE_OPTIONS[job]);
+  // A queue's policy is fixed when pg-boss first creates it (definitions' `queue` option).
+  for (const job of JOBS) await boss.createQueue(job.name, job.queue);
+  await createRunHistoryIndex(options.database);
   return boss;
 }
 
-export const JOB_NAMES = [
-  'purge-expired-sessions',
-  'renew-subscriptions',
-  'import-contacts',
-  'purge-stale-imports',
-  'rebuild-directory-facets',
-  'purge-deleted-lists',
-  'purge-deleted-account-events',
-  'roll-up-platform-stats',
-  'purge-deleted-directory-contacts',
-  // Website Traffic: raw page views past their retention, and the daily roll-up
-  'purge-site-traffic',
-  'roll-up-site-traffic',
-  // Sending engine (docs/sending.md)
-  'dispatch-outbox',
-  'recover-outbox-leases',
-  'check-sender-domains',
-  'poll-sender-mailboxes',
-  'poll-sender-mailbox',
-  'append-sent-folder',
-  'append-sent-folders',
-  // Campaigns (#5)
-  'advance-campaign-sequences',
-  'start-scheduled-campaigns',
-  'send-campaign-test-run',
-  // Newsletters and bulk emails (#5)
-  'send-scheduled-newsletters',
-  // The operator's console (#15): the log table's bounds and the alert rules
-  'prune-app-logs',
-  'evaluate-alert-rules',
-  // The scraper (/admin/scraper)
-  'run-scrape-job',
-  // Email verification
-  'verify-list',
-  'recheck-greylisted',
-] as const;
-export type JobName = (typeof JOB_NAMES)[number];
-
 /**
- * Queues that are not plain FIFO. A policy is fixed when pg-boss first creates the queue.
- * poll-sender-mailbox: one queued-or-active job per singletonKey (the account), so polls of one mailbox
- * never overlap however often the fan-out runs.
- * append-sent-folder: see below.
+ * An index of pg-boss's job table by queue and start time, for the Automated Schedules screen (a queue's
+ * last run, its runs of the day): pg-boss indexes only jobs still waiting, and a queue's finished jobs
+ * stay for its retention (a week: up to ~1,200,000 dispatch-outbox wake-ups). Built once, when the table
+ * is still small on a new install; a web and a worker process starting together may both try, and the
+ * loser's error changes nothing.
  */
-const QUEUE_OPTIONS: Partial<Record<JobName, Omit<QueueDefinition, 'name'>>> = {
-  'poll-sender-mailbox': { policy: 'exclusive' },
-  // One queued and one running per account (singletonKey): copies arriving while a job runs still get
-  // a job after it, and two never APPEND the same rows at once.
-  'append-sent-folder': { policy: 'stately' },
-  // One slice of a crawl running and the next one queued (singletonKey: the crawl).
-  'run-scrape-job': { policy: 'stately' },
-};
+async function createRunHistoryIndex(database: DatabaseHandle): Promise<void> {
+  await database
+    .executeSql(
+      `CREATE INDEX IF NOT EXISTS job_run_history_idx ON pgboss.job (name, started_on DESC) INCLUDE (state)
+       WHERE started_on IS NOT NULL`,
+    )
+    .catch(() => {});
+}

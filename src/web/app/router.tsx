@@ -31,6 +31,7 @@ const RecycleBinPage = lazy(() => import('@/features/admin/routes/recycle-bin-pa
 const LogDashboardPage = lazy(() => import('@/features/admin/routes/log-dashboard-page'));
 const AlertingPage = lazy(() => import('@/features/admin/routes/alerting-page'));
 const CacheMonitorPage = lazy(() => import('@/features/admin/routes/cache-monitor-page'));
+const AutomatedSchedulesPage = lazy(() => import('@/features/admin/routes/automated-schedules-page'));
 const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
@@ -180,6 +181,7 @@ export const routes = [
               { path: 'admin/log-dashboard', element: <LogDashboardPage /> },
               { path: 'admin/alerting-dashboard', element: <AlertingPage /> },
               { path: 'admin/cache-monitor', element: <CacheMonitorPage /> },
+              { path: 'admin/automated-schedules', element: <AutomatedSchedulesPage /> },
               { path: 'admin/scraper', element: <ScraperPage /> },
               { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },

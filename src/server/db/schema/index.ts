@@ -8,6 +8,7 @@ export * from './imports';
 export * from './operations';
 export * from './payments';
 export * from './platform-stats';
+export * from './schedules';
 export * from './scraper';
 export * from './sending';
 export * from './site-traffic';

@@ -10,7 +10,6 @@ import {
 import type { Database } from '../../db/client';
 import { campaigns, campaignTestRunMessages, campaignTestRuns, senderAccounts } from '../../db/schema/index';
 import type { Queue } from '../../jobs/queue';
-import { sendCampaignTestRunJob } from '../../jobs/send-campaign-test-run.job';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { renderForContact, renderSeed } from '../personalization/personalization.service';
@@ -28,6 +27,9 @@ import { chooseContact, firstActiveAccount, type TestSendContext, userRow } from
 import { chooseVariant } from './sequencing';
 import { loadSteps } from './steps.service';
 import { repliesInThread, replyReferences, replySubject } from './thread-reply';
+
+/** The queue of test-run steps (send-campaign-test-run.job.ts): each step queues the next. */
+export const SEND_CAMPAIGN_TEST_RUN_JOB = 'send-campaign-test-run';
 
 /*
  * Test runs (shared/test-runs.ts). Starting one renders every step for one contact of the audience and
@@ -148,7 +150,7 @@ export async function startTestRun(options: {
     );
     return run!.id;
   });
-  await options.queue?.send(sendCampaignTestRunJob.name, { testRunId: runId });
+  await options.queue?.send(SEND_CAMPAIGN_TEST_RUN_JOB, { testRunId: runId });
   return getTestRun({ db, userId, campaignId: campaign.id, testRunId: runId });
 }
 
@@ -244,7 +246,7 @@ export async function sendNextTestRunStep(
   if (!next) return { sent: 0, failed: 0, remaining: 0 };
   const at = now();
   const later = async (when: Date) => {
-    await options.queue?.send(sendCampaignTestRunJob.name, { testRunId: run.id }, { startAfter: when });
+    await options.queue?.send(SEND_CAMPAIGN_TEST_RUN_JOB, { testRunId: run.id }, { startAfter: when });
   };
   // In order: while one step is being sent (by a live worker), the next waits.
   if (next.state === 'sending' && next.updatedAt.getTime() > at.getTime() - STALE_SENDING_MS) {

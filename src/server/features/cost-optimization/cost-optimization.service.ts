@@ -12,17 +12,9 @@ import {
 import { RECYCLE_BIN_DAYS } from '../../../shared/recycle-bin';
 import { PAGE_VIEW_RETENTION_DAYS } from '../../../shared/site-traffic';
 import type { Database } from '../../db/client';
-import { purgeDeletedAccountEventsJob } from '../../jobs/purge-deleted-account-events.job';
-import { purgeDeletedDirectoryContactsJob } from '../../jobs/purge-deleted-directory-contacts.job';
-import { purgeDeletedListsJob } from '../../jobs/purge-deleted-lists.job';
-import { purgeExpiredSessionsJob } from '../../jobs/purge-expired-sessions.job';
-import { purgeSiteTrafficJob } from '../../jobs/purge-site-traffic.job';
-import {
-  ABANDONED_UPLOAD_MS,
-  purgeStaleImportsJob,
-  STUCK_IMPORT_MS,
-} from '../../jobs/purge-stale-imports.job';
+import { findJob } from '../../jobs/registry';
 import { now } from '../../lib/clock';
+import { ABANDONED_UPLOAD_MS, STUCK_IMPORT_MS } from '../imports/imports.service';
 
 const DAY_MS = 86_400_000;
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -157,52 +149,50 @@ async function staleData(db: Database, at: Date): Promise<StaleData[]> {
               WHERE (status = 'uploaded' AND updated_at < ${ago(ABANDONED_UPLOAD_MS)})
                  OR (status IN ('queued', 'running') AND updated_at < ${ago(STUCK_IMPORT_MS)})`),
   ]);
-  const job = (definition: { name: string; cron: string }) => ({
-    job: definition.name,
-    cron: definition.cron,
-  });
+  // The schedules come from the job registry, so this page never disagrees with the worker.
+  const job = (name: string) => ({ job: name, cron: findJob(name)?.cron ?? '' });
   return [
     {
       key: 'deleted-lists',
       label: 'Lists in the recycle bin',
       rows: lists,
       rule: `Deleted over ${LIST_RECYCLE_BIN_DAYS} days ago, with their contacts`,
-      ...job(purgeDeletedListsJob),
+      ...job('purge-deleted-lists'),
     },
     {
       key: 'deleted-directory',
       label: 'Directory records in the recycle bin',
       rows: directory,
       rule: `Deleted over ${RECYCLE_BIN_DAYS} days ago`,
-      ...job(purgeDeletedDirectoryContactsJob),
+      ...job('purge-deleted-directory-contacts'),
     },
     {
       key: 'expired-sessions',
       label: 'Expired sessions and tokens',
       rows: sessions,
       rule: 'Past their expiry',
-      ...job(purgeExpiredSessionsJob),
+      ...job('purge-expired-sessions'),
     },
     {
       key: 'old-page-views',
       label: 'Website page views',
       rows: views,
       rule: `Older than ${PAGE_VIEW_RETENTION_DAYS} days`,
-      ...job(purgeSiteTrafficJob),
+      ...job('purge-site-traffic'),
     },
     {
       key: 'deleted-account-events',
       label: 'Events of deleted accounts',
       rows: events,
       rule: 'Written after their account was deleted',
-      ...job(purgeDeletedAccountEventsJob),
+      ...job('purge-deleted-account-events'),
     },
     {
       key: 'stale-imports',
       label: 'Abandoned and stuck imports',
       rows: imports,
       rule: 'Uploads never started after 24 h; imports without progress for 6 h',
-      ...job(purgeStaleImportsJob),
+      ...job('purge-stale-imports'),
     },
   ];
 }

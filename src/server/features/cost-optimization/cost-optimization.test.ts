@@ -13,7 +13,7 @@ import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { costOptimizationSchema } from '../../../shared/cost-optimization';
 import { contactLists, orders } from '../../db/schema/index';
-import { purgeDeletedListsJob } from '../../jobs/purge-deleted-lists.job';
+import { findJob } from '../../jobs/registry';
 
 const DAY_MS = 86_400_000;
 
@@ -143,7 +143,7 @@ describe('cost optimization', () => {
   it('counts stale data each purge job will remove, with its schedule', async () => {
     const data = await figures();
     const lists = data.staleData.find((s) => s.key === 'deleted-lists');
-    expect(lists).toMatchObject({ job: purgeDeletedListsJob.name, cron: purgeDeletedListsJob.cron });
+    expect(lists).toMatchObject({ job: 'purge-deleted-lists', cron: findJob('purge-deleted-lists')?.cron });
     expect(lists!.rows).toBeGreaterThanOrEqual(1);
     expect(data.staleData.map((s) => s.job)).toEqual(
       expect.arrayContaining([

@@ -18,15 +18,17 @@ import {
 } from '../../../shared/imports';
 import type { Database } from '../../db/client';
 import { contactLists, imports } from '../../db/schema/index';
-import { importContactsJob } from '../../jobs/import-contacts.job';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertStorableText, toStorableText } from '../../lib/input-hygiene';
 import { createList } from '../lists/lists.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
+import { importContactsJob } from './import-contacts.job';
 import { validateMapping } from './import-mapping';
 
+/** How long the stale-import purge lets an upload or a run sit (Cost Optimization shows them). */
+export { ABANDONED_UPLOAD_MS, STUCK_IMPORT_MS } from './purge-stale-imports.job';
 /** The disposable-email list the importer refuses, for the verifier too. */
 export { isDisposableDomain } from './row-rules';
 
@@ -382,7 +384,7 @@ export async function startImport(options: {
     }
     throw new AppError('conflict', IMPORT_MESSAGES.notStartable);
   }
-  await options.queue.send(importContactsJob.name, { importId: row.id }, importContactsJob.options);
+  await options.queue.send(importContactsJob.name, { importId: row.id }, importContactsJob.sendOptions);
   return toImportSummary(queued, await listNameOf(db, userId, listId));
 }
 

@@ -6,9 +6,9 @@ import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { ContactList, ListContact } from '../../../shared/contacts';
 import { contactLists, listContacts, users } from '../../db/schema/index';
-import { purgeDeletedLists } from '../../jobs/purge-deleted-lists.job';
 import { escapeCsvCell } from './list-export';
 import { getListRow } from './lists.service';
+import { purgeDeletedLists } from './purge-deleted-lists.job';
 
 const DAY = 86_400_000;
 

@@ -8,7 +8,7 @@ import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { recycleBinListSchema } from '../../../shared/recycle-bin';
 import { contactLists, directoryContacts, listContacts } from '../../db/schema/index';
-import { purgeDeletedDirectoryContacts } from '../../jobs/purge-deleted-directory-contacts.job';
+import { purgeDeletedDirectoryContacts } from './purge-deleted-directory-contacts.job';
 
 const DAY_MS = 86_400_000;
 

@@ -8,7 +8,7 @@ import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { ScrapeJob, ScrapeJobDetail, ScrapeResult } from '../../../shared/scraper';
 import { directoryContacts, scrapePages, scrapeResults } from '../../db/schema';
-import { runScrapeSlice } from '../../jobs/run-scrape-job.job';
+import { runScrapeSlice } from './run-scrape-job.job';
 
 /*
  * Crawls of a small business site served on loopback: robots.txt obeyed (its Disallow and Crawl-delay),

@@ -6,9 +6,9 @@ import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { PAGE_VIEW_BEACON_PATH, websiteTrafficSchema } from '../../../shared/site-traffic';
 import { sitePageViews, siteTrafficSalts } from '../../db/schema/index';
-import { purgeSiteTraffic } from '../../jobs/purge-site-traffic.job';
-import { rollUpSiteTraffic } from '../../jobs/roll-up-site-traffic.job';
 import { advanceClock, resetClock } from '../../lib/clock';
+import { purgeSiteTraffic } from './purge-site-traffic.job';
+import { rollUpSiteTraffic } from './roll-up-site-traffic.job';
 import { rollUpTrafficDay } from './site-traffic.service';
 import { isBotUserAgent, normalizePath, referrerHost } from './visitor';
 
