@@ -19,6 +19,7 @@ import type { Env } from './env';
 import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
 import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
+import { adminDataRoutes } from './features/admin-data/admin-data.routes';
 import { adminMonitorsRoutes } from './features/admin-monitors/admin-monitors.routes';
 import { aiRoutes } from './features/ai/ai.routes';
 import { analyticsRoutes } from './features/analytics/analytics.routes';
@@ -267,6 +268,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(aiRoutes);
   await app.register(adminRoutes);
   await app.register(adminMonitorsRoutes);
+  await app.register(adminDataRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

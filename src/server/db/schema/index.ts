@@ -7,3 +7,4 @@ export * from './imap-idle';
 export * from './imports';
 export * from './payments';
 export * from './sending';
+export * from './data-entry';

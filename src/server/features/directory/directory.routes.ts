@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
+import { myAssignmentSchema } from '../../../shared/data-entry';
 import {
   adminDirectoryCountSchema,
   adminDirectoryQuerySchema,
@@ -42,6 +43,7 @@ import {
   requestFacetRebuild,
   searchAdminDirectory,
 } from './directory-admin.service';
+import { assertWithinAssignment, getMyAssignment } from './data-entry-assignments.service';
 import { createDirectoryStatsCache } from './directory-stats.service';
 
 /** Data entry officers, and super admins who may do their work too. */
@@ -94,6 +96,7 @@ export async function directoryRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const user = await requireDirectoryStaff(request);
+      await assertWithinAssignment({ db, userId: user.id, role: user.role ?? 'user', record: request.body });
       reply.code(201);
       return createDirectoryContact({ db, actorId: user.id, fields: request.body });
     },
@@ -119,9 +122,19 @@ export async function directoryRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireDirectoryStaff(request);
+      const user = await requireDirectoryStaff(request);
+      await assertWithinAssignment({ db, userId: user.id, role: user.role ?? 'user', record: request.body });
       const { after } = await updateDirectoryContact({ db, id: request.params.id, fields: request.body });
       return after;
+    },
+  );
+
+  app.get(
+    '/api/data-entry/assignment',
+    { schema: { tags, response: { 200: myAssignmentSchema, ...errors } } },
+    async (request) => {
+      const user = await requireDirectoryStaff(request);
+      return getMyAssignment({ db, userId: user.id });
     },
   );
 

@@ -23,7 +23,7 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertStorableText, toStorableText } from '../../lib/input-hygiene';
-import { createList } from '../lists/lists.service';
+import { assertListNotFrozen, createList } from '../lists/lists.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
 import { validateMapping } from './import-mapping';
 
@@ -112,11 +112,17 @@ async function listNameOf(db: Database, userId: string, listId: string | null): 
 
 async function assertLiveList(db: Database, userId: string, listId: string): Promise<void> {
   const [list] = await db
-    .select({ id: contactLists.id })
+    .select({
+      id: contactLists.id,
+      name: contactLists.name,
+      frozenAt: contactLists.frozenAt,
+      frozenReason: contactLists.frozenReason,
+    })
     .from(contactLists)
     .where(and(eq(contactLists.id, listId), eq(contactLists.userId, userId), isNull(contactLists.deletedAt)))
     .limit(1);
   if (!list) throw notFound('List not found');
+  assertListNotFrozen(list);
 }
 
 async function assertListNameFree(db: Database, userId: string, name: string): Promise<void> {
@@ -336,13 +342,19 @@ export async function startImport(options: {
   let existingCustomFields: string[] = [];
   if (row.listId) {
     const [list] = await db
-      .select({ customFields: contactLists.customFields })
+      .select({
+        customFields: contactLists.customFields,
+        name: contactLists.name,
+        frozenAt: contactLists.frozenAt,
+        frozenReason: contactLists.frozenReason,
+      })
       .from(contactLists)
       .where(
         and(eq(contactLists.id, row.listId), eq(contactLists.userId, userId), isNull(contactLists.deletedAt)),
       )
       .limit(1);
     if (!list) throw notFound('List not found');
+    assertListNotFrozen(list);
     existingCustomFields = list.customFields ?? [];
   } else if (row.target === 'list' && !row.newListName) {
     throw new AppError('bad_request', IMPORT_MESSAGES.listRequired);
@@ -431,3 +443,4 @@ export async function cancelImport(options: {
   }
   return toImportSummary(cancelled, await listNameOf(db, userId, cancelled.listId));
 }
+export { isDisposableDomain } from './row-rules';
