@@ -325,20 +325,18 @@ describe('User Lists', () => {
     const campaign = await createSendingCampaign(app, seller.user.id, [account], {
       audience: { listIds: [list!.id], leadFilters: [] },
     });
-    await app.services.db
-      .insert(emailEvents)
-      .values([
-        ...Array.from({ length: 90 }, () => ({
-          userId: seller.user.id,
-          campaignId: campaign.id,
-          type: 'sent' as const,
-        })),
-        ...Array.from({ length: 10 }, () => ({
-          userId: seller.user.id,
-          campaignId: campaign.id,
-          type: 'bounced' as const,
-        })),
-      ]);
+    await app.services.db.insert(emailEvents).values([
+      ...Array.from({ length: 90 }, () => ({
+        userId: seller.user.id,
+        campaignId: campaign.id,
+        type: 'sent' as const,
+      })),
+      ...Array.from({ length: 10 }, () => ({
+        userId: seller.user.id,
+        campaignId: campaign.id,
+        type: 'bounced' as const,
+      })),
+    ]);
 
     const page = userListPageSchema.parse(
       (await asAdmin()({ method: 'GET', url: `/api/admin/user-lists?search=${tag}` })).json(),
@@ -419,7 +417,9 @@ describe('User Lists', () => {
     )({ method: 'POST', url: `/api/campaigns/${campaign.id}/launch` });
     // The pre-launch check names the frozen list as what blocks the launch.
     expect(launch.statusCode).toBe(422);
-    expect(JSON.stringify(launch.json().errors)).toContain('is frozen by the Tambari team (Looks bought: 40% bounces)');
+    expect(JSON.stringify(launch.json().errors)).toContain(
+      'is frozen by the Tambari team (Looks bought: 40% bounces)',
+    );
     const upload = await uploadCsv(app, owner.cookie, 'email\nnew@frozen.test\n', {
       target: 'list',
       listId: list.id,
