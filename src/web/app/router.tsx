@@ -22,6 +22,9 @@ const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-pa
 const SecurityMonitorPage = lazy(() => import('@/features/admin/routes/security-monitor-page'));
 const EmailQueuePage = lazy(() => import('@/features/admin/routes/email-queue-page'));
 const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-processing-page'));
+const AdminContactsPage = lazy(() => import('@/features/admin/routes/admin-contacts-page'));
+const UserListsPage = lazy(() => import('@/features/admin/routes/user-lists-page'));
+const DataEntryManagementPage = lazy(() => import('@/features/admin/routes/data-entry-management-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -157,6 +160,9 @@ export const routes = [
               { path: 'email-queue-status', element: <Navigate to="/admin/email-queue-status" replace /> },
               { path: 'admin/email-processing-monitor', element: <EmailProcessingPage /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
+              { path: 'admin/contacts', element: <AdminContactsPage /> },
+              { path: 'admin/user-lists', element: <UserListsPage /> },
+              { path: 'admin/data-entry-management', element: <DataEntryManagementPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
               { path: 'admin-subscriptions', element: <Navigate to="/admin/subscriptions" replace /> },

@@ -103,7 +103,7 @@ export async function saveAssignment(options: {
   return { before, after: toAssignmentDto(row) };
 }
 
-function describe(assignment: { countryCode: string | null; category: string | null }): string {
+function describeAssignment(assignment: { countryCode: string | null; category: string | null }): string {
   return [
     assignment.countryCode ? countryName(assignment.countryCode) : null,
     assignment.category ? categoryName(assignment.category) : null,
@@ -132,7 +132,7 @@ export async function assertWithinAssignment(options: {
       options.record.category !== undefined &&
       options.record.category !== assignment.category);
   if (outside) {
-    const message = DATA_ENTRY_MESSAGES.outsideAssignment(describe(assignment));
+    const message = DATA_ENTRY_MESSAGES.outsideAssignment(describeAssignment(assignment));
     throw new AppError('forbidden', message, { code: 'outside_assignment' });
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
-import { myAssignmentSchema } from '../../../shared/data-entry';
 import {
   adminDirectoryCountSchema,
   adminDirectoryQuerySchema,
@@ -22,9 +21,11 @@ import {
   verificationQueueQuerySchema,
   verifyContactSchema,
 } from '../../../shared/contacts';
+import { myAssignmentSchema } from '../../../shared/data-entry';
 import { AppError } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
+import { assertWithinAssignment, getMyAssignment } from './data-entry-assignments.service';
 import {
   createDirectoryContact,
   getDataEntryStats,
@@ -43,7 +44,6 @@ import {
   requestFacetRebuild,
   searchAdminDirectory,
 } from './directory-admin.service';
-import { assertWithinAssignment, getMyAssignment } from './data-entry-assignments.service';
 import { createDirectoryStatsCache } from './directory-stats.service';
 
 /** Data entry officers, and super admins who may do their work too. */
