@@ -17,7 +17,6 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
@@ -168,38 +167,25 @@ function Locations({ data, onErase }: { data: ContactLocations; onErase: () => v
           {data.directory.length === 0 ? (
             <p className="text-sm text-muted-foreground">Not in the directory.</p>
           ) : (
-            <div className="overflow-x-auto rounded-md border">
-              <Table data-testid="directory-records">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Company</TableHead>
-                    <TableHead>Country · category</TableHead>
-                    <TableHead>Source</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Added</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {data.directory.map((record) => (
-                    <TableRow key={record.id}>
-                      <TableCell className="font-medium">{record.companyName}</TableCell>
-                      <TableCell>
-                        {record.countryCode} · {categoryName(record.category)}
-                      </TableCell>
-                      <TableCell>{record.source}</TableCell>
-                      <TableCell>
-                        {record.deleted ? (
-                          <Badge variant="outline">In recycle bin</Badge>
-                        ) : (
-                          record.verificationStatus
-                        )}
-                      </TableCell>
-                      <TableCell>{formatDate(record.createdAt)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </div>
+            <ul className="divide-y rounded-md border" data-testid="directory-records">
+              {data.directory.map((record) => (
+                <li
+                  key={record.id}
+                  className="flex flex-col gap-1 p-3 sm:flex-row sm:items-center sm:justify-between"
+                >
+                  <div className="min-w-0">
+                    <p className="truncate font-medium">
+                      {record.companyName} {record.deleted && <Badge variant="outline">In recycle bin</Badge>}
+                    </p>
+                    <p className="text-xs text-muted-foreground">
+                      {record.countryCode} · {categoryName(record.category)} · {record.source} ·{' '}
+                      {record.verificationStatus}
+                    </p>
+                  </div>
+                  <span className="text-xs text-muted-foreground">Added {formatDate(record.createdAt)}</span>
+                </li>
+              ))}
+            </ul>
           )}
         </section>
 
