@@ -403,6 +403,9 @@ export const contactListSchema = z.object({
   description: z.string().nullable(),
   customFields: z.array(z.string()),
   contactCount: z.number().int(),
+  /** Set when a super admin froze the list (it looks bought or scraped): why, in their words. */
+  frozen: z.boolean(),
+  frozenReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -135,6 +135,8 @@ test('data entry management: the admin reviews the officer’s record, sets a qu
   page,
   browser,
 }) => {
+  // Two signed-in browsers and four screens: more than the default minute on a loaded machine.
+  test.slow();
   const officer = await browser.newContext();
   const officerPage = await officer.newPage();
   await signInViaApi(officerPage.request, DEMO.dataEntry, E2E_DEMO_PASSWORD);

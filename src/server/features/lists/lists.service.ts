@@ -51,6 +51,8 @@ export function toListDto(row: ListRow): ContactList {
     description: row.description,
     customFields: row.customFields ?? [],
     contactCount: row.contactCount,
+    frozen: row.frozenAt !== null,
+    frozenReason: row.frozenReason,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

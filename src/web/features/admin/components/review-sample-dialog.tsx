@@ -139,7 +139,8 @@ export function ReviewSampleDialog({
           ) : (
             <>
               <p className="text-sm text-muted-foreground">
-                {formatNumber(sample.data.unreviewed)} of their records are not reviewed yet.
+                Drawn from {formatNumber(sample.data.unreviewed)} record
+                {sample.data.unreviewed === 1 ? '' : 's'} not reviewed before.
               </p>
               <ul className="divide-y rounded-md border">
                 {sample.data.records.map((record) => (
