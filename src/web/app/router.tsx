@@ -25,6 +25,7 @@ const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-pro
 const AdminContactsPage = lazy(() => import('@/features/admin/routes/admin-contacts-page'));
 const UserListsPage = lazy(() => import('@/features/admin/routes/user-lists-page'));
 const DataEntryManagementPage = lazy(() => import('@/features/admin/routes/data-entry-management-page'));
+const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -159,6 +160,8 @@ export const routes = [
               { path: 'admin/email-queue-status', element: <EmailQueuePage /> },
               { path: 'email-queue-status', element: <Navigate to="/admin/email-queue-status" replace /> },
               { path: 'admin/email-processing-monitor', element: <EmailProcessingPage /> },
+              { path: 'admin/scraper', element: <ScraperPage /> },
+              { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/contacts', element: <AdminContactsPage /> },
               { path: 'admin/user-lists', element: <UserListsPage /> },

@@ -240,6 +240,9 @@ export async function eraseContactEverywhere(options: {
       tx,
       sql`DELETE FROM directory_contacts WHERE ${DIRECTORY_EMAIL} = ${email}`,
     );
+    // The verifier's cached result and the scraper's finding name the address too.
+    await tx.execute(sql`DELETE FROM email_verifications WHERE email = ${email}`);
+    await tx.execute(sql`DELETE FROM scrape_results WHERE lower(email) = ${email}`);
     const emailHash = await addErasureTombstone({ db: tx, email });
     const result = {
       emailHash,

@@ -27,6 +27,9 @@ import { assertListNotFrozen, createList } from '../lists/lists.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
 import { validateMapping } from './import-mapping';
 
+/** The disposable-email list the importer refuses, for the verifier too. */
+export { isDisposableDomain } from './row-rules';
+
 type ImportRow = typeof imports.$inferSelect;
 
 export interface ImportActor {
@@ -443,4 +446,3 @@ export async function cancelImport(options: {
   }
   return toImportSummary(cancelled, await listNameOf(db, userId, cancelled.listId));
 }
-export { isDisposableDomain } from './row-rules';
