@@ -133,6 +133,8 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     exact_p95_ms: Number(percentile(exactMs, 95).toFixed(1)),
     lookup_p95_ms: Number(percentile(lookupMs, 95).toFixed(1)),
     user_lists_p95_ms: Number(percentile(listsMs, 95).toFixed(1)),
-    index_only: plans.every((p) => !p.includes('Seq Scan')),
+    // campaign_contacts and suppressions are empty here, so the planner rightly scans them; the
+    // directory and list plans are the ones a million rows test.
+    directory_and_lists_indexed: plans.slice(0, 2).every((p) => !p.includes('Seq Scan')),
   };
 }
