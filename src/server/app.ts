@@ -20,6 +20,7 @@ import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
 import { adminAnalyticsRoutes } from './features/admin-analytics/admin-analytics.routes';
 import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
+import { adminDataRoutes } from './features/admin-data/admin-data.routes';
 import { adminMonitorsRoutes } from './features/admin-monitors/admin-monitors.routes';
 import { adminOperationsRoutes } from './features/admin-operations/admin-operations.routes';
 import { aiRoutes } from './features/ai/ai.routes';
@@ -284,6 +285,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminAnalyticsRoutes);
   await app.register(adminOperationsRoutes);
   await app.register(schedulesRoutes);
+  await app.register(adminDataRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

@@ -21,8 +21,13 @@ export const LEAD_VERIFICATION_FILTERS = ['verified', 'unverified'] as const;
 /** "Verified within" choices the lead filters offer, in days. */
 export const VERIFIED_WITHIN_DAYS = [30, 90, 365] as const;
 export const LIST_CONTACT_SOURCES = ['import', 'lead_discovery', 'manual'] as const;
-export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] as const;
+export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual', 'erased'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+/**
+ * Reasons a person may choose when adding entries: 'erased' is the platform's tombstone of an address
+ * erased on its owner's request (admin Contacts screen), written only by that erasure.
+ */
+export const ADDABLE_SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] as const;
 /** Reasons a user may lift: an unsubscribe or a complaint is honoured forever (PRODUCT.md, Compliance). */
 export const REMOVABLE_SUPPRESSION_REASONS: readonly SuppressionReason[] = ['manual', 'bounced'];
 
@@ -68,6 +73,12 @@ export const CONTACT_MESSAGES = {
   sampleNotVerifiable:
     'This is sample data (a generated business on a reserved example domain): it cannot be verified.',
   suppressionPermanent: 'Unsubscribes and complaints are permanent and cannot be removed.',
+  erasedPermanent:
+    "This address was erased at its owner's request. Its tombstone keeps it from being added or mailed again and cannot be removed.",
+  erasedAddress:
+    "This address was erased at its owner's request and cannot be added to the directory or a list again.",
+  listFrozen: (name: string, reason: string | null) =>
+    `The list "${name}" is frozen by the Tambari team${reason ? ` (${reason})` : ''}: it cannot be sent to or imported into. Contact support if you believe this is a mistake.`,
   recipientLimit: (limit: number, planName: string) =>
     `Your ${planName} plan allows ${limit.toLocaleString('en-US')} contacts. Remove contacts or upgrade your plan to add more.`,
   outsideFreeScope: (scope: string) =>
@@ -386,6 +397,9 @@ export const contactListSchema = z.object({
   description: z.string().nullable(),
   customFields: z.array(z.string()),
   contactCount: z.number().int(),
+  /** Set when a super admin froze the list (it looks bought or scraped): why, in their words. */
+  frozen: z.boolean(),
+  frozenReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -495,7 +509,7 @@ export const suppressionPageSchema = z.object({
 });
 export const addSuppressionsSchema = z.object({
   emails: z.array(emailSchema).min(1).max(BULK_IDS_MAX),
-  reason: z.enum(SUPPRESSION_REASONS).default('manual'),
+  reason: z.enum(ADDABLE_SUPPRESSION_REASONS).default('manual'),
   note: optionalText(500),
 });
 export const addSuppressionsResultSchema = z.object({

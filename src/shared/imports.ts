@@ -159,6 +159,7 @@ export const IMPORT_REASONS = {
   duplicate: (line: number) => `Duplicate of line ${line}`,
   existing: 'Already in this list',
   existingDirectory: 'Already in the directory',
+  erased: "Erased at its owner's request: it cannot be added again",
   unknownCategory: 'Unknown category',
   unknownCountry: 'Unknown country',
   missingCompany: 'Missing company name',

@@ -32,6 +32,9 @@ const LogDashboardPage = lazy(() => import('@/features/admin/routes/log-dashboar
 const AlertingPage = lazy(() => import('@/features/admin/routes/alerting-page'));
 const CacheMonitorPage = lazy(() => import('@/features/admin/routes/cache-monitor-page'));
 const AutomatedSchedulesPage = lazy(() => import('@/features/admin/routes/automated-schedules-page'));
+const AdminContactsPage = lazy(() => import('@/features/admin/routes/admin-contacts-page'));
+const UserListsPage = lazy(() => import('@/features/admin/routes/user-lists-page'));
+const DataEntryManagementPage = lazy(() => import('@/features/admin/routes/data-entry-management-page'));
 const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
@@ -185,6 +188,9 @@ export const routes = [
               { path: 'admin/scraper', element: <ScraperPage /> },
               { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
+              { path: 'admin/contacts', element: <AdminContactsPage /> },
+              { path: 'admin/user-lists', element: <UserListsPage /> },
+              { path: 'admin/data-entry-management', element: <DataEntryManagementPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
               { path: 'admin-subscriptions', element: <Navigate to="/admin/subscriptions" replace /> },

@@ -38,3 +38,12 @@ export function useCities(countryCode: string | undefined, q = '') {
     placeholderData: keepPreviousData,
   });
 }
+
+type CountryRef = CountryList['countries'][number];
+
+/** "🇳🇬 Nigeria", or the code when the reference has not loaded. */
+export function countryLabel(byCode: Map<string, CountryRef>, code: string | null | undefined): string {
+  if (!code) return '—';
+  const country = byCode.get(code);
+  return country ? `${country.flag} ${country.name}` : code;
+}

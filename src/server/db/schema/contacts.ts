@@ -108,6 +108,9 @@ export const directoryContacts = pgTable(
     index('directory_contacts_category_created_idx')
       .on(t.category, t.createdAt, t.id)
       .where(sql`${t.deletedAt} is null`),
+    // The admin Contacts screen: one address (exact or by prefix) among live and deleted records alike.
+    // Byte order (COLLATE "C") lets a prefix be one index range read in order.
+    index('directory_contacts_email_c_idx').on(sql`lower(${t.email}) COLLATE "C"`),
     index('directory_contacts_company_trgm_idx').using('gin', t.companyName.op('gin_trgm_ops')),
     index('directory_contacts_contact_trgm_idx').using('gin', t.contactName.op('gin_trgm_ops')),
     // Data entry: the verification queue (oldest first) and each officer's own counts.
@@ -186,10 +189,19 @@ export const contactLists = pgTable(
     /** Names of the list's custom fields; values live in list_contacts.custom_fields. Merge tags later. */
     customFields: jsonb('custom_fields').$type<string[]>().notNull().default([]),
     contactCount: integer('contact_count').notNull().default(0),
+    /**
+     * Frozen by a super admin (a list that looks bought or scraped): it cannot be an audience or take
+     * new members until unfrozen. The reason is shown to the owner.
+     */
+    frozenAt: timestamp('frozen_at', { withTimezone: true }),
+    frozenBy: text('frozen_by'),
+    frozenReason: text('frozen_reason'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
+    // The admin User Lists screen: every live list, biggest first (keyset on size, id).
+    index('contact_lists_size_idx').on(t.contactCount, t.id).where(sql`${t.deletedAt} is null`),
     uniqueIndex('contact_lists_user_name_key')
       .on(t.userId, sql`lower(${t.name})`)
       .where(sql`${t.deletedAt} is null`),
@@ -235,6 +247,8 @@ export const listContacts = pgTable(
   },
   (t) => [
     unique('list_contacts_list_email_key').on(t.listId, t.emailNormalized),
+    // The admin Contacts screen: an address across every user's lists (exact, or a prefix range).
+    index('list_contacts_email_c_idx').on(sql`${t.emailNormalized} COLLATE "C"`),
     index('list_contacts_user_list_idx').on(t.userId, t.listId, t.id),
   ],
 );
@@ -280,6 +294,8 @@ export const suppressions = pgTable(
   (t) => [
     unique('suppressions_user_hash_key').on(t.userId, t.emailHash).nullsNotDistinct(),
     index('suppressions_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // The admin Contacts screen: one address's entries across every owner.
+    index('suppressions_hash_idx').on(t.emailHash),
   ],
 );
 

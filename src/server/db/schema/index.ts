@@ -2,6 +2,7 @@ export * from './audit';
 export * from './auth';
 export * from './campaigns';
 export * from './contacts';
+export * from './data-entry';
 export * from './dev-mailbox';
 export * from './imap-idle';
 export * from './imports';

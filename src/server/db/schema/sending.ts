@@ -246,6 +246,8 @@ export const campaignContacts = pgTable(
       .on(t.nextStepAt)
       .where(sql`${t.status} = 'active' and ${t.nextStepAt} is not null`),
     index('campaign_contacts_user_email_idx').on(t.userId, sql`lower(${t.email})`),
+    // Erasing an address everywhere finds its recipients across all users.
+    index('campaign_contacts_email_idx').on(sql`lower(${t.email})`),
   ],
 );
 

@@ -9,6 +9,7 @@ import type { Database } from '../../db/client';
 import { imapIdleLeases, senderAccounts, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
+import { decodeCursor, encodeCursor, iso, rowsOf } from '../../lib/list-cursor';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
   effectiveDailyCap,
@@ -16,7 +17,6 @@ import {
   resumeSenderAccount,
   sentTodayOf,
 } from '../sender-accounts/sender-accounts.service';
-import { decodeCursor, encodeCursor, iso, rowsOf } from './cursor';
 
 /*
  * The Email Processing monitor: every sender account across all users, one page at a time, with what

@@ -13,9 +13,9 @@ import type { Database } from '../../db/client';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import { decodeCursor, encodeCursor, iso, rowsOf } from '../../lib/list-cursor';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { wakeDispatchers } from '../sending/outbox.service';
-import { decodeCursor, encodeCursor, iso, rowsOf } from './cursor';
 
 /*
  * The Email Queue monitor: pg-boss's own tables (schema pgboss) and the outbox, read live. Retry and

@@ -6,6 +6,7 @@ import { contactLists, directoryContacts, listContacts } from '../../db/schema/i
 import { AppError } from '../../lib/errors';
 import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.service';
 import { scopedFilters } from '../leads/leads.service';
+import { assertListNotFrozen } from '../lists/lists.service';
 import { filterSuppressed } from '../suppression/suppression.service';
 
 /*
@@ -58,12 +59,19 @@ async function* listBatches(
 ): AsyncGenerator<AudienceContact[]> {
   if (listIds.length === 0) return;
   const live = await db
-    .select({ id: contactLists.id })
+    .select({
+      id: contactLists.id,
+      name: contactLists.name,
+      frozenAt: contactLists.frozenAt,
+      frozenReason: contactLists.frozenReason,
+    })
     .from(contactLists)
     .where(
       and(eq(contactLists.userId, userId), inArray(contactLists.id, listIds), isNull(contactLists.deletedAt)),
     );
   if (live.length !== new Set(listIds).size) throw new AppError('validation', CAMPAIGN_MESSAGES.listNotFound);
+  // A list frozen by an admin is no audience: launching, scheduling and sending all stop here.
+  for (const list of live) assertListNotFrozen(list);
   for (const listId of new Set(listIds)) {
     let lastId = 0;
     for (;;) {

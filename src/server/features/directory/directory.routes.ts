@@ -22,6 +22,7 @@ import {
   verificationQueueQuerySchema,
   verifyContactSchema,
 } from '../../../shared/contacts';
+import { myAssignmentSchema } from '../../../shared/data-entry';
 import {
   recategorizationPreviewSchema,
   recategorizationRuleSchema,
@@ -30,6 +31,7 @@ import {
 import { AppError } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
+import { assertWithinAssignment, getMyAssignment } from './data-entry-assignments.service';
 import {
   createDirectoryContact,
   getDataEntryStats,
@@ -111,6 +113,7 @@ export async function directoryRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const user = await requireDirectoryStaff(request);
+      await assertWithinAssignment({ db, userId: user.id, role: user.role ?? 'user', record: request.body });
       reply.code(201);
       return createDirectoryContact({ db, actorId: user.id, fields: request.body });
     },
@@ -136,9 +139,19 @@ export async function directoryRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireDirectoryStaff(request);
+      const user = await requireDirectoryStaff(request);
+      await assertWithinAssignment({ db, userId: user.id, role: user.role ?? 'user', record: request.body });
       const { after } = await updateDirectoryContact({ db, id: request.params.id, fields: request.body });
       return after;
+    },
+  );
+
+  app.get(
+    '/api/data-entry/assignment',
+    { schema: { tags, response: { 200: myAssignmentSchema, ...errors } } },
+    async (request) => {
+      const user = await requireDirectoryStaff(request);
+      return getMyAssignment({ db, userId: user.id });
     },
   );
 

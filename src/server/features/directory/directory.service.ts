@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
 import { canonicalCity, isKnownCountry } from '../reference/reference.service';
+import { assertNotErased } from '../suppression/suppression.service';
 import { type DirectoryRow, pageDirectory } from './directory.queries';
 
 // The directory's shared queries, for the features that filter and count leads (leads, lists, campaigns).
@@ -163,6 +164,7 @@ export async function createDirectoryContact(options: {
   provenance?: { sourceUrl: string; crawledAt: Date };
 }): Promise<DirectoryContact> {
   const values = normalizeFields(options.fields, options.fields.countryCode);
+  await assertNotErased({ db: options.db, email: values.email! });
   const existing = await findLiveByEmail(options.db, values.email!);
   if (existing) throw duplicateError(existing);
   try {
@@ -212,6 +214,7 @@ export async function updateDirectoryContact(options: {
 }): Promise<{ before: DirectoryRow; after: DirectoryContact }> {
   const before = await getDirectoryRow(options);
   const values = normalizeFields(options.fields, options.fields.countryCode ?? before.countryCode);
+  if (values.email) await assertNotErased({ db: options.db, email: values.email });
   if (values.email && before.deletedAt === null) {
     const existing = await findLiveByEmail(options.db, values.email, before.id);
     if (existing) throw duplicateError(existing);

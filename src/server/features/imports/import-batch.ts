@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { IMPORT_REASONS } from '../../../shared/imports';
 import { now } from '../../lib/clock';
 import { listCopyLine } from './import-eager-move';
@@ -56,6 +57,8 @@ const PRELOAD_LIMIT = 200_000;
  */
 export class ExistingChecker {
   private preloaded: Set<string> | null = null;
+  /** Hashes of addresses erased on their owner's request: never added to a list or the directory. */
+  private erased = new Set<string>();
 
   constructor(
     private readonly session: ImportSession,
@@ -63,6 +66,13 @@ export class ExistingChecker {
   ) {}
 
   async start(): Promise<void> {
+    if (this.ref.target === 'suppression') return;
+    // Erasures are rare (data-protection requests), so their hashes are held in memory; rows are
+    // hashed only when there is at least one.
+    const erased = await this.session.query<{ h: string }>(
+      "SELECT email_hash AS h FROM suppressions WHERE user_id IS NULL AND reason = 'erased'",
+    );
+    this.erased = new Set(erased.rows.map((r) => r.h));
     if (this.ref.target !== 'list') return;
     const { rows } = await this.session.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM (SELECT 1 FROM list_contacts WHERE list_id = $1 LIMIT $2) x',
@@ -74,6 +84,12 @@ export class ExistingChecker {
       [this.ref.listId],
     );
     this.preloaded = new Set(found.rows.map((r) => r.e));
+  }
+
+  /** Whether this normalised address was erased everywhere (see suppression.service.ts). */
+  isErased(normalized: string): boolean {
+    if (this.erased.size === 0) return false;
+    return this.erased.has(createHash('sha256').update(normalized).digest('hex'));
   }
 
   /** Whether the target holds this address, when known without asking the database. */
@@ -167,6 +183,10 @@ export class BatchBuilder {
   }
 
   private place(row: StagedRow, values: string[], alreadyThere: boolean): void {
+    if (this.input.existing.isErased(row.normalized)) {
+      this.reject(row.line, IMPORT_REASONS.erased, reportValues(values), 'invalid');
+      return;
+    }
     if (alreadyThere) {
       const reason =
         this.input.ref.target === 'directory' ? IMPORT_REASONS.existingDirectory : IMPORT_REASONS.existing;

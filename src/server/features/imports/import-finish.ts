@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { CUSTOM_FIELDS_MAX } from '../../../shared/contacts';
+import { CONTACT_MESSAGES, CUSTOM_FIELDS_MAX } from '../../../shared/contacts';
 import { IMPORT_MESSAGES } from '../../../shared/imports';
 import type { DatabaseHandle } from '../../db/client';
 import { type imports, users } from '../../db/schema/index';
@@ -125,12 +125,21 @@ async function finish(
       [row.userId],
     );
     used = Number(totals[0]?.n ?? 0);
-    const { rows: lists } = await tx.query<{ custom_fields: string[] }>(
-      'SELECT custom_fields FROM contact_lists WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE',
+    const { rows: lists } = await tx.query<{
+      custom_fields: string[];
+      name: string;
+      frozen_at: Date | null;
+      frozen_reason: string | null;
+    }>(
+      `SELECT custom_fields, name, frozen_at, frozen_reason FROM contact_lists
+       WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE`,
       [row.listId, row.userId],
     );
     if (!lists[0])
       throw new ImportRefused('The list was deleted during the import, so nothing was imported.');
+    // Frozen by an admin while the file was read: nothing goes in (the transaction rolls back).
+    if (lists[0].frozen_at)
+      throw new ImportRefused(CONTACT_MESSAGES.listFrozen(lists[0].name, lists[0].frozen_reason));
     customFields = mergeCustomFields(lists[0].custom_fields, row.mapping ?? {});
     // Checked at start too; the list may have gained fields since (PATCH /api/lists/:id).
     if (customFields.length > CUSTOM_FIELDS_MAX)

@@ -22,7 +22,7 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertStorableText, toStorableText } from '../../lib/input-hygiene';
-import { createList } from '../lists/lists.service';
+import { assertListNotFrozen, createList } from '../lists/lists.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
 import { importContactsJob } from './import-contacts.job';
 import { validateMapping } from './import-mapping';
@@ -117,11 +117,17 @@ async function listNameOf(db: Database, userId: string, listId: string | null): 
 
 async function assertLiveList(db: Database, userId: string, listId: string): Promise<void> {
   const [list] = await db
-    .select({ id: contactLists.id })
+    .select({
+      id: contactLists.id,
+      name: contactLists.name,
+      frozenAt: contactLists.frozenAt,
+      frozenReason: contactLists.frozenReason,
+    })
     .from(contactLists)
     .where(and(eq(contactLists.id, listId), eq(contactLists.userId, userId), isNull(contactLists.deletedAt)))
     .limit(1);
   if (!list) throw notFound('List not found');
+  assertListNotFrozen(list);
 }
 
 async function assertListNameFree(db: Database, userId: string, name: string): Promise<void> {
@@ -341,13 +347,19 @@ export async function startImport(options: {
   let existingCustomFields: string[] = [];
   if (row.listId) {
     const [list] = await db
-      .select({ customFields: contactLists.customFields })
+      .select({
+        customFields: contactLists.customFields,
+        name: contactLists.name,
+        frozenAt: contactLists.frozenAt,
+        frozenReason: contactLists.frozenReason,
+      })
       .from(contactLists)
       .where(
         and(eq(contactLists.id, row.listId), eq(contactLists.userId, userId), isNull(contactLists.deletedAt)),
       )
       .limit(1);
     if (!list) throw notFound('List not found');
+    assertListNotFrozen(list);
     existingCustomFields = list.customFields ?? [];
   } else if (row.target === 'list' && !row.newListName) {
     throw new AppError('bad_request', IMPORT_MESSAGES.listRequired);

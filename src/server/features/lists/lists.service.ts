@@ -35,6 +35,7 @@ import {
   countRecipients,
   lockUserContacts,
 } from '../plans/plan-access.service';
+import { assertNotErased } from '../suppression/suppression.service';
 
 type ListRow = typeof contactLists.$inferSelect;
 type ListContactRow = typeof listContacts.$inferSelect;
@@ -50,6 +51,8 @@ export function toListDto(row: ListRow): ContactList {
     description: row.description,
     customFields: row.customFields ?? [],
     contactCount: row.contactCount,
+    frozen: row.frozenAt !== null,
+    frozenReason: row.frozenReason,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -89,6 +92,22 @@ export async function listLists({ db, userId }: { db: Database; userId: string }
   return rows.map(toListDto);
 }
 
+/**
+ * A list frozen by a super admin (it looks bought or scraped) cannot be sent to or take new members:
+ * the owner is told why. Every writer that adds members and every audience check calls this.
+ */
+export function assertListNotFrozen(list: {
+  name: string;
+  frozenAt: Date | null;
+  frozenReason: string | null;
+}): void {
+  if (list.frozenAt) {
+    throw new AppError('forbidden', CONTACT_MESSAGES.listFrozen(list.name, list.frozenReason), {
+      code: 'list_frozen',
+    });
+  }
+}
+
 /** A live list of this user; another user's id or a deleted list answers 404. */
 export async function getListRow(options: {
   db: Database;
@@ -114,6 +133,7 @@ export async function getListRow(options: {
     .limit(1);
   const [row] = options.forNewMembers ? await query.for('key share') : await query;
   if (!row) throw notFound(LIST_NOT_FOUND);
+  if (options.forNewMembers) assertListNotFrozen(row);
   return row;
 }
 
@@ -426,6 +446,7 @@ export async function addListContact(options: {
   fields: ListContactFields & { email: string };
 }): Promise<ListContact> {
   const userId = options.actor.id;
+  await assertNotErased({ db: options.db, email: options.fields.email });
   return options.db.transaction(async (trx) => {
     const tx = trx as unknown as Database;
     await lockUserContacts({ db: tx, userId });
@@ -462,6 +483,8 @@ export async function updateListContact(options: {
 }): Promise<ListContact> {
   const list = await getListRow({ db: options.db, userId: options.userId, id: options.listId });
   assertKnownCustomFields(list, options.fields.customFields);
+  if (options.fields.email !== undefined)
+    await assertNotErased({ db: options.db, email: options.fields.email });
   const where = and(
     eq(listContacts.id, options.contactId),
     eq(listContacts.userId, options.userId),

@@ -33,7 +33,8 @@ export function toSuppressionDto(row: SuppressionRow): Suppression {
     reason: row.reason,
     source: row.source,
     note: row.note,
-    removable: row.userId === null || REMOVABLE_SUPPRESSION_REASONS.includes(row.reason),
+    removable:
+      row.reason !== 'erased' && (row.userId === null || REMOVABLE_SUPPRESSION_REASONS.includes(row.reason)),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -195,6 +196,7 @@ export async function removeSuppression(options: {
     .where(and(eq(suppressions.id, options.id), ownerIs(options.userId)))
     .limit(1);
   if (!row) throw notFound('Suppression not found');
+  if (row.reason === 'erased') throw new AppError('forbidden', CONTACT_MESSAGES.erasedPermanent);
   if (options.userId !== null && !REMOVABLE_SUPPRESSION_REASONS.includes(row.reason)) {
     throw new AppError('forbidden', CONTACT_MESSAGES.suppressionPermanent);
   }
@@ -224,4 +226,76 @@ export async function restoreSuppressionTombstones(options: {
       RETURNING 1)
     SELECT count(*)::int AS n FROM restored`);
   return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Erasure tombstones: a platform-wide entry with reason 'erased', left when an admin erases an address
+// everywhere on its owner's request. It blocks sending like any platform entry, and the directory, the
+// lists and the importer refuse the address, so it is never added again.
+
+const erasedIs = (hashes: string[]) =>
+  and(
+    isNull(suppressions.userId),
+    eq(suppressions.reason, 'erased'),
+    inArray(suppressions.emailHash, hashes),
+  );
+
+/** The hint an erasure keeps: the domain only (the person's part of the address is gone). */
+export function erasedHint(email: string): string {
+  const key = emailDedupeKey(email);
+  return `***${key.slice(key.lastIndexOf('@'))}`;
+}
+
+export async function isErased(options: { db: Database; email: string }): Promise<boolean> {
+  const [row] = await options.db
+    .select({ id: suppressions.id })
+    .from(suppressions)
+    .where(erasedIs([hashEmail(options.email)]))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Refuses an erased address with a clear message (the directory and list writers call this). */
+export async function assertNotErased(options: { db: Database; email: string; path?: string }) {
+  if (await isErased(options)) {
+    throw new AppError('validation', CONTACT_MESSAGES.erasedAddress, {
+      errors: [{ path: options.path ?? 'email', message: CONTACT_MESSAGES.erasedAddress }],
+    });
+  }
+}
+
+/**
+ * Every erasure tombstone's hash, for the CSV importer to check rows in memory. Erasures are rare
+ * (data-protection requests), so the set stays small; the importer hashes rows only when it is not
+ * empty.
+ */
+export async function listErasedHashes({ db }: { db: Database }): Promise<Set<string>> {
+  const rows = await db
+    .select({ hash: suppressions.emailHash })
+    .from(suppressions)
+    .where(and(isNull(suppressions.userId), eq(suppressions.reason, 'erased')));
+  return new Set(rows.map((r) => r.hash));
+}
+
+/**
+ * Leaves the tombstone (platform-wide, the hash and the domain only). An existing platform entry for
+ * the address becomes the tombstone, so the address is held by one row. Resolves with the hash.
+ */
+export async function addErasureTombstone(options: { db: Database; email: string }): Promise<string> {
+  const emailHash = hashEmail(options.email);
+  await options.db
+    .insert(suppressions)
+    .values({
+      userId: null,
+      emailHash,
+      emailHint: erasedHint(options.email),
+      reason: 'erased',
+      source: 'erasure',
+      note: null,
+    })
+    .onConflictDoUpdate({
+      target: [suppressions.userId, suppressions.emailHash],
+      set: { reason: 'erased', emailHint: erasedHint(options.email), source: 'erasure', note: null },
+    });
+  return emailHash;
 }

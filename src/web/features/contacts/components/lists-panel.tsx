@@ -138,6 +138,11 @@ function ListsTable({
                     {list.description && (
                       <p className="truncate text-xs text-muted-foreground">{list.description}</p>
                     )}
+                    {list.frozen && (
+                      <Badge variant="destructive" title={list.frozenReason ?? undefined}>
+                        Frozen by the Tambari team
+                      </Badge>
+                    )}
                   </TableCell>
                   <TableCell className="text-right tabular-nums" data-testid="list-count">
                     {formatNumber(list.contactCount)}

@@ -45,6 +45,7 @@ export const SUPPRESSION_REASON_LABELS: Record<SuppressionReason, string> = {
   bounced: 'Bounced',
   complained: 'Spam complaint',
   manual: 'Added manually',
+  erased: 'Erased on request',
 };
 
 function ReasonBadge({ reason }: { reason: SuppressionReason }) {

@@ -142,6 +142,12 @@ export default function ListDetailPage() {
             ) : (
               <Skeleton className="h-4 w-40" />
             )}
+            {data?.frozen && (
+              <p className="text-sm text-destructive" role="status" data-testid="list-frozen">
+                Frozen by the Tambari team{data.frozenReason ? `: ${data.frozenReason}` : ''}. It cannot be
+                sent to or imported into; contact support if you believe this is a mistake.
+              </p>
+            )}
           </div>
           {data && (
             <div className="flex flex-wrap gap-2">

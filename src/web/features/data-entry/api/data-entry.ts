@@ -4,6 +4,7 @@ import type {
   dataEntryStatsSchema,
   directoryContactPageSchema,
 } from '@shared/contacts';
+import type { MyAssignment } from '@shared/data-entry';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';
@@ -49,7 +50,10 @@ export function useCreateDirectoryContact() {
       const res = await apiRequest('POST', CONTACTS_PATH, input);
       return (await res.json()) as DirectoryContact;
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...dataEntryKey, 'stats'] }),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: [...dataEntryKey, 'stats'] });
+      queryClient.invalidateQueries({ queryKey: [...dataEntryKey, 'assignment'] });
+    },
   });
 }
 
@@ -69,5 +73,14 @@ export function useVerifyContact() {
     },
     // The queue itself is not refetched: the page hides what was handled and moves on without a jump.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [...dataEntryKey, 'stats'] }),
+  });
+}
+
+/** The officer's assignment (country, category, queue, quota) as a super admin set it. */
+export function useMyAssignment() {
+  return useQuery<MyAssignment>({
+    queryKey: [...dataEntryKey, 'assignment'],
+    queryFn: ({ signal }) => getJson('/api/data-entry/assignment', signal),
+    staleTime: 60_000,
   });
 }

@@ -1,14 +1,37 @@
+import { categoryName } from '@shared/categories';
 import type { DirectoryContact } from '@shared/contacts';
+import type { MyAssignment } from '@shared/data-entry';
 import { UserPlus } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   DirectoryContactForm,
   type DirectoryContactFormInput,
   EMPTY_DIRECTORY_CONTACT,
 } from '@/components/contacts/directory-contact-form';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { countryLabel, useCountries } from '@/hooks/use-reference';
 import { toast } from '@/hooks/use-toast';
-import { useCreateDirectoryContact } from '../api/data-entry';
+import { useCreateDirectoryContact, useMyAssignment } from '../api/data-entry';
+
+/** "Nigeria · Agriculture (strict) · 12 of 40 today": what the officer was assigned. */
+function AssignmentLine({ assignment }: { assignment: MyAssignment }) {
+  const { byCode } = useCountries();
+  const scope = [
+    assignment.countryCode ? countryLabel(byCode, assignment.countryCode) : null,
+    assignment.category ? categoryName(assignment.category) : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  if (!scope && !assignment.dailyQuota) return null;
+  return (
+    <p className="text-sm" data-testid="my-assignment">
+      Your assignment: <strong>{scope || 'any country and category'}</strong>
+      {assignment.strict && ' (records outside it are refused)'}
+      {assignment.dailyQuota !== null &&
+        ` · ${assignment.enteredToday} of ${assignment.dailyQuota} records today`}
+    </p>
+  );
+}
 
 /** Adds a business to the shared directory. A duplicate email shows the existing contact and "Open it". */
 export function AddContactCard({ onOpenContact }: { onOpenContact: (contact: DirectoryContact) => void }) {
@@ -16,6 +39,22 @@ export function AddContactCard({ onOpenContact }: { onOpenContact: (contact: Dir
   const [formKey, setFormKey] = useState(0);
   // Country and category carry over to the next contact: officers usually enter one market at a time.
   const [defaults, setDefaults] = useState<DirectoryContactFormInput>(EMPTY_DIRECTORY_CONTACT);
+  const assignment = useMyAssignment();
+  const assigned = assignment.data;
+  // An officer assigned to a country or category starts the form there.
+  useEffect(() => {
+    if (!assigned || (!assigned.countryCode && !assigned.category)) return;
+    setDefaults((current) =>
+      current.countryCode || current.category
+        ? current
+        : {
+            ...EMPTY_DIRECTORY_CONTACT,
+            countryCode: assigned.countryCode ?? '',
+            category: assigned.category ?? '',
+          },
+    );
+    setFormKey((key) => key + 1);
+  }, [assigned]);
 
   return (
     <Card id="add-contact" data-testid="add-contact-card">
@@ -25,6 +64,7 @@ export function AddContactCard({ onOpenContact }: { onOpenContact: (contact: Dir
           <h2>Add contact</h2>
         </CardTitle>
         <CardDescription>New contacts join the verification queue as unverified.</CardDescription>
+        {assigned && <AssignmentLine assignment={assigned} />}
       </CardHeader>
       <CardContent>
         <DirectoryContactForm

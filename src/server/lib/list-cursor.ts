@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors';
+import { AppError } from './errors';
 
 /*
  * Keyset cursors for the monitors' lists: the last row's sort key and id, opaque to the browser.
