@@ -1,44 +1,44 @@
 import { describe, expect, it } from 'vitest';
 
+import { readListState, writeListState } from '@/lib/url-list-state';
+
 import {
+  ORDER_LIST,
+  orderedRange,
   parseLimitInput,
   parseNairaInput,
-  readOrderListParams,
   readSubscriptionListParams,
-  writeOrderListParams,
   writeSubscriptionListParams,
 } from './billing-list-params';
 
 describe('order list params', () => {
+  const read = (query: string) => readListState(new URLSearchParams(query), ORDER_LIST);
+
   it('round-trips the filters through the URL', () => {
     const state = {
       search: 'ada',
-      status: 'success' as const,
-      plan: 'starter' as const,
-      from: '2026-01-01',
-      to: '2026-01-31',
+      filters: { status: 'success', plan: 'starter', from: '2026-01-01', to: '2026-01-31' },
       page: 3,
+      pageSize: ORDER_LIST.defaultPageSize,
+      sort: undefined,
     };
-    expect(readOrderListParams(writeOrderListParams(state))).toEqual(state);
+    expect(readListState(writeListState(state, ORDER_LIST), ORDER_LIST)).toEqual(state);
   });
 
   it('drops what a hand-edited link got wrong and reads a reversed range the right way round', () => {
-    expect(readOrderListParams(new URLSearchParams('status=paid&plan=gold&from=yesterday&page=-2'))).toEqual({
+    expect(read('status=paid&plan=gold&from=yesterday&page=-2')).toEqual({
       search: '',
-      status: undefined,
-      plan: undefined,
-      from: undefined,
-      to: undefined,
+      filters: {},
       page: 1,
+      pageSize: ORDER_LIST.defaultPageSize,
+      sort: undefined,
     });
-    expect(readOrderListParams(new URLSearchParams('from=2026-02-10&to=2026-02-01'))).toMatchObject({
-      from: '2026-02-01',
-      to: '2026-02-10',
-    });
+    const { from, to } = read('from=2026-02-10&to=2026-02-01').filters;
+    expect(orderedRange(from, to)).toEqual(['2026-02-01', '2026-02-10']);
   });
 
   it('leaves defaults out of the URL', () => {
-    expect(writeOrderListParams({ search: ' ', page: 1 }).toString()).toBe('');
+    expect(writeListState(read(''), ORDER_LIST).toString()).toBe('');
   });
 });
 
