@@ -43,6 +43,8 @@ import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payme
 import { type PaystackClient, paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
+import { platformSettingsRoutes } from './features/platform-settings/platform-settings.routes';
+import { getSystemMailIdentity } from './features/platform-settings/platform-settings.service';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
@@ -159,6 +161,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const mailer = createSystemMailer({
     smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${devMailbox?.port}?ignoreTLS=true`,
     from: env.SMTP_FROM,
+    identity: () => getSystemMailIdentity({ db: database.db }),
+    log: app.log,
   });
 
   const trustedOrigins = allowedOrigins(env);
@@ -267,6 +271,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(aiRoutes);
   await app.register(adminRoutes);
   await app.register(adminMonitorsRoutes);
+  await app.register(platformSettingsRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);
@@ -347,8 +352,8 @@ async function sendPasswordResetMail(input: {
     .send({
       to: input.email,
       subject: 'Reset your Tambari password',
-      text: `Hello ${name},\n\nSomeone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:\n\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n\nTambari, Lagos, Nigeria`,
-      html: `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, ignore this email: your password stays as it is.</p><p>Tambari, Lagos, Nigeria</p>`,
+      text: `Hello ${name},\n\nSomeone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:\n\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.`,
+      html: `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, ignore this email: your password stays as it is.</p>`,
     })
     .catch((error: unknown) => input.app.log.error({ err: error }, 'password reset email could not be sent'));
 }

@@ -6,4 +6,5 @@ export * from './dev-mailbox';
 export * from './imap-idle';
 export * from './imports';
 export * from './payments';
+export * from './platform-settings';
 export * from './sending';

@@ -35,7 +35,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         body: registerSchema,
-        response: { 201: userSchema, 400: errorSchema, 409: errorSchema },
+        response: { 201: userSchema, 400: errorSchema, 403: errorSchema, 409: errorSchema },
       },
     },
     async (request, reply) => {

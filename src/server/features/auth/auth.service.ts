@@ -14,6 +14,7 @@ import type { Services } from '../../app';
 import { sessions, users } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
+import { assertSignupsOpen } from '../platform-settings/platform-settings.service';
 import { claimResetMail, clearSignInFailures, startPasswordCheck } from './account-throttles.service';
 import { assertAcceptablePassword } from './password-policy';
 
@@ -49,6 +50,7 @@ export async function registerUser(
   services: AuthServices,
   options: { input: RegisterInput; headers: Headers },
 ): Promise<{ user: User; headers: Headers }> {
+  await assertSignupsOpen({ db: services.db });
   const email = options.input.email.toLowerCase();
   const firstName = options.input.firstName;
   const existing = await findUserByEmail({ db: services.db, email });
