@@ -118,9 +118,21 @@ export const providerStatusSchema = z.object({
 });
 export type ProviderStatus = z.infer<typeof providerStatusSchema>;
 
+/** One saved change of a section: who, when, and each field before and after. */
+export const settingsChangeSchema = z.object({
+  id: z.string(),
+  section: z.string(),
+  actorEmail: z.string().nullable(),
+  at: z.string(),
+  changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })),
+});
+export type SettingsChange = z.infer<typeof settingsChangeSchema>;
+
 export const platformSettingsResponseSchema = z.object({
   settings: platformSettingsSchema,
   providers: z.array(providerStatusSchema),
+  /** The latest changes, newest first (from the audit log). */
+  history: z.array(settingsChangeSchema),
   updatedAt: z.string().nullable(),
   updatedBy: z.string().nullable(),
 });

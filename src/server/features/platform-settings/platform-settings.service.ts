@@ -7,6 +7,7 @@ import {
   type ProviderStatus,
   platformSettingsSchema,
   type SenderDefaults,
+  type SettingsChange,
   type SignupStatus,
 } from '../../../shared/platform-settings';
 import type { Database } from '../../db/client';
@@ -15,9 +16,10 @@ import type { Env } from '../../env';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { SystemMailIdentity } from '../../lib/mailer';
-import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
+import { type AuditActor, listAuditEntriesFor, recordAuditEntry } from '../admin/audit.service';
 
 type Section = keyof PlatformSettings;
+const SETTINGS_AUDIT_ACTION = 'settings.update';
 const SECTIONS = Object.keys(DEFAULT_PLATFORM_SETTINGS) as Section[];
 
 /**
@@ -99,9 +101,28 @@ export async function getPlatformSettingsForAdmin(options: {
   return {
     settings,
     providers: describeProviders(options.env),
+    history: await listSettingsChanges({ db: options.db, limit: 20 }),
     updatedAt: latest?.updatedAt.toISOString() ?? null,
     updatedBy: latest?.updatedBy ?? null,
   };
+}
+
+export async function listSettingsChanges(options: {
+  db: Database;
+  limit: number;
+}): Promise<SettingsChange[]> {
+  const rows = await listAuditEntriesFor({
+    db: options.db,
+    action: SETTINGS_AUDIT_ACTION,
+    limit: options.limit,
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    section: row.targetId ?? '',
+    actorEmail: row.actorEmail,
+    at: row.createdAt,
+    changes: (row.details.changes ?? {}) as SettingsChange['changes'],
+  }));
 }
 
 /** The fields of `after` that differ from `before`, each as { before, after } (for the audit trail). */
@@ -145,7 +166,7 @@ export async function updatePlatformSettings(options: {
       await recordAuditEntry({
         db: tx,
         actor: options.actor,
-        action: 'settings.update',
+        action: SETTINGS_AUDIT_ACTION,
         targetType: 'platform_settings',
         targetId: section,
         details: { section, changes },

@@ -109,6 +109,11 @@ describe('platform settings API', () => {
       (await asAdmin()({ method: 'GET', url: '/api/admin/settings' })).json(),
     );
     expect(reread.settings.support).toEqual(support);
+    expect(reread.history[0]).toMatchObject({
+      section: 'support',
+      actorEmail: admin.user.email,
+      changes: { email: { after: 'help@example-ops.test' } },
+    });
   });
 
   it('closed sign-ups refuse registration with the operator message; reopened, it works again', async () => {
