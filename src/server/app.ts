@@ -33,6 +33,7 @@ import { createRatesCache, type RatesCache } from './features/currency/currency.
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
 import { directoryRoutes } from './features/directory/directory.routes';
+import { documentationRoutes } from './features/documentation/documentation.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { importsRoutes } from './features/imports/imports.routes';
 import { leadsRoutes } from './features/leads/leads.routes';
@@ -272,6 +273,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminRoutes);
   await app.register(adminMonitorsRoutes);
   await app.register(platformSettingsRoutes);
+  await app.register(documentationRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

@@ -1,11 +1,12 @@
 import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate, Outlet, ScrollRestoration } from 'react-router';
-
+import { createBrowserRouter, Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { AdminNotFoundPage } from '@/app/admin-not-found-page';
 import { RootRouteErrorBoundary, RouteErrorBoundary } from '@/app/error-boundary';
 import { AppLayout } from '@/app/layouts/app-layout';
 import { PublicLayout } from '@/app/layouts/public-layout';
 import { SessionLayout } from '@/app/layouts/session-layout';
 import { NotFoundPage } from '@/app/not-found-page';
+import { isAdminPath } from '@/app/paths';
 import { PublicOnlyRoute } from '@/app/public-only-route';
 import { FullPageLoader } from '@/components/page-loader';
 
@@ -22,6 +23,8 @@ const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-pa
 const SecurityMonitorPage = lazy(() => import('@/features/admin/routes/security-monitor-page'));
 const EmailQueuePage = lazy(() => import('@/features/admin/routes/email-queue-page'));
 const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-processing-page'));
+const AdminSettingsPage = lazy(() => import('@/features/admin/routes/admin-settings-page'));
+const AdminDocumentationPage = lazy(() => import('@/features/admin/routes/admin-documentation-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -72,6 +75,21 @@ const PRODUCT_PATHS = [
   'analytics-reporting',
 ];
 const LEGAL_PATHS = ['privacy', 'terms', 'refund-policy', 'disclaimer', 'cookie-policy'];
+
+/**
+ * Unknown addresses: the public 404, except under the admin area (`/admin…` and its legacy aliases), which
+ * keeps the admin layout and its guard (others are sent to /dashboard or /auth) and says the console has
+ * no such page.
+ */
+function CatchAll() {
+  const { pathname } = useLocation();
+  if (!isAdminPath(pathname)) return <NotFoundPage />;
+  return (
+    <AppLayout>
+      <AdminNotFoundPage />
+    </AppLayout>
+  );
+}
 
 function RootLayout() {
   return (
@@ -156,6 +174,13 @@ export const routes = [
               { path: 'admin/email-queue-status', element: <EmailQueuePage /> },
               { path: 'email-queue-status', element: <Navigate to="/admin/email-queue-status" replace /> },
               { path: 'admin/email-processing-monitor', element: <EmailProcessingPage /> },
+              { path: 'admin/settings', element: <AdminSettingsPage /> },
+              { path: 'admin-settings', element: <Navigate to="/admin/settings" replace /> },
+              { path: 'admin/documentation', element: <AdminDocumentationPage /> },
+              { path: 'admin/documentation/:slug', element: <AdminDocumentationPage /> },
+              { path: 'system-analytics', element: <Navigate to="/admin/system-analytics" replace /> },
+              { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
+              { path: 'admin/*', element: <AdminNotFoundPage /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },
@@ -188,7 +213,7 @@ export const routes = [
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', element: <CatchAll /> },
     ],
   },
 ];
