@@ -91,6 +91,13 @@ function CatchAll() {
   );
 }
 
+function RegisterRedirect() {
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  params.set('mode', 'signup');
+  return <Navigate to={`/auth?${params}`} replace />;
+}
+
 function RootLayout() {
   return (
     <>
@@ -116,6 +123,8 @@ export const routes = [
         children: [{ element: <PublicLayout />, children: [{ index: true, element: <LandingPage /> }] }],
       },
       { path: 'auth', element: <AuthPage /> },
+      // The sign-up form is the auth page's second tab (it says so there when sign-ups are closed).
+      { path: 'register', element: <RegisterRedirect /> },
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
       {
