@@ -7,8 +7,8 @@ import {
   orderedRange,
   parseLimitInput,
   parseNairaInput,
-  readSubscriptionListParams,
-  writeSubscriptionListParams,
+  readSubscriptionsTab,
+  SUBSCRIPTION_LIST,
 } from './billing-list-params';
 
 describe('order list params', () => {
@@ -44,18 +44,21 @@ describe('order list params', () => {
 
 describe('subscription list params', () => {
   it('reads the tab, state and paid plan', () => {
-    expect(
-      readSubscriptionListParams(new URLSearchParams('tab=plans&status=past_due&plan=enterprise&q=x')),
-    ).toEqual({
-      tab: 'plans',
+    const params = new URLSearchParams('tab=plans&status=past_due&plan=enterprise&q=x');
+    expect(readSubscriptionsTab(params)).toBe('plans');
+    expect(readListState(params, SUBSCRIPTION_LIST)).toMatchObject({
       search: 'x',
-      status: 'past_due',
-      plan: 'enterprise',
+      filters: { status: 'past_due', plan: 'enterprise' },
       page: 1,
     });
-    expect(readSubscriptionListParams(new URLSearchParams('plan=free&status=none')).plan).toBeUndefined();
-    expect(writeSubscriptionListParams({ tab: 'subscriptions', search: '', page: 2 }).toString()).toBe(
-      'page=2',
+    const free = readListState(new URLSearchParams('plan=free&status=none'), SUBSCRIPTION_LIST);
+    expect(free.filters).toEqual({});
+  });
+
+  it('keeps the tab when the list writes its state', () => {
+    const state = { ...readListState(new URLSearchParams(), SUBSCRIPTION_LIST), page: 2 };
+    expect(writeListState(state, SUBSCRIPTION_LIST, new URLSearchParams('tab=plans')).toString()).toBe(
+      'tab=plans&page=2',
     );
   });
 });

@@ -22,45 +22,20 @@ export function orderedRange(from: string | undefined, to: string | undefined): 
   return from && to && from > to ? [to, from] : [from, to];
 }
 
-function positiveInt(value: string | null): number {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed >= 1 ? parsed : 1;
-}
+/** The subscriptions list's URL state: search, state and paid plan. */
+export const SUBSCRIPTION_LIST = {
+  defaultPageSize: SUBSCRIPTIONS_PAGE_SIZE,
+  filters: { status: oneOf(ADMIN_SUBSCRIPTION_STATES), plan: oneOf(PAID_PLAN_IDS) },
+} satisfies ListStateConfig<'status' | 'plan'>;
 
 export type AdminSubscriptionState = (typeof ADMIN_SUBSCRIPTION_STATES)[number];
 export type PaidPlan = (typeof PAID_PLAN_IDS)[number];
 
-export interface SubscriptionListParams {
-  tab: 'subscriptions' | 'plans';
-  search: string;
-  status?: AdminSubscriptionState;
-  plan?: PaidPlan;
-  page: number;
-}
+export type SubscriptionsTab = 'subscriptions' | 'plans';
 
-export function readSubscriptionListParams(params: URLSearchParams): SubscriptionListParams {
-  const status = params.get('status');
-  const plan = params.get('plan');
-  return {
-    tab: params.get('tab') === 'plans' ? 'plans' : 'subscriptions',
-    search: params.get('q') ?? '',
-    status:
-      status && (ADMIN_SUBSCRIPTION_STATES as readonly string[]).includes(status)
-        ? (status as AdminSubscriptionState)
-        : undefined,
-    plan: plan && (PAID_PLAN_IDS as readonly string[]).includes(plan) ? (plan as PaidPlan) : undefined,
-    page: positiveInt(params.get('page')),
-  };
-}
-
-export function writeSubscriptionListParams(state: SubscriptionListParams): URLSearchParams {
-  const params = new URLSearchParams();
-  if (state.tab !== 'subscriptions') params.set('tab', state.tab);
-  if (state.search.trim()) params.set('q', state.search.trim());
-  if (state.status) params.set('status', state.status);
-  if (state.plan) params.set('plan', state.plan);
-  if (state.page > 1) params.set('page', String(state.page));
-  return params;
+/** The subscriptions screen's tab (kept in the same URL as the list, which leaves it alone). */
+export function readSubscriptionsTab(params: URLSearchParams): SubscriptionsTab {
+  return params.get('tab') === 'plans' ? 'plans' : 'subscriptions';
 }
 
 /** Naira typed into the plan editor ("15,000" or "15000.50") as whole kobo, or null when it is not a price. */
