@@ -104,6 +104,7 @@ test('documentation: the runbooks open with a table of contents', async ({ page 
 test('aliases: a super admin is taken to the console pages; an unknown console page stays in the console', async ({
   page,
 }) => {
+  test.slow(); // eight page loads
   await signInAsSuperAdmin(page.request);
   for (const [from, to] of [
     ['/users', '/admin/users'],
@@ -129,6 +130,7 @@ test('aliases: a super admin is taken to the console pages; an unknown console p
 });
 
 test('aliases: a subscriber is sent from every admin path and alias to /dashboard', async ({ page }) => {
+  test.slow(); // eight page loads
   await registerViaApi(page.request, newAccount('aliases'));
   for (const path of [
     '/admin/settings',
