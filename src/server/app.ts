@@ -47,6 +47,7 @@ import { seedPricingPlans } from './features/plans/plans.service';
 import { platformSettingsRoutes } from './features/platform-settings/platform-settings.routes';
 import { getSystemMailIdentity } from './features/platform-settings/platform-settings.service';
 import { referenceRoutes } from './features/reference/reference.routes';
+import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
@@ -57,6 +58,7 @@ import { createTrackedMessageCache } from './features/tracking/tracking.service'
 import { createDatabaseTrackingBuffer, type TrackingBuffer } from './features/tracking/tracking-buffer';
 import { createTrackingFastPath } from './features/tracking/tracking-fast-path';
 import { createTrackingResponder, type TrackingResponder } from './features/tracking/tracking-responder';
+import { verificationRoutes } from './features/verification/verification.routes';
 import { type Queue, startQueue } from './jobs/queue';
 import { type Auth, createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
@@ -286,6 +288,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
+  await app.register(scraperRoutes);
+  await app.register(verificationRoutes);
   await app.register(trackingRoutes);
   await app.register(newslettersRoutes);
   await app.register(campaignsRoutes);

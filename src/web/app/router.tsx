@@ -25,6 +25,7 @@ const EmailQueuePage = lazy(() => import('@/features/admin/routes/email-queue-pa
 const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-processing-page'));
 const AdminSettingsPage = lazy(() => import('@/features/admin/routes/admin-settings-page'));
 const AdminDocumentationPage = lazy(() => import('@/features/admin/routes/admin-documentation-page'));
+const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -188,7 +189,9 @@ export const routes = [
               { path: 'admin/documentation', element: <AdminDocumentationPage /> },
               { path: 'admin/documentation/:slug', element: <AdminDocumentationPage /> },
               { path: 'system-analytics', element: <Navigate to="/admin/system-analytics" replace /> },
+              { path: 'admin/scraper', element: <ScraperPage /> },
               { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
+              // Any other console address: the console's own not-found page, never the public 404.
               { path: 'admin/*', element: <AdminNotFoundPage /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },

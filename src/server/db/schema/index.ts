@@ -7,4 +7,6 @@ export * from './imap-idle';
 export * from './imports';
 export * from './payments';
 export * from './platform-settings';
+export * from './scraper';
 export * from './sending';
+export * from './verification';

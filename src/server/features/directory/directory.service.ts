@@ -145,6 +145,8 @@ export async function createDirectoryContact(options: {
   fields: Required<Pick<DirectoryContactFields, 'companyName' | 'email' | 'countryCode' | 'category'>> &
     DirectoryContactFields;
   source?: ContactSource;
+  /** A scraped record's page and the date it was crawled. */
+  provenance?: { sourceUrl: string; crawledAt: Date };
 }): Promise<DirectoryContact> {
   const values = normalizeFields(options.fields, options.fields.countryCode);
   const existing = await findLiveByEmail(options.db, values.email!);
@@ -155,6 +157,8 @@ export async function createDirectoryContact(options: {
       .values({
         ...(values as typeof t.$inferInsert),
         source: options.source ?? 'data_entry',
+        sourceUrl: options.provenance?.sourceUrl ?? null,
+        sourceCrawledAt: options.provenance?.crawledAt ?? null,
         createdBy: options.actorId,
       })
       .returning();
