@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Services } from '../server/app';
 import { createImapIdleManager, type ImapIdleManager } from '../server/features/inbound/imap-idle';
 import { openImapClient } from '../server/features/sender-accounts/sender-transport';
 import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
@@ -45,9 +44,7 @@ import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.han
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
 import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
 import { handleRecheckGreylisted, handleVerifyList } from './handlers/verify-list.handler';
-
-export type WorkerServices = Pick<Services, 'db' | 'queue'> &
-  Partial<Pick<Services, 'env' | 'mailer' | 'paystack' | 'database' | 'secrets' | 'devMailbox'>>;
+import type { WorkerServices } from './services';
 
 type JobLike = { id: string; name: string; data?: unknown; signal: AbortSignal };
 

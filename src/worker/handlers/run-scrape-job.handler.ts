@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { runScrapeSlice } from '../../server/jobs/run-scrape-job.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handleRunScrapeJob(input: {
   services: WorkerServices;

@@ -4,7 +4,7 @@ import {
   recheckGreylisted,
   runListVerification,
 } from '../../server/features/verification/verification.service';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handleVerifyList(input: {
   services: WorkerServices;

@@ -10,15 +10,15 @@ import {
 } from '../../../shared/auth';
 import { PLAN_NAMES } from '../../../shared/plans';
 import { needsPayment } from '../../../shared/subscription';
-import type { Services } from '../../app';
 import { sessions, users } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
-import { assertSignupsOpen } from '../platform-settings/platform-settings.service';
+import type { Services } from '../../services';
 import { claimResetMail, clearSignInFailures, startPasswordCheck } from './account-throttles.service';
 import { assertAcceptablePassword } from './password-policy';
 
 export { revokePasswordResetLinks } from '../../lib/auth';
+export { assertAcceptablePassword } from './password-policy';
 
 type AuthServices = Pick<Services, 'auth' | 'db'>;
 
@@ -50,7 +50,6 @@ export async function registerUser(
   services: AuthServices,
   options: { input: RegisterInput; headers: Headers },
 ): Promise<{ user: User; headers: Headers }> {
-  await assertSignupsOpen({ db: services.db });
   const email = options.input.email.toLowerCase();
   const firstName = options.input.firstName;
   const existing = await findUserByEmail({ db: services.db, email });

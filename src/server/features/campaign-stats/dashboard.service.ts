@@ -9,8 +9,8 @@ import {
 import type { Database } from '../../db/client';
 import { campaignContacts, campaigns, leadScopes, newsletters } from '../../db/schema/index';
 import { now } from '../../lib/clock';
-import { countFromFacets } from '../directory/directory.queries';
-import { countRecipients, isLeadScopeRestricted } from '../leads/plan-access';
+import { countFromFacets } from '../directory/directory.service';
+import { countRecipients, isLeadScopeRestricted } from '../plans/plan-access.service';
 import { countsByCampaign } from './campaign-stats.service';
 
 /*

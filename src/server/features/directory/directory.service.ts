@@ -18,6 +18,20 @@ import { AppError, notFound } from '../../lib/errors';
 import { canonicalCity, isKnownCountry } from '../reference/reference.service';
 import { type DirectoryRow, pageDirectory } from './directory.queries';
 
+// The directory's shared queries, for the features that filter and count leads (leads, lists, campaigns).
+export {
+  countDirectoryCapped,
+  countFromFacets,
+  countKeywordAudience,
+  type DirectoryFilters,
+  type DirectoryRow,
+  escapeLike,
+  filterConditions,
+  isNameOnlyKeyword,
+  liveForLeads,
+  pageDirectory,
+} from './directory.queries';
+
 /*
  * The shared directory as staff edit it: data entry officers add and verify contacts, super admins
  * search, edit and bulk-manage them (see directory-admin.service.ts). Lead discovery reads it.

@@ -22,16 +22,16 @@ import {
   isNameOnlyKeyword,
   liveForLeads,
   pageDirectory,
-} from '../directory/directory.queries';
+} from '../directory/directory.service';
 import { createList, getListRow } from '../lists/lists.service';
-import { countryName } from '../reference/reference.service';
 import {
   assertRecipientCapacity,
   type ContactsActor,
   countRecipients,
   isLeadScopeRestricted,
   lockUserContacts,
-} from './plan-access';
+} from '../plans/plan-access.service';
+import { countryName } from '../reference/reference.service';
 
 export function toLeadDto(row: DirectoryRow): Lead {
   return {
