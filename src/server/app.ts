@@ -37,6 +37,7 @@ import { createRatesCache } from './features/currency/currency.service';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
 import { directoryRoutes } from './features/directory/directory.routes';
+import { documentationRoutes } from './features/documentation/documentation.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { importsRoutes } from './features/imports/imports.routes';
 import { leadsRoutes } from './features/leads/leads.routes';
@@ -48,6 +49,11 @@ import { paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { recycleBinRoutes } from './features/recycle-bin/recycle-bin.routes';
+import { platformSettingsRoutes } from './features/platform-settings/platform-settings.routes';
+import {
+  assertSignupsOpen,
+  getSystemMailIdentity,
+} from './features/platform-settings/platform-settings.service';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { referenceCitiesCacheView, referenceCountsCacheView } from './features/reference/reference.service';
 import { schedulesRoutes } from './features/schedules/schedules.routes';
@@ -147,6 +153,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const mailer = createSystemMailer({
     smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${devMailbox?.port}?ignoreTLS=true`,
     from: env.SMTP_FROM,
+    identity: () => getSystemMailIdentity({ db: database.db }),
+    log: app.log,
   });
 
   const trustedOrigins = allowedOrigins(env);
@@ -277,7 +285,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(healthRoutes);
-  await app.register(authRoutes);
+  await app.register(authRoutes, { beforeRegister: () => assertSignupsOpen({ db: database.db }) });
   await app.register(accountRoutes);
   await app.register(aiRoutes);
   await app.register(adminRoutes);
@@ -286,6 +294,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminOperationsRoutes);
   await app.register(schedulesRoutes);
   await app.register(adminDataRoutes);
+  await app.register(platformSettingsRoutes);
+  await app.register(documentationRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);
@@ -371,8 +381,8 @@ async function sendPasswordResetMail(input: {
     .send({
       to: input.email,
       subject: 'Reset your Tambari password',
-      text: `Hello ${name},\n\nSomeone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:\n\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.\n\nTambari, Lagos, Nigeria`,
-      html: `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, ignore this email: your password stays as it is.</p><p>Tambari, Lagos, Nigeria</p>`,
+      text: `Hello ${name},\n\nSomeone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:\n\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.`,
+      html: `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, ignore this email: your password stays as it is.</p>`,
     })
     .catch((error: unknown) => input.app.log.error({ err: error }, 'password reset email could not be sent'));
 }

@@ -4,6 +4,7 @@ import { openDatabase } from '../server/db/client';
 import { EnvError, parseEnv } from '../server/env';
 import { paystackFromEnv } from '../server/features/payments/paystack.client';
 import { seedPricingPlans } from '../server/features/plans/plans.service';
+import { getSystemMailIdentity } from '../server/features/platform-settings/platform-settings.service';
 import { resealSenderSecrets } from '../server/features/sender-accounts/reseal-secrets';
 import { startQueue } from '../server/jobs/queue';
 import { secureDataDirOrWarn } from '../server/lib/data-dir';
@@ -39,6 +40,8 @@ try {
   const mailer = createSystemMailer({
     smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${env.DEV_MAILBOX_PORT}?ignoreTLS=true`,
     from: env.SMTP_FROM,
+    identity: () => getSystemMailIdentity({ db: database.db }),
+    log,
   });
   const workers = await registerWorkers(
     {

@@ -1,11 +1,12 @@
 import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate, Outlet, ScrollRestoration } from 'react-router';
-
+import { createBrowserRouter, Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { AdminNotFoundPage } from '@/app/admin-not-found-page';
 import { RootRouteErrorBoundary, RouteErrorBoundary } from '@/app/error-boundary';
 import { AppLayout } from '@/app/layouts/app-layout';
 import { PublicLayout } from '@/app/layouts/public-layout';
 import { SessionLayout } from '@/app/layouts/session-layout';
 import { NotFoundPage } from '@/app/not-found-page';
+import { isAdminPath } from '@/app/paths';
 import { PublicOnlyRoute } from '@/app/public-only-route';
 import { FullPageLoader } from '@/components/page-loader';
 
@@ -35,6 +36,8 @@ const AutomatedSchedulesPage = lazy(() => import('@/features/admin/routes/automa
 const AdminContactsPage = lazy(() => import('@/features/admin/routes/admin-contacts-page'));
 const UserListsPage = lazy(() => import('@/features/admin/routes/user-lists-page'));
 const DataEntryManagementPage = lazy(() => import('@/features/admin/routes/data-entry-management-page'));
+const AdminSettingsPage = lazy(() => import('@/features/admin/routes/admin-settings-page'));
+const AdminDocumentationPage = lazy(() => import('@/features/admin/routes/admin-documentation-page'));
 const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
@@ -90,6 +93,28 @@ const PRODUCT_PATHS = [
 ];
 const LEGAL_PATHS = ['privacy', 'terms', 'refund-policy', 'disclaimer', 'cookie-policy'];
 
+/**
+ * Unknown addresses: the public 404, except under the admin area (`/admin…` and its legacy aliases), which
+ * keeps the admin layout and its guard (others are sent to /dashboard or /auth) and says the console has
+ * no such page.
+ */
+function CatchAll() {
+  const { pathname } = useLocation();
+  if (!isAdminPath(pathname)) return <NotFoundPage />;
+  return (
+    <AppLayout>
+      <AdminNotFoundPage />
+    </AppLayout>
+  );
+}
+
+function RegisterRedirect() {
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  params.set('mode', 'signup');
+  return <Navigate to={`/auth?${params}`} replace />;
+}
+
 function RootLayout() {
   return (
     <>
@@ -115,6 +140,8 @@ export const routes = [
         children: [{ element: <PublicLayout />, children: [{ index: true, element: <LandingPage /> }] }],
       },
       { path: 'auth', element: <AuthPage /> },
+      // The sign-up form is the auth page's second tab (it says so there when sign-ups are closed).
+      { path: 'register', element: <RegisterRedirect /> },
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
       {
@@ -185,8 +212,14 @@ export const routes = [
               { path: 'admin/alerting-dashboard', element: <AlertingPage /> },
               { path: 'admin/cache-monitor', element: <CacheMonitorPage /> },
               { path: 'admin/automated-schedules', element: <AutomatedSchedulesPage /> },
+              { path: 'admin/settings', element: <AdminSettingsPage /> },
+              { path: 'admin-settings', element: <Navigate to="/admin/settings" replace /> },
+              { path: 'admin/documentation', element: <AdminDocumentationPage /> },
+              { path: 'admin/documentation/:slug', element: <AdminDocumentationPage /> },
               { path: 'admin/scraper', element: <ScraperPage /> },
               { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
+              // Any other console address: the console's own not-found page, never the public 404.
+              { path: 'admin/*', element: <AdminNotFoundPage /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/contacts', element: <AdminContactsPage /> },
               { path: 'admin/user-lists', element: <UserListsPage /> },
@@ -222,7 +255,7 @@ export const routes = [
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', element: <CatchAll /> },
     ],
   },
 ];

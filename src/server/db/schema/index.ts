@@ -10,6 +10,7 @@ export * from './operations';
 export * from './payments';
 export * from './platform-stats';
 export * from './schedules';
+export * from './platform-settings';
 export * from './scraper';
 export * from './sending';
 export * from './site-traffic';

@@ -1,4 +1,4 @@
-import { count, desc } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { AuditEntry } from '../../../shared/admin';
 import type { Database } from '../../db/client';
 import { auditLog } from '../../db/schema/index';
@@ -47,4 +47,28 @@ export async function listAuditEntries(options: { db: Database; page: number; pa
     createdAt: row.createdAt.toISOString(),
   }));
   return { entries, total: total?.value ?? 0, page: options.page, pageSize: options.pageSize };
+}
+
+/** The latest entries of one kind of action, newest first. */
+export async function listAuditEntriesFor(options: {
+  db: Database;
+  action: string;
+  limit: number;
+}): Promise<AuditEntry[]> {
+  const rows = await options.db
+    .select()
+    .from(auditLog)
+    .where(eq(auditLog.action, options.action))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(options.limit);
+  return rows.map((row) => ({
+    id: row.id,
+    actorId: row.actorId,
+    actorEmail: row.actorEmail,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    details: row.details,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }

@@ -2,9 +2,14 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { aiErrorSchema, aiRewriteInputSchema, aiStatusSchema, aiWriteInputSchema } from '../../../shared/ai';
+import { AppError } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
+import { isFeatureEnabled } from '../platform-settings/platform-settings.service';
 import { assertAiConfigured, createAiProvider, getAiStatus, startAiStream } from './ai.service';
 import { buildRewritePrompt, buildWritePrompt, type Prompt } from './ai-prompts';
+
+/** The operator turned the feature off in /admin/settings (whether or not a provider is set up). */
+const AI_SWITCHED_OFF = 'AI writing is switched off on this platform. Write your text yourself for now.';
 
 export async function aiRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -32,6 +37,10 @@ export async function aiRoutes(fastify: FastifyInstance) {
     { schema: { tags, response: { 200: aiStatusSchema, ...errors } } },
     async (request) => {
       const { user } = await requireSession(request);
+      if (!(await isFeatureEnabled({ db, feature: 'aiWriting' }))) {
+        const status = await getAiStatus({ db, userId: user.id, provider: null });
+        return { ...status, help: AI_SWITCHED_OFF };
+      }
       return getAiStatus({ db, userId: user.id, provider });
     },
   );
@@ -39,6 +48,8 @@ export async function aiRoutes(fastify: FastifyInstance) {
   /** Streams the generation as plain text; a failure before the first words is a JSON error instead. */
   const streamTo = async (request: FastifyRequest, reply: FastifyReply, action: string, prompt: Prompt) => {
     const { user } = await requireSession(request);
+    if (!(await isFeatureEnabled({ db, feature: 'aiWriting' })))
+      throw new AppError('unavailable', AI_SWITCHED_OFF, { reason: 'ai_disabled' });
     const configured = assertAiConfigured(provider);
     const clientGone = new AbortController();
     // 'close' on the response fires when it is finished or when the client hung up before that.

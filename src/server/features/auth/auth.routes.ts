@@ -20,7 +20,15 @@ import {
   subscriptionInfoFor,
 } from './auth.service';
 
-export async function authRoutes(fastify: FastifyInstance) {
+export interface AuthRoutesOptions {
+  /**
+   * Asked before every sign-up; throws to refuse it (the platform's "sign-ups closed" setting). Passed in
+   * by the app, so auth does not depend on the settings feature.
+   */
+  beforeRegister?: () => Promise<void>;
+}
+
+export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOptions = {}) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { env } = app.services;
   const authLimit = {
@@ -35,10 +43,11 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         body: registerSchema,
-        response: { 201: userSchema, 400: errorSchema, 409: errorSchema },
+        response: { 201: userSchema, 400: errorSchema, 403: errorSchema, 409: errorSchema },
       },
     },
     async (request, reply) => {
+      await options.beforeRegister?.();
       const { user, headers } = await registerUser(app.services, {
         input: request.body,
         headers: requestHeaders(request),

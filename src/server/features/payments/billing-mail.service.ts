@@ -26,11 +26,11 @@ interface Recipient {
 
 function send(services: BillingServices, to: Recipient, subject: string, lines: string[]) {
   const name = to.firstName || 'there';
-  const text = [`Hello ${name},`, '', ...lines, '', 'Tambari, Lagos, Nigeria'].join('\n');
+  // The company's name and postal address follow as the system mailer's footer.
+  const text = [`Hello ${name},`, '', ...lines].join('\n');
   const html = [
     `<p>Hello ${escapeHtml(name)},</p>`,
     ...lines.filter((l) => l !== '').map((l) => `<p>${escapeHtml(l)}</p>`),
-    '<p>Tambari, Lagos, Nigeria</p>',
   ].join('');
   // Mail must never undo a payment that has been recorded: failures are logged, not thrown.
   return services.mailer.send({ to: to.email, subject, text, html }).catch((error: unknown) => {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema } from '../../../shared/auth';
 import { contactErrorSchema } from '../../../shared/contacts';
+import type { SenderDefaults } from '../../../shared/platform-settings';
 import {
   connectionTestResultSchema,
   senderAccountInputSchema,
@@ -13,6 +14,7 @@ import {
   senderTrustCertificateSchema,
 } from '../../../shared/sending';
 import { getSession, requireSession } from '../../lib/http';
+import { getSenderDefaults } from '../platform-settings/platform-settings.service';
 import { ensureDevMailboxSenderAccount } from './dev-mailbox-account.service';
 import { dnsResolverFromEnv } from './domain-check.service';
 import {
@@ -87,16 +89,33 @@ export async function senderAccountsRoutes(fastify: FastifyInstance) {
     },
   );
 
+  // Which of the daily-cap and warm-up fields the client left out (the schema fills in fixed defaults;
+  // the platform's own, from Admin → Settings, take their place).
+  const omittedDefaults = new WeakMap<FastifyRequest, (keyof SenderDefaults)[]>();
   app.post(
     '/api/sender-accounts',
-    { schema: { tags, body: senderAccountInputSchema, response: { 201: senderAccountSchema, ...errors } } },
+    {
+      schema: { tags, body: senderAccountInputSchema, response: { 201: senderAccountSchema, ...errors } },
+      preValidation: async (request) => {
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const fields = ['dailyCap', 'warmupEnabled', 'warmupStart', 'warmupIncrement'] as const;
+        omittedDefaults.set(
+          request,
+          fields.filter((field) => body[field] === undefined),
+        );
+      },
+    },
     async (request, reply) => {
       const { user } = await requireSession(request);
+      const omitted = omittedDefaults.get(request) ?? [];
+      const defaults = omitted.length > 0 ? await getSenderDefaults({ db }) : null;
+      const input = { ...request.body };
+      for (const field of omitted) Object.assign(input, { [field]: defaults![field] });
       const account = await createSenderAccount({
         ...context(),
         dnsResolver: dnsResolver(),
         userId: user.id,
-        input: request.body,
+        input,
       });
       return reply.code(201).send(account);
     },

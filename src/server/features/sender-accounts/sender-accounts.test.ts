@@ -153,6 +153,29 @@ describe('sender accounts', () => {
       expect(one.json<SenderAccount>()).toEqual(account);
     });
 
+    it('starts a new account from the platform defaults of Admin → Settings; what the owner sends wins', async () => {
+      const admin = await createUser(app, { role: 'super_admin' });
+      const settings = (url: string, payload?: unknown) =>
+        call(admin)({ method: payload ? 'PUT' : 'GET', url, ...(payload ? { payload } : {}) });
+      const before = (await settings('/api/admin/settings')).json().settings.senderDefaults;
+      const defaults = { dailyCap: 120, warmupEnabled: true, warmupStart: 15, warmupIncrement: 7 };
+      expect((await settings('/api/admin/settings', { senderDefaults: defaults })).statusCode).toBe(200);
+      try {
+        const user = await paidUser();
+        const plain = await create(user);
+        expect(plain).toMatchObject(defaults);
+        const chosen = await create(user, { dailyCap: 40, warmupEnabled: false });
+        expect(chosen).toMatchObject({
+          dailyCap: 40,
+          warmupEnabled: false,
+          warmupStart: 15,
+          warmupIncrement: 7,
+        });
+      } finally {
+        await settings('/api/admin/settings', { senderDefaults: before });
+      }
+    });
+
     it('starts the warm-up ramp on the account-local today', async () => {
       const user = await paidUser();
       const account = await create(user, {

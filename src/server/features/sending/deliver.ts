@@ -32,6 +32,8 @@ export function composeForAccount(
   ctx: DispatchContext,
   d: DispatchedMessage,
   paceHour: Date | null,
+  /** The platform's tracking domain (Admin → Settings), for campaigns that name none. */
+  defaultTrackingDomain: string | null = null,
 ): ReadyMessage {
   const { message, account, campaign } = d;
   const content = withSenderValues(
@@ -43,7 +45,7 @@ export function composeForAccount(
     token: message.token,
     trackingBaseUrl: resolveTrackingBaseUrl({
       appUrl: ctx.env.APP_URL,
-      trackingDomain: campaign.trackingDomain,
+      trackingDomain: campaign.trackingDomain || defaultTrackingDomain,
     }),
     from: { name: account.fromName, email: account.fromEmail },
     replyTo: account.replyTo,

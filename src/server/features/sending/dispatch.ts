@@ -7,6 +7,7 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { groupCommit } from '../../lib/group-commit';
 import type { SystemMailer } from '../../lib/mailer';
+import { getDefaultTrackingDomain } from '../platform-settings/platform-settings.service';
 import { filterSuppressed } from '../suppression/suppression.service';
 import { allocateCampaignGroup, type Deferral, giveBackSlots } from './allocate-group';
 import { composeForAccount, deliverAll, markAllocated, type ReadyMessage } from './deliver';
@@ -299,10 +300,11 @@ export async function dispatchBatch(ctx: DispatchContext, claimed: OutboxRow[]):
   // The exact bytes of each message, before anything is recorded as allocated: a message that cannot
   // be built gives its slots back and waits or fails alone.
   const ready: ReadyMessage[] = [];
+  const defaultTrackingDomain = toSend.length > 0 ? await getDefaultTrackingDomain({ db: ctx.db }) : null;
   for (const { dispatched, paceHour } of toSend) {
     try {
       ctx.failpoint?.('compose', dispatched.message);
-      ready.push(composeForAccount(ctx, dispatched, paceHour));
+      ready.push(composeForAccount(ctx, dispatched, paceHour, defaultTrackingDomain));
     } catch (error) {
       await giveBackSlots(ctx, dispatched, paceHour);
       faults.push({ message: dispatched.message, stage: 'compose', error });

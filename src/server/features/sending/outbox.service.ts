@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import type { campaigns } from '../../db/schema';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
+import { getDefaultTrackingDomain } from '../platform-settings/platform-settings.service';
 import { asEmailDocument, prepareMessageContent } from './message-content';
 import { resolveTrackingBaseUrl } from './message-envelope';
 
@@ -115,7 +116,8 @@ export async function queueMessages(options: {
   const { db, campaign } = options;
   const trackingBaseUrl = resolveTrackingBaseUrl({
     appUrl: options.appUrl,
-    trackingDomain: campaign.trackingDomain,
+    // A campaign without its own tracking domain uses the platform's (Admin → Settings), else APP_URL.
+    trackingDomain: campaign.trackingDomain || (await getDefaultTrackingDomain({ db })),
   });
   const at = now();
   const ids: string[] = [];

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 
 import { ErrorBoundary } from '@/app/error-boundary';
@@ -39,7 +39,7 @@ function useScrollToHash(hash: string, pathname: string) {
  * Every signed-in route renders here: the route guard of spec §6 first (redirects, or the
  * subscription-blocked screen in place of the page), then the sidebar, header and page.
  */
-export function AppLayout() {
+export function AppLayout({ children }: { children?: ReactNode } = {}) {
   const { user, isLoading } = useAuth();
   const { pathname, hash } = useLocation();
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -94,9 +94,7 @@ export function AppLayout() {
             <SubscriptionBlocked issue={decision.issue} user={user} />
           ) : (
             <ErrorBoundary key={pathname}>
-              <Suspense fallback={<PageLoader />}>
-                <Outlet />
-              </Suspense>
+              <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
             </ErrorBoundary>
           )}
         </main>

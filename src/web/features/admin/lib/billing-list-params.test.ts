@@ -1,61 +1,64 @@
 import { describe, expect, it } from 'vitest';
 
+import { readListState, writeListState } from '@/lib/url-list-state';
+
 import {
+  ORDER_LIST,
+  orderedRange,
   parseLimitInput,
   parseNairaInput,
-  readOrderListParams,
-  readSubscriptionListParams,
-  writeOrderListParams,
-  writeSubscriptionListParams,
+  readSubscriptionsTab,
+  SUBSCRIPTION_LIST,
 } from './billing-list-params';
 
 describe('order list params', () => {
+  const read = (query: string) => readListState(new URLSearchParams(query), ORDER_LIST);
+
   it('round-trips the filters through the URL', () => {
     const state = {
       search: 'ada',
-      status: 'success' as const,
-      plan: 'starter' as const,
-      from: '2026-01-01',
-      to: '2026-01-31',
+      filters: { status: 'success', plan: 'starter', from: '2026-01-01', to: '2026-01-31' },
       page: 3,
+      pageSize: ORDER_LIST.defaultPageSize,
+      sort: undefined,
     };
-    expect(readOrderListParams(writeOrderListParams(state))).toEqual(state);
+    expect(readListState(writeListState(state, ORDER_LIST), ORDER_LIST)).toEqual(state);
   });
 
   it('drops what a hand-edited link got wrong and reads a reversed range the right way round', () => {
-    expect(readOrderListParams(new URLSearchParams('status=paid&plan=gold&from=yesterday&page=-2'))).toEqual({
+    expect(read('status=paid&plan=gold&from=yesterday&page=-2')).toEqual({
       search: '',
-      status: undefined,
-      plan: undefined,
-      from: undefined,
-      to: undefined,
+      filters: {},
       page: 1,
+      pageSize: ORDER_LIST.defaultPageSize,
+      sort: undefined,
     });
-    expect(readOrderListParams(new URLSearchParams('from=2026-02-10&to=2026-02-01'))).toMatchObject({
-      from: '2026-02-01',
-      to: '2026-02-10',
-    });
+    const { from, to } = read('from=2026-02-10&to=2026-02-01').filters;
+    expect(orderedRange(from, to)).toEqual(['2026-02-01', '2026-02-10']);
   });
 
   it('leaves defaults out of the URL', () => {
-    expect(writeOrderListParams({ search: ' ', page: 1 }).toString()).toBe('');
+    expect(writeListState(read(''), ORDER_LIST).toString()).toBe('');
   });
 });
 
 describe('subscription list params', () => {
   it('reads the tab, state and paid plan', () => {
-    expect(
-      readSubscriptionListParams(new URLSearchParams('tab=plans&status=past_due&plan=enterprise&q=x')),
-    ).toEqual({
-      tab: 'plans',
+    const params = new URLSearchParams('tab=plans&status=past_due&plan=enterprise&q=x');
+    expect(readSubscriptionsTab(params)).toBe('plans');
+    expect(readListState(params, SUBSCRIPTION_LIST)).toMatchObject({
       search: 'x',
-      status: 'past_due',
-      plan: 'enterprise',
+      filters: { status: 'past_due', plan: 'enterprise' },
       page: 1,
     });
-    expect(readSubscriptionListParams(new URLSearchParams('plan=free&status=none')).plan).toBeUndefined();
-    expect(writeSubscriptionListParams({ tab: 'subscriptions', search: '', page: 2 }).toString()).toBe(
-      'page=2',
+    const free = readListState(new URLSearchParams('plan=free&status=none'), SUBSCRIPTION_LIST);
+    expect(free.filters).toEqual({});
+  });
+
+  it('keeps the tab when the list writes its state', () => {
+    const state = { ...readListState(new URLSearchParams(), SUBSCRIPTION_LIST), page: 2 };
+    expect(writeListState(state, SUBSCRIPTION_LIST, new URLSearchParams('tab=plans')).toString()).toBe(
+      'tab=plans&page=2',
     );
   });
 });

@@ -1,95 +1,41 @@
-import { ADMIN_SUBSCRIPTION_STATES, ORDER_STATUSES, type OrderStatus, PAID_PLAN_IDS } from '@shared/payments';
-import { isPlanId, type PlanId } from '@shared/plans';
+import { ADMIN_SUBSCRIPTION_STATES, ORDER_STATUSES, PAID_PLAN_IDS } from '@shared/payments';
+import { PLAN_IDS } from '@shared/plans';
+import { isoDay, type ListStateConfig, oneOf } from '@/lib/url-list-state';
 
 export const ORDERS_PAGE_SIZE = 25;
 export const SUBSCRIPTIONS_PAGE_SIZE = 25;
 
-export interface OrderListParams {
-  search: string;
-  status?: OrderStatus;
-  plan?: PlanId;
-  /** YYYY-MM-DD, inclusive */
-  from?: string;
-  to?: string;
-  page: number;
+/** The orders screen's URL state (see useUrlListState): search, status, plan and a date range. */
+export const ORDER_LIST = {
+  defaultPageSize: ORDERS_PAGE_SIZE,
+  filters: {
+    status: oneOf(ORDER_STATUSES),
+    plan: oneOf(PLAN_IDS),
+    /** YYYY-MM-DD, inclusive */
+    from: isoDay,
+    to: isoDay,
+  },
+} satisfies ListStateConfig<'status' | 'plan' | 'from' | 'to'>;
+
+/** The date range as asked; a reversed one is read the way it was meant. */
+export function orderedRange(from: string | undefined, to: string | undefined): [string?, string?] {
+  return from && to && from > to ? [to, from] : [from, to];
 }
 
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-function positiveInt(value: string | null): number {
-  const parsed = Number(value);
-  return Number.isInteger(parsed) && parsed >= 1 ? parsed : 1;
-}
-
-function isoDay(value: string | null): string | undefined {
-  if (!value || !ISO_DAY.test(value)) return undefined;
-  return Number.isNaN(new Date(`${value}T00:00:00Z`).getTime()) ? undefined : value;
-}
-
-/** The orders screen's state from the URL; anything a hand-edited link got wrong is dropped. */
-export function readOrderListParams(params: URLSearchParams): OrderListParams {
-  const status = params.get('status');
-  const plan = params.get('plan');
-  let from = isoDay(params.get('from'));
-  let to = isoDay(params.get('to'));
-  // A reversed range is read the way it was meant.
-  if (from && to && from > to) [from, to] = [to, from];
-  return {
-    search: params.get('q') ?? '',
-    status:
-      status && (ORDER_STATUSES as readonly string[]).includes(status) ? (status as OrderStatus) : undefined,
-    plan: isPlanId(plan) ? plan : undefined,
-    from,
-    to,
-    page: positiveInt(params.get('page')),
-  };
-}
-
-export function writeOrderListParams(state: OrderListParams): URLSearchParams {
-  const params = new URLSearchParams();
-  if (state.search.trim()) params.set('q', state.search.trim());
-  if (state.status) params.set('status', state.status);
-  if (state.plan) params.set('plan', state.plan);
-  if (state.from) params.set('from', state.from);
-  if (state.to) params.set('to', state.to);
-  if (state.page > 1) params.set('page', String(state.page));
-  return params;
-}
+/** The subscriptions list's URL state: search, state and paid plan. */
+export const SUBSCRIPTION_LIST = {
+  defaultPageSize: SUBSCRIPTIONS_PAGE_SIZE,
+  filters: { status: oneOf(ADMIN_SUBSCRIPTION_STATES), plan: oneOf(PAID_PLAN_IDS) },
+} satisfies ListStateConfig<'status' | 'plan'>;
 
 export type AdminSubscriptionState = (typeof ADMIN_SUBSCRIPTION_STATES)[number];
 export type PaidPlan = (typeof PAID_PLAN_IDS)[number];
 
-export interface SubscriptionListParams {
-  tab: 'subscriptions' | 'plans';
-  search: string;
-  status?: AdminSubscriptionState;
-  plan?: PaidPlan;
-  page: number;
-}
+export type SubscriptionsTab = 'subscriptions' | 'plans';
 
-export function readSubscriptionListParams(params: URLSearchParams): SubscriptionListParams {
-  const status = params.get('status');
-  const plan = params.get('plan');
-  return {
-    tab: params.get('tab') === 'plans' ? 'plans' : 'subscriptions',
-    search: params.get('q') ?? '',
-    status:
-      status && (ADMIN_SUBSCRIPTION_STATES as readonly string[]).includes(status)
-        ? (status as AdminSubscriptionState)
-        : undefined,
-    plan: plan && (PAID_PLAN_IDS as readonly string[]).includes(plan) ? (plan as PaidPlan) : undefined,
-    page: positiveInt(params.get('page')),
-  };
-}
-
-export function writeSubscriptionListParams(state: SubscriptionListParams): URLSearchParams {
-  const params = new URLSearchParams();
-  if (state.tab !== 'subscriptions') params.set('tab', state.tab);
-  if (state.search.trim()) params.set('q', state.search.trim());
-  if (state.status) params.set('status', state.status);
-  if (state.plan) params.set('plan', state.plan);
-  if (state.page > 1) params.set('page', String(state.page));
-  return params;
+/** The subscriptions screen's tab (kept in the same URL as the list, which leaves it alone). */
+export function readSubscriptionsTab(params: URLSearchParams): SubscriptionsTab {
+  return params.get('tab') === 'plans' ? 'plans' : 'subscriptions';
 }
 
 /** Naira typed into the plan editor ("15,000" or "15000.50") as whole kobo, or null when it is not a price. */

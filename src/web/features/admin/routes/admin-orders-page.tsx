@@ -1,8 +1,9 @@
-import { type AdminOrder, ORDER_STATUSES } from '@shared/payments';
-import { PLAN_IDS, PLAN_NAMES } from '@shared/plans';
+import { type AdminOrder, ORDER_STATUSES, type OrderStatus } from '@shared/payments';
+import { PLAN_IDS, PLAN_NAMES, type PlanId } from '@shared/plans';
+import type { ColumnDef } from '@tanstack/react-table';
 import { Download, Loader2, Receipt, Search, Undo2, X } from 'lucide-react';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useEffect, useId, useState } from 'react';
+import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -10,9 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useUrlListState } from '@/hooks/use-url-list-state';
 import {
   describeCard,
   formatNaira,
@@ -21,74 +20,39 @@ import {
   ORDER_STATUS_BADGE,
 } from '@/lib/billing';
 import { formatDate, formatDateTime, formatNumber } from '@/lib/format';
-import { cn } from '@/lib/utils';
 import { ordersQueryString, useAdminOrders } from '../api/billing-admin';
-import { PaginationBar } from '../components/pagination-bar';
 import { RefundOrderDialog } from '../components/refund-order-dialog';
-import {
-  ORDERS_PAGE_SIZE,
-  type OrderListParams,
-  readOrderListParams,
-  writeOrderListParams,
-} from '../lib/billing-list-params';
+import { ORDER_LIST, orderedRange } from '../lib/billing-list-params';
 
 const ALL = 'all';
 
 function formatTime(iso: string): string {
   return new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(iso));
 }
-const SEARCH_DEBOUNCE_MS = 300;
-const COLUMNS = ['Date', 'Reference', 'Customer', 'Plan', 'Amount', 'Status', 'Card', ''] as const;
-
-/** The card column gives way first on narrower screens; the receipt and refund stay in reach. */
-function columnClass(column: (typeof COLUMNS)[number]): string | undefined {
-  if (column === 'Amount') return 'text-right';
-  if (column === 'Card') return 'hidden 2xl:table-cell';
-  return undefined;
-}
-
-function useOrderListState() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const state = useMemo(() => readOrderListParams(searchParams), [searchParams]);
-  const latest = useRef({ state, setSearchParams });
-  latest.current = { state, setSearchParams };
-  const update = useCallback((patch: Partial<OrderListParams>) => {
-    const { state: current, setSearchParams: set } = latest.current;
-    set(writeOrderListParams({ ...current, ...patch }), { replace: true });
-  }, []);
-  return [state, update] as const;
-}
-
 /** Spec §2 /admin/orders: every payment attempt, filterable, exportable, with refunds recorded. */
 export default function AdminOrdersPage() {
-  const [state, update] = useOrderListState();
-  const [searchInput, setSearchInput] = useState(state.search);
-  const debouncedSearch = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
+  const list = useUrlListState(ORDER_LIST);
+  const { state, update } = list;
   const [refunding, setRefunding] = useState<AdminOrder | null>(null);
   const fromId = useId();
   const toId = useId();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new debounced value searches.
-  useEffect(() => {
-    if (debouncedSearch.trim() !== state.search) update({ search: debouncedSearch, page: 1 });
-  }, [debouncedSearch, update]);
-
+  const [from, to] = orderedRange(state.filters.from, state.filters.to);
   const filters = {
     search: state.search || undefined,
-    status: state.status,
-    plan: state.plan,
-    from: state.from,
-    to: state.to,
+    status: state.filters.status as OrderStatus | undefined,
+    plan: state.filters.plan as PlanId | undefined,
+    from,
+    to,
   };
-  const ordersQuery = useAdminOrders({ ...filters, page: state.page, pageSize: ORDERS_PAGE_SIZE });
+  const ordersQuery = useAdminOrders({ ...filters, page: state.page, pageSize: state.pageSize });
   const data = ordersQuery.data;
-  const filtered = Boolean(state.search || state.status || state.plan || state.from || state.to);
+  const filtered = list.filtered;
+  const { clampPage } = list;
 
   useEffect(() => {
-    if (!data || ordersQuery.isPlaceholderData) return;
-    const lastPage = Math.max(1, Math.ceil(data.total / ORDERS_PAGE_SIZE));
-    if (state.page > lastPage) update({ page: lastPage });
-  }, [data, ordersQuery.isPlaceholderData, state.page, update]);
+    if (data && !ordersQuery.isPlaceholderData) clampPage(data.total);
+  }, [data, ordersQuery.isPlaceholderData, clampPage]);
 
   return (
     <div className="mx-auto w-full max-w-7xl space-y-6" data-testid="admin-orders-page">
@@ -137,14 +101,13 @@ export default function AdminOrdersPage() {
               <Input
                 id="orders-search"
                 type="search"
-                value={searchInput}
-                onChange={(event) => setSearchInput(event.target.value)}
+                value={list.searchInput}
+                onChange={(event) => list.setSearchInput(event.target.value)}
                 placeholder="Reference, email or name"
                 className="pl-9"
                 data-testid="orders-search"
               />
-              {(searchInput.trim() !== state.search ||
-                (ordersQuery.isFetching && ordersQuery.isPlaceholderData)) && (
+              {(list.searching || (ordersQuery.isFetching && ordersQuery.isPlaceholderData)) && (
                 <Loader2
                   className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
                   aria-label="Searching"
@@ -153,10 +116,8 @@ export default function AdminOrdersPage() {
             </div>
             <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
               <Select
-                value={state.status ?? ALL}
-                onValueChange={(value) =>
-                  update({ status: value === ALL ? undefined : (value as never), page: 1 })
-                }
+                value={state.filters.status ?? ALL}
+                onValueChange={(value) => update({ filters: { status: value === ALL ? undefined : value } })}
               >
                 <SelectTrigger
                   className="w-full sm:w-36"
@@ -175,10 +136,8 @@ export default function AdminOrdersPage() {
                 </SelectContent>
               </Select>
               <Select
-                value={state.plan ?? ALL}
-                onValueChange={(value) =>
-                  update({ plan: value === ALL ? undefined : (value as never), page: 1 })
-                }
+                value={state.filters.plan ?? ALL}
+                onValueChange={(value) => update({ filters: { plan: value === ALL ? undefined : value } })}
               >
                 <SelectTrigger className="w-full sm:w-36" aria-label="Plan" data-testid="orders-plan-filter">
                   <SelectValue />
@@ -199,9 +158,9 @@ export default function AdminOrdersPage() {
                 <Input
                   id={fromId}
                   type="date"
-                  value={state.from ?? ''}
-                  max={state.to}
-                  onChange={(event) => update({ from: event.target.value || undefined, page: 1 })}
+                  value={state.filters.from ?? ''}
+                  max={state.filters.to}
+                  onChange={(event) => update({ filters: { from: event.target.value || undefined } })}
                   className="sm:w-40"
                   data-testid="orders-from"
                 />
@@ -213,29 +172,15 @@ export default function AdminOrdersPage() {
                 <Input
                   id={toId}
                   type="date"
-                  value={state.to ?? ''}
-                  min={state.from}
-                  onChange={(event) => update({ to: event.target.value || undefined, page: 1 })}
+                  value={state.filters.to ?? ''}
+                  min={state.filters.from}
+                  onChange={(event) => update({ filters: { to: event.target.value || undefined } })}
                   className="sm:w-40"
                   data-testid="orders-to"
                 />
               </div>
               {filtered && (
-                <Button
-                  variant="ghost"
-                  onClick={() => {
-                    setSearchInput('');
-                    update({
-                      search: '',
-                      status: undefined,
-                      plan: undefined,
-                      from: undefined,
-                      to: undefined,
-                      page: 1,
-                    });
-                  }}
-                  data-testid="orders-clear-filters"
-                >
+                <Button variant="ghost" onClick={list.clearAll} data-testid="orders-clear-filters">
                   <X aria-hidden="true" />
                   Clear
                 </Button>
@@ -250,26 +195,30 @@ export default function AdminOrdersPage() {
               onRetry={() => ordersQuery.refetch()}
             />
           ) : (
-            <>
-              <OrdersTable
-                orders={data?.orders}
-                loading={ordersQuery.isPending}
-                stale={ordersQuery.isPlaceholderData}
-                filtered={filtered}
-                onRefund={setRefunding}
-              />
-              {data && data.total > 0 && (
-                <PaginationBar
-                  page={state.page}
-                  pageSize={data.pageSize || ORDERS_PAGE_SIZE}
-                  total={data.total}
-                  onPageChange={(page) => update({ page })}
-                  busy={ordersQuery.isPlaceholderData}
-                  noun={data.total === 1 ? 'order' : 'orders'}
-                  testId="orders-pagination"
-                />
-              )}
-            </>
+            <DataTable
+              columns={orderColumns(setRefunding)}
+              rows={data?.orders}
+              getRowId={(order) => order.id}
+              loading={ordersQuery.isPending}
+              stale={ordersQuery.isPlaceholderData}
+              rowProps={(order) => ({ 'data-order-id': order.id })}
+              pagination={{
+                page: state.page,
+                pageSize: data?.pageSize || state.pageSize,
+                total: data?.total,
+                onPageChange: (page) => update({ page }),
+                noun: data?.total === 1 ? 'order' : 'orders',
+              }}
+              empty={{
+                icon: Receipt,
+                title: filtered ? 'No orders match these filters' : 'No orders yet',
+                description: filtered
+                  ? 'Try a different search or clear the filters.'
+                  : 'Payments appear here as customers check out.',
+              }}
+              testId="orders"
+              rowTestId="order-row"
+            />
           )}
         </CardContent>
       </Card>
@@ -278,134 +227,106 @@ export default function AdminOrdersPage() {
   );
 }
 
-function OrdersTable({
-  orders,
-  loading,
-  stale,
-  filtered,
-  onRefund,
-}: {
-  orders: AdminOrder[] | undefined;
-  loading: boolean;
-  stale: boolean;
-  filtered: boolean;
-  onRefund: (order: AdminOrder) => void;
-}) {
-  if (!loading && orders && orders.length === 0) {
-    return (
-      <div
-        className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-6 py-12 text-center"
-        data-testid="orders-empty"
-      >
-        <Receipt className="size-8 text-muted-foreground" aria-hidden="true" />
-        <p className="font-medium">{filtered ? 'No orders match these filters' : 'No orders yet'}</p>
-        <p className="max-w-sm text-sm text-muted-foreground">
-          {filtered
-            ? 'Try a different search or clear the filters.'
-            : 'Payments appear here as customers check out.'}
-        </p>
-      </div>
-    );
-  }
-  return (
-    <div className={cn('overflow-x-auto rounded-lg border transition-opacity', stale && 'opacity-60')}>
-      <Table data-testid="orders-table" aria-busy={loading || stale}>
-        <TableHeader>
-          <TableRow>
-            {COLUMNS.map((column, index) => (
-              <TableHead key={column || index} className={columnClass(column)}>
-                {column || <span className="sr-only">Actions</span>}
-              </TableHead>
-            ))}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {loading || !orders
-            ? Array.from({ length: 8 }, (_, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-                <TableRow key={index}>
-                  {COLUMNS.map((column, cell) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: placeholder cells have no identity
-                    <TableCell key={cell} className={columnClass(column)}>
-                      <Skeleton className="h-4 w-full max-w-28" />
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))
-            : orders.map((order) => {
-                const status = ORDER_STATUS_BADGE[order.status] ?? {
-                  label: order.status,
-                  tone: 'secondary' as const,
-                };
-                return (
-                  <TableRow key={order.id} data-testid="order-row" data-order-id={order.id}>
-                    <TableCell className="whitespace-nowrap">
-                      <time
-                        dateTime={order.paidAt ?? order.createdAt}
-                        title={formatDateTime(order.paidAt ?? order.createdAt)}
-                      >
-                        {formatDate(order.paidAt ?? order.createdAt)}
-                        <span className="block text-xs text-muted-foreground">
-                          {formatTime(order.paidAt ?? order.createdAt)}
-                        </span>
-                      </time>
-                    </TableCell>
-                    <TableCell className="max-w-44 truncate font-mono text-xs" title={order.reference}>
-                      {order.reference}
-                    </TableCell>
-                    <TableCell className="max-w-56">
-                      <span className="block truncate font-medium">{order.userName || '—'}</span>
-                      <span
-                        className="block truncate text-xs text-muted-foreground"
-                        title={order.userEmail ?? undefined}
-                      >
-                        {order.userEmail ?? 'Deleted user'}
-                      </span>
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      {order.planName}
-                      <span className="block text-xs text-muted-foreground">
-                        {intervalLabel(order.interval)} · {ORDER_KIND_LABEL[order.kind] ?? order.kind}
-                      </span>
-                    </TableCell>
-                    <TableCell className="text-right whitespace-nowrap tabular-nums">
-                      {formatNaira(order.amount)}
-                      {order.credit > 0 && (
-                        <span className="block text-xs text-muted-foreground">
-                          credit {formatNaira(order.credit)}
-                        </span>
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      <Badge
-                        variant={status.tone}
-                        title={order.failureReason ?? order.refundReason ?? undefined}
-                      >
-                        {status.label}
-                      </Badge>
-                    </TableCell>
-                    <TableCell className="hidden whitespace-nowrap text-muted-foreground 2xl:table-cell">
-                      {describeCard(order.cardBrand, order.cardLast4) ?? '—'}
-                    </TableCell>
-                    <TableCell className="text-right">
-                      {order.status === 'success' && (
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => onRefund(order)}
-                          aria-label={`Mark ${order.reference} as refunded`}
-                          data-testid="order-refund"
-                        >
-                          <Undo2 aria-hidden="true" />
-                          Refund
-                        </Button>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-        </TableBody>
-      </Table>
-    </div>
-  );
+/** The card column gives way first on narrower screens; the receipt and refund stay in reach. */
+function orderColumns(onRefund: (order: AdminOrder) => void): ColumnDef<AdminOrder>[] {
+  return [
+    {
+      id: 'date',
+      header: 'Date',
+      meta: { cellClassName: 'whitespace-nowrap' },
+      cell: ({ row: { original: order } }) => {
+        const at = order.paidAt ?? order.createdAt;
+        return (
+          <time dateTime={at} title={formatDateTime(at)}>
+            {formatDate(at)}
+            <span className="block text-xs text-muted-foreground">{formatTime(at)}</span>
+          </time>
+        );
+      },
+    },
+    {
+      id: 'reference',
+      header: 'Reference',
+      meta: { cellClassName: 'max-w-44 truncate font-mono text-xs' },
+      cell: ({ row: { original: order } }) => <span title={order.reference}>{order.reference}</span>,
+    },
+    {
+      id: 'customer',
+      header: 'Customer',
+      meta: { cellClassName: 'max-w-56' },
+      cell: ({ row: { original: order } }) => (
+        <>
+          <span className="block truncate font-medium">{order.userName || '—'}</span>
+          <span className="block truncate text-xs text-muted-foreground" title={order.userEmail ?? undefined}>
+            {order.userEmail ?? 'Deleted user'}
+          </span>
+        </>
+      ),
+    },
+    {
+      id: 'plan',
+      header: 'Plan',
+      meta: { cellClassName: 'whitespace-nowrap' },
+      cell: ({ row: { original: order } }) => (
+        <>
+          {order.planName}
+          <span className="block text-xs text-muted-foreground">
+            {intervalLabel(order.interval)} · {ORDER_KIND_LABEL[order.kind] ?? order.kind}
+          </span>
+        </>
+      ),
+    },
+    {
+      id: 'amount',
+      header: 'Amount',
+      meta: { className: 'text-right', cellClassName: 'whitespace-nowrap tabular-nums' },
+      cell: ({ row: { original: order } }) => (
+        <>
+          {formatNaira(order.amount)}
+          {order.credit > 0 && (
+            <span className="block text-xs text-muted-foreground">credit {formatNaira(order.credit)}</span>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: ({ row: { original: order } }) => {
+        const status = ORDER_STATUS_BADGE[order.status] ?? {
+          label: order.status,
+          tone: 'secondary' as const,
+        };
+        return (
+          <Badge variant={status.tone} title={order.failureReason ?? order.refundReason ?? undefined}>
+            {status.label}
+          </Badge>
+        );
+      },
+    },
+    {
+      id: 'card',
+      header: 'Card',
+      meta: { className: 'hidden 2xl:table-cell', cellClassName: 'whitespace-nowrap text-muted-foreground' },
+      cell: ({ row: { original: order } }) => describeCard(order.cardBrand, order.cardLast4) ?? '—',
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      meta: { cellClassName: 'text-right' },
+      cell: ({ row: { original: order } }) =>
+        order.status === 'success' && (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => onRefund(order)}
+            aria-label={`Mark ${order.reference} as refunded`}
+            data-testid="order-refund"
+          >
+            <Undo2 aria-hidden="true" />
+            Refund
+          </Button>
+        ),
+    },
+  ];
 }

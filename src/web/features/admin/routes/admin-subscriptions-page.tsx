@@ -1,5 +1,6 @@
 import { ADMIN_SUBSCRIPTION_STATES, type AdminSubscription, PAID_PLAN_IDS } from '@shared/payments';
 import { PLAN_NAMES } from '@shared/plans';
+import type { ColumnDef } from '@tanstack/react-table';
 import {
   CalendarPlus,
   CreditCard,
@@ -11,8 +12,9 @@ import {
   Wallet,
   X,
 } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -20,28 +22,23 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useUrlListState } from '@/hooks/use-url-list-state';
 import { describeCard, formatNaira, intervalLabel, planDisplayName, subscriptionBadge } from '@/lib/billing';
 import { formatDate, formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { type AdminSubscriptionList, useAdminSubscriptions } from '../api/billing-admin';
 import { ExtendSubscriptionDialog } from '../components/extend-subscription-dialog';
-import { PaginationBar } from '../components/pagination-bar';
 import { PricingPlansEditor } from '../components/pricing-plans-editor';
 import { StatCard, StatCardSkeleton } from '../components/stat-card';
 import {
-  readSubscriptionListParams,
-  SUBSCRIPTIONS_PAGE_SIZE,
-  type SubscriptionListParams,
-  writeSubscriptionListParams,
+  type AdminSubscriptionState,
+  type PaidPlan,
+  readSubscriptionsTab,
+  SUBSCRIPTION_LIST,
 } from '../lib/billing-list-params';
 
 const ALL = 'all';
-const SEARCH_DEBOUNCE_MS = 300;
-const COLUMNS = ['Customer', 'Plan', 'Status', 'Period ends', 'Monthly value', 'Card', ''] as const;
 
 const STATE_LABEL: Record<string, string> = {
   active: 'Active',
@@ -51,21 +48,10 @@ const STATE_LABEL: Record<string, string> = {
   expired: 'Expired',
 };
 
-function useSubscriptionListState() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const state = useMemo(() => readSubscriptionListParams(searchParams), [searchParams]);
-  const latest = useRef({ state, setSearchParams });
-  latest.current = { state, setSearchParams };
-  const update = useCallback((patch: Partial<SubscriptionListParams>) => {
-    const { state: current, setSearchParams: set } = latest.current;
-    set(writeSubscriptionListParams({ ...current, ...patch }), { replace: true });
-  }, []);
-  return [state, update] as const;
-}
-
 /** Spec §2 /admin/subscriptions: paid subscriptions by state, MRR and churn, manual extensions, and plan prices. */
 export default function AdminSubscriptionsPage() {
-  const [state, update] = useSubscriptionListState();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = readSubscriptionsTab(searchParams);
   return (
     <div className="mx-auto w-full max-w-7xl space-y-6" data-testid="admin-subscriptions-page">
       <header className="space-y-1">
@@ -75,8 +61,13 @@ export default function AdminSubscriptionsPage() {
         </p>
       </header>
       <Tabs
-        value={state.tab}
-        onValueChange={(tab) => update({ tab: tab as SubscriptionListParams['tab'] })}
+        value={tab}
+        onValueChange={(next) => {
+          const params = new URLSearchParams(searchParams);
+          if (next === 'plans') params.set('tab', 'plans');
+          else params.delete('tab');
+          setSearchParams(params, { replace: true });
+        }}
         className="gap-4"
       >
         <TabsList>
@@ -90,7 +81,7 @@ export default function AdminSubscriptionsPage() {
           </TabsTrigger>
         </TabsList>
         <TabsContent value="subscriptions">
-          <SubscriptionsPanel state={state} update={update} />
+          <SubscriptionsPanel />
         </TabsContent>
         <TabsContent value="plans">
           <PricingPlansEditor />
@@ -100,45 +91,32 @@ export default function AdminSubscriptionsPage() {
   );
 }
 
-function SubscriptionsPanel({
-  state,
-  update,
-}: {
-  state: SubscriptionListParams;
-  update: (patch: Partial<SubscriptionListParams>) => void;
-}) {
-  const [searchInput, setSearchInput] = useState(state.search);
-  const debouncedSearch = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
+function SubscriptionsPanel() {
+  const list = useUrlListState(SUBSCRIPTION_LIST);
+  const { state, update, clampPage } = list;
   const [extending, setExtending] = useState<AdminSubscription | null>(null);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new debounced value searches.
-  useEffect(() => {
-    if (debouncedSearch.trim() !== state.search) update({ search: debouncedSearch, page: 1 });
-  }, [debouncedSearch, update]);
 
   const query = useAdminSubscriptions({
     search: state.search || undefined,
-    status: state.status,
-    plan: state.plan,
+    status: state.filters.status as AdminSubscriptionState | undefined,
+    plan: state.filters.plan as PaidPlan | undefined,
     page: state.page,
-    pageSize: SUBSCRIPTIONS_PAGE_SIZE,
+    pageSize: state.pageSize,
   });
   const data = query.data;
-  const filtered = Boolean(state.search || state.status || state.plan);
+  const filtered = list.filtered;
 
   useEffect(() => {
-    if (!data || query.isPlaceholderData) return;
-    const lastPage = Math.max(1, Math.ceil(data.total / SUBSCRIPTIONS_PAGE_SIZE));
-    if (state.page > lastPage) update({ page: lastPage });
-  }, [data, query.isPlaceholderData, state.page, update]);
+    if (data && !query.isPlaceholderData) clampPage(data.total);
+  }, [data, query.isPlaceholderData, clampPage]);
 
   return (
     <div className="space-y-6">
       <Summary summary={data?.summary} />
       <StateCounts
         byStatus={data?.summary.byStatus}
-        selected={state.status}
-        onSelect={(status) => update({ status, page: 1 })}
+        selected={state.filters.status}
+        onSelect={(status) => update({ filters: { status } })}
       />
       <Card>
         <CardHeader>
@@ -165,13 +143,13 @@ function SubscriptionsPanel({
               <Input
                 id="subscriptions-search"
                 type="search"
-                value={searchInput}
-                onChange={(event) => setSearchInput(event.target.value)}
+                value={list.searchInput}
+                onChange={(event) => list.setSearchInput(event.target.value)}
                 placeholder="Email or name"
                 className="pl-9"
                 data-testid="subscriptions-search"
               />
-              {(searchInput.trim() !== state.search || (query.isFetching && query.isPlaceholderData)) && (
+              {(list.searching || (query.isFetching && query.isPlaceholderData)) && (
                 <Loader2
                   className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
                   aria-label="Searching"
@@ -180,10 +158,8 @@ function SubscriptionsPanel({
             </div>
             <div className="grid grid-cols-2 gap-3 sm:flex">
               <Select
-                value={state.status ?? ALL}
-                onValueChange={(value) =>
-                  update({ status: value === ALL ? undefined : (value as never), page: 1 })
-                }
+                value={state.filters.status ?? ALL}
+                onValueChange={(value) => update({ filters: { status: value === ALL ? undefined : value } })}
               >
                 <SelectTrigger
                   className="w-full sm:w-40"
@@ -202,10 +178,8 @@ function SubscriptionsPanel({
                 </SelectContent>
               </Select>
               <Select
-                value={state.plan ?? ALL}
-                onValueChange={(value) =>
-                  update({ plan: value === ALL ? undefined : (value as never), page: 1 })
-                }
+                value={state.filters.plan ?? ALL}
+                onValueChange={(value) => update({ filters: { plan: value === ALL ? undefined : value } })}
               >
                 <SelectTrigger
                   className="w-full sm:w-36"
@@ -224,13 +198,7 @@ function SubscriptionsPanel({
                 </SelectContent>
               </Select>
               {filtered && (
-                <Button
-                  variant="ghost"
-                  onClick={() => {
-                    setSearchInput('');
-                    update({ search: '', status: undefined, plan: undefined, page: 1 });
-                  }}
-                >
+                <Button variant="ghost" onClick={list.clearAll}>
                   <X aria-hidden="true" />
                   Clear
                 </Button>
@@ -244,26 +212,31 @@ function SubscriptionsPanel({
               onRetry={() => query.refetch()}
             />
           ) : (
-            <>
-              <SubscriptionsTable
-                rows={data?.subscriptions}
-                loading={query.isPending}
-                stale={query.isPlaceholderData}
-                filtered={filtered}
-                onExtend={setExtending}
-              />
-              {data && data.total > 0 && (
-                <PaginationBar
-                  page={state.page}
-                  pageSize={data.pageSize || SUBSCRIPTIONS_PAGE_SIZE}
-                  total={data.total}
-                  onPageChange={(page) => update({ page })}
-                  busy={query.isPlaceholderData}
-                  noun={data.total === 1 ? 'subscription' : 'subscriptions'}
-                  testId="subscriptions-pagination"
-                />
-              )}
-            </>
+            <DataTable
+              columns={subscriptionColumns(setExtending)}
+              rows={data?.subscriptions}
+              getRowId={(row) => row.userId}
+              loading={query.isPending}
+              stale={query.isPlaceholderData}
+              rowProps={(row) => ({ 'data-user-id': row.userId })}
+              skeletonRows={6}
+              pagination={{
+                page: state.page,
+                pageSize: data?.pageSize || state.pageSize,
+                total: data?.total,
+                onPageChange: (page) => update({ page }),
+                noun: data?.total === 1 ? 'subscription' : 'subscriptions',
+              }}
+              empty={{
+                icon: CreditCard,
+                title: filtered ? 'No subscriptions match these filters' : 'No paid subscriptions yet',
+                description: filtered
+                  ? 'Try a different search or clear the filters.'
+                  : 'They appear here after the first payment.',
+              }}
+              testId="subscriptions"
+              rowTestId="subscription-row"
+            />
           )}
         </CardContent>
       </Card>
@@ -320,7 +293,7 @@ function StateCounts({
 }: {
   byStatus: Record<string, number> | undefined;
   selected: string | undefined;
-  onSelect: (status: SubscriptionListParams['status']) => void;
+  onSelect: (status: AdminSubscriptionState | undefined) => void;
 }) {
   return (
     <nav
@@ -358,116 +331,91 @@ function StateCounts({
   );
 }
 
-function SubscriptionsTable({
-  rows,
-  loading,
-  stale,
-  filtered,
-  onExtend,
-}: {
-  rows: AdminSubscription[] | undefined;
-  loading: boolean;
-  stale: boolean;
-  filtered: boolean;
-  onExtend: (row: AdminSubscription) => void;
-}) {
-  if (!loading && rows && rows.length === 0) {
-    return (
-      <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-6 py-12 text-center">
-        <CreditCard className="size-8 text-muted-foreground" aria-hidden="true" />
-        <p className="font-medium">
-          {filtered ? 'No subscriptions match these filters' : 'No paid subscriptions yet'}
-        </p>
-        <p className="max-w-sm text-sm text-muted-foreground">
-          {filtered
-            ? 'Try a different search or clear the filters.'
-            : 'They appear here after the first payment.'}
-        </p>
-      </div>
-    );
-  }
-  return (
-    <div className={cn('overflow-x-auto rounded-lg border transition-opacity', stale && 'opacity-60')}>
-      <Table data-testid="subscriptions-table" aria-busy={loading || stale}>
-        <TableHeader>
-          <TableRow>
-            {COLUMNS.map((column, index) => (
-              <TableHead
-                key={column || index}
-                className={column === 'Monthly value' ? 'text-right' : undefined}
-              >
-                {column || <span className="sr-only">Actions</span>}
-              </TableHead>
-            ))}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {loading || !rows
-            ? Array.from({ length: 6 }, (_, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-                <TableRow key={index}>
-                  {COLUMNS.map((_column, cell) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: placeholder cells have no identity
-                    <TableCell key={cell}>
-                      <Skeleton className="h-4 w-full max-w-28" />
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))
-            : rows.map((row) => {
-                const badge = subscriptionBadge({
-                  planId: row.planId,
-                  status: row.status,
-                  cancelAtPeriodEnd: row.cancelAtPeriodEnd,
-                  currentPeriodEnd: row.currentPeriodEnd,
-                });
-                return (
-                  <TableRow key={row.userId} data-testid="subscription-row" data-user-id={row.userId}>
-                    <TableCell className="max-w-60">
-                      <span className="block truncate font-medium">{row.name || '—'}</span>
-                      <span className="block truncate text-xs text-muted-foreground" title={row.email}>
-                        {row.email}
-                      </span>
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      {planDisplayName(row.planId)}
-                      <span className="block text-xs text-muted-foreground">
-                        {row.interval ? intervalLabel(row.interval) : '—'}
-                        {row.pendingPlanId ? ` · → ${planDisplayName(row.pendingPlanId)}` : ''}
-                      </span>
-                    </TableCell>
-                    <TableCell>
-                      <Badge variant={badge.tone}>{badge.label}</Badge>
-                      {row.renewalAttempts > 0 && (
-                        <span className="block pt-1 text-xs text-muted-foreground">
-                          {row.renewalAttempts} failed {row.renewalAttempts === 1 ? 'retry' : 'retries'}
-                        </span>
-                      )}
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap text-muted-foreground">
-                      {formatDate(row.currentPeriodEnd)}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNaira(row.monthlyValue)}</TableCell>
-                    <TableCell className="whitespace-nowrap text-muted-foreground">
-                      {describeCard(row.cardBrand, row.cardLast4) ?? '—'}
-                    </TableCell>
-                    <TableCell className="text-right">
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => onExtend(row)}
-                        aria-label={`Extend the subscription of ${row.email}`}
-                        data-testid="subscription-extend"
-                      >
-                        <CalendarPlus aria-hidden="true" />
-                        Extend
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-        </TableBody>
-      </Table>
-    </div>
-  );
+function subscriptionColumns(onExtend: (row: AdminSubscription) => void): ColumnDef<AdminSubscription>[] {
+  return [
+    {
+      id: 'customer',
+      header: 'Customer',
+      meta: { cellClassName: 'max-w-60' },
+      cell: ({ row: { original: row } }) => (
+        <>
+          <span className="block truncate font-medium">{row.name || '—'}</span>
+          <span className="block truncate text-xs text-muted-foreground" title={row.email}>
+            {row.email}
+          </span>
+        </>
+      ),
+    },
+    {
+      id: 'plan',
+      header: 'Plan',
+      meta: { cellClassName: 'whitespace-nowrap' },
+      cell: ({ row: { original: row } }) => (
+        <>
+          {planDisplayName(row.planId)}
+          <span className="block text-xs text-muted-foreground">
+            {row.interval ? intervalLabel(row.interval) : '—'}
+            {row.pendingPlanId ? ` · → ${planDisplayName(row.pendingPlanId)}` : ''}
+          </span>
+        </>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: ({ row: { original: row } }) => {
+        const badge = subscriptionBadge({
+          planId: row.planId,
+          status: row.status,
+          cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+          currentPeriodEnd: row.currentPeriodEnd,
+        });
+        return (
+          <>
+            <Badge variant={badge.tone}>{badge.label}</Badge>
+            {row.renewalAttempts > 0 && (
+              <span className="block pt-1 text-xs text-muted-foreground">
+                {row.renewalAttempts} failed {row.renewalAttempts === 1 ? 'retry' : 'retries'}
+              </span>
+            )}
+          </>
+        );
+      },
+    },
+    {
+      id: 'periodEnd',
+      header: 'Period ends',
+      meta: { cellClassName: 'whitespace-nowrap text-muted-foreground' },
+      cell: ({ row: { original: row } }) => formatDate(row.currentPeriodEnd),
+    },
+    {
+      id: 'monthlyValue',
+      header: 'Monthly value',
+      meta: { className: 'text-right', cellClassName: 'tabular-nums' },
+      cell: ({ row: { original: row } }) => formatNaira(row.monthlyValue),
+    },
+    {
+      id: 'card',
+      header: 'Card',
+      meta: { cellClassName: 'whitespace-nowrap text-muted-foreground' },
+      cell: ({ row: { original: row } }) => describeCard(row.cardBrand, row.cardLast4) ?? '—',
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      meta: { cellClassName: 'text-right' },
+      cell: ({ row: { original: row } }) => (
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => onExtend(row)}
+          aria-label={`Extend the subscription of ${row.email}`}
+          data-testid="subscription-extend"
+        >
+          <CalendarPlus aria-hidden="true" />
+          Extend
+        </Button>
+      ),
+    },
+  ];
 }

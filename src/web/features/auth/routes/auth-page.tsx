@@ -11,6 +11,7 @@ import { PAGE_META } from '@/app/page-meta';
 import { getRoleHome } from '@/app/paths';
 import { FullPageLoader } from '@/components/page-loader';
 import { PasswordInput } from '@/components/password-input';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -22,6 +23,7 @@ import { apiRequest } from '@/lib/api';
 import { usePageViewBeacon } from '@/lib/page-view-beacon';
 import { USER_QUERY_KEY } from '@/lib/query-client';
 
+import { useSignupStatus } from '../api/signup-status';
 import { AuthShell } from '../components/auth-shell';
 import {
   destinationAfterRegistration,
@@ -43,6 +45,7 @@ export default function AuthPage() {
   const [searchParams] = useSearchParams();
   const params = readAuthParams(searchParams);
   const [mode, setMode] = useState<Mode>(params.startOnSignUp ? 'register' : 'login');
+  const signupStatus = useSignupStatus().data;
   // Set from submit until the post-sign-in redirect, so the signed-in bounce below does not cut the toast short.
   const [handingOff, setHandingOff] = useState(false);
   const timers = useRef<number[]>([]);
@@ -281,102 +284,113 @@ export default function AuthPage() {
         </TabsContent>
 
         <TabsContent value="register">
-          <Form {...registerForm}>
-            <form
-              onSubmit={registerForm.handleSubmit(onRegister)}
-              className="space-y-5"
-              noValidate
-              data-testid="register-form"
-            >
-              <div className="grid items-start gap-5 sm:grid-cols-2">
+          {signupStatus && !signupStatus.open ? (
+            <Alert data-testid="signups-closed">
+              <AlertTitle>Sign-ups are closed</AlertTitle>
+              <AlertDescription>{signupStatus.message}</AlertDescription>
+            </Alert>
+          ) : (
+            <Form {...registerForm}>
+              <form
+                onSubmit={registerForm.handleSubmit(onRegister)}
+                className="space-y-5"
+                noValidate
+                data-testid="register-form"
+              >
+                <div className="grid items-start gap-5 sm:grid-cols-2">
+                  <FormField
+                    control={registerForm.control}
+                    name="firstName"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>First name</FormLabel>
+                        <FormControl>
+                          <Input autoComplete="given-name" data-testid="register-first-name" {...field} />
+                        </FormControl>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  <FormField
+                    control={registerForm.control}
+                    name="lastName"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Last name (optional)</FormLabel>
+                        <FormControl>
+                          <Input
+                            autoComplete="family-name"
+                            data-testid="register-last-name"
+                            {...field}
+                            value={field.value ?? ''}
+                          />
+                        </FormControl>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                </div>
                 <FormField
                   control={registerForm.control}
-                  name="firstName"
+                  name="email"
                   render={({ field }) => (
                     <FormItem>
-                      <FormLabel>First name</FormLabel>
-                      <FormControl>
-                        <Input autoComplete="given-name" data-testid="register-first-name" {...field} />
-                      </FormControl>
-                      <FormMessage />
-                    </FormItem>
-                  )}
-                />
-                <FormField
-                  control={registerForm.control}
-                  name="lastName"
-                  render={({ field }) => (
-                    <FormItem>
-                      <FormLabel>Last name (optional)</FormLabel>
+                      <FormLabel>Email</FormLabel>
                       <FormControl>
                         <Input
-                          autoComplete="family-name"
-                          data-testid="register-last-name"
+                          type="text"
+                          inputMode="email"
+                          autoComplete="email"
+                          placeholder="you@company.com"
+                          data-testid="register-email"
                           {...field}
-                          value={field.value ?? ''}
                         />
                       </FormControl>
                       <FormMessage />
                     </FormItem>
                   )}
                 />
-              </div>
-              <FormField
-                control={registerForm.control}
-                name="email"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Email</FormLabel>
-                    <FormControl>
-                      <Input
-                        type="text"
-                        inputMode="email"
-                        autoComplete="email"
-                        placeholder="you@company.com"
-                        data-testid="register-email"
-                        {...field}
-                      />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={registerForm.control}
-                name="password"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Password</FormLabel>
-                    <FormControl>
-                      <PasswordInput autoComplete="new-password" data-testid="register-password" {...field} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <Button
-                type="submit"
-                className="w-full"
-                size="lg"
-                disabled={registerBusy}
-                data-testid="register-submit"
-              >
-                {registerBusy && <Loader2 className="animate-spin" aria-hidden="true" />}
-                Create account
-              </Button>
-              <p className="text-center text-xs text-muted-foreground">
-                By creating an account you agree to our{' '}
-                <Link to="/terms" className="underline underline-offset-4">
-                  Terms of Service
-                </Link>{' '}
-                and{' '}
-                <Link to="/privacy" className="underline underline-offset-4">
-                  Privacy Policy
-                </Link>
-                .
-              </p>
-            </form>
-          </Form>
+                <FormField
+                  control={registerForm.control}
+                  name="password"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>Password</FormLabel>
+                      <FormControl>
+                        <PasswordInput
+                          autoComplete="new-password"
+                          data-testid="register-password"
+                          {...field}
+                        />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+                <Button
+                  type="submit"
+                  className="w-full"
+                  size="lg"
+                  disabled={registerBusy}
+                  data-testid="register-submit"
+                >
+                  {registerBusy && <Loader2 className="animate-spin" aria-hidden="true" />}
+                  Create account
+                </Button>
+                <p className="text-center text-xs text-muted-foreground">
+                  By creating an account you agree to our{' '}
+                  <Link to="/terms" className="underline underline-offset-4">
+                    Terms of Service
+                  </Link>{' '}
+                  and{' '}
+                  <Link to="/privacy" className="underline underline-offset-4">
+                    Privacy Policy
+                  </Link>
+                  .
+                </p>
+              </form>
+            </Form>
+          )}
         </TabsContent>
       </Tabs>
     </AuthShell>

@@ -1,3 +1,4 @@
+import type { SenderDefaults } from '@shared/platform-settings';
 import type {
   ConnectionTestResult,
   SenderAccount,
@@ -19,6 +20,14 @@ export function useSenderAccounts() {
 }
 
 /** Provider presets; the "Tambari test mailbox" is among them only while the development mailbox runs. */
+/** The daily cap and warm-up a new account starts with (the operator sets them in Admin → Settings). */
+export function useSenderDefaults() {
+  return useQuery<SenderDefaults>({
+    queryKey: [...senderAccountsQueryKey, 'defaults'],
+    staleTime: 5 * 60_000,
+  });
+}
+
 export function useSenderPresets() {
   return useQuery<SenderPreset[]>({ queryKey: senderPresetsQueryKey, staleTime: 5 * 60_000 });
 }

@@ -12,6 +12,7 @@ import { getPlanLimitMessage } from '@/lib/plan-limit';
 import { cn } from '@/lib/utils';
 import {
   useCreateSenderAccount,
+  useSenderDefaults,
   useSenderPresets,
   useTestSenderSettings,
   useTrustSenderCertificate,
@@ -98,6 +99,18 @@ export function SenderAccountForm({
     resolver,
     defaultValues: account ? senderFormFromAccount(account) : emptySenderForm({ fromName: defaultFromName }),
   });
+
+  // A new account starts from the platform's default cap and warm-up, unless the user already changed them.
+  const senderDefaults = useSenderDefaults().data;
+  useEffect(() => {
+    if (account || !senderDefaults) return;
+    const { dirtyFields } = form.formState;
+    if (!dirtyFields.dailyCap) form.setValue('dailyCap', String(senderDefaults.dailyCap));
+    if (!dirtyFields.warmupEnabled) form.setValue('warmupEnabled', senderDefaults.warmupEnabled);
+    if (!dirtyFields.warmupStart) form.setValue('warmupStart', String(senderDefaults.warmupStart));
+    if (!dirtyFields.warmupIncrement)
+      form.setValue('warmupIncrement', String(senderDefaults.warmupIncrement));
+  }, [account, senderDefaults, form]);
 
   const [presetId, setPresetId] = useState('');
   const presetRef = useRef<SenderPreset | undefined>(undefined);
