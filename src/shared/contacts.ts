@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATEGORY_SLUGS } from './categories';
+import { apiErrorSchema } from './errors';
 import { timeZoneSchema } from './time-zone';
 
 /*
@@ -560,8 +561,7 @@ export const updateDirectoryContactSchema = z
   .refine((body) => Object.keys(body).length > 0, 'Nothing to change');
 
 /** 409 body when the email already exists: the UI opens `existing` instead of creating a copy. */
-export const duplicateContactErrorSchema = z.object({
-  message: z.string(),
+export const duplicateContactErrorSchema = apiErrorSchema.extend({
   code: z.literal('duplicate'),
   existing: directoryContactSchema,
 });
@@ -642,6 +642,3 @@ function partialFields<T extends Record<string, z.ZodType>>(
     [K in keyof T]: z.ZodOptional<T[K]>;
   };
 }
-
-/** Error bodies of the contacts API: `{ message, code }` plus what the case adds (`reason`, `existing` …). */
-export const contactErrorSchema = z.looseObject({ message: z.string(), code: z.string() });

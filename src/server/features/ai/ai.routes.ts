@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { aiErrorSchema, aiRewriteInputSchema, aiStatusSchema, aiWriteInputSchema } from '../../../shared/ai';
+import { aiRewriteInputSchema, aiStatusSchema, aiWriteInputSchema } from '../../../shared/ai';
+import { errorResponses } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
 import { assertAiConfigured, createAiProvider, getAiStatus, startAiStream } from './ai.service';
 import { buildRewritePrompt, buildWritePrompt, type Prompt } from './ai-prompts';
@@ -11,13 +12,7 @@ export async function aiRoutes(fastify: FastifyInstance) {
   const { db, env } = app.services;
   const provider = createAiProvider(env);
   const tags = ['ai'];
-  const errors = {
-    400: aiErrorSchema,
-    401: aiErrorSchema,
-    403: aiErrorSchema,
-    429: aiErrorSchema,
-    503: aiErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 429, 503);
   // Generations cost the operator money: a burst limit per user on top of the daily plan limit.
   const perMinute = {
     rateLimit: {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  errorSchema,
   forgotPasswordSchema,
   loginResponseSchema,
   loginSchema,
@@ -11,6 +10,7 @@ import {
   resetPasswordSchema,
   userSchema,
 } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { forwardAuthCookies, getSession, requestHeaders, requireSession, toUserDto } from '../../lib/http';
 import {
   loginUser,
@@ -35,7 +35,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         body: registerSchema,
-        response: { 201: userSchema, 400: errorSchema, 409: errorSchema },
+        response: { 201: userSchema, ...errorResponses(400, 409) },
       },
     },
     async (request, reply) => {
@@ -56,7 +56,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         body: loginSchema,
-        response: { 200: loginResponseSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema },
+        response: { 200: loginResponseSchema, ...errorResponses(401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -85,7 +85,7 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/user',
-    { schema: { tags, response: { 200: userSchema, 401: errorSchema } } },
+    { schema: { tags, response: { 200: userSchema, ...errorResponses(401) } } },
     async (request) => {
       const session = await requireSession(request);
       return toUserDto(session.user);
@@ -109,7 +109,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     '/api/auth/reset-password',
     {
       config: authLimit,
-      schema: { tags, body: resetPasswordSchema, response: { 200: messageSchema, 400: errorSchema } },
+      schema: { tags, body: resetPasswordSchema, response: { 200: messageSchema, ...errorResponses(400) } },
     },
     async (request) => {
       await resetPassword(app.services, { token: request.body.token, password: request.body.password });

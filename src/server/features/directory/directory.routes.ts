@@ -8,7 +8,6 @@ import {
   bulkRecategorizeSchema,
   bulkResultSchema,
   bulkVerifySchema,
-  contactErrorSchema,
   createDirectoryContactSchema,
   dataEntryStatsQuerySchema,
   dataEntryStatsSchema,
@@ -21,7 +20,7 @@ import {
   verificationQueueQuerySchema,
   verifyContactSchema,
 } from '../../../shared/contacts';
-import { AppError } from '../../lib/errors';
+import { AppError, errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import {
@@ -72,12 +71,7 @@ export async function directoryRoutes(fastify: FastifyInstance) {
     },
   );
   const { db, queue } = app.services;
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404);
   const params = uuidParamsSchema;
 
   // --- Data entry -----------------------------------------------------------------------------------

@@ -132,8 +132,7 @@ async function findLiveByEmail(db: Database, email: string, exceptId?: string): 
 }
 
 function duplicateError(existing: DirectoryRow): AppError {
-  return new AppError('conflict', CONTACT_MESSAGES.duplicateDirectoryContact, {
-    code: 'duplicate',
+  return new AppError('duplicate', CONTACT_MESSAGES.duplicateDirectoryContact, {
     existing: toDirectoryContactDto(existing),
   });
 }

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   addToListResultSchema,
   addToListSchema,
-  contactErrorSchema,
   freePlanScopeInputSchema,
   freePlanScopeSchema,
   leadCountSchema,
@@ -11,6 +10,7 @@ import {
   leadSearchQuerySchema,
   leadSearchResultSchema,
 } from '../../../shared/contacts';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { addLeadsToList, countLeads, getFreePlanScope, searchLeads, setFreePlanScope } from './leads.service';
 
@@ -18,14 +18,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env } = app.services;
   const tags = ['leads'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-    429: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409, 429);
   // Lead search is the costliest read a user can repeat (DESIGN.md security rules).
   const searchLimit = { rateLimit: { max: env.LEADS_RATE_LIMIT_MAX, timeWindow: 60_000 } };
 

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
 import {
-  contactErrorSchema,
   contactListSchema,
   contactListsSchema,
   createListContactSchema,
@@ -18,6 +17,7 @@ import {
   updateListSchema,
   uuidParamsSchema,
 } from '../../../shared/contacts';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { exportListCsv } from './list-export';
 import {
@@ -39,13 +39,7 @@ export async function listsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['lists'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409);
   const params = uuidParamsSchema;
 
   app.get(
