@@ -59,11 +59,15 @@ export const LIST_CONTACT_FIELDS = [
   'country_code',
 ] as const;
 
+/** The most countries or categories one scope can name (more than there are of either). */
+export const LEAD_SCOPE_CHOICES_MAX = 300;
+
 export const CONTACT_MESSAGES = {
   invalidEmail: 'Please enter a valid email address',
   keywordTooShort: 'Type at least 3 characters to search by name.',
-  freeScopeRequired:
-    'Choose the one country and one category your Free plan includes before searching the directory.',
+  /** `included` reads like "one country and one category" or "3 countries". */
+  scopeRequired: (included: string, planName: string) =>
+    `Choose the ${included} your ${planName} plan includes before searching the directory.`,
   duplicateListName: 'You already have a list with this name.',
   duplicateListContact: 'This email address is already in the list.',
   duplicateDirectoryContact: 'A contact with this email address already exists in the directory.',
@@ -73,8 +77,13 @@ export const CONTACT_MESSAGES = {
   suppressionPermanent: 'Unsubscribes and complaints are permanent and cannot be removed.',
   recipientLimit: (limit: number, planName: string) =>
     `Your ${planName} plan allows ${limit.toLocaleString('en-US')} contacts. Remove contacts or upgrade your plan to add more.`,
-  outsideFreeScope: (scope: string) =>
-    `Your Free plan includes one country and one category (${scope}). Upgrade to Starter, Growth or Pro to search every country and category, or change your free choice.`,
+  /** `upgrade` reads like "Upgrade to Starter, Growth or Pro to search every country and category". */
+  outsideScope: (input: { included: string; planName: string; scope: string; upgrade: string }) =>
+    `Your ${input.planName} plan includes ${input.included} (${input.scope}). ${input.upgrade}, or change your choice.`,
+  /** The plan includes no country (or no category) of the directory: a limit of 0. */
+  noDirectoryAccess: (what: string, planName: string, upgrade: string) =>
+    `Your ${planName} plan does not include any ${what} of the lead directory. ${upgrade}.`,
+  scopeNeedsOne: (what: string) => `Choose at least one ${what}.`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -336,14 +345,49 @@ export const leadCountSchema = z.object({
   capped: z.boolean(),
 });
 
-export const freePlanScopeInputSchema = z.object({
-  countryCode: countryCode,
-  category: categorySlugSchema,
-});
+/**
+ * The countries and categories chosen for lead discovery when the plan limits them. `countryCode` and
+ * `category` choose one of each (the Free plan); `countryCodes` and `categories` choose up to the plan's
+ * countryLimit / categoryLimit. A dimension the plan does not limit may be left empty.
+ */
+export const freePlanScopeInputSchema = z
+  .object({
+    countryCode: countryCode.optional(),
+    category: categorySlugSchema.optional(),
+    countryCodes: z.array(countryCode).max(LEAD_SCOPE_CHOICES_MAX).optional(),
+    categories: z.array(categorySlugSchema).max(LEAD_SCOPE_CHOICES_MAX).optional(),
+  })
+  .refine(
+    (body) => Object.values(body).some((value) => value !== undefined),
+    'Choose a country or a category',
+  );
+export type FreePlanScopeInput = z.infer<typeof freePlanScopeInputSchema>;
+
+/** The input's choices as two lists without repeats. */
+export function scopeChoices(input: FreePlanScopeInput): { countryCodes: string[]; categories: string[] } {
+  return {
+    countryCodes: [
+      ...new Set([...(input.countryCodes ?? []), ...(input.countryCode ? [input.countryCode] : [])]),
+    ],
+    categories: [...new Set([...(input.categories ?? []), ...(input.category ? [input.category] : [])])],
+  };
+}
+
 export const freePlanScopeSchema = z.object({
-  /** True for a Free-plan user: searches must stay within `scope`. */
+  /** True when the plan limits countries or categories: searches must stay within `scope`. */
   restricted: z.boolean(),
-  scope: z.object({ countryCode: z.string(), category: z.string() }).nullable(),
+  /**
+   * What applies now: at most the plan's number of each (a choice made on a larger plan is cut to the
+   * first N). `countryCode` / `category` are the first of each, null when none is chosen.
+   */
+  scope: z
+    .object({
+      countryCode: z.string().nullable(),
+      category: z.string().nullable(),
+      countryCodes: z.array(z.string()),
+      categories: z.array(z.string()),
+    })
+    .nullable(),
   updatedAt: z.string().nullable(),
 });
 

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/contacts';
 import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
-import { addLeadsToList, countLeads, getFreePlanScope, searchLeads, setFreePlanScope } from './leads.service';
+import { addLeadsToList, countLeads, getLeadScope, searchLeads, setLeadScope } from './leads.service';
 
 export async function leadsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -56,7 +56,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     { schema: { tags, response: { 200: freePlanScopeSchema, ...errors } } },
     async (request) => {
       const { user } = await requireSession(request);
-      return getFreePlanScope({ db, actor: user });
+      return getLeadScope({ db, actor: user });
     },
   );
 
@@ -65,7 +65,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     { schema: { tags, body: freePlanScopeInputSchema, response: { 200: freePlanScopeSchema, ...errors } } },
     async (request) => {
       const { user } = await requireSession(request);
-      return setFreePlanScope({ db, actor: user, ...request.body });
+      return setLeadScope({ db, actor: user, input: request.body });
     },
   );
 
