@@ -43,7 +43,10 @@ describe('plan country and category limits', () => {
   beforeAll(async () => {
     app = await createTestApp({ LEADS_RATE_LIMIT_MAX: '100000' });
     admin = await createUser(app, { role: 'super_admin' });
-    const [growth] = await app.services.db.select().from(pricingPlans).where(eq(pricingPlans.id, 'professional'));
+    const [growth] = await app.services.db
+      .select()
+      .from(pricingPlans)
+      .where(eq(pricingPlans.id, 'professional'));
     original = { countryLimit: growth!.countryLimit, categoryLimit: growth!.categoryLimit };
     await insertDirectoryContacts(app, tag, [
       { companyName: `${tag} Lagos Freight`, countryCode: 'NG', category: 'logistics' },

@@ -56,7 +56,9 @@ export function scopeLimitHint(text: string, what: 'countries' | 'categories'): 
   if (limit === null) return 'A number, None or All';
   if (limit < 0) return `Every ${what === 'countries' ? 'country' : 'category'}`;
   if (limit === 0) return 'No lead discovery';
-  return limit === 1 ? `Users choose 1 ${what === 'countries' ? 'country' : 'category'}` : `Users choose ${limit}`;
+  return limit === 1
+    ? `Users choose 1 ${what === 'countries' ? 'country' : 'category'}`
+    : `Users choose ${limit}`;
 }
 
 function toDraft(plan: PricingPlan): Draft {
