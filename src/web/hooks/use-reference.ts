@@ -1,4 +1,4 @@
-import type { categoryListSchema, cityListSchema, countryListSchema } from '@shared/contacts';
+import type { categoryListSchema, cityListSchema, countryListSchema } from '@shared/reference';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { z } from 'zod';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
+import { uuidParamsSchema } from '../../../shared/contacts';
 import {
   adminDirectoryCountSchema,
   adminDirectoryQuerySchema,
@@ -13,13 +14,12 @@ import {
   dataEntryStatsSchema,
   directoryContactPageSchema,
   directoryContactSchema,
-  directoryStatsSchema,
   duplicateContactErrorSchema,
   updateDirectoryContactSchema,
-  uuidParamsSchema,
   verificationQueueQuerySchema,
   verifyContactSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/directory';
+import { directoryStatsSchema } from '../../../shared/leads';
 import { AppError, errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';

@@ -4,11 +4,11 @@ import isURL from 'validator/lib/isURL.js';
 import {
   CONTACT_MESSAGES,
   type ContactSource,
-  type DirectoryContact,
   type LeadSort,
   normalizeEmail,
   type VerificationStatus,
 } from '../../../shared/contacts';
+import type { DirectoryContact } from '../../../shared/directory';
 import type { Database } from '../../db/client';
 import { directoryContacts as t } from '../../db/schema/index';
 import { now } from '../../lib/clock';

@@ -5,7 +5,7 @@ import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { UserStats } from '../../../shared/campaign-stats';
-import type { Lead } from '../../../shared/contacts';
+import type { Lead } from '../../../shared/leads';
 import { pricingPlans } from '../../db/schema/index';
 
 const DAY = 86_400_000;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { categoryName } from '../../../shared/categories';
-import { CONTACT_MESSAGES, type FreePlanScopeInput, scopeChoices } from '../../../shared/contacts';
+import { CONTACT_MESSAGES } from '../../../shared/contacts';
+import { type FreePlanScopeInput, scopeChoices } from '../../../shared/leads';
 import type { PricingPlan } from '../../../shared/payments';
 import type { Database } from '../../db/client';
 import { leadScopes } from '../../db/schema/index';

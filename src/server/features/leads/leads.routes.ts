@@ -9,7 +9,7 @@ import {
   leadFiltersSchema,
   leadSearchQuerySchema,
   leadSearchResultSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/leads';
 import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { addLeadsToList, countLeads, getLeadScope, searchLeads, setLeadScope } from './leads.service';

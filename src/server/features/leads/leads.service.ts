@@ -2,10 +2,10 @@ import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   ADD_ALL_MATCHING_MAX,
   LEAD_COUNT_EXACT_CAP,
-  type Lead,
   type LeadSort,
   ROLE_ADDRESS_LOCAL_PARTS,
 } from '../../../shared/contacts';
+import type { Lead } from '../../../shared/leads';
 import type { Database } from '../../db/client';
 import { contactLists, listContacts, directoryContacts as t } from '../../db/schema/index';
 import {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
+import { uuidParamsSchema } from '../../../shared/contacts';
 import {
   contactListSchema,
   contactListsSchema,
@@ -15,8 +16,7 @@ import {
   removeListContactsSchema,
   updateListContactSchema,
   updateListSchema,
-  uuidParamsSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/lists';
 import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { exportListCsv } from './list-export';

@@ -6,7 +6,7 @@ import {
   cityListSchema,
   cityParamsSchema,
   countryListSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/reference';
 import { errorResponses } from '../../lib/errors';
 import { listCategories, listCities, listCountries } from './reference.service';
 

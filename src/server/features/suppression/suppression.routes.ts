@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
+import { uuidParamsSchema } from '../../../shared/contacts';
 import {
   addSuppressionsResultSchema,
   addSuppressionsSchema,
@@ -8,8 +9,7 @@ import {
   checkSuppressionsSchema,
   suppressionListQuerySchema,
   suppressionPageSchema,
-  uuidParamsSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/suppression';
 import { errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';

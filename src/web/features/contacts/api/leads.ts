@@ -1,11 +1,11 @@
+import type { LeadSort } from '@shared/contacts';
 import type {
   AddToListInput,
   addToListResultSchema,
   freePlanScopeSchema,
-  LeadSort,
   leadCountSchema,
   leadSearchResultSchema,
-} from '@shared/contacts';
+} from '@shared/leads';
 import type { UserPlan } from '@shared/payments';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';

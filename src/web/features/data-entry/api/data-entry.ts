@@ -3,7 +3,7 @@ import type {
   DirectoryContact,
   dataEntryStatsSchema,
   directoryContactPageSchema,
-} from '@shared/contacts';
+} from '@shared/directory';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';

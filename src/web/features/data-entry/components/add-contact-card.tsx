@@ -1,4 +1,4 @@
-import type { DirectoryContact } from '@shared/contacts';
+import type { DirectoryContact } from '@shared/directory';
 import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import {
