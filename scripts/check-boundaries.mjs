@@ -1,9 +1,13 @@
 // Import boundaries (docs/architecture.md), checked by `npm run lint`:
 //   src/shared imports nothing of ours; src/web imports only web and shared; web features do not import
 //   each other; src/server never imports worker or web.
+//   A server feature (src/server/features/<name>/) imports another only through that feature's public
+//   files, its `*.service.ts`; tests too (a test may reach the internals of its own feature only). No two
+//   server features import each other, directly or round a longer cycle.
 // A plain scanner: dependency-cruiser cannot parse with TypeScript 7's compiler yet.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { crossFeatureImports, cyclePath, featureCycles, featureEdges } from './feature-graph.mjs';
 
 const root = path.resolve('src');
 const importPattern =
@@ -51,11 +55,8 @@ for (const file of sourceFiles(root)) {
     const where = `${path.relative(process.cwd(), file)} imports '${specifier}'`;
     const isTest = /\.test\.tsx?$/.test(file);
     const testSupport = path.resolve('tests');
-    // src/main.ts alone may start the fake Paystack (tests/fakes/paystack.ts): the embedded default's
-    // test-mode payments when no Paystack keys are configured. Nothing else in src/ reaches into tests/.
-    const embeddedFake =
-      path.relative(root, file) === 'main.ts' && target === path.resolve('tests', 'fakes', 'paystack');
-    if (!target.startsWith(root) && !(isTest && target.startsWith(testSupport)) && !embeddedFake) {
+    // Production code never reaches outside src/; a test may use the helpers in tests/.
+    if (!target.startsWith(root) && !(isTest && target.startsWith(testSupport))) {
       violations.push(`${where}: outside src/`);
     }
     if (target.startsWith(root) && rule?.forbidden.includes(to))
@@ -68,6 +69,23 @@ for (const file of sourceFiles(root)) {
       );
     }
   }
+}
+const featureImports = crossFeatureImports();
+for (const i of featureImports) {
+  if (i.public) continue;
+  violations.push(
+    `${path.relative(process.cwd(), i.file)} imports '${i.specifier}': server feature '${i.from}' may use '${i.to}' only through its *.service.ts`,
+  );
+}
+const edges = featureEdges(featureImports);
+for (const cycle of featureCycles(edges)) {
+  const way = cyclePath(edges, cycle);
+  const steps = way.slice(1).map((to, n) => {
+    const from = way[n];
+    const example = featureImports.find((i) => !i.test && i.from === from && i.to === to);
+    return `${from} -> ${to} (${path.relative(process.cwd(), example.file)} imports '${example.specifier}')`;
+  });
+  violations.push(`server features import each other in a cycle:\n    ${steps.join('\n    ')}`);
 }
 if (violations.length > 0) {
   process.stderr.write(`Import boundary violations:\n  ${violations.join('\n  ')}\n`);

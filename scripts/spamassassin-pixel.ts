@@ -7,9 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderTemplate } from '../src/server/features/campaigns/merge-tags';
-import { mergeScope, type PersonalizeContact } from '../src/server/features/campaigns/personalize';
-import { flattenSpintax } from '../src/server/features/campaigns/spintax';
+import { renderTemplate } from '../src/server/features/personalization/merge-tags';
+import { mergeScope, type PersonalizeContact } from '../src/server/features/personalization/personalize';
+import { flattenSpintax } from '../src/server/features/personalization/spintax';
 import { asEmailDocument, prepareMessageContent } from '../src/server/features/sending/message-content';
 import { buildMailOptions } from '../src/server/features/sending/message-envelope';
 import { composeRawMessage } from '../src/server/features/sending/raw-message';

@@ -17,9 +17,9 @@ try {
   secureDataDirOrWarn(env.DATA_DIR);
   let closeFakePaystack: (() => Promise<void>) | null = null;
   if (!env.PAYSTACK_SECRET_KEY && env.NODE_ENV !== 'production') {
-    // The one import from src/ into tests/ (loaded only here, never in production): without Paystack keys
-    // the embedded default runs the fake Paystack on loopback, so payments work with no account or internet.
-    const { startFakePaystack } = await import('../tests/fakes/paystack');
+    // Without Paystack keys the embedded default runs a stand-in Paystack on loopback, so payments work
+    // with no account or internet. Loaded only here, never in production.
+    const { startFakePaystack } = await import('./server/features/payments/dev-paystack');
     const fake = await startFakePaystack({ webhookUrl: `${env.APP_URL}/api/webhooks/paystack` });
     closeFakePaystack = fake.close;
     env = {

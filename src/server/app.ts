@@ -26,10 +26,10 @@ import { clearSignInFailures } from './features/auth/account-throttles.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.routes';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
-import { personalizeRoutes } from './features/campaigns/personalize.routes';
+import { campaignPreviewRoutes } from './features/campaigns/preview.routes';
 import { testRunRoutes } from './features/campaigns/test-run.routes';
 import { currencyRoutes } from './features/currency/currency.routes';
-import { createRatesCache, type RatesCache } from './features/currency/currency.service';
+import { createRatesCache } from './features/currency/currency.service';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
 import { directoryRoutes } from './features/directory/directory.routes';
@@ -40,10 +40,11 @@ import { listsRoutes } from './features/lists/lists.routes';
 import { newslettersRoutes } from './features/newsletters/newsletters.routes';
 import { billingAdminRoutes } from './features/payments/billing-admin.routes';
 import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payments.routes';
-import { type PaystackClient, paystackFromEnv } from './features/payments/paystack.client';
+import { paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
 import { referenceRoutes } from './features/reference/reference.routes';
+import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
@@ -51,11 +52,12 @@ import { restoreSuppressionTombstones } from './features/suppression/suppression
 import { templatesRoutes } from './features/templates/templates.routes';
 import { isUnsubscribePost, trackingRoutes } from './features/tracking/tracking.routes';
 import { createTrackedMessageCache } from './features/tracking/tracking.service';
-import { createDatabaseTrackingBuffer, type TrackingBuffer } from './features/tracking/tracking-buffer';
+import { createDatabaseTrackingBuffer } from './features/tracking/tracking-buffer';
 import { createTrackingFastPath } from './features/tracking/tracking-fast-path';
-import { createTrackingResponder, type TrackingResponder } from './features/tracking/tracking-responder';
-import { type Queue, startQueue } from './jobs/queue';
-import { type Auth, createAuth } from './lib/auth';
+import { createTrackingResponder } from './features/tracking/tracking-responder';
+import { verificationRoutes } from './features/verification/verification.routes';
+import { startQueue } from './jobs/queue';
+import { createAuth } from './lib/auth';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
 import { registerInputHygiene } from './lib/input-hygiene';
@@ -64,34 +66,6 @@ import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
 import type { Secrets } from './lib/secrets';
 import { seedLibraryTemplates } from './seed/templates/index';
-
-export interface Services {
-  env: Env;
-  database: DatabaseHandle;
-  db: DatabaseHandle['db'];
-  auth: Auth;
-  queue: Queue;
-  mailer: SystemMailer;
-  secrets: Secrets;
-  devMailbox: DevMailbox | null;
-  /** null when PAYSTACK_SECRET_KEY is unset (payment calls then answer 503). */
-  paystack: PaystackClient | null;
-  /** Opens and clicks waiting to be written to email_events in multi-row inserts. */
-  trackingBuffer: TrackingBuffer;
-  /** The answers of the pixel and click (used by their routes and their fast path). */
-  trackingResponder: TrackingResponder;
-  /** NGN-keyed display rates, fetched at most hourly, shared by the currency and analytics routes. */
-  currencyRates: RatesCache;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: Services;
-  }
-  interface FastifyRequest {
-    sessionCache?: Awaited<ReturnType<Auth['api']['getSession']>>;
-  }
-}
 
 export interface BuildAppOptions {
   env: Env;
@@ -279,10 +253,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
+  await app.register(scraperRoutes);
+  await app.register(verificationRoutes);
   await app.register(trackingRoutes);
   await app.register(newslettersRoutes);
   await app.register(campaignsRoutes);
-  await app.register(personalizeRoutes);
+  await app.register(campaignPreviewRoutes);
   await app.register(testRunRoutes);
   await app.register(campaignStatsRoutes);
   await app.register(analyticsRoutes);

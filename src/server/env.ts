@@ -83,6 +83,8 @@ export const envSchema = z
      * and ::1, for the development mailbox; `private` allows RFC 1918 networks too (self-hosted relays).
      */
     SENDER_NETWORK: z.enum(['public', 'loopback', 'private']).optional(),
+    /** Which addresses the scraper may fetch pages from (the same ranges as SENDER_NETWORK). */
+    SCRAPER_NETWORK: z.enum(['public', 'loopback', 'private']).optional(),
     /**
      * DNS servers for the sender domain checks (SPF, DKIM, DMARC, MX), comma separated `ip` or `ip:port`.
      * Unset: the system's resolvers.
@@ -153,6 +155,7 @@ export const envSchema = z
 export type Env = z.infer<typeof envSchema> & {
   APP_URL: string;
   SENDER_NETWORK: 'public' | 'loopback' | 'private';
+  SCRAPER_NETWORK: 'public' | 'loopback' | 'private';
 };
 
 export class EnvError extends Error {}
@@ -170,5 +173,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ...env,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/$/, ''),
     SENDER_NETWORK: env.SENDER_NETWORK ?? (env.NODE_ENV === 'production' ? 'public' : 'loopback'),
+    SCRAPER_NETWORK: env.SCRAPER_NETWORK ?? (env.NODE_ENV === 'production' ? 'public' : 'loopback'),
   };
 }

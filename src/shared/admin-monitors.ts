@@ -6,8 +6,6 @@ import { SENDER_STATUSES } from './sending';
  * Email Processing (every sender account across all users). Read live; nothing is copied.
  */
 
-export const PG_BOSS_JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
-
 export const queueSummarySchema = z.object({
   name: z.string(),
   policy: z.string(),

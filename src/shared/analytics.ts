@@ -23,7 +23,6 @@ export const analyticsQuerySchema = z.object({
     .pipe(z.literal(ANALYTICS_PERIODS, { error: 'Choose a period of 7, 30 or 90 days' }))
     .default(DEFAULT_ANALYTICS_PERIOD),
 });
-export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
 
 /** Conversions: replies marked "won" in the period and their deal values, in naira (major units). */
 const wonSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENCY_CODES } from './currency';
 import { INBOUND_KINDS } from './inbound';
-import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_KINDS, CAMPAIGN_STATUSES, EMAIL_EVENT_TYPES } from './sending';
+import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_STATUSES, EMAIL_EVENT_TYPES } from './sending';
 
 /*
  * The campaign page's numbers (totals, per step and variant, contacts, timeline, replies, "won"), the
@@ -25,7 +25,6 @@ export const countsSchema = z.object({
   failed: z.number().int(),
 });
 export type Counts = z.infer<typeof countsSchema>;
-export const COUNT_KEYS = countsSchema.keyof().options;
 
 export const emptyCounts = (): Counts => ({
   sent: 0,
@@ -211,5 +210,3 @@ export function percentString(part: number, whole: number): string {
   const value = Math.round((Math.min(part, whole) / whole) * 1000) / 10;
   return `${Number.isInteger(value) ? value.toFixed(0) : value.toFixed(1)}%`;
 }
-
-export const campaignKindSchema = z.enum(CAMPAIGN_KINDS);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_STATUSES, TIMEZONE_MODES } from './sending';
+import { CAMPAIGN_STATUSES, TIMEZONE_MODES } from './sending';
 import { timeZoneSchema } from './time-zone';
 
 /*
@@ -141,7 +141,6 @@ export const variantInputSchema = z.object({
   /** Share of the step's recipients, in percent; the variants of a step add up to 100. */
   splitPercent: z.number().int().min(0).max(100),
 });
-export type VariantInput = z.infer<typeof variantInputSchema>;
 
 export const stepInputSchema = z
   .object({
@@ -168,7 +167,6 @@ export const stepInputSchema = z
 export type StepInput = z.input<typeof stepInputSchema>;
 
 export const campaignStatusSchema = z.enum(CAMPAIGN_STATUSES);
-export const campaignContactStatusSchema = z.enum(CAMPAIGN_CONTACT_STATUSES);
 
 // ---------------------------------------------------------------------------------------------------
 // Campaign DTOs (API answers) and the campaign core's messages

@@ -783,14 +783,6 @@ const bySlug = new Map<string, BusinessCategory>(
   BUSINESS_CATEGORIES.map((category) => [category.slug, category]),
 );
 
-export function isCategorySlug(value: unknown): value is CategorySlug {
-  return typeof value === 'string' && bySlug.has(value);
-}
-
-export function getCategory(slug: string): BusinessCategory | undefined {
-  return bySlug.get(slug);
-}
-
 export function categoryName(slug: string): string {
   return bySlug.get(slug)?.name ?? slug;
 }

@@ -16,13 +16,11 @@ export const VERIFICATION_STATUSES = ['verified', 'unverified', 'invalid'] as co
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 /** How a verification result was reached (the evidence behind "Verified"). */
 export const VERIFICATION_METHODS = ['officer_check'] as const;
-export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 /** The statuses lead discovery can filter on (invalid contacts are never shown to subscribers). */
 export const LEAD_VERIFICATION_FILTERS = ['verified', 'unverified'] as const;
 /** "Verified within" choices the lead filters offer, in days. */
 export const VERIFIED_WITHIN_DAYS = [30, 90, 365] as const;
 export const LIST_CONTACT_SOURCES = ['import', 'lead_discovery', 'manual'] as const;
-export type ListContactSource = (typeof LIST_CONTACT_SOURCES)[number];
 export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 /** Reasons a user may lift: an unsubscribe or a complaint is honoured forever (PRODUCT.md, Compliance). */
@@ -208,7 +206,6 @@ export const emailSchema = z
 
 export const uuidParamsSchema = z.object({ id: z.uuid() });
 export const cursorSchema = z.string().max(512).optional();
-export const countResultSchema = z.object({ count: z.number().int() });
 
 export function partialFields<T extends Record<string, z.ZodType>>(
   fields: T,

@@ -239,7 +239,6 @@ export const importUploadFieldsSchema = z.object({
   listId: z.uuid().optional(),
   newListName: z.string().trim().min(1).max(200).optional(),
 });
-export type ImportUploadFields = z.infer<typeof importUploadFieldsSchema>;
 
 /** POST /api/imports/:id/inspect: look again with another delimiter or encoding than detected. */
 export const importReinspectSchema = z.strictObject({
@@ -264,7 +263,6 @@ export const importRejectionSchema = z.object({
   reason: z.string(),
   values: z.array(z.string()),
 });
-export type ImportRejection = z.infer<typeof importRejectionSchema>;
 
 export const importRejectionsQuerySchema = z.object({
   after: z.coerce.number().int().min(0).default(0),

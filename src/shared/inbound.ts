@@ -25,7 +25,6 @@ export const simulateInboundInputSchema = z.object({
     error: `Choose what to simulate: ${SIMULATED_INBOUND_KINDS.join(', ')}`,
   }),
 });
-export type SimulateInboundInput = z.infer<typeof simulateInboundInputSchema>;
 
 export const inboundResultSchema = z.object({
   kind: z.enum(INBOUND_KINDS),

@@ -36,8 +36,6 @@ export const leadFilterFields = {
 };
 export const leadFiltersSchema = z.object(leadFilterFields);
 export type LeadFilters = z.infer<typeof leadFiltersSchema>;
-/** The same filters as a JSON body (add-to-list "all matching"). */
-export type LeadFiltersInput = z.input<typeof leadFiltersSchema>;
 
 export const leadSearchQuerySchema = z.object({
   ...leadFilterFields,
@@ -45,7 +43,6 @@ export const leadSearchQuerySchema = z.object({
   cursor: cursorSchema,
   limit: pageSize(LEADS_PAGE_SIZE_MAX, LEADS_PAGE_SIZE_DEFAULT),
 });
-export type LeadSearchQuery = z.infer<typeof leadSearchQuerySchema>;
 
 export const leadSchema = z.object({
   id: z.string(),

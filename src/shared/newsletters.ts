@@ -25,7 +25,6 @@ export const MAX_NEWSLETTER_BLOCKS = 100;
 export const MAX_COLUMN_BLOCKS = 10;
 /** Uploaded images: these types, up to 5 MB. */
 export const NEWSLETTER_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const NEWSLETTER_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 export const NEWSLETTER_MESSAGES = {
   notFound: 'Newsletter not found',

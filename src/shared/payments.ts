@@ -35,7 +35,6 @@ export const PAYMENT_MESSAGES = {
 
 /** Rejects anything but the four plan ids with one clear message (bad input → 400). */
 export const planIdSchema = z.enum(PLAN_IDS, { error: PAYMENT_MESSAGES.unknownPlan });
-export const paidPlanIdSchema = z.enum(PAID_PLAN_IDS, { error: PAYMENT_MESSAGES.unknownPlan });
 export const billingIntervalSchema = z.enum(BILLING_INTERVALS, { error: PAYMENT_MESSAGES.unknownInterval });
 
 // ---------------------------------------------------------------------------------------------------
@@ -181,15 +180,6 @@ export const cardSchema = z.object({
   expYear: z.string().nullable(),
 });
 export type Card = z.infer<typeof cardSchema>;
-
-export const SUBSCRIPTION_VIEW_STATUSES = [
-  'none',
-  'active',
-  'incomplete',
-  'past_due',
-  'cancelled',
-  'expired',
-] as const;
 
 /** GET /api/subscription */
 export const subscriptionSchema = z.object({

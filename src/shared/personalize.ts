@@ -86,7 +86,6 @@ export const campaignPreviewRequestSchema = z.object({
   /** Preview with the sample contact instead of a real one. */
   sample: z.boolean().optional(),
 });
-export type CampaignPreviewRequest = z.input<typeof campaignPreviewRequestSchema>;
 
 export const campaignTestSendRequestSchema = z.object({
   stepId: z.uuid('Choose a step'),
@@ -97,43 +96,8 @@ export const campaignTestSendRequestSchema = z.object({
   email: z.string().trim().toLowerCase().max(254).optional(),
   campaignContactId: z.uuid('Contact not found').optional(),
 });
-export type CampaignTestSendRequest = z.input<typeof campaignTestSendRequestSchema>;
 
 export const testSendResultSchema = z.object({ ok: z.literal(true), to: z.string() });
-export type TestSendResult = z.infer<typeof testSendResultSchema>;
-
-export const PRELAUNCH_BLOCKER_CODES = [
-  'no_steps',
-  'empty_body',
-  'empty_audience',
-  'audience_invalid',
-  'no_sender',
-  'no_active_sender',
-  'unknown_merge_tags',
-  'merge_tag_syntax',
-  'unsubscribe_tag',
-  'link_shortener',
-  'spf_fail',
-  'time_zone',
-] as const;
-
-export const PRELAUNCH_WARNING_CODES = [
-  'fallbacks',
-  'spam_score',
-  'broken_link',
-  'insecure_link',
-  'unsafe_link',
-  'unsafe_merge_link',
-  'sender_unhealthy',
-  'spf_warn',
-  'dkim',
-  'dmarc',
-  'domain_unchecked',
-  'consent',
-  'long_finish',
-  'schedule_past',
-  'open_tracking',
-] as const;
 
 /** The pre-launch warning of a cold campaign with open tracking on (PRODUCT.md, "Open tracking and cold email"). */
 export const OPEN_TRACKING_WARNING =

@@ -12,9 +12,6 @@ export const PLAN_NAMES: Record<PlanId, string> = {
 export const BILLING_INTERVALS = ['monthly', 'annual'] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
-export const SUBSCRIPTION_STATUSES = ['active', 'incomplete', 'cancelled', 'past_due', 'expired'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
 export function isPlanId(value: unknown): value is PlanId {
   return typeof value === 'string' && (PLAN_IDS as readonly string[]).includes(value);
 }

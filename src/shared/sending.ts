@@ -197,7 +197,6 @@ export const trustedCertificateSchema = z.object({
   validFrom: z.string(),
   validTo: z.string(),
 });
-export type TrustedCertificate = z.infer<typeof trustedCertificateSchema>;
 export const presentedCertificateSchema = trustedCertificateSchema.extend({
   problem: z.enum(CERTIFICATE_PROBLEMS),
 });
@@ -302,7 +301,6 @@ export const senderTrustCertificateSchema = z.object({
   fingerprint: fingerprintSchema.nullable(),
 });
 export type SenderTrustCertificateInput = z.infer<typeof senderTrustCertificateSchema>;
-export type SenderConnectionTestInput = z.input<typeof senderConnectionTestSchema>;
 
 /** POST /api/sender-accounts/:id/send-test: to the signed-in user's own address when `to` is left out. */
 export const senderTestEmailSchema = z.object({

@@ -73,7 +73,6 @@ export const templateListQuerySchema = z.object({
   q: z.string().trim().max(100, 'Search at most 100 characters').optional(),
   scope: z.enum(TEMPLATE_SCOPES).default('all'),
 });
-export type TemplateListQuery = z.input<typeof templateListQuerySchema>;
 
 export const publicTemplateListQuerySchema = templateListQuerySchema.pick({
   category: true,

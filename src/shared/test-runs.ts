@@ -32,7 +32,6 @@ export const testRunStepSchema = z.object({
   sentAt: z.string().nullable(),
   error: z.string().nullable(),
 });
-export type TestRunStep = z.infer<typeof testRunStepSchema>;
 
 export const testRunSchema = z.object({
   id: z.string(),

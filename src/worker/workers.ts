@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Services } from '../server/app';
 import { createImapIdleManager, type ImapIdleManager } from '../server/features/inbound/imap-idle';
 import { openImapClient } from '../server/features/sender-accounts/sender-transport';
 import { advanceCampaignSequencesJob } from '../server/jobs/advance-campaign-sequences.job';
@@ -18,9 +17,11 @@ import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
+import { runScrapeJobJob } from '../server/jobs/run-scrape-job.job';
 import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
 import { startScheduledCampaignsJob } from '../server/jobs/start-scheduled-campaigns.job';
+import { recheckGreylistedJob, verifyListJob } from '../server/jobs/verify-list.job';
 import { handleAdvanceCampaignSequences } from './handlers/advance-campaign-sequences.handler';
 import { handleAppendSentFolder, handleAppendSentFolders } from './handlers/append-sent-folder.handler';
 import { handleCheckSenderDomains } from './handlers/check-sender-domains.handler';
@@ -38,12 +39,12 @@ import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.ha
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
+import { handleRunScrapeJob } from './handlers/run-scrape-job.handler';
 import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
 import { handleStartScheduledCampaigns } from './handlers/start-scheduled-campaigns.handler';
-
-export type WorkerServices = Pick<Services, 'db' | 'queue'> &
-  Partial<Pick<Services, 'env' | 'mailer' | 'paystack' | 'database' | 'secrets' | 'devMailbox'>>;
+import { handleRecheckGreylisted, handleVerifyList } from './handlers/verify-list.handler';
+import type { WorkerServices } from './services';
 
 type JobLike = { id: string; name: string; data?: unknown; signal: AbortSignal };
 
@@ -203,6 +204,25 @@ export async function registerWorkers(
     logged(log, (_job, jobLog) => handleAppendSentFolders({ services, log: jobLog })),
   );
   await queue.schedule(appendSentFoldersJob.name, appendSentFoldersJob.cron, {});
+  // Crawls of the scraper: a slice at a time, each queueing the next.
+  await queue.work(
+    runScrapeJobJob.name,
+    logged(log, (job, jobLog) =>
+      handleRunScrapeJob({ services, log: jobLog, payload: runScrapeJobJob.payload.parse(job.data ?? {}) }),
+    ),
+  );
+  // Email verification: "Verify list" runs, and greylisted addresses asked again when due.
+  await queue.work(
+    verifyListJob.name,
+    logged(log, (job, jobLog) =>
+      handleVerifyList({ services, log: jobLog, payload: verifyListJob.payload.parse(job.data ?? {}) }),
+    ),
+  );
+  await queue.work(
+    recheckGreylistedJob.name,
+    logged(log, (_job, jobLog) => handleRecheckGreylisted({ services, log: jobLog })),
+  );
+  await queue.schedule(recheckGreylistedJob.name, recheckGreylistedJob.cron, {});
   // Test runs of a sequence: one step a minute to the user's own address.
   await queue.work(
     sendCampaignTestRunJob.name,

@@ -8,6 +8,7 @@ import {
   campaigns,
   senderAccounts,
 } from '../../src/server/db/schema/index';
+import { scheduleNextSteps } from '../../src/server/features/campaigns/campaigns.service';
 import type { DispatchContext } from '../../src/server/features/sending/dispatch';
 import { queueMessages } from '../../src/server/features/sending/outbox.service';
 import { createTransportCache } from '../../src/server/features/sending/transport-cache';
@@ -144,6 +145,7 @@ export function dispatchContext(
     }),
     log: pino({ level: 'silent' }),
     workerId: overrides.workerId ?? `test-${randomUUID().slice(0, 8)}`,
+    onStepMessagesSent: scheduleNextSteps,
     onlyUserId: userId,
   };
 }

@@ -1,13 +1,13 @@
 import { and, eq, ilike } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { devMailMessages, orders } from '../../src/server/db/schema/index';
+import { type FakePaystack, startFakePaystack } from '../../src/server/features/payments/dev-paystack';
 import type {
   ActivateSubscriptionResponse,
   InitializePaymentResponse,
   PaidPlanId,
 } from '../../src/shared/payments';
 import type { BillingInterval } from '../../src/shared/plans';
-import { type FakePaystack, startFakePaystack } from '../fakes/paystack';
 import { as, createTestApp } from '../setup/test-app';
 import type { TestUser } from './users';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakePaystack, startFakePaystack } from '../../src/server/features/payments/dev-paystack';
 import { createUser, login, type TestUser } from '../factories/users';
 import { type FakeAiProvider, startFakeAiProvider } from '../fakes/ai-provider';
-import { type FakePaystack, startFakePaystack } from '../fakes/paystack';
 import { createTestApp } from '../setup/test-app';
 
 /*

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { openDatabase } from '../../src/server/db/client';
+import { scheduleNextSteps } from '../../src/server/features/campaigns/campaigns.service';
 import { drainOutbox } from '../../src/server/features/sending/dispatch';
 import { createTransportCache } from '../../src/server/features/sending/transport-cache';
 import { advanceClock } from '../../src/server/lib/clock';
@@ -31,6 +32,7 @@ const ctx = {
   transports,
   log: pino({ level: 'silent' }),
   workerId: `child-${process.pid}-${randomUUID().slice(0, 6)}`,
+  onStepMessagesSent: scheduleNextSteps,
   onlyUserId: userId,
 };
 process.stdout.write('ready\n');

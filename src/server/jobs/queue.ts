@@ -51,6 +51,11 @@ export const JOB_NAMES = [
   'send-campaign-test-run',
   // Newsletters and bulk emails (#5)
   'send-scheduled-newsletters',
+  // The scraper (/admin/scraper)
+  'run-scrape-job',
+  // Email verification
+  'verify-list',
+  'recheck-greylisted',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -65,4 +70,6 @@ const QUEUE_OPTIONS: Partial<Record<JobName, Omit<QueueDefinition, 'name'>>> = {
   // One queued and one running per account (singletonKey): copies arriving while a job runs still get
   // a job after it, and two never APPEND the same rows at once.
   'append-sent-folder': { policy: 'stately' },
+  // One slice of a crawl running and the next one queued (singletonKey: the crawl).
+  'run-scrape-job': { policy: 'stately' },
 };

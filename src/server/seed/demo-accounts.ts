@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Role } from '../../shared/roles';
-import type { Services } from '../app';
 import { users } from '../db/schema/index';
 import { findUserByEmail } from '../features/auth/auth.service';
+import type { Services } from '../services';
 
 export const DEMO_ACCOUNTS: { role: Role; email: string; firstName: string; lastName: string }[] = [
   { role: 'user', email: 'demo@tambari.test', firstName: 'Adaeze', lastName: 'Okafor' },

@@ -1,6 +1,6 @@
-import type { Services } from '../app';
 import { findUserByEmail } from '../features/auth/auth.service';
 import { addListContact, createList, listLists } from '../features/lists/lists.service';
+import type { Services } from '../services';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 
 export const DEMO_LIST_NAME = 'Demo: Lagos and Accra prospects';

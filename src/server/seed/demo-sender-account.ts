@@ -1,6 +1,6 @@
-import type { Services } from '../app';
 import { findUserByEmail } from '../features/auth/auth.service';
 import { ensureDevMailboxSenderAccount } from '../features/sender-accounts/dev-mailbox-account.service';
+import type { Services } from '../services';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 
 /**

@@ -22,6 +22,7 @@ const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-pa
 const SecurityMonitorPage = lazy(() => import('@/features/admin/routes/security-monitor-page'));
 const EmailQueuePage = lazy(() => import('@/features/admin/routes/email-queue-page'));
 const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-processing-page'));
+const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
@@ -156,6 +157,8 @@ export const routes = [
               { path: 'admin/email-queue-status', element: <EmailQueuePage /> },
               { path: 'email-queue-status', element: <Navigate to="/admin/email-queue-status" replace /> },
               { path: 'admin/email-processing-monitor', element: <EmailProcessingPage /> },
+              { path: 'admin/scraper', element: <ScraperPage /> },
+              { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },
               { path: 'admin/subscriptions', element: <AdminSubscriptionsPage /> },
               { path: 'admin-orders', element: <Navigate to="/admin/orders" replace /> },

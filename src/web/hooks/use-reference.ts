@@ -1,13 +1,11 @@
-import type { categoryListSchema, cityListSchema, countryListSchema } from '@shared/reference';
+import type { cityListSchema, countryListSchema } from '@shared/reference';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { z } from 'zod';
 import { buildQueryString, getJson } from '@/lib/http';
 
 export type CountryList = z.infer<typeof countryListSchema>;
-export type CountryRef = CountryList['countries'][number];
 export type CityList = z.infer<typeof cityListSchema>;
-export type CategoryList = z.infer<typeof categoryListSchema>;
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -39,11 +37,4 @@ export function useCities(countryCode: string | undefined, q = '') {
     staleTime: DAY,
     placeholderData: keepPreviousData,
   });
-}
-
-/** "🇳🇬 Nigeria", or the code when the reference has not loaded. */
-export function countryLabel(byCode: Map<string, CountryRef>, code: string | null | undefined): string {
-  if (!code) return '—';
-  const country = byCode.get(code);
-  return country ? `${country.flag} ${country.name}` : code;
 }

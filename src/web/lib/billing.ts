@@ -42,17 +42,8 @@ export function priceForInterval(plan: PlanPrices, interval: BillingInterval): n
   return interval === 'annual' ? plan.priceAnnual : plan.priceMonthly;
 }
 
-/** Major units (naira) typed by an admin to the minor units the API stores, rounded to a whole kobo. */
-export function toMinor(major: number): number {
-  return Math.round(major * 100);
-}
-
 export function intervalLabel(interval: BillingInterval): string {
   return interval === 'annual' ? 'Annual' : 'Monthly';
-}
-
-export function intervalAdverb(interval: BillingInterval): string {
-  return interval === 'annual' ? 'annually' : 'monthly';
 }
 
 export function perIntervalSuffix(interval: BillingInterval): string {

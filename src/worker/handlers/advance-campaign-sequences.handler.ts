@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { advanceCampaignSequences } from '../../server/features/campaigns/sequencing';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** Queues due steps and completes finished campaigns (see sequencing.ts). Safe to run twice. */
 export async function handleAdvanceCampaignSequences(input: {

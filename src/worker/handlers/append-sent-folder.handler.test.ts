@@ -8,7 +8,7 @@ import { type SmtpSink, startSmtpSink } from '../../../tests/fakes/smtp-sink';
 import { createTestApp } from '../../../tests/setup/test-app';
 import { senderAccounts, sentFolderCopies } from '../../server/db/schema/index';
 import { encryptSecret } from '../../server/lib/crypto';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 import { handleAppendSentFolder } from './append-sent-folder.handler';
 import { createDispatcher } from './dispatch-outbox.handler';
 

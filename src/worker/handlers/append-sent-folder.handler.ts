@@ -4,7 +4,7 @@ import {
   queueSentFolderAppends,
   queueWaitingSentFolderAppends,
 } from '../../server/features/sending/sent-folder';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** One account's waiting copies; queues itself again while more wait. Safe to run twice. */
 export async function handleAppendSentFolder(input: {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { dnsResolverFromEnv } from '../../server/features/sender-accounts/domain-check.service';
 import { checkStaleSenderDomains } from '../../server/jobs/check-sender-domains.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handleCheckSenderDomains(input: {
   services: WorkerServices;

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { scheduleNextSteps } from '../../server/features/campaigns/campaigns.service';
 import { type DispatchContext, drainOutbox } from '../../server/features/sending/dispatch';
 import { wakeDispatchers } from '../../server/features/sending/outbox.service';
 import { recoverExpiredLeases } from '../../server/features/sending/outbox-recovery';
 import { createSentFolderRecorder } from '../../server/features/sending/sent-folder';
 import { createTransportCache, type TransportCache } from '../../server/features/sending/transport-cache';
 import { dispatchOutboxJob } from '../../server/jobs/dispatch-outbox.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** Per worker process: its lease name and its pooled SMTP transports, kept across drains. */
 export interface Dispatcher {
@@ -53,6 +54,7 @@ function contextFor(
     transports: dispatcher.transports,
     log,
     workerId: dispatcher.workerId,
+    onStepMessagesSent: scheduleNextSteps,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { importContacts } from '../../server/jobs/import-contacts.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handleImportContacts(input: {
   services: WorkerServices;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaignWithMessage } from '../../../tests/factories/sending';
 import { createUser } from '../../../tests/factories/users';
 import { createTestApp } from '../../../tests/setup/test-app';
+import { closedLoopbackPort } from '../../../tests/support/closed-port';
 import { senderAccounts } from '../../server/db/schema/index';
 import { SMTP_ERROR_MESSAGES } from '../../server/features/sender-accounts/smtp-errors';
 import { NETWORK_GUARD_MESSAGES } from '../../server/lib/network-guard';
@@ -50,7 +51,7 @@ describe('poll-sender-mailbox handler', () => {
   });
 
   it('reports a loopback port with nothing listening as a connection failure', async () => {
-    const row = await poll(await imapAccount('127.0.0.1', 143));
+    const row = await poll(await imapAccount('127.0.0.1', await closedLoopbackPort()));
     expect(row.imapError).toBe(SMTP_ERROR_MESSAGES.unreachable);
   });
 });

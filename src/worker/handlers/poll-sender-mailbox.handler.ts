@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { openImapClient } from '../../server/features/sender-accounts/sender-transport';
 import { IDLE_POLL_MIN_GAP_MS, pollSenderMailboxNow } from '../../server/jobs/poll-sender-mailbox.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handlePollSenderMailbox(input: {
   services: WorkerServices;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { enqueueDueMailboxPolls } from '../../server/jobs/poll-sender-mailboxes.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handlePollSenderMailboxes(input: {
   services: WorkerServices;

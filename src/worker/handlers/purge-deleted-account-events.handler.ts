@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { purgeDeletedAccountEvents } from '../../server/jobs/purge-deleted-account-events.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handlePurgeDeletedAccountEvents(input: {
   services: WorkerServices;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { purgeDeletedLists } from '../../server/jobs/purge-deleted-lists.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handlePurgeDeletedLists(input: {
   services: WorkerServices;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { purgeExpiredSessions } from '../../server/jobs/purge-expired-sessions.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handlePurgeExpiredSessions(input: {
   services: WorkerServices;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { purgeStaleImports } from '../../server/jobs/purge-stale-imports.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handlePurgeStaleImports(input: {
   services: WorkerServices;

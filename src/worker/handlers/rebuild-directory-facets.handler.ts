@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { rebuildDirectoryFacetsNow } from '../../server/jobs/rebuild-directory-facets.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handleRebuildDirectoryFacets(input: {
   services: WorkerServices;

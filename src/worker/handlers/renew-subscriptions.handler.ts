@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { renewSubscriptions } from '../../server/jobs/renew-subscriptions.job';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handleRenewSubscriptions(input: {
   services: WorkerServices;

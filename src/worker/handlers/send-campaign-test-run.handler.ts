@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sendNextTestRunStep } from '../../server/features/campaigns/test-run.service';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** The next due step of a test run; the job queues itself again for the step after. */
 export async function handleSendCampaignTestRun(input: {

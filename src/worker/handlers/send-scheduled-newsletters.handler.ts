@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { runNewsletterSchedule } from '../../server/features/newsletters/newsletter-send.service';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 export async function handleSendScheduledNewsletters(input: {
   services: WorkerServices;

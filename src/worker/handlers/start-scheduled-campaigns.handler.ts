@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { startScheduledCampaigns } from '../../server/features/campaigns/launch.service';
-import type { WorkerServices } from '../workers';
+import type { WorkerServices } from '../services';
 
 /** Scheduled campaigns whose start time has come: audience copied in, step 1 queued. */
 export async function handleStartScheduledCampaigns(input: {

@@ -56,6 +56,8 @@ export const directoryContacts = pgTable(
     source: text('source', { enum: CONTACT_SOURCES }).notNull(),
     /** The page a scraped record was found on (source = 'scraper'). */
     sourceUrl: text('source_url'),
+    /** When the scraper read that page. */
+    sourceCrawledAt: timestamp('source_crawled_at', { withTimezone: true }),
     /**
      * Generated demo/benchmark data on reserved domains (PRODUCT.md: "Sample data is labelled"). Never
      * verified (the check below), so the roll-up's `verified` column counts real records only.

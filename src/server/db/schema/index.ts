@@ -6,4 +6,6 @@ export * from './dev-mailbox';
 export * from './imap-idle';
 export * from './imports';
 export * from './payments';
+export * from './scraper';
 export * from './sending';
+export * from './verification';

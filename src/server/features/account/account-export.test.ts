@@ -15,7 +15,7 @@ import {
 import { createUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { outboxMessages } from '../../db/schema';
-import { SENDER_PLACEHOLDERS } from '../sending/sender-placeholders';
+import { SENDER_PLACEHOLDERS } from '../sending/sending.service';
 import { addSuppression } from '../suppression/suppression.service';
 import { EXPORT_FORMAT } from './account-export';
 

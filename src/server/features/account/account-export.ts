@@ -3,11 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { now } from '../../lib/clock';
-import {
-  fillSenderPlaceholders,
-  hasSenderPlaceholders,
-  type SenderValues,
-} from '../sending/sender-placeholders';
+import { fillSenderPlaceholders, hasSenderPlaceholders, type SenderValues } from '../sending/sending.service';
 
 /*
  * "Download my data" (PRODUCT.md: users can export and delete their data; the NDPA's right of access):

@@ -14,8 +14,7 @@ import { SESSION_COOKIE_NAMES } from '../../lib/auth';
 import { AppError, errorResponses } from '../../lib/errors';
 import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
 import { clearSignInFailures, startPasswordCheck } from '../auth/account-throttles.service';
-import { revokePasswordResetLinks } from '../auth/auth.service';
-import { assertAcceptablePassword } from '../auth/password-policy';
+import { assertAcceptablePassword, revokePasswordResetLinks } from '../auth/auth.service';
 import {
   deleteAccount,
   listSessions,

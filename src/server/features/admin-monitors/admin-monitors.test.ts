@@ -27,7 +27,7 @@ import {
   outboxMessages,
   senderAccounts,
 } from '../../db/schema/index';
-import { drainOutbox } from '../sending/dispatch';
+import { drainOutbox } from '../sending/sending.service';
 import { smtpCodesIn } from './email-processing.service';
 
 describe('admin monitors API', () => {

@@ -10,8 +10,12 @@ import { imapIdleLeases, senderAccounts, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
-import { effectiveDailyCap, sentTodayOf } from '../sender-accounts/sender-account-rules';
-import { pauseSenderAccount, resumeSenderAccount } from '../sender-accounts/sender-accounts.service';
+import {
+  effectiveDailyCap,
+  pauseSenderAccount,
+  resumeSenderAccount,
+  sentTodayOf,
+} from '../sender-accounts/sender-accounts.service';
 import { decodeCursor, encodeCursor, iso, rowsOf } from './cursor';
 
 /*

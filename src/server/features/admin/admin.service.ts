@@ -2,11 +2,11 @@ import { and, count, countDistinct, desc, eq, gt, gte, ilike, or, type SQL, sql 
 import type { AdminOverview, AdminUser, AdminUserListQuery } from '../../../shared/admin';
 import { PLAN_NAMES, type PlanId } from '../../../shared/plans';
 import type { Role } from '../../../shared/roles';
-import type { Services } from '../../app';
 import { sessions, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
+import type { Services } from '../../services';
 import { clearSignInFailures } from '../auth/account-throttles.service';
 import { type AuditActor, recordAuditEntry } from './audit.service';
 

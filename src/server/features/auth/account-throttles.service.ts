@@ -2,10 +2,10 @@ import { count, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SignInFailure } from '../../../shared/admin';
 import { MESSAGES } from '../../../shared/auth';
-import type { Services } from '../../app';
 import { passwordResetMailLog, signInFailures, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import type { Services } from '../../services';
 
 // Per-account limits beside the per-IP ones of auth.routes.ts: an attacker with many addresses can still
 // flood one mailbox or guess one password without them. The state is in the database, so every web

@@ -10,14 +10,15 @@ import {
 } from '../../../shared/auth';
 import { PLAN_NAMES } from '../../../shared/plans';
 import { needsPayment } from '../../../shared/subscription';
-import type { Services } from '../../app';
 import { sessions, users } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { toUserDto } from '../../lib/http';
+import type { Services } from '../../services';
 import { claimResetMail, clearSignInFailures, startPasswordCheck } from './account-throttles.service';
 import { assertAcceptablePassword } from './password-policy';
 
 export { revokePasswordResetLinks } from '../../lib/auth';
+export { assertAcceptablePassword } from './password-policy';
 
 type AuthServices = Pick<Services, 'auth' | 'db'>;
 

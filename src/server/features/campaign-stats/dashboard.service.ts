@@ -9,9 +9,9 @@ import {
 import type { Database } from '../../db/client';
 import { campaignContacts, campaigns, newsletters } from '../../db/schema/index';
 import { now } from '../../lib/clock';
-import { countFromFacets } from '../directory/directory.queries';
+import { countFromFacets } from '../directory/directory.service';
 import { availableLeadScope } from '../leads/leads.service';
-import { countRecipients } from '../leads/plan-access';
+import { countRecipients } from '../plans/plan-access.service';
 import { countsByCampaign } from './campaign-stats.service';
 
 /*

@@ -4,7 +4,7 @@ import { ADD_ALL_MATCHING_MAX, emailDedupeKey } from '../../../shared/contacts';
 import type { Database } from '../../db/client';
 import { contactLists, directoryContacts, listContacts } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
-import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.queries';
+import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.service';
 import { scopedFilters } from '../leads/leads.service';
 import { filterSuppressed } from '../suppression/suppression.service';
 
@@ -174,16 +174,4 @@ export async function* resolveAudience(options: {
   limit?: number;
 }): AsyncGenerator<AudienceContact> {
   for await (const batch of resolveAudienceBatches(options)) yield* batch;
-}
-
-/** How many recipients the audience has now (de-duplicated, suppression applied). */
-export async function countAudience(options: {
-  db: Database;
-  userId: string;
-  role?: string | null;
-  audience: CampaignAudience;
-}): Promise<number> {
-  let n = 0;
-  for await (const batch of resolveAudienceBatches(options)) n += batch.length;
-  return n;
 }

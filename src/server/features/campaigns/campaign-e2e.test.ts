@@ -16,8 +16,8 @@ import type { Campaign } from '../../../shared/campaigns';
 import { TRACKING_PATHS } from '../../../shared/sending';
 import { campaignContacts, campaigns, outboxMessages } from '../../db/schema/index';
 import { advanceClock, resetClock } from '../../lib/clock';
-import { processInboundMessage } from '../inbound/process-inbound';
-import { drainOutbox } from '../sending/dispatch';
+import { processInboundMessage } from '../inbound/inbound.service';
+import { drainOutbox } from '../sending/sending.service';
 import { advanceCampaignSequences } from './sequencing';
 
 /*

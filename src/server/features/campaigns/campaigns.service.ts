@@ -497,6 +497,9 @@ export async function resumeCampaign(options: LifecycleOptions): Promise<Campaig
 }
 
 /** Ends the campaign for good: queued messages cancelled, contacts still in the sequence 'stopped'. */
+// The dispatcher's composition hands this to the sending engine (a sent step schedules the next one).
+export { scheduleNextSteps } from './next-step';
+
 export async function stopCampaign(options: LifecycleOptions): Promise<Campaign> {
   const row = await lifecycleRow(options);
   if (row.status === 'completed' || row.status === 'stopped')

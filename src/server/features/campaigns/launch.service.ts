@@ -7,7 +7,7 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
-import { resolveRecipientTimeZone } from '../sending/send-window';
+import { resolveRecipientTimeZone } from '../sending/sending.service';
 import { resolveAudienceBatches } from './audience.service';
 import { type CampaignActor, type CampaignRow, getCampaignRow, toCampaignDto } from './campaigns.service';
 import { getPrelaunchReport } from './prelaunch';

@@ -14,7 +14,7 @@ import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { Newsletter } from '../../../shared/newsletters';
 import type { PersonalizePreview, PrelaunchReport } from '../../../shared/personalize';
 import { devMailMessages, newsletters, outboxMessages } from '../../db/schema/index';
-import { drainOutbox } from '../sending/dispatch';
+import { drainOutbox } from '../sending/sending.service';
 
 /*
  * Issue #13 item 5: only web, mail and phone links reach a recipient, whatever wrote them — the author's

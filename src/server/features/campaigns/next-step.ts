@@ -1,11 +1,12 @@
 import { inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
 import { campaignSteps, campaigns } from '../../db/schema/index';
-import { DAY_MS, dayKey, isoWeekday, wallTimeAt } from '../sending/local-time';
+import { DAY_MS, dayKey, isoWeekday, wallTimeAt } from '../../lib/local-time';
+import type { SentStepHook } from '../sending/sending.service';
 
 /*
- * When a contact's next step comes due. Kept free of the sending engine's modules, because the
- * dispatcher calls scheduleNextSteps when it records a sent message (delivery-outcomes.ts).
+ * When a contact's next step comes due. The dispatcher calls scheduleNextSteps when it records a sent
+ * message (delivery-outcomes.ts); it is handed to the dispatcher where that is composed (the worker), so
+ * the sending engine never imports campaigns.
  */
 
 const HOUR_MS = 3_600_000;
@@ -44,23 +45,13 @@ export function addStepDelay(from: Date, delay: StepDelay, timeZone: string): Da
   return new Date(at + delay.delayHours * HOUR_MS);
 }
 
-export interface SentStepMessage {
-  campaignContactId: string;
-  campaignId: string;
-  stepId: string | null;
-}
-
 /**
  * Called in the transaction that records sent messages: each contact whose step message was just sent
  * gets its next step's due time (sent time + that step's delay), or, after the last step, 'completed'.
  * Guarded by the contact's current step, so a late redelivery of an old step changes nothing.
  * Newsletter and bulk messages (no step) are left alone.
  */
-export async function scheduleNextSteps(options: {
-  db: Database;
-  sentAt: Date;
-  messages: SentStepMessage[];
-}): Promise<void> {
+export const scheduleNextSteps: SentStepHook = async (options) => {
   const messages = options.messages.filter((m) => m.stepId);
   if (messages.length === 0) return;
   const campaignIds = [...new Set(messages.map((m) => m.campaignId))];
@@ -107,4 +98,4 @@ export async function scheduleNextSteps(options: {
         updated_at = ${at}::timestamptz
     FROM (VALUES ${values}) AS v(id, position, due)
     WHERE c.id = v.id AND c.current_step = v.position AND c.status IN ('active', 'paused')`);
-}
+};

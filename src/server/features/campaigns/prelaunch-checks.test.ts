@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { scoreSpam } from '../personalization/personalization.service';
 import { addSendingDays, checkLinks, dailyCapacity, estimateFinish, windowSeconds } from './prelaunch-checks';
-import { scoreSpam } from './spam-rules';
 
 const weekdays = [1, 2, 3, 4, 5];
 const lagos = {

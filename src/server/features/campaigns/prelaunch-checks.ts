@@ -1,6 +1,6 @@
-import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, wallTimeAt } from '../sending/local-time';
+import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, wallTimeAt } from '../../lib/local-time';
+import { extractLinks, visibleText } from '../personalization/personalization.service';
 import { addStepDelay, type StepDelay } from './next-step';
-import { extractLinks, visibleText } from './spam-rules';
 
 /*
  * The pure parts of the pre-launch check: link judgement, the campaign's daily capacity and its estimated

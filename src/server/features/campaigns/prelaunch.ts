@@ -18,18 +18,25 @@ import {
 } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { effectiveDailyCap } from '../sender-accounts/sender-account-rules';
-import type { SenderAccountRow } from '../sender-accounts/sender-transport';
-import { htmlAsSent } from '../sending/html-as-sent';
-import { resolveTrackingBaseUrl } from '../sending/message-envelope';
+import {
+  analyzeMergeTags,
+  flattenSpintax,
+  htmlImageOnly,
+  mergeScope,
+  pathLabel,
+  renderTemplate,
+  SAMPLE_CONTACT,
+  scanTemplateUrls,
+  scoreSpam,
+  suggestTag,
+  visibleText,
+} from '../personalization/personalization.service';
+import type { SenderAccountRow } from '../sender-accounts/sender-accounts.service';
+import { effectiveDailyCap } from '../sender-accounts/sender-accounts.service';
+import { htmlAsSent, resolveTrackingBaseUrl } from '../sending/sending.service';
 import { type AudienceContact, resolveAudience } from './audience.service';
 import { type CampaignRow, getCampaignRow } from './campaigns.service';
-import { scanTemplateUrls } from './link-sanitizer';
-import { analyzeMergeTags, pathLabel, renderTemplate, suggestTag } from './merge-tags';
-import { mergeScope, SAMPLE_CONTACT } from './personalize';
 import { CONSENT_COUNTRIES, checkLinks, dailyCapacity, estimateFinish } from './prelaunch-checks';
-import { htmlImageOnly, scoreSpam, visibleText } from './spam-rules';
-import { flattenSpintax } from './spintax';
 import { loadSteps } from './steps.service';
 
 /*

@@ -15,7 +15,7 @@ import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { Campaign, StepInput } from '../../../shared/campaigns';
 import { emailEvents, outboxMessages, senderAccounts } from '../../db/schema/index';
 import { advanceClock, resetClock } from '../../lib/clock';
-import { drainOutbox } from '../sending/dispatch';
+import { drainOutbox } from '../sending/sending.service';
 import { advanceCampaignSequences } from './sequencing';
 
 /*

@@ -14,7 +14,7 @@ import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { Campaign, CampaignStep, StepInput } from '../../../shared/campaigns';
 import { campaignContacts, campaigns, emailEvents, outboxMessages } from '../../db/schema/index';
 import { advanceClock, now, resetClock } from '../../lib/clock';
-import { drainOutbox } from '../sending/dispatch';
+import { drainOutbox } from '../sending/sending.service';
 import { addStepDelay } from './next-step';
 import { advanceCampaignSequences, chooseVariant, nextAction } from './sequencing';
 

@@ -13,9 +13,6 @@ import {
 } from '../../db/schema/index';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
-import { type QueueMessageInput, queueMessages, wakeDispatchers } from '../sending/outbox.service';
-import { SENDER_PLACEHOLDERS } from '../sending/sender-placeholders';
-import { addStepDelay } from './next-step';
 import {
   type PersonalizeContact,
   type PersonalizeSender,
@@ -24,7 +21,10 @@ import {
   renderSeed,
   type SenderIdentity,
   toPersonalizeContact,
-} from './personalize';
+} from '../personalization/personalization.service';
+import { type QueueMessageInput, queueMessages, wakeDispatchers } from '../sending/outbox.service';
+import { SENDER_PLACEHOLDERS } from '../sending/sending.service';
+import { addStepDelay } from './next-step';
 import { loadSteps } from './steps.service';
 import { loadThreadParents, repliesInThread, replyReferences, replySubject } from './thread-reply';
 

@@ -13,17 +13,18 @@ import type { Queue } from '../../jobs/queue';
 import { sendCampaignTestRunJob } from '../../jobs/send-campaign-test-run.job';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { sendOneOffEmail } from '../sender-accounts/one-off-send';
-import { asEmailDocument, prepareMessageContent } from '../sending/message-content';
+import { renderForContact, renderSeed } from '../personalization/personalization.service';
+import { sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
 import {
+  asEmailDocument,
   buildMailOptions,
   makeMessageId,
+  prepareMessageContent,
   resolveTrackingBaseUrl,
   unsubscribeMailtoFor,
-} from '../sending/message-envelope';
+} from '../sending/sending.service';
 import { getCampaignRow } from './campaigns.service';
-import { renderForContact, renderSeed } from './personalize';
-import { chooseContact, firstActiveAccount, type TestSendContext, userRow } from './personalize.service';
+import { chooseContact, firstActiveAccount, type TestSendContext, userRow } from './preview.service';
 import { chooseVariant } from './sequencing';
 import { loadSteps } from './steps.service';
 import { repliesInThread, replyReferences, replySubject } from './thread-reply';

@@ -16,9 +16,8 @@ import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { type Campaign, type StepInput, THREAD_REPLY } from '../../../shared/campaigns';
 import { campaignSenderAccounts, outboxMessages, senderAccounts } from '../../db/schema/index';
 import { advanceClock, now, resetClock } from '../../lib/clock';
-import { accountLocalDate } from '../sender-accounts/sender-account-rules';
-import { drainOutbox } from '../sending/dispatch';
-import { allocateSenders } from '../sending/sender-allocation';
+import { accountLocalDate } from '../sender-accounts/sender-accounts.service';
+import { allocateSenders, drainOutbox } from '../sending/sending.service';
 import { advanceCampaignSequences } from './sequencing';
 import { replyReferences, replySubject } from './thread-reply';
 

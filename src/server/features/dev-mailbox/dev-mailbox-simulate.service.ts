@@ -11,9 +11,7 @@ import { devMailMessages, outboxMessages, senderAccounts } from '../../db/schema
 import { now } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { SystemMailer } from '../../lib/mailer';
-import { extractMessageIds } from '../inbound/bounce-report';
-import { processInboundMessage } from '../inbound/process-inbound';
-import { buildSimulatedMail } from '../inbound/simulated-mail';
+import { buildSimulatedMail, extractMessageIds, processInboundMessage } from '../inbound/inbound.service';
 
 /*
  * The development mailbox's "simulate" buttons: answer a caught campaign message as its recipient (or

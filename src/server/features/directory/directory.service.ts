@@ -18,6 +18,20 @@ import { AppError, notFound } from '../../lib/errors';
 import { canonicalCity, isKnownCountry } from '../reference/reference.service';
 import { type DirectoryRow, pageDirectory } from './directory.queries';
 
+// The directory's shared queries, for the features that filter and count leads (leads, lists, campaigns).
+export {
+  countDirectoryCapped,
+  countFromFacets,
+  countKeywordAudience,
+  type DirectoryFilters,
+  type DirectoryRow,
+  escapeLike,
+  filterConditions,
+  isNameOnlyKeyword,
+  liveForLeads,
+  pageDirectory,
+} from './directory.queries';
+
 /*
  * The shared directory as staff edit it: data entry officers add and verify contacts, super admins
  * search, edit and bulk-manage them (see directory-admin.service.ts). Lead discovery reads it.
@@ -144,6 +158,8 @@ export async function createDirectoryContact(options: {
   fields: Required<Pick<DirectoryContactFields, 'companyName' | 'email' | 'countryCode' | 'category'>> &
     DirectoryContactFields;
   source?: ContactSource;
+  /** A scraped record's page and the date it was crawled. */
+  provenance?: { sourceUrl: string; crawledAt: Date };
 }): Promise<DirectoryContact> {
   const values = normalizeFields(options.fields, options.fields.countryCode);
   const existing = await findLiveByEmail(options.db, values.email!);
@@ -154,6 +170,8 @@ export async function createDirectoryContact(options: {
       .values({
         ...(values as typeof t.$inferInsert),
         source: options.source ?? 'data_entry',
+        sourceUrl: options.provenance?.sourceUrl ?? null,
+        sourceCrawledAt: options.provenance?.crawledAt ?? null,
         createdBy: options.actorId,
       })
       .returning();

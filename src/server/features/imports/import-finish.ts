@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { type imports, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { assertRecipientCapacity } from '../leads/plan-access';
+import { assertRecipientCapacity } from '../plans/plan-access.service';
 import { getPlanLimits } from '../plans/plan-limits.service';
 import type { ImportCounters } from './import-batch';
 import type { EagerListMove } from './import-eager-move';

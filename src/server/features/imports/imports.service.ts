@@ -27,6 +27,9 @@ import { createList } from '../lists/lists.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
 import { validateMapping } from './import-mapping';
 
+/** The disposable-email list the importer refuses, for the verifier too. */
+export { isDisposableDomain } from './row-rules';
+
 type ImportRow = typeof imports.$inferSelect;
 
 export interface ImportActor {

@@ -8,7 +8,7 @@ import { createUser } from '../../../../tests/factories/users';
 import { startImapServer, type TestImapServer } from '../../../../tests/fakes/imap-server';
 import { createTestApp } from '../../../../tests/setup/test-app';
 import { campaignContacts, senderAccounts } from '../../db/schema/index';
-import { SMTP_ERROR_MESSAGES } from '../sender-accounts/smtp-errors';
+import { SMTP_ERROR_MESSAGES } from '../sender-accounts/sender-accounts.service';
 import { isSuppressed } from '../suppression/suppression.service';
 import { pollSenderMailbox } from './imap-poller';
 

@@ -5,8 +5,8 @@ import type { Database } from '../../db/client';
 import { senderAccounts } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import type { SystemMailer } from '../../lib/mailer';
-import type { SenderAccountRow } from '../sender-accounts/sender-transport';
-import { classifySmtpError } from '../sender-accounts/smtp-errors';
+import type { SenderAccountRow } from '../sender-accounts/sender-accounts.service';
+import { classifySmtpError } from '../sender-accounts/sender-accounts.service';
 import { MAX_INBOUND_BYTES, processInboundMessage } from './process-inbound';
 
 /*

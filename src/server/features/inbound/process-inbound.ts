@@ -15,7 +15,7 @@ import {
 import { now } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { SystemMailer } from '../../lib/mailer';
-import { checkSenderBounceRate } from '../sending/sender-health';
+import { checkSenderBounceRate } from '../sending/sending.service';
 import { extractMessageIds } from './bounce-report';
 import { classifyInbound, freshText, type InboundClassification } from './classify-inbound';
 import { applyInboundEffects, type MatchedMessage } from './inbound-effects';

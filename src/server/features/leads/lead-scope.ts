@@ -7,11 +7,11 @@ import type { Database } from '../../db/client';
 import { leadScopes } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import type { DirectoryFilters } from '../directory/directory.queries';
+import type { DirectoryFilters } from '../directory/directory.service';
+import { type ContactsActor, isStaff } from '../plans/plan-access.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { plansInOrder } from '../plans/plans.service';
 import { countryName } from '../reference/reference.service';
-import { type ContactsActor, isStaff } from './plan-access';
 
 /*
  * Which part of the lead directory a user may search. The plan's countryLimit and categoryLimit decide

@@ -18,15 +18,15 @@ import {
   isNameOnlyKeyword,
   liveForLeads,
   pageDirectory,
-} from '../directory/directory.queries';
+} from '../directory/directory.service';
 import { createList, getListRow } from '../lists/lists.service';
-import { scopedFilters } from './lead-scope';
 import {
   assertRecipientCapacity,
   type ContactsActor,
   countRecipients,
   lockUserContacts,
-} from './plan-access';
+} from '../plans/plan-access.service';
+import { scopedFilters } from './lead-scope';
 
 export function toLeadDto(row: DirectoryRow): Lead {
   return {

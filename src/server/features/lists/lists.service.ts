@@ -27,13 +27,13 @@ import { now } from '../../lib/clock';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, notFound } from '../../lib/errors';
-import { escapeLike } from '../directory/directory.queries';
+import { escapeLike } from '../directory/directory.service';
 import {
   assertRecipientCapacity,
   type ContactsActor,
   countRecipients,
   lockUserContacts,
-} from '../leads/plan-access';
+} from '../plans/plan-access.service';
 
 type ListRow = typeof contactLists.$inferSelect;
 type ListContactRow = typeof listContacts.$inferSelect;

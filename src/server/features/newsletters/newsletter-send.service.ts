@@ -13,10 +13,10 @@ import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
-import { renderForQueue, toPersonalizeContact } from '../campaigns/personalize';
+import { renderForQueue, toPersonalizeContact } from '../personalization/personalization.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { queueMessages, wakeDispatchers } from '../sending/outbox.service';
-import { resolveRecipientTimeZone } from '../sending/recipient-time-zone';
+import { resolveRecipientTimeZone } from '../sending/sending.service';
 import { hasVisibleContent, wrapBulkHtml } from './bulk-html';
 import { getNewsletterRow, type NewsletterRow, newsletterDto } from './newsletters.service';
 

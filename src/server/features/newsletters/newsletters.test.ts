@@ -19,7 +19,7 @@ import {
   outboxMessages,
 } from '../../db/schema/index';
 import { advanceClock, resetClock } from '../../lib/clock';
-import { drainOutbox } from '../sending/dispatch';
+import { drainOutbox } from '../sending/sending.service';
 import { addSuppression } from '../suppression/suppression.service';
 import { finishNewsletterSends, runNewsletterSchedule } from './newsletter-send.service';
 

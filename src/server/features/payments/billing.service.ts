@@ -8,11 +8,11 @@ import {
   PLAN_NAMES,
   type PlanId,
 } from '../../../shared/plans';
-import type { Services } from '../../app';
 import type { Database } from '../../db/client';
 import { type orders, subscriptions, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import type { Services } from '../../services';
 import { getPricingPlan, priceFor } from '../plans/plans.service';
 
 /** What the payment services need: the database, Paystack (null when unconfigured), system mail, settings. */

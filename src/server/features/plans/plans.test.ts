@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPaymentsTestApp } from '../../../../tests/factories/payments';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { startFakePaystack } from '../../../../tests/fakes/paystack';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { AuditEntry } from '../../../shared/admin';
 import {
@@ -249,11 +249,8 @@ describe('pricing plans', () => {
     it.skipIf(Boolean(inject('databaseUrl')))(
       'prices new payments from the edited plan and hides an inactive plan from the public list',
       async () => {
-        const fake = await startFakePaystack();
-        const paid = await createTestApp({
-          PAYSTACK_SECRET_KEY: fake.secretKey,
-          PAYSTACK_BASE_URL: fake.url,
-        });
+        const payments = await createPaymentsTestApp();
+        const paid = payments.app;
         try {
           const boss = await createUser(paid, { role: 'super_admin' });
           const edit = await as(
@@ -299,8 +296,7 @@ describe('pricing plans', () => {
           expect(refused.statusCode).toBe(400);
           expect(refused.json().message).toBe(PAYMENT_MESSAGES.planUnavailable);
         } finally {
-          await paid.close();
-          await fake.close();
+          await payments.close();
         }
       },
     );

@@ -19,9 +19,12 @@ import {
 import type { SenderAccountRow } from './sender-transport';
 import { describeCertificate } from './tls-trust';
 
-export { accountLocalDate, effectiveDailyCap } from './sender-account-rules';
+// What other features may use of this folder's modules (the rest of it is its own).
+export { sendOneOffEmail } from './one-off-send';
+export { accountLocalDate, effectiveDailyCap, sentTodayOf } from './sender-account-rules';
 export { recordAuthFailure, recordSendSuccess, setSenderFailing } from './sender-status.service';
-export type { SenderAccountRow } from './sender-transport';
+export { openImapClient, openSmtpTransport, type SenderAccountRow } from './sender-transport';
+export { certificateProblemOf, classifySmtpError, SMTP_ERROR_MESSAGES } from './smtp-errors';
 
 /*
  * Sender accounts: a user's own mailboxes campaigns send through. Passwords are sealed (AES-256-GCM) and

@@ -1,4 +1,4 @@
-import { accountLocalDate } from '../sender-accounts/sender-account-rules';
+import { accountLocalDate } from '../sender-accounts/sender-accounts.service';
 import { releaseCampaignSlots, takeCampaignSlots } from './campaign-cap';
 import type { DispatchedMessage } from './delivery-outcomes';
 import type { DispatchContext, OutboxRow } from './dispatch';

@@ -2,13 +2,16 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { campaigns } from '../../db/schema';
 import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '../../db/schema';
 import { now } from '../../lib/clock';
-import { scheduleNextSteps } from '../campaigns/next-step';
+import {
+  certificateProblemOf,
+  classifySmtpError,
+  SMTP_ERROR_MESSAGES,
+} from '../sender-accounts/sender-accounts.service';
 import {
   recordAuthFailure,
   recordSendSuccess,
   setSenderFailing,
 } from '../sender-accounts/sender-status.service';
-import { certificateProblemOf, classifySmtpError, SMTP_ERROR_MESSAGES } from '../sender-accounts/smtp-errors';
 import { addSuppression } from '../suppression/suppression.service';
 import { releaseCampaignSlots } from './campaign-cap';
 import type { DispatchContext, OutboxRow } from './dispatch';
@@ -158,7 +161,7 @@ export async function recordSent(
       // Campaign sequences (#5): the contact's next step is due its delay after this send, or the contact
       // has completed the sequence. In the same transaction, so no moment exists in which the message is
       // sent but the contact has nothing pending (the campaign would look finished).
-      await scheduleNextSteps({
+      await ctx.onStepMessagesSent({
         db: tx,
         sentAt: at,
         messages: sent.map((s) => ({

@@ -36,6 +36,20 @@ import type { TransportCache } from './transport-cache';
 export type OutboxRow = typeof outboxMessages.$inferSelect;
 type CampaignRow = typeof campaigns.$inferSelect;
 
+/** A sent message that belongs to a campaign step (newsletter and bulk messages have no step). */
+export interface SentStepMessage {
+  campaignContactId: string;
+  campaignId: string;
+  stepId: string | null;
+}
+
+/** What happens to a contact's sequence once its step message is sent; `db` is the open transaction. */
+export type SentStepHook = (input: {
+  db: Database;
+  sentAt: Date;
+  messages: SentStepMessage[];
+}) => Promise<void>;
+
 export interface DispatchContext {
   db: Database;
   env: Pick<Env, 'APP_URL' | 'SEND_LEASE_SECONDS' | 'DISPATCH_BATCH_SIZE' | 'DISPATCH_CONCURRENCY'>;
@@ -45,6 +59,11 @@ export interface DispatchContext {
   log: FastifyBaseLogger;
   /** Names this process in leases, so a stale worker cannot release a row another one recovered. */
   workerId: string;
+  /**
+   * Campaign sequencing, handed in where the dispatcher is composed (campaigns' `scheduleNextSteps`), so
+   * the sending engine does not import campaigns. Runs in the transaction that marks step messages sent.
+   */
+  onStepMessagesSent: SentStepHook;
   /**
    * Only this user's messages. Workers never set it; tests that share one PostgreSQL database do, so a
    * drain in one test file cannot take another file's messages.

@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/errors';
-import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, MINUTE_MS, wallTimeAt } from './local-time';
+import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, MINUTE_MS, wallTimeAt } from '../../lib/local-time';
 
-export { localDate, startOfLocalDay, startOfNextLocalDay } from './local-time';
+export { localDate, startOfLocalDay, startOfNextLocalDay } from '../../lib/local-time';
 export { resolveRecipientTimeZone } from './recipient-time-zone';
 
 /*

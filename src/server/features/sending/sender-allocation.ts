@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { isIanaTimeZone } from '../../../shared/time-zone';
 import type { Database } from '../../db/client';
 import { senderAccounts } from '../../db/schema';
-import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-account-rules';
+import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-accounts.service';
 import { startOfNextLocalDay } from './send-window';
 
 export type SenderAccountRow = typeof senderAccounts.$inferSelect;

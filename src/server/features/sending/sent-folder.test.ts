@@ -9,7 +9,7 @@ import { createTestApp } from '../../../../tests/setup/test-app';
 import { senderAccounts, sentFolderCopies } from '../../db/schema/index';
 import type { Queue } from '../../jobs/queue';
 import { encryptSecret } from '../../lib/crypto';
-import { SMTP_ERROR_MESSAGES } from '../sender-accounts/smtp-errors';
+import { SMTP_ERROR_MESSAGES } from '../sender-accounts/sender-accounts.service';
 import {
   APPEND_SENT_FOLDER_JOB,
   appendPendingSentCopies,

@@ -6,8 +6,11 @@ import { senderAccounts, sentFolderCopies } from '../../db/schema/index';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
-import { openImapClient, type SenderAccountRow } from '../sender-accounts/sender-transport';
-import { classifySmtpError } from '../sender-accounts/smtp-errors';
+import {
+  classifySmtpError,
+  openImapClient,
+  type SenderAccountRow,
+} from '../sender-accounts/sender-accounts.service';
 
 /*
  * Campaign mail in the mailbox's own Sent folder, as a mail client would leave it. Kept off the send path:

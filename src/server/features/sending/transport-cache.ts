@@ -1,6 +1,6 @@
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Env } from '../../env';
-import { openSmtpTransport } from '../sender-accounts/sender-transport';
+import { openSmtpTransport } from '../sender-accounts/sender-accounts.service';
 import type { SenderAccountRow } from './sender-allocation';
 import { wantsSentFolderCopy } from './sent-folder';
 

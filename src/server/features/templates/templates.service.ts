@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import { renderNewsletterHtml } from '../../../shared/newsletter-render';
 import { newsletterBlocksSchema } from '../../../shared/newsletters';
@@ -16,7 +16,7 @@ import { emailTemplates } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
-import { escapeLike } from '../directory/directory.queries';
+import { escapeLike } from '../directory/directory.service';
 
 type TemplateRow = typeof emailTemplates.$inferSelect;
 
@@ -382,13 +382,4 @@ export async function deleteLibraryTemplate(options: { db: Database; actor: Audi
       details: { name: row.name },
     });
   });
-}
-
-/** How many library templates ship with the code and are in the database (for tests and the admin page). */
-export async function countSeededTemplates({ db }: { db: Database }): Promise<number> {
-  const [row] = await db
-    .select({ value: count() })
-    .from(emailTemplates)
-    .where(and(isNull(emailTemplates.userId), isNotNull(emailTemplates.slug)));
-  return row?.value ?? 0;
 }

@@ -9,7 +9,6 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 import { buildQueryString, getJson } from '@/lib/http';
-import { listsQueryKey } from './lists';
 
 export const importsQueryKey = ['/api/imports'] as const;
 const importPath = (id: string) => `/api/imports/${encodeURIComponent(id)}`;
@@ -89,9 +88,3 @@ export function useImportRejections(id: string, after: number, enabled: boolean)
 }
 
 export const importReportUrl = (id: string) => `${importPath(id)}/report.csv`;
-
-/** After a finished list import the list's count and members changed. */
-export function useRefreshAfterImport() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: listsQueryKey });
-}

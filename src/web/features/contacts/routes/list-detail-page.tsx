@@ -42,6 +42,7 @@ import { cn } from '@/lib/utils';
 import { listExportUrl, useList, useListContacts, useRemoveListContacts } from '../api/lists';
 import { ListContactDialog } from '../components/list-contact-dialog';
 import { ListFormDialog } from '../components/list-form-dialog';
+import { ListVerificationCard } from '../components/list-verification-card';
 import { useDeleteListWithUndo } from '../components/use-delete-list';
 import {
   emptySelection,
@@ -188,6 +189,8 @@ export default function ListDetailPage() {
           )}
         </header>
       </div>
+
+      {data && <ListVerificationCard listId={data.id} />}
 
       <Card className="py-4">
         <CardContent className="grid gap-4 px-4">

@@ -2,6 +2,7 @@ import type { DirectoryContact } from '@shared/directory';
 import { type InfiniteData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DirectoryContactDialog } from '@/components/contacts/directory-contact-dialog';
+import { FoundBusinessesReview } from '@/components/scraper/found-businesses-review';
 import { useAuth } from '@/hooks/use-auth';
 import { CONTACTS_PATH, type DirectoryPage, dataEntryKey } from '../api/data-entry';
 import { AddContactCard } from '../components/add-contact-card';
@@ -42,6 +43,7 @@ export default function DataEntryPage() {
         <VerificationQueue onEdit={(contact) => setEditing(contact.id)} />
         <AddContactCard onOpenContact={(contact) => setEditing(contact.id)} />
       </div>
+      <FoundBusinessesReview />
       <DirectoryContactDialog
         contactId={editing}
         basePath={CONTACTS_PATH}

@@ -1,5 +1,5 @@
 import type { UnsafeUrl } from '../../../shared/mail-links';
-import { placeholdersIntact, SENDER_PLACEHOLDERS } from '../sending/sender-placeholders';
+import { placeholdersIntact, SENDER_PLACEHOLDERS } from '../sending/sending.service';
 import { sanitizeMailHtml } from './link-sanitizer';
 import { compileTemplate, pathLabel, renderTemplate } from './merge-tags';
 import { spin } from './spintax';

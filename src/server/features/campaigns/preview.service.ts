@@ -13,26 +13,26 @@ import {
 } from '../../db/schema/index';
 import { AppError, notFound } from '../../lib/errors';
 import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
-import { sendOneOffEmail } from '../sender-accounts/one-off-send';
-import { getSenderAccountRow } from '../sender-accounts/sender-accounts.service';
-import type { SenderAccountRow } from '../sender-accounts/sender-transport';
-import { asEmailDocument, prepareMessageContent } from '../sending/message-content';
 import {
-  buildMailOptions,
-  makeMessageId,
-  resolveTrackingBaseUrl,
-  unsubscribeMailtoFor,
-} from '../sending/message-envelope';
-import { resolveAudience } from './audience.service';
-import { type CampaignRow, getCampaignRow } from './campaigns.service';
-import { findMergeTagProblems } from './merge-tags';
-import {
+  findMergeTagProblems,
   type PersonalizeContact,
   type PersonalizeSender,
   renderForContact,
   renderSeed,
   SAMPLE_CONTACT,
-} from './personalize';
+} from '../personalization/personalization.service';
+import type { SenderAccountRow } from '../sender-accounts/sender-accounts.service';
+import { getSenderAccountRow, sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
+import {
+  asEmailDocument,
+  buildMailOptions,
+  makeMessageId,
+  prepareMessageContent,
+  resolveTrackingBaseUrl,
+  unsubscribeMailtoFor,
+} from '../sending/sending.service';
+import { resolveAudience } from './audience.service';
+import { type CampaignRow, getCampaignRow } from './campaigns.service';
 import { earlierStepSubject } from './sequencing';
 import { loadSteps } from './steps.service';
 import { repliesInThread, replySubject } from './thread-reply';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LIBRARY_TEMPLATES } from '../../seed/templates/index';
-import { htmlAsSent } from '../sending/html-as-sent';
+import { htmlAsSent } from '../sending/sending.service';
 import { renderTemplate } from './merge-tags';
 import { mergeScope, type PersonalizeContact } from './personalize';
 import { htmlImageOnly, scoreSpam } from './spam-rules';

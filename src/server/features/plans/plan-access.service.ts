@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { contactLists } from '../../db/schema/index';
-import { assertWithinLimit } from '../plans/plan-limits.service';
+import { assertWithinLimit } from './plan-limits.service';
 
 /** Who is asking, as the contacts features need it. */
 export interface ContactsActor {

@@ -11,10 +11,10 @@ import {
 } from '../../../shared/personalize';
 import { errorResponses } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
-import { previewCampaignStep, previewContent, sendCampaignTestEmail } from './personalize.service';
 import { getPrelaunchReport } from './prelaunch';
+import { previewCampaignStep, previewContent, sendCampaignTestEmail } from './preview.service';
 
-export async function personalizeRoutes(fastify: FastifyInstance) {
+export async function campaignPreviewRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env, secrets } = app.services;
   const tags = ['campaigns'];

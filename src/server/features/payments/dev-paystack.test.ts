@@ -2,12 +2,8 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPaystackClient,
-  isValidPaystackSignature,
-  PaystackError,
-} from '../../src/server/features/payments/paystack.client';
-import { type FakePaystack, startFakePaystack } from './paystack';
+import { type FakePaystack, startFakePaystack } from './dev-paystack';
+import { createPaystackClient, isValidPaystackSignature, PaystackError } from './paystack.client';
 
 /** The fake is part of the product (test mode of `npm start`), so it is tested like it. */
 describe('fake Paystack', () => {

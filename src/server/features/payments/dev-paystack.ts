@@ -3,9 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /**
- * A fake Paystack on loopback: the REST calls Tambari makes, a control API for tests, signed webhooks, and
- * `/inline.js`, a stand-in for Paystack's popup script. It also runs inside `npm start` when no Paystack
- * keys are configured (test mode), so the whole payment flow works on a machine without internet.
+ * A development adapter: a fake Paystack on loopback with the REST calls Tambari makes, a control API for
+ * tests, signed webhooks, and `/inline.js`, a stand-in for Paystack's popup script. `npm start` runs it when
+ * no Paystack keys are configured outside production (test mode), so the whole payment flow works on a
+ * machine without internet; the tests use it as their Paystack. Nothing in production imports it.
  */
 
 export interface FakeTransaction {

@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors';
+import { AppError } from './errors';
 
 /*
  * Wall-clock arithmetic in IANA zones with Intl only (the runtime's ICU tz data); no date library.

@@ -1,0 +1,23 @@
+/*
+ * The sending engine's public surface: what other features may use of the outbox, the dispatcher and the
+ * message as it is sent. Queueing itself is outbox.service.ts; the modules beside these files are its own.
+ */
+export { drainOutbox, type SentStepHook, type SentStepMessage } from './dispatch';
+export { htmlAsSent } from './html-as-sent';
+export { asEmailDocument, prepareMessageContent } from './message-content';
+export {
+  buildMailOptions,
+  makeMessageId,
+  resolveTrackingBaseUrl,
+  unsubscribeMailtoFor,
+} from './message-envelope';
+export { resolveRecipientTimeZone } from './recipient-time-zone';
+export { allocateSenders } from './sender-allocation';
+export { checkSenderBounceRate } from './sender-health';
+export {
+  fillSenderPlaceholders,
+  hasSenderPlaceholders,
+  placeholdersIntact,
+  SENDER_PLACEHOLDERS,
+  type SenderValues,
+} from './sender-placeholders';

@@ -1,0 +1,218 @@
+import { and, desc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import {
+  EMAIL_VERIFICATION_REASONS,
+  type EmailVerificationReason,
+  type ListVerification,
+  VERIFICATION_MAX_AGE_DAYS,
+} from '../../../shared/verification';
+import type { Database } from '../../db/client';
+import { emailVerifications, listContacts, listVerifications } from '../../db/schema';
+import type { Env } from '../../env';
+import type { Queue } from '../../jobs/queue';
+import { AppError } from '../../lib/errors';
+import { getListById } from '../lists/lists.service';
+import {
+  dnsMailHosts,
+  normaliseForVerification,
+  type VerifierOptions,
+  verifyAddresses,
+} from './verify-addresses';
+
+export const VERIFY_LIST_JOB = 'verify-list';
+const BATCH = 200;
+
+/** The verifier as production runs it: DNS, port 25, introducing itself by the app's host name. */
+export function productionVerifier(env: Pick<Env, 'APP_URL'>): VerifierOptions {
+  const host = new URL(env.APP_URL).hostname;
+  return { mailHostsOf: dnsMailHosts(), heloName: host, mailFrom: `verify@${host}` };
+}
+
+/**
+ * Verifies what has no fresh result (none, older than the age limit, or greylisted and due again) and
+ * records the results. Answers how many addresses were probed.
+ */
+export async function verifyAndRecord(options: {
+  db: Database;
+  emails: readonly string[];
+  verifier: VerifierOptions;
+}): Promise<number> {
+  const { db } = options;
+  const normal = [
+    ...new Set(options.emails.map((e) => normaliseForVerification(e)?.email ?? e.trim().toLowerCase())),
+  ];
+  if (normal.length === 0) return 0;
+  const fresh = await db
+    .select({ email: emailVerifications.email })
+    .from(emailVerifications)
+    .where(
+      and(
+        inArray(emailVerifications.email, normal),
+        gt(emailVerifications.checkedAt, sql`now() - make_interval(days => ${VERIFICATION_MAX_AGE_DAYS})`),
+        sql`(${emailVerifications.retryAt} IS NULL OR ${emailVerifications.retryAt} > now())`,
+      ),
+    );
+  const skip = new Set(fresh.map((row) => row.email));
+  const due = normal.filter((email) => !skip.has(email));
+  if (due.length === 0) return 0;
+  const verdicts = await verifyAddresses(due, options.verifier);
+  await db
+    .insert(emailVerifications)
+    .values(verdicts.map((v) => ({ ...v, checkedAt: sql`now()` })))
+    .onConflictDoUpdate({
+      target: emailVerifications.email,
+      set: {
+        domain: sql`excluded.domain`,
+        status: sql`excluded.status`,
+        reason: sql`excluded.reason`,
+        smtpCode: sql`excluded.smtp_code`,
+        mxHost: sql`excluded.mx_host`,
+        checkedAt: sql`excluded.checked_at`,
+        retryAt: sql`excluded.retry_at`,
+      },
+    });
+  return due.length;
+}
+
+export async function startListVerification(options: {
+  db: Database;
+  queue: Queue;
+  userId: string;
+  listId: string;
+}): Promise<ListVerification> {
+  const { db, userId, listId } = options;
+  const list = await getListById({ db, userId, id: listId });
+  const [running] = await db
+    .select({ id: listVerifications.id })
+    .from(listVerifications)
+    .where(
+      and(eq(listVerifications.listId, listId), inArray(listVerifications.state, ['queued', 'running'])),
+    );
+  if (running) throw new AppError('conflict', 'This list is already being verified');
+  if (list.contactCount === 0) throw new AppError('validation', 'This list has no contacts to verify');
+  const [run] = await db
+    .insert(listVerifications)
+    .values({ userId, listId, total: list.contactCount })
+    .returning();
+  await options.queue.send(VERIFY_LIST_JOB, { runId: run!.id });
+  return getListVerification({ db, userId, listId });
+}
+
+/** Works through a run's list in id order, saving progress after each batch (a restart resumes). */
+export async function runListVerification(options: {
+  db: Database;
+  runId: string;
+  verifier: VerifierOptions;
+}): Promise<void> {
+  const { db } = options;
+  const [run] = await db
+    .update(listVerifications)
+    .set({ state: 'running' })
+    .where(
+      and(eq(listVerifications.id, options.runId), inArray(listVerifications.state, ['queued', 'running'])),
+    )
+    .returning();
+  if (!run) return;
+  try {
+    let lastId = 0;
+    let checked = 0;
+    for (;;) {
+      const rows = await db
+        .select({ id: listContacts.id, email: listContacts.emailNormalized })
+        .from(listContacts)
+        .where(
+          and(
+            eq(listContacts.listId, run.listId),
+            eq(listContacts.userId, run.userId),
+            gt(listContacts.id, lastId),
+          ),
+        )
+        .orderBy(listContacts.id)
+        .limit(BATCH);
+      if (rows.length === 0) break;
+      await verifyAndRecord({ db, emails: rows.map((row) => row.email), verifier: options.verifier });
+      checked += rows.length;
+      lastId = rows[rows.length - 1]!.id;
+      await db
+        .update(listVerifications)
+        .set({ checked: sql`least(${checked}, ${listVerifications.total})` })
+        .where(eq(listVerifications.id, run.id));
+    }
+    await db
+      .update(listVerifications)
+      .set({ state: 'completed', checked: sql`${listVerifications.total}`, finishedAt: sql`now()` })
+      .where(eq(listVerifications.id, run.id));
+  } catch (error) {
+    await db
+      .update(listVerifications)
+      .set({ state: 'failed', error: (error as Error).message.slice(0, 300), finishedAt: sql`now()` })
+      .where(eq(listVerifications.id, run.id));
+    throw error;
+  }
+}
+
+export async function getListVerification(options: {
+  db: Database;
+  userId: string;
+  listId: string;
+}): Promise<ListVerification> {
+  const { db, userId, listId } = options;
+  await getListById({ db, userId, id: listId });
+  const [run] = await db
+    .select()
+    .from(listVerifications)
+    .where(and(eq(listVerifications.userId, userId), eq(listVerifications.listId, listId)))
+    .orderBy(desc(listVerifications.createdAt))
+    .limit(1);
+  const grouped = await db
+    .select({
+      status: sql<string>`coalesce(${emailVerifications.status}, 'unchecked')`,
+      reason: emailVerifications.reason,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(listContacts)
+    .leftJoin(emailVerifications, eq(emailVerifications.email, listContacts.emailNormalized))
+    .where(and(eq(listContacts.userId, userId), eq(listContacts.listId, listId)))
+    .groupBy(sql`1`, emailVerifications.reason);
+  const breakdown = { valid: 0, risky: 0, invalid: 0, unknown: 0, unchecked: 0 };
+  const reasons: ListVerification['reasons'] = [];
+  for (const row of grouped) {
+    breakdown[row.status as keyof typeof breakdown] += Number(row.n);
+    if (row.reason) {
+      reasons.push({
+        reason: row.reason,
+        label: EMAIL_VERIFICATION_REASONS[row.reason as EmailVerificationReason] ?? row.reason,
+        count: Number(row.n),
+      });
+    }
+  }
+  reasons.sort((a, b) => b.count - a.count);
+  return {
+    run: run
+      ? {
+          id: run.id,
+          state: run.state,
+          total: run.total,
+          checked: run.checked,
+          error: run.error,
+          createdAt: run.createdAt.toISOString(),
+          finishedAt: run.finishedAt?.toISOString() ?? null,
+        }
+      : null,
+    breakdown,
+    reasons,
+  };
+}
+
+/** Greylisted addresses whose wait is over are asked again (a scheduled pass). */
+export async function recheckGreylisted(options: {
+  db: Database;
+  verifier: VerifierOptions;
+  limit?: number;
+}) {
+  const due = await options.db
+    .select({ email: emailVerifications.email })
+    .from(emailVerifications)
+    .where(and(isNotNull(emailVerifications.retryAt), lte(emailVerifications.retryAt, sql`now()`)))
+    .limit(options.limit ?? 1000);
+  return verifyAndRecord({ db: options.db, emails: due.map((row) => row.email), verifier: options.verifier });
+}

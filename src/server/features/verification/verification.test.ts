@@ -1,0 +1,197 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, type TestUser } from '../../../../tests/factories/users';
+import { type MailExchanger, startMailExchanger } from '../../../../tests/fakes/mail-exchanger';
+import { as, createTestApp } from '../../../../tests/setup/test-app';
+import type { ListVerification } from '../../../shared/verification';
+import { emailVerifications, listContacts } from '../../db/schema';
+import { createList } from '../lists/lists.service';
+import { runListVerification, verifyAndRecord } from './verification.service';
+import {
+  type MailHost,
+  normaliseForVerification,
+  type VerifierOptions,
+  verifyAddresses,
+} from './verify-addresses';
+
+/*
+ * The verifier against real SMTP servers on loopback that answer as receiving servers do: a known
+ * mailbox, an unknown one, a full one, a catch-all domain, greylisting, a domain with no mail server and
+ * one whose server is down.
+ */
+
+describe('email verification', () => {
+  let company: MailExchanger;
+  let catchAll: MailExchanger;
+  let greylisting: MailExchanger;
+  let verifier: VerifierOptions;
+  const closedPort = async () => {
+    const probe = await startMailExchanger();
+    await probe.close();
+    return probe.port;
+  };
+
+  beforeAll(async () => {
+    company = await startMailExchanger({
+      mailboxes: ['ada@kilimo.co.ke', 'info@kilimo.co.ke'],
+      full: ['busy@kilimo.co.ke'],
+    });
+    catchAll = await startMailExchanger({ catchAll: true });
+    greylisting = await startMailExchanger({
+      greylist: true,
+      mailboxes: ['kofi@slow.com.gh', 'ama@slow.com.gh'],
+    });
+    const down = await closedPort();
+    const hosts: Record<string, MailHost[]> = {
+      'kilimo.co.ke': [{ host: '127.0.0.1', port: company.port }],
+      'anything.ng': [{ host: '127.0.0.1', port: catchAll.port }],
+      'slow.com.gh': [{ host: '127.0.0.1', port: greylisting.port }],
+      // The first server is down; the backup answers.
+      'backup.ng': [
+        { host: '127.0.0.1', port: down },
+        { host: '127.0.0.1', port: catchAll.port },
+      ],
+      'down.ng': [{ host: '127.0.0.1', port: down }],
+    };
+    verifier = {
+      mailHostsOf: async (domain) => {
+        if (domain === 'dnsfail.ng') throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' });
+        return hosts[domain] ?? [];
+      },
+      heloName: 'tambari.test',
+      mailFrom: 'verify@tambari.test',
+      timeoutMs: 5000,
+    };
+  });
+
+  afterAll(async () => {
+    await Promise.all([company.close(), catchAll.close(), greylisting.close()]);
+  });
+
+  it('gives each address a status and a reason, and never sends a message', async () => {
+    const verdicts = await verifyAddresses(
+      [
+        'Ada@Kilimo.co.ke',
+        'nobody@kilimo.co.ke',
+        'busy@kilimo.co.ke',
+        'info@kilimo.co.ke',
+        'whoever@anything.ng',
+        'kofi@slow.com.gh',
+        'x@nomail.ng',
+        'x@down.ng',
+        'x@dnsfail.ng',
+        'y@backup.ng',
+        'not-an-address',
+        'temp@mailinator.com',
+      ],
+      verifier,
+    );
+    const byEmail = Object.fromEntries(
+      verdicts.map((v) => [v.email, `${v.status}/${v.reason}/${v.smtpCode ?? '-'}`]),
+    );
+    expect(byEmail).toEqual({
+      'ada@kilimo.co.ke': 'valid/accepted/250',
+      'nobody@kilimo.co.ke': 'invalid/rejected/550',
+      'busy@kilimo.co.ke': 'risky/mailbox_full/452',
+      'info@kilimo.co.ke': 'risky/role/250',
+      'whoever@anything.ng': 'risky/catch_all/250',
+      'kofi@slow.com.gh': 'risky/greylisted/451',
+      'x@nomail.ng': 'invalid/no_mx/-',
+      'x@down.ng': 'unknown/unreachable/-',
+      'x@dnsfail.ng': 'unknown/dns_error/-',
+      'y@backup.ng': 'risky/catch_all/250',
+      'not-an-address': 'invalid/syntax/-',
+      'temp@mailinator.com': 'invalid/disposable/-',
+    });
+    expect(verdicts.find((v) => v.reason === 'greylisted')?.retryAt).toBeInstanceOf(Date);
+    expect(company.dataAttempts + catchAll.dataAttempts + greylisting.dataAttempts).toBe(0);
+    // One conversation for the whole domain, with a random address asked first (the catch-all test).
+    expect(company.asked[0]).toMatch(/^[0-9a-f]{16}-verify@kilimo\.co\.ke$/);
+  });
+
+  it('writes international domains in their ASCII form', () => {
+    expect(normaliseForVerification('Ada@Bücher.de')).toEqual({
+      email: 'ada@xn--bcher-kva.de',
+      domain: 'xn--bcher-kva.de',
+    });
+    expect(normaliseForVerification('two@@signs.com')).toBeNull();
+  });
+
+  describe('with the database', () => {
+    let app: FastifyInstance;
+    let owner: TestUser;
+    let stranger: TestUser;
+    let listId: string;
+
+    beforeAll(async () => {
+      app = await createTestApp();
+      owner = await createUser(app);
+      stranger = await createUser(app);
+      const list = await createList({ db: app.services.db, userId: owner.user.id, name: 'Kenya buyers' });
+      listId = list.id;
+      const emails = ['ada@kilimo.co.ke', 'nobody@kilimo.co.ke', 'whoever@anything.ng', 'ama@slow.com.gh'];
+      await app.services.db.insert(listContacts).values(
+        emails.map((email) => ({
+          userId: owner.user.id,
+          listId,
+          email,
+          emailNormalized: email,
+          source: 'manual' as const,
+        })),
+      );
+    });
+
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('verifies a list on request, with progress and a breakdown; other users get 404', async () => {
+      const api = as(app, owner.cookie);
+      const before = (
+        await api({ method: 'GET', url: `/api/lists/${listId}/verification` })
+      ).json<ListVerification>();
+      expect(before).toMatchObject({ run: null, breakdown: { unchecked: 4 } });
+
+      const started = await api({ method: 'POST', url: `/api/lists/${listId}/verify` });
+      expect(started.statusCode, started.body).toBe(202);
+      const run = started.json<ListVerification>().run!;
+      expect(run).toMatchObject({ state: 'queued', total: 4, checked: 0 });
+      expect((await api({ method: 'POST', url: `/api/lists/${listId}/verify` })).statusCode).toBe(409);
+
+      await runListVerification({ db: app.services.db, runId: run.id, verifier });
+      const after = (
+        await api({ method: 'GET', url: `/api/lists/${listId}/verification` })
+      ).json<ListVerification>();
+      expect(after.run).toMatchObject({ state: 'completed', checked: 4 });
+      expect(after.breakdown).toEqual({ valid: 1, risky: 2, invalid: 1, unknown: 0, unchecked: 0 });
+      expect(after.reasons.map((r) => r.reason).sort()).toEqual([
+        'accepted',
+        'catch_all',
+        'greylisted',
+        'rejected',
+      ]);
+
+      const other = as(app, stranger.cookie);
+      expect((await other({ method: 'GET', url: `/api/lists/${listId}/verification` })).statusCode).toBe(404);
+      expect((await other({ method: 'POST', url: `/api/lists/${listId}/verify` })).statusCode).toBe(404);
+    });
+
+    it('asks again only what is stale or greylisted and due', async () => {
+      const asked = company.asked.length;
+      expect(await verifyAndRecord({ db: app.services.db, emails: ['ada@kilimo.co.ke'], verifier })).toBe(0);
+      expect(company.asked.length).toBe(asked);
+      await app.services.db
+        .update(emailVerifications)
+        .set({ retryAt: new Date(Date.now() - 1000) })
+        .where(eq(emailVerifications.email, 'ama@slow.com.gh'));
+      expect(await verifyAndRecord({ db: app.services.db, emails: ['ama@slow.com.gh'], verifier })).toBe(1);
+      const [ama] = await app.services.db
+        .select()
+        .from(emailVerifications)
+        .where(eq(emailVerifications.email, 'ama@slow.com.gh'));
+      // The greylisting server lets the second attempt through.
+      expect(ama).toMatchObject({ status: 'valid', reason: 'accepted', retryAt: null });
+    });
+  });
+});
