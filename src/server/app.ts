@@ -18,6 +18,7 @@ import { type DatabaseHandle, openDatabase } from './db/client';
 import type { Env } from './env';
 import { accountRoutes } from './features/account/account.routes';
 import { adminRoutes } from './features/admin/admin.routes';
+import { adminAnalyticsRoutes } from './features/admin-analytics/admin-analytics.routes';
 import { adminCampaignsRoutes } from './features/admin-campaigns/admin-campaigns.routes';
 import { adminMonitorsRoutes } from './features/admin-monitors/admin-monitors.routes';
 import { aiRoutes } from './features/ai/ai.routes';
@@ -241,6 +242,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(aiRoutes);
   await app.register(adminRoutes);
   await app.register(adminMonitorsRoutes);
+  await app.register(adminAnalyticsRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

@@ -55,6 +55,8 @@ export const EMAIL_EVENT_TYPES = [
   'out_of_office',
   /** The contact's mailbox could no longer send for the campaign; another one took over (detail says which). */
   'sender_changed',
+  /** A send failed for a reason that may pass (4xx, timeout): the message waits to be tried again. */
+  'deferred',
 ] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 

@@ -17,6 +17,7 @@ import { purgeStaleImportsJob } from '../server/jobs/purge-stale-imports.job';
 import { rebuildDirectoryFacetsJob } from '../server/jobs/rebuild-directory-facets.job';
 import { recoverOutboxLeasesJob } from '../server/jobs/recover-outbox-leases.job';
 import { renewSubscriptionsJob } from '../server/jobs/renew-subscriptions.job';
+import { rollUpPlatformStatsJob } from '../server/jobs/roll-up-platform-stats.job';
 import { runScrapeJobJob } from '../server/jobs/run-scrape-job.job';
 import { sendCampaignTestRunJob } from '../server/jobs/send-campaign-test-run.job';
 import { sendScheduledNewslettersJob } from '../server/jobs/send-scheduled-newsletters.job';
@@ -39,6 +40,7 @@ import { handlePurgeExpiredSessions } from './handlers/purge-expired-sessions.ha
 import { handlePurgeStaleImports } from './handlers/purge-stale-imports.handler';
 import { handleRebuildDirectoryFacets } from './handlers/rebuild-directory-facets.handler';
 import { handleRenewSubscriptions } from './handlers/renew-subscriptions.handler';
+import { handleRollUpPlatformStats } from './handlers/roll-up-platform-stats.handler';
 import { handleRunScrapeJob } from './handlers/run-scrape-job.handler';
 import { handleSendCampaignTestRun } from './handlers/send-campaign-test-run.handler';
 import { handleSendScheduledNewsletters } from './handlers/send-scheduled-newsletters.handler';
@@ -128,6 +130,7 @@ export async function registerWorkers(
     [rebuildDirectoryFacetsJob, handleRebuildDirectoryFacets],
     [purgeDeletedListsJob, handlePurgeDeletedLists],
     [purgeDeletedAccountEventsJob, handlePurgeDeletedAccountEvents],
+    [rollUpPlatformStatsJob, handleRollUpPlatformStats],
     [sendScheduledNewslettersJob, handleSendScheduledNewsletters],
   ] as const) {
     await queue.work(

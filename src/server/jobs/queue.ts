@@ -37,6 +37,7 @@ export const JOB_NAMES = [
   'rebuild-directory-facets',
   'purge-deleted-lists',
   'purge-deleted-account-events',
+  'roll-up-platform-stats',
   // Sending engine (docs/sending.md)
   'dispatch-outbox',
   'recover-outbox-leases',

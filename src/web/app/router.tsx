@@ -22,6 +22,9 @@ const DevMailboxPage = lazy(() => import('@/features/admin/routes/dev-mailbox-pa
 const SecurityMonitorPage = lazy(() => import('@/features/admin/routes/security-monitor-page'));
 const EmailQueuePage = lazy(() => import('@/features/admin/routes/email-queue-page'));
 const EmailProcessingPage = lazy(() => import('@/features/admin/routes/email-processing-page'));
+const SystemAnalyticsPage = lazy(() => import('@/features/admin/routes/system-analytics-page'));
+const AdminAnalyticsPage = lazy(() => import('@/features/admin/routes/admin-analytics-page'));
+const DatabaseMonitorPage = lazy(() => import('@/features/admin/routes/database-monitor-page'));
 const ScraperPage = lazy(() => import('@/features/scraper/routes/scraper-page'));
 const AdminOrdersPage = lazy(() => import('@/features/admin/routes/admin-orders-page'));
 const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-subscriptions-page'));
@@ -31,6 +34,9 @@ const ListDetailPage = lazy(() => import('@/features/contacts/routes/list-detail
 const ImportPage = lazy(() => import('@/features/contacts/routes/import-page'));
 const AdminContactDatabasePage = lazy(() => import('@/features/contacts/routes/admin-contact-database-page'));
 const AdminImportPage = lazy(() => import('@/features/contacts/routes/admin-import-page'));
+const AdminRecategorizationPage = lazy(
+  () => import('@/features/contacts/routes/admin-recategorization-page'),
+);
 const PricingPage = lazy(() => import('@/features/billing/routes/pricing-page'));
 const PaymentPage = lazy(() => import('@/features/billing/routes/payment-page'));
 const CheckoutRedirect = lazy(() => import('@/features/billing/routes/checkout-redirect'));
@@ -147,6 +153,7 @@ export const routes = [
               { path: 'contacts', element: <Navigate to="/lead-discovery" replace /> },
               { path: 'admin/contact-database', element: <AdminContactDatabasePage /> },
               { path: 'admin/contact-database/import', element: <AdminImportPage /> },
+              { path: 'admin/recategorization', element: <AdminRecategorizationPage /> },
               { path: 'admin-dashboard', element: <AdminDashboardPage /> },
               // The admin area's own root: its dashboard rather than the 404 page.
               { path: 'admin', element: <Navigate to="/admin-dashboard" replace /> },
@@ -157,6 +164,10 @@ export const routes = [
               { path: 'admin/email-queue-status', element: <EmailQueuePage /> },
               { path: 'email-queue-status', element: <Navigate to="/admin/email-queue-status" replace /> },
               { path: 'admin/email-processing-monitor', element: <EmailProcessingPage /> },
+              { path: 'admin/system-analytics', element: <SystemAnalyticsPage /> },
+              { path: 'system-analytics', element: <Navigate to="/admin/system-analytics" replace /> },
+              { path: 'admin/analytics', element: <AdminAnalyticsPage /> },
+              { path: 'admin/database-monitor', element: <DatabaseMonitorPage /> },
               { path: 'admin/scraper', element: <ScraperPage /> },
               { path: 'scraper', element: <Navigate to="/admin/scraper" replace /> },
               { path: 'admin/orders', element: <AdminOrdersPage /> },

@@ -283,3 +283,33 @@ export const suppressions = pgTable(
     index('suppressions_user_created_idx').on(t.userId, t.createdAt, t.id),
   ],
 );
+
+/** A rule-based category move of the directory (/admin/recategorization), kept so it can be undone. */
+export const directoryRecategorizations = pgTable('directory_recategorizations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  rule: jsonb('rule')
+    .$type<{ keyword: string; fromCategories: string[]; countries: string[]; toCategory: string }>()
+    .notNull(),
+  moved: integer('moved').notNull().default(0),
+  state: text('state', { enum: ['applied', 'undone'] })
+    .notNull()
+    .default('applied'),
+  restored: integer('restored'),
+  createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdByEmail: text('created_by_email'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  undoneAt: timestamp('undone_at', { withTimezone: true }),
+});
+
+/** Each record a move changed and the category it had before. */
+export const directoryRecategorizationItems = pgTable(
+  'directory_recategorization_items',
+  {
+    recategorizationId: uuid('recategorization_id')
+      .notNull()
+      .references(() => directoryRecategorizations.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id').notNull(),
+    previousCategory: text('previous_category').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recategorizationId, t.contactId] })],
+);

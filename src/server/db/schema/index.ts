@@ -6,6 +6,7 @@ export * from './dev-mailbox';
 export * from './imap-idle';
 export * from './imports';
 export * from './payments';
+export * from './platform-stats';
 export * from './scraper';
 export * from './sending';
 export * from './verification';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { messageSchema } from '../../../shared/auth';
 import { uuidParamsSchema } from '../../../shared/contacts';
 import {
@@ -20,6 +21,11 @@ import {
   verifyContactSchema,
 } from '../../../shared/directory';
 import { directoryStatsSchema } from '../../../shared/leads';
+import {
+  recategorizationPreviewSchema,
+  recategorizationRuleSchema,
+  recategorizationSchema,
+} from '../../../shared/recategorization';
 import { AppError, errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
@@ -42,6 +48,12 @@ import {
   searchAdminDirectory,
 } from './directory-admin.service';
 import { createDirectoryStatsCache } from './directory-stats.service';
+import {
+  applyRecategorization,
+  listRecategorizations,
+  previewRecategorization,
+  undoRecategorization,
+} from './recategorization.service';
 
 /** Data entry officers, and super admins who may do their work too. */
 async function requireDirectoryStaff(request: FastifyRequest) {
@@ -273,6 +285,68 @@ export async function directoryRoutes(fastify: FastifyInstance) {
       await requestFacetRebuild({ db, actor, queue });
       reply.code(202);
       return { message: 'The audience counts are being recomputed.' };
+    },
+  );
+
+  // --- Recategorization (/admin/recategorization) ----------------------------------------------------
+  const recategorizationErrors = { ...errors, ...errorResponses(409) };
+  app.post(
+    '/api/admin/recategorizations/preview',
+    {
+      schema: {
+        tags: adminTags,
+        body: recategorizationRuleSchema,
+        response: { 200: recategorizationPreviewSchema, ...recategorizationErrors },
+      },
+    },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return previewRecategorization({ db, rule: request.body });
+    },
+  );
+
+  app.get(
+    '/api/admin/recategorizations',
+    {
+      schema: {
+        tags: adminTags,
+        response: { 200: z.object({ moves: z.array(recategorizationSchema) }), ...errors },
+      },
+    },
+    async (request) => {
+      await requireSuperAdmin(request);
+      return { moves: await listRecategorizations({ db }) };
+    },
+  );
+
+  app.post(
+    '/api/admin/recategorizations',
+    {
+      schema: {
+        tags: adminTags,
+        body: recategorizationRuleSchema,
+        response: { 201: recategorizationSchema, ...recategorizationErrors },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireSuperAdmin(request);
+      reply.code(201);
+      return applyRecategorization({ db, actor, rule: request.body });
+    },
+  );
+
+  app.post(
+    '/api/admin/recategorizations/:id/undo',
+    {
+      schema: {
+        tags: adminTags,
+        params,
+        response: { 200: recategorizationSchema, ...recategorizationErrors },
+      },
+    },
+    async (request) => {
+      const actor = await requireSuperAdmin(request);
+      return undoRecategorization({ db, actor, id: request.params.id });
     },
   );
 }

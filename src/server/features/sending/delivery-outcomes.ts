@@ -313,6 +313,8 @@ export async function recordDeliveryFailure(
   }
   const backoff = retryBackoffMs(message.attempts);
   await requeue(ctx, message, new Date(at.getTime() + backoff), reason, { countAttempt: true });
+  // The operator's error rates count deferrals per hour; the outbox row only keeps the latest one.
+  await insertEvents(ctx, [eventFor(withAccount, 'deferred', { detail: reason })]);
   return false;
 }
 

@@ -1,15 +1,21 @@
 import type { AnalyticsDay } from '@shared/analytics';
+import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { type ChartConfig, ChartContainer, ChartTooltip, ChartTooltipContent } from '@/components/ui/chart';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatNumber } from '@/lib/format';
-import { barPercent, formatDay } from '../lib/analytics-display';
+import { formatDay } from '../lib/analytics-display';
+
+const chartConfig = {
+  sent: { label: 'Sent', color: 'var(--chart-1)' },
+  replied: { label: 'Replied', color: 'var(--chart-2)' },
+} satisfies ChartConfig;
 
 /**
- * Sent, opened, clicked and replied per UTC day: bars of the messages sent (the shape of the period at a
+ * Sent, opened, clicked and replied per UTC day: bars (Recharts) of the messages sent and replies (the shape of the period at a
  * glance) above the day-by-day table that carries every figure (and is what screen readers read).
  */
 export function DailyChart({ days }: { days: AnalyticsDay[] }) {
-  const max = Math.max(0, ...days.map((d) => d.sent));
   return (
     <Card data-testid="analytics-daily">
       <CardHeader>
@@ -21,24 +27,43 @@ export function DailyChart({ days }: { days: AnalyticsDay[] }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        <div
-          className="flex h-32 items-end gap-px border-b"
+        <ChartContainer
+          config={chartConfig}
+          className="aspect-auto h-40 w-full"
           aria-hidden="true"
           data-testid="analytics-daily-bars"
         >
-          {days.map((day) => (
-            <div
-              key={day.date}
-              className="flex h-full flex-1 items-end"
-              title={`${formatDay(day.date)}: ${day.sent} sent, ${day.opened} opened, ${day.clicked} clicked, ${day.replied} replied`}
-            >
-              <div
-                className="w-full rounded-t-sm bg-primary/70"
-                style={{ height: `${barPercent(day.sent, max)}%` }}
-              />
-            </div>
-          ))}
-        </div>
+          <BarChart data={days} margin={{ top: 4, right: 4, left: -16, bottom: 0 }}>
+            <CartesianGrid vertical={false} strokeDasharray="3 3" />
+            <XAxis
+              dataKey="date"
+              tickLine={false}
+              axisLine={false}
+              tickMargin={6}
+              minTickGap={24}
+              tickFormatter={(date: string) => formatDay(date)}
+            />
+            <YAxis
+              allowDecimals={false}
+              tickLine={false}
+              axisLine={false}
+              width={40}
+              tickFormatter={(value: number) => formatNumber(value)}
+            />
+            <ChartTooltip
+              content={
+                <ChartTooltipContent
+                  labelFormatter={(_, payload) => {
+                    const date = (payload[0]?.payload as AnalyticsDay | undefined)?.date;
+                    return date ? formatDay(date) : '';
+                  }}
+                />
+              }
+            />
+            <Bar dataKey="sent" fill="var(--color-sent)" radius={[3, 3, 0, 0]} />
+            <Bar dataKey="replied" fill="var(--color-replied)" radius={[3, 3, 0, 0]} />
+          </BarChart>
+        </ChartContainer>
         <div className="max-h-80 overflow-auto rounded-lg border">
           <Table>
             <TableHeader className="sticky top-0 bg-card">

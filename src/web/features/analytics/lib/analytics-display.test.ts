@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barPercent, campaignHref, formatDay, formatRoi, rateOf, readPeriod } from './analytics-display';
+import { campaignHref, formatDay, formatRoi, rateOf, readPeriod } from './analytics-display';
 
 describe('readPeriod', () => {
   it.each([
@@ -55,15 +55,5 @@ describe('campaignHref', () => {
 describe('formatDay', () => {
   it('names the UTC day', () => {
     expect(formatDay('2025-06-02')).toBe('Mon 2 Jun');
-  });
-});
-
-describe('barPercent', () => {
-  it('scales against the busiest day and keeps small days visible', () => {
-    expect(barPercent(50, 100)).toBe(50);
-    expect(barPercent(100, 100)).toBe(100);
-    expect(barPercent(1, 1000)).toBe(2);
-    expect(barPercent(0, 100)).toBe(0);
-    expect(barPercent(0, 0)).toBe(0);
   });
 });

@@ -52,9 +52,3 @@ export function formatDay(date: string): string {
     timeZone: 'UTC',
   }).format(at);
 }
-
-/** A bar's width (0–100) against the period's busiest day; a day with anything shows at least a sliver. */
-export function barPercent(value: number, max: number): number {
-  if (max <= 0 || value <= 0) return 0;
-  return Math.max(2, Math.round((value / max) * 100));
-}

@@ -42,6 +42,7 @@ const EVENT_LABELS: Record<string, string> = {
   suppressed: 'Not sent (suppressed)',
   out_of_office: 'Out-of-office reply',
   sender_changed: 'Mailbox changed',
+  deferred: 'Delayed; will try again',
 };
 
 const EVENT_DOT: Record<string, string> = {

@@ -12,6 +12,7 @@ import {
   Pencil,
   RefreshCw,
   SearchX,
+  Shuffle,
   Tags,
   Trash2,
 } from 'lucide-react';
@@ -186,6 +187,12 @@ export default function AdminContactDatabasePage() {
               </DropdownMenuItem>
             </DropdownMenuContent>
           </DropdownMenu>
+          <Button variant="outline" asChild>
+            <Link to="/admin/recategorization" data-testid="recategorize-by-rule">
+              <Shuffle aria-hidden="true" />
+              Recategorize by rule
+            </Link>
+          </Button>
           <Button asChild>
             <Link to="/admin/contact-database/import" data-testid="bulk-import">
               <FileUp aria-hidden="true" />

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { now } from '../../lib/clock';
+import { rowsOf } from './sql-rows';
+
+/*
+ * Folds new email_events (by id, after the watermark in platform_stats_progress) into the hourly
+ * roll-ups the operator's analytics read. Safe to run twice at once: the watermark row is locked for
+ * the whole batch, so a second run waits and then starts where the first stopped.
+ */
+
+export const ROLLUP_NAME = 'email_events';
+
+/**
+ * Events younger than this are left for the next run. Ids are taken when a row is inserted but seen
+ * when its transaction commits, so a lower id can still appear for a moment after higher ones; this
+ * wait lets those transactions finish before the watermark passes them. The screens count everything
+ * after the watermark live, so nothing is missing from them meanwhile.
+ */
+export const SETTLE_MS = 2 * 60_000;
+
+/** SQL for a sent message's wait bucket: k covers [2^(k/4) − 1, 2^((k+1)/4) − 1) seconds. */
+export const LATENCY_BUCKET_SQL = sql.raw(
+  `least(127, floor(4 * ln(1 + greatest(0, extract(epoch from e.occurred_at - o.created_at)::float8)) / ln(2)))::int`,
+);
+
+export interface RollupResult {
+  events: number;
+  lastEventId: number;
+  batches: number;
+}
+
+export async function rollUpPlatformStats(options: {
+  db: Database;
+  batchSize?: number;
+  /** Stop after this many batches (a backlog is finished by the next runs). */
+  maxBatches?: number;
+}): Promise<RollupResult> {
+  const batchSize = options.batchSize ?? 50_000;
+  const maxBatches = options.maxBatches ?? 20;
+  const result: RollupResult = { events: 0, lastEventId: 0, batches: 0 };
+  await options.db.execute(
+    sql`INSERT INTO platform_stats_progress (name) VALUES (${ROLLUP_NAME}) ON CONFLICT (name) DO NOTHING`,
+  );
+  while (result.batches < maxBatches) {
+    const folded = await foldBatch(options.db, batchSize);
+    result.batches += 1;
+    result.events += folded.events;
+    result.lastEventId = folded.lastEventId;
+    // A short batch means the backlog is done; a batch cut short by young events waits for them.
+    if (folded.read < batchSize || folded.events < folded.read) break;
+  }
+  return result;
+}
+
+async function foldBatch(
+  db: Database,
+  batchSize: number,
+): Promise<{ events: number; read: number; lastEventId: number }> {
+  return db.transaction(async (tx) => {
+    const [progress] = rowsOf<{ last_event_id: string | number }>(
+      await tx.execute(
+        sql`SELECT last_event_id FROM platform_stats_progress WHERE name = ${ROLLUP_NAME} FOR UPDATE`,
+      ),
+    );
+    const watermark = Number(progress?.last_event_id ?? 0);
+    const settleBefore = new Date(now().getTime() - SETTLE_MS).toISOString();
+    const [row] = rowsOf<{ last_id: string | number | null; events: number; read: number }>(
+      await tx.execute(sql`
+        WITH batch AS (
+          SELECT id, user_id, type, machine, occurred_at, outbox_message_id
+          FROM email_events WHERE id > ${watermark} ORDER BY id LIMIT ${batchSize}
+        ), fresh AS (
+          SELECT min(id) AS id FROM batch WHERE occurred_at > ${settleBefore}::timestamptz
+        ), e AS (
+          SELECT b.* FROM batch b, fresh WHERE fresh.id IS NULL OR b.id < fresh.id
+        ), hourly AS (
+          INSERT INTO platform_hourly_events (hour, type, machine, count)
+          SELECT date_trunc('hour', e.occurred_at), e.type, e.machine, count(*) FROM e GROUP BY 1, 2, 3
+          ON CONFLICT (hour, type, machine) DO UPDATE SET count = platform_hourly_events.count + excluded.count
+          RETURNING 1
+        ), latency AS (
+          INSERT INTO platform_send_latency (hour, bucket, count)
+          SELECT date_trunc('hour', e.occurred_at), ${LATENCY_BUCKET_SQL}, count(*)
+          FROM e JOIN outbox_messages o ON o.id = e.outbox_message_id
+          WHERE e.type = 'sent'
+          GROUP BY 1, 2
+          ON CONFLICT (hour, bucket) DO UPDATE SET count = platform_send_latency.count + excluded.count
+          RETURNING 1
+        ), daily AS (
+          INSERT INTO platform_user_daily (day, user_id, sent, replied)
+          SELECT (e.occurred_at AT TIME ZONE 'UTC')::date, e.user_id,
+            count(*) FILTER (WHERE e.type = 'sent'), count(*) FILTER (WHERE e.type = 'replied')
+          FROM e WHERE e.type IN ('sent', 'replied')
+          GROUP BY 1, 2
+          ON CONFLICT (day, user_id) DO UPDATE SET sent = platform_user_daily.sent + excluded.sent,
+            replied = platform_user_daily.replied + excluded.replied
+          RETURNING 1
+        )
+        SELECT (SELECT max(id) FROM e) AS last_id, (SELECT count(*) FROM e)::int AS events,
+          (SELECT count(*) FROM batch)::int AS read,
+          (SELECT count(*) FROM hourly)::int + (SELECT count(*) FROM latency)::int
+            + (SELECT count(*) FROM daily)::int AS touched`),
+    );
+    const lastEventId = row?.last_id === null || row?.last_id === undefined ? watermark : Number(row.last_id);
+    await tx.execute(sql`
+      UPDATE platform_stats_progress SET last_event_id = ${lastEventId}, updated_at = ${now().toISOString()}::timestamptz
+      WHERE name = ${ROLLUP_NAME}`);
+    return { events: Number(row?.events ?? 0), read: Number(row?.read ?? 0), lastEventId };
+  });
+}
