@@ -48,12 +48,12 @@ import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payme
 import { paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
 import { seedPricingPlans } from './features/plans/plans.service';
-import { recycleBinRoutes } from './features/recycle-bin/recycle-bin.routes';
 import { platformSettingsRoutes } from './features/platform-settings/platform-settings.routes';
 import {
   assertSignupsOpen,
   getSystemMailIdentity,
 } from './features/platform-settings/platform-settings.service';
+import { recycleBinRoutes } from './features/recycle-bin/recycle-bin.routes';
 import { referenceRoutes } from './features/reference/reference.routes';
 import { referenceCitiesCacheView, referenceCountsCacheView } from './features/reference/reference.service';
 import { schedulesRoutes } from './features/schedules/schedules.routes';

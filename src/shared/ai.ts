@@ -125,8 +125,6 @@ export const aiRewriteInputSchema = z
   });
 export type AiRewriteInput = z.infer<typeof aiRewriteInputSchema>;
 
-export const aiErrorSchema = z.looseObject({ message: z.string(), code: z.string() });
-
 /** A draft as far as it has arrived: the subject once its line is complete, and the body after it. */
 export interface AiDraft {
   subject: string;

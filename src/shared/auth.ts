@@ -112,14 +112,4 @@ export const sessionSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionSchema>;
 
-/** Every error body the API sends. `errors` lists field problems of a 400. */
-export const errorSchema = z.object({
-  message: z.string(),
-  code: z.string().optional(),
-  action: z.string().optional(),
-  existingUser: z.object({ email: z.string(), firstName: z.string() }).optional(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-export type ApiError = z.infer<typeof errorSchema>;
-
 export const messageSchema = z.object({ message: z.string() });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { CATEGORY_SLUGS } from './categories';
-import { timeZoneSchema } from './time-zone';
 
 /*
- * Contacts: reference data, lead discovery, the user's lists, suppressions, data entry and the admin
- * directory. Request and response schemas for every endpoint in docs/api-contacts.md.
+ * Contacts: what every contact feature shares (sources, statuses, limits, messages, email and query
+ * helpers). Each feature's schemas are in its own file: reference.ts, leads.ts, lists.ts, suppression.ts,
+ * directory.ts; docs/api-contacts.md lists the endpoints.
  */
 
 // ---------------------------------------------------------------------------------------------------
@@ -61,11 +61,15 @@ export const LIST_CONTACT_FIELDS = [
   'country_code',
 ] as const;
 
+/** The most countries or categories one scope can name (more than there are of either). */
+export const LEAD_SCOPE_CHOICES_MAX = 300;
+
 export const CONTACT_MESSAGES = {
   invalidEmail: 'Please enter a valid email address',
   keywordTooShort: 'Type at least 3 characters to search by name.',
-  freeScopeRequired:
-    'Choose the one country and one category your Free plan includes before searching the directory.',
+  /** `included` reads like "one country and one category" or "3 countries". */
+  scopeRequired: (included: string, planName: string) =>
+    `Choose the ${included} your ${planName} plan includes before searching the directory.`,
   duplicateListName: 'You already have a list with this name.',
   duplicateListContact: 'This email address is already in the list.',
   duplicateDirectoryContact: 'A contact with this email address already exists in the directory.',
@@ -81,8 +85,13 @@ export const CONTACT_MESSAGES = {
     `The list "${name}" is frozen by the Tambari team${reason ? ` (${reason})` : ''}: it cannot be sent to or imported into. Contact support if you believe this is a mistake.`,
   recipientLimit: (limit: number, planName: string) =>
     `Your ${planName} plan allows ${limit.toLocaleString('en-US')} contacts. Remove contacts or upgrade your plan to add more.`,
-  outsideFreeScope: (scope: string) =>
-    `Your Free plan includes one country and one category (${scope}). Upgrade to Starter, Growth or Pro to search every country and category, or change your free choice.`,
+  /** `upgrade` reads like "Upgrade to Starter, Growth or Pro to search every country and category". */
+  outsideScope: (input: { included: string; planName: string; scope: string; upgrade: string }) =>
+    `Your ${input.planName} plan includes ${input.included} (${input.scope}). ${input.upgrade}, or change your choice.`,
+  /** The plan includes no country (or no category) of the directory: a limit of 0. */
+  noDirectoryAccess: (what: string, planName: string, upgrade: string) =>
+    `Your ${planName} plan does not include any ${what} of the lead directory. ${upgrade}.`,
+  scopeNeedsOne: (what: string) => `Choose at least one ${what}.`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -172,25 +181,26 @@ const toList = (value: string | string[]) =>
     .filter(Boolean);
 
 /** Repeated (`?country=NG&country=GH`) or comma-separated (`?country=NG,GH`) values; JSON arrays too. */
-const listParam = <T extends z.ZodType<string>>(item: T, max: number) =>
+export const listParam = <T extends z.ZodType<string>>(item: T, max: number) =>
   z
     .union([z.string(), z.array(z.string())])
     .transform(toList)
     .pipe(z.array(item).max(max) as unknown as z.ZodType<z.output<T>[], string[]>);
 
 /** `true`/`false`/`1`/`0` in a query string, a JSON boolean in a body. */
-const flag = z
+export const flag = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((value) => value === true || value === 'true' || value === '1');
 
-const countryCode = z
+export const countryCode = z
   .string()
   .trim()
   .regex(/^[A-Za-z]{2}$/, 'Use a two-letter ISO country code')
   .transform((value) => value.toUpperCase());
 export const categorySlugSchema = z.enum(CATEGORY_SLUGS, { message: 'Unknown category' });
-const pageSize = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
-const optionalText = (max: number) =>
+export const pageSize = (max: number, fallback: number) =>
+  z.coerce.number().int().min(1).max(max).default(fallback);
+export const optionalText = (max: number) =>
   z
     .string()
     .trim()
@@ -208,448 +218,10 @@ export const emailSchema = z
 export const uuidParamsSchema = z.object({ id: z.uuid() });
 export const cursorSchema = z.string().max(512).optional();
 
-// ---------------------------------------------------------------------------------------------------
-// Reference data
-
-export const countrySchema = z.object({
-  code: z.string(),
-  name: z.string(),
-  flag: z.string(),
-  currency: z.string(),
-  phoneCode: z.string(),
-  timezones: z.array(z.string()),
-  /** The directory holds contacts in this country. */
-  active: z.boolean(),
-  contactCount: z.number().int(),
-});
-export type Country = z.infer<typeof countrySchema>;
-export const countryListSchema = z.object({ countries: z.array(countrySchema) });
-
-export const cityListQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
-  limit: pageSize(CITY_RESULTS_MAX, CITY_RESULTS_MAX),
-});
-export const cityParamsSchema = z.object({ code: countryCode });
-export const citySchema = z.object({ name: z.string(), stateCode: z.string() });
-export const cityListSchema = z.object({
-  countryCode: z.string(),
-  cities: z.array(citySchema),
-  /** More cities matched than were returned: narrow with `q`. */
-  truncated: z.boolean(),
-});
-
-export const categorySchema = z.object({
-  slug: z.string(),
-  name: z.string(),
-  group: z.string(),
-  synonyms: z.array(z.string()),
-});
-export const categoryListSchema = z.object({
-  groups: z.array(z.string()),
-  categories: z.array(categorySchema),
-});
-
-// ---------------------------------------------------------------------------------------------------
-// Lead discovery
-
-export const leadFilterFields = {
-  country: listParam(countryCode, 50).optional(),
-  city: listParam(z.string().max(100), 20).optional(),
-  category: listParam(categorySlugSchema, 50).optional(),
-  /** Company or contact name (3+ characters); a category name or synonym also matches its category. */
-  q: z.string().trim().min(3, CONTACT_MESSAGES.keywordTooShort).max(100).optional(),
-  verifiedOnly: flag.optional(),
-  /** One verification status (verified = verifiedOnly). */
-  verification: z.enum(LEAD_VERIFICATION_FILTERS).optional(),
-  /** Verified, with the check at most this many days old. */
-  verifiedWithinDays: z.coerce.number().int().min(1).max(3650).optional(),
-  hasPhone: flag.optional(),
-  hasWebsite: flag.optional(),
-};
-export const leadFiltersSchema = z.object(leadFilterFields);
-export type LeadFilters = z.infer<typeof leadFiltersSchema>;
-
-export const leadSearchQuerySchema = z.object({
-  ...leadFilterFields,
-  sort: z.enum(LEAD_SORTS).default('company_asc'),
-  cursor: cursorSchema,
-  limit: pageSize(LEADS_PAGE_SIZE_MAX, LEADS_PAGE_SIZE_DEFAULT),
-});
-
-export const leadSchema = z.object({
-  id: z.string(),
-  companyName: z.string(),
-  contactName: z.string().nullable(),
-  jobTitle: z.string().nullable(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  website: z.string().nullable(),
-  city: z.string().nullable(),
-  countryCode: z.string(),
-  category: z.string(),
-  /** Where the record came from, and the page for a scraped one. */
-  source: z.enum(CONTACT_SOURCES),
-  sourceUrl: z.string().nullable(),
-  /** Generated demo data on a reserved domain: shown as "Sample data", never verified. */
-  sample: z.boolean(),
-  verificationStatus: z.enum(VERIFICATION_STATUSES),
-  /** True only with evidence: a verification result and its date (PRODUCT.md). */
-  verified: z.boolean(),
-  /** The date of the verification result (verified or not), null when never checked. */
-  verifiedAt: z.string().nullable(),
-  verificationMethod: z.enum(VERIFICATION_METHODS).nullable(),
-  /** When the record was added to the directory. */
-  createdAt: z.string(),
-});
-export type Lead = z.infer<typeof leadSchema>;
-
-export const leadSearchResultSchema = z.object({
-  items: z.array(leadSchema),
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: z.string().nullable(),
-});
-
-/**
- * Public figures of the directory (landing, /global-database, pricing): live counts of real verified
- * records, rounded down; `sampleData` says whether generated sample records are present.
- */
-export const directoryStatsSchema = z.object({
-  /** Real (non-sample) verified contacts, rounded down (12,437 → 12,400); 0 when there are none. */
-  verifiedContacts: z.number().int(),
-  /** True when `verifiedContacts` was rounded down (show "12,400+"). */
-  verifiedContactsRounded: z.boolean(),
-  /** Countries with at least one real verified contact. */
-  countries: z.number().int(),
-  /** Categories with at least one real verified contact. */
-  categories: z.number().int(),
-  sampleData: z.boolean(),
-  asOf: z.string(),
-});
-export type DirectoryStats = z.infer<typeof directoryStatsSchema>;
-
-/** Rounds a marketing figure down to three significant digits (12,437 → 12,400; 987 stays 987). */
-export function roundDownFigure(n: number): number {
-  if (n < 1_000) return Math.max(0, Math.floor(n));
-  const step = 10 ** (Math.floor(Math.log10(n)) - 2);
-  return Math.floor(n / step) * step;
-}
-
-export const leadCountSchema = z.object({
-  count: z.number().int(),
-  /** True when a keyword search stopped counting at LEAD_COUNT_EXACT_CAP ("10,000+"). */
-  capped: z.boolean(),
-});
-
-export const freePlanScopeInputSchema = z.object({
-  countryCode: countryCode,
-  category: categorySlugSchema,
-});
-export const freePlanScopeSchema = z.object({
-  /** True for a Free-plan user: searches must stay within `scope`. */
-  restricted: z.boolean(),
-  scope: z.object({ countryCode: z.string(), category: z.string() }).nullable(),
-  updatedAt: z.string().nullable(),
-});
-
-export const addToListSchema = z
-  .object({
-    listId: z.uuid().optional(),
-    newListName: z.string().trim().min(1, 'Give the new list a name').max(100).optional(),
-    contactIds: z.array(z.uuid()).min(1).max(BULK_IDS_MAX).optional(),
-    allMatching: leadFiltersSchema.optional(),
-  })
-  .refine((body) => (body.listId ? 1 : 0) + (body.newListName ? 1 : 0) === 1, {
-    message: 'Choose a list or name a new one',
-    path: ['listId'],
-  })
-  .refine((body) => (body.contactIds ? 1 : 0) + (body.allMatching ? 1 : 0) === 1, {
-    message: 'Choose contacts or add all matching',
-    path: ['contactIds'],
-  });
-export type AddToListInput = z.input<typeof addToListSchema>;
-export const addToListResultSchema = z.object({
-  listId: z.string(),
-  listName: z.string(),
-  added: z.number().int(),
-  skippedDuplicates: z.number().int(),
-  contactCount: z.number().int(),
-});
-
-// ---------------------------------------------------------------------------------------------------
-// Lists
-
-const customFieldName = z
-  .string()
-  .trim()
-  .regex(CUSTOM_FIELD_NAME, 'Use lower-case letters, digits and _ (start with a letter)')
-  .refine(
-    (name) => !(LIST_CONTACT_FIELDS as readonly string[]).includes(name),
-    'This name is a built-in field',
-  );
-const customFieldNames = z
-  .array(customFieldName)
-  .max(CUSTOM_FIELDS_MAX)
-  .refine((names) => new Set(names).size === names.length, 'Custom field names must be different');
-
-export const contactListSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  customFields: z.array(z.string()),
-  contactCount: z.number().int(),
-  /** Set when a super admin froze the list (it looks bought or scraped): why, in their words. */
-  frozen: z.boolean(),
-  frozenReason: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type ContactList = z.infer<typeof contactListSchema>;
-export const contactListsSchema = z.object({ lists: z.array(contactListSchema) });
-
-export const deletedContactListSchema = contactListSchema.extend({
-  deletedAt: z.string(),
-  /** When the purge job deletes it for good. */
-  purgeAt: z.string(),
-});
-export const recycleBinSchema = z.object({ lists: z.array(deletedContactListSchema) });
-
-export const createListSchema = z.object({
-  name: z.string().trim().min(1, 'Give the list a name').max(100),
-  description: optionalText(500),
-  customFields: customFieldNames.default([]),
-});
-export const updateListSchema = z
-  .object({
-    name: z.string().trim().min(1, 'Give the list a name').max(100).optional(),
-    description: optionalText(500).optional(),
-    customFields: customFieldNames.optional(),
-  })
-  .refine((body) => Object.keys(body).length > 0, 'Nothing to change');
-
-export const listContactSchema = z.object({
-  id: z.number().int(),
-  listId: z.string(),
-  email: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  company: z.string().nullable(),
-  jobTitle: z.string().nullable(),
-  phone: z.string().nullable(),
-  website: z.string().nullable(),
-  city: z.string().nullable(),
-  countryCode: z.string().nullable(),
-  customFields: z.record(z.string(), z.string()),
-  roleAddress: z.boolean(),
-  source: z.enum(LIST_CONTACT_SOURCES),
-  directoryContactId: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type ListContact = z.infer<typeof listContactSchema>;
-
-export const listContactsQuerySchema = z.object({
-  q: z.string().trim().max(100).optional(),
-  cursor: cursorSchema,
-  limit: pageSize(LIST_PAGE_SIZE_MAX, 50),
-});
-export const listContactsPageSchema = z.object({
-  items: z.array(listContactSchema),
-  nextCursor: z.string().nullable(),
-});
-
-const listContactFields = {
-  firstName: optionalText(100),
-  lastName: optionalText(100),
-  company: optionalText(200),
-  jobTitle: optionalText(150),
-  phone: optionalText(50),
-  website: optionalText(300),
-  city: optionalText(100),
-  countryCode: countryCode.nullish().transform((value) => value ?? null),
-  customFields: z.record(z.string(), z.string().max(1000)).optional(),
-};
-export const createListContactSchema = z.object({ email: emailSchema, ...listContactFields });
-export const updateListContactSchema = z
-  .object({ email: emailSchema.optional(), ...partialFields(listContactFields) })
-  .refine((body) => Object.keys(body).length > 0, 'Nothing to change');
-export const listContactParamsSchema = z.object({
-  id: z.uuid(),
-  contactId: z.coerce.number().int().positive(),
-});
-export const removeListContactsSchema = z.object({
-  ids: z.array(z.number().int().positive()).min(1).max(BULK_IDS_MAX),
-});
-export const removedSchema = z.object({ removed: z.number().int() });
-
-// ---------------------------------------------------------------------------------------------------
-// Suppressions
-
-export const suppressionSchema = z.object({
-  id: z.string(),
-  /** e.g. `j***@example.com`; the address itself is kept only as a hash. */
-  emailHint: z.string(),
-  reason: z.enum(SUPPRESSION_REASONS),
-  source: z.string().nullable(),
-  note: z.string().nullable(),
-  /** False for unsubscribes and complaints, which are permanent. */
-  removable: z.boolean(),
-  createdAt: z.string(),
-});
-export type Suppression = z.infer<typeof suppressionSchema>;
-export const suppressionListQuerySchema = z.object({
-  /** Find an exact address (it is hashed to look it up). */
-  email: z.string().trim().max(254).optional(),
-  reason: z.enum(SUPPRESSION_REASONS).optional(),
-  cursor: cursorSchema,
-  limit: pageSize(200, 50),
-});
-export const suppressionPageSchema = z.object({
-  items: z.array(suppressionSchema),
-  nextCursor: z.string().nullable(),
-});
-export const addSuppressionsSchema = z.object({
-  emails: z.array(emailSchema).min(1).max(BULK_IDS_MAX),
-  reason: z.enum(ADDABLE_SUPPRESSION_REASONS).default('manual'),
-  note: optionalText(500),
-});
-export const addSuppressionsResultSchema = z.object({
-  added: z.number().int(),
-  alreadySuppressed: z.number().int(),
-});
-export const checkSuppressionsSchema = z.object({ emails: z.array(emailSchema).min(1).max(BULK_IDS_MAX) });
-export const checkSuppressionsResultSchema = z.object({ suppressed: z.array(z.string()) });
-
-// ---------------------------------------------------------------------------------------------------
-// Directory contacts (data entry and admin)
-
-export const directoryContactSchema = z.object({
-  id: z.string(),
-  companyName: z.string(),
-  contactName: z.string().nullable(),
-  jobTitle: z.string().nullable(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  website: z.string().nullable(),
-  address: z.string().nullable(),
-  city: z.string().nullable(),
-  countryCode: z.string(),
-  category: z.string(),
-  source: z.enum(CONTACT_SOURCES),
-  sourceUrl: z.string().nullable(),
-  /** Generated demo data (PRODUCT.md: "Sample data is labelled"). */
-  synthetic: z.boolean(),
-  verificationStatus: z.enum(VERIFICATION_STATUSES),
-  verifiedAt: z.string().nullable(),
-  verifiedBy: z.string().nullable(),
-  invalidReason: z.string().nullable(),
-  createdBy: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  deletedAt: z.string().nullable(),
-});
-export type DirectoryContact = z.infer<typeof directoryContactSchema>;
-
-const directoryContactFields = {
-  companyName: z.string().trim().min(1, 'Company name is required').max(200),
-  contactName: optionalText(150),
-  jobTitle: optionalText(150),
-  email: emailSchema,
-  phone: optionalText(50),
-  website: optionalText(300),
-  address: optionalText(300),
-  city: optionalText(100),
-  countryCode,
-  category: categorySlugSchema,
-};
-export const createDirectoryContactSchema = z.object(directoryContactFields);
-export type CreateDirectoryContactInput = z.input<typeof createDirectoryContactSchema>;
-export const updateDirectoryContactSchema = z
-  .object(partialFields(directoryContactFields))
-  .refine((body) => Object.keys(body).length > 0, 'Nothing to change');
-
-/** 409 body when the email already exists: the UI opens `existing` instead of creating a copy. */
-export const duplicateContactErrorSchema = z.object({
-  message: z.string(),
-  code: z.literal('duplicate'),
-  existing: directoryContactSchema,
-});
-
-export const verifyContactSchema = z
-  .object({
-    status: z.enum(['verified', 'invalid']),
-    reason: optionalText(300),
-  })
-  .refine((body) => body.status !== 'invalid' || !!body.reason, {
-    message: CONTACT_MESSAGES.invalidNeedsReason,
-    path: ['reason'],
-  });
-
-export const verificationQueueQuerySchema = z.object({
-  country: listParam(countryCode, 50).optional(),
-  category: listParam(categorySlugSchema, 50).optional(),
-  cursor: cursorSchema,
-  limit: pageSize(100, 25),
-});
-export const directoryContactPageSchema = z.object({
-  items: z.array(directoryContactSchema),
-  nextCursor: z.string().nullable(),
-});
-
-const dayCounts = z.object({
-  added: z.number().int(),
-  verified: z.number().int(),
-  invalidated: z.number().int(),
-});
-export const dataEntryStatsQuerySchema = z.object({
-  /** IANA time zone that decides where "today" starts; default UTC. */
-  tz: timeZoneSchema.optional(),
-});
-export const dataEntryStatsSchema = z.object({
-  timeZone: z.string(),
-  today: dayCounts,
-  last7Days: dayCounts,
-  /** Oldest first, 7 entries ending today. */
-  daily: z.array(dayCounts.extend({ date: z.string() })),
-  /** The whole team's queue: unverified live contacts. */
-  queueSize: z.number().int(),
-});
-
-export const adminDirectoryQuerySchema = z.object({
-  ...leadFilterFields,
-  source: listParam(z.enum(CONTACT_SOURCES), 4).optional(),
-  status: listParam(z.enum(VERIFICATION_STATUSES), 3).optional(),
-  includeDeleted: flag.optional(),
-  /** Only soft-deleted contacts (the admin recycle bin). */
-  deletedOnly: flag.optional(),
-  sort: z.enum(LEAD_SORTS).default('newest'),
-  cursor: cursorSchema,
-  limit: pageSize(LEADS_PAGE_SIZE_MAX, 50),
-});
-export type AdminDirectoryQuery = z.infer<typeof adminDirectoryQuerySchema>;
-export const adminDirectoryCountSchema = leadCountSchema;
-
-const bulkIds = z.array(z.uuid()).min(1).max(BULK_IDS_MAX);
-export const bulkVerifySchema = z
-  .object({ ids: bulkIds, status: z.enum(VERIFICATION_STATUSES), reason: optionalText(300) })
-  .refine((body) => body.status !== 'invalid' || !!body.reason, {
-    message: CONTACT_MESSAGES.invalidNeedsReason,
-    path: ['reason'],
-  });
-export const bulkRecategorizeSchema = z.object({ ids: bulkIds, category: categorySlugSchema });
-export const bulkIdsSchema = z.object({ ids: bulkIds });
-export const bulkResultSchema = z.object({
-  updated: z.number().int(),
-  /** Restore only: contacts left deleted because a live contact now has their email. */
-  skipped: z.number().int().default(0),
-});
-
-function partialFields<T extends Record<string, z.ZodType>>(
+export function partialFields<T extends Record<string, z.ZodType>>(
   fields: T,
 ): { [K in keyof T]: z.ZodOptional<T[K]> } {
   return Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, schema.optional()])) as {
     [K in keyof T]: z.ZodOptional<T[K]>;
   };
 }
-
-/** Error bodies of the contacts API: `{ message, code }` plus what the case adds (`reason`, `existing` …). */
-export const contactErrorSchema = z.looseObject({ message: z.string(), code: z.string() });

@@ -268,27 +268,6 @@ export type Payment = z.infer<typeof paymentSchema>;
 
 export const paymentListSchema = z.object({ payments: z.array(paymentSchema) });
 
-/** Error bodies of the payment endpoints: `reason` tells the client which case it met. */
-export const paymentErrorSchema = z.object({
-  message: z.string(),
-  code: z.string().optional(),
-  reason: z
-    .enum([
-      'abandoned',
-      'failed',
-      'pending',
-      'amount_mismatch',
-      'currency_mismatch',
-      'plan_mismatch',
-      'refunded',
-      'payment_required',
-      'use_change_plan',
-    ])
-    .optional(),
-  action: z.string().optional(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-
 // ---------------------------------------------------------------------------------------------------
 // Admin
 

@@ -1,26 +1,31 @@
-export const ERROR_STATUS = {
-  bad_request: 400,
-  validation: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  unprocessable: 422,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  internal: 500,
-  unavailable: 503,
-} as const;
+import {
+  apiErrorSchema,
+  type CheckIssue,
+  ERROR_STATUS,
+  type ErrorCode,
+  type ErrorReason,
+  type ErrorStatus,
+  type FieldError,
+} from '../../shared/errors';
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export { ERROR_STATUS, type ErrorCode } from '../../shared/errors';
+
+/** What an error adds to `{ message, code }`: the shared fields are typed, a case may add its own details. */
+export interface ErrorDetails {
+  reason?: ErrorReason;
+  action?: string;
+  existingUser?: { email: string; firstName: string };
+  /** Field problems (a 400), or the blockers of refused checks (a 422 with `checksFailedErrorSchema`). */
+  errors?: FieldError[] | CheckIssue[];
+  [detail: string]: unknown;
+}
 
 /** The one error services throw. The error handler turns it into `{ message, code, ...extra }`. */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly extra: Record<string, unknown>;
+  readonly extra: ErrorDetails;
 
-  constructor(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+  constructor(code: ErrorCode, message: string, extra: ErrorDetails = {}) {
     super(message);
     this.code = code;
     this.extra = extra;
@@ -32,3 +37,16 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
+
+/**
+ * The error part of a route's `response` schema: `errorResponses(400, 401, 404)` declares that the route
+ * may answer those statuses with the shared error body.
+ */
+export function errorResponses<const S extends ErrorStatus>(
+  ...statuses: S[]
+): Record<S, typeof apiErrorSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, apiErrorSchema])) as Record<
+    S,
+    typeof apiErrorSchema
+  >;
+}

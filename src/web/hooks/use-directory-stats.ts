@@ -1,4 +1,4 @@
-import type { DirectoryStats } from '@shared/contacts';
+import type { DirectoryStats } from '@shared/leads';
 import { useQuery } from '@tanstack/react-query';
 
 /** Live directory figures (real verified records; whether sample data is present). Public. */

@@ -1,4 +1,4 @@
-import type { cityListSchema, countryListSchema } from '@shared/contacts';
+import type { cityListSchema, countryListSchema } from '@shared/reference';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-import type { ApiError as ApiErrorBody } from '@shared/auth';
+import { type ApiError as ApiErrorBody, readApiError } from '@shared/errors';
 import type { QueryFunction } from '@tanstack/react-query';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -22,11 +22,11 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** The body read as the shared error contract (src/shared/errors.ts), when it is JSON. */
 function parseJson(text: string): Partial<ApiErrorBody> | undefined {
   if (!text) return undefined;
   try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' ? (value as Partial<ApiErrorBody>) : undefined;
+    return readApiError(JSON.parse(text));
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import type { DirectoryStats } from '@shared/contacts';
+import type { DirectoryStats } from '@shared/leads';
 import { formatNumber } from './format';
 
 /**

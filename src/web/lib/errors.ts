@@ -1,4 +1,4 @@
-import type { ApiError as ApiErrorBody } from '@shared/auth';
+import { type ApiError as ApiErrorBody, readApiError } from '@shared/errors';
 
 /** The parts of an API failure that screens read: status, the body's message and its extra fields. */
 export interface ApiFailure {
@@ -21,7 +21,7 @@ export function parseApiError(error: unknown): ApiFailure {
   }
   const attached = error as Error & { status?: unknown; data?: unknown };
   let status = typeof attached.status === 'number' ? attached.status : undefined;
-  let data = isRecord(attached.data) ? (attached.data as Partial<ApiErrorBody>) : undefined;
+  let data = isRecord(attached.data) ? readApiError(attached.data) : undefined;
   let body: string | undefined;
 
   const match = /^(\d{3}): ([\s\S]*)$/.exec(error.message);
@@ -31,7 +31,7 @@ export function parseApiError(error: unknown): ApiFailure {
     if (!data && body) {
       try {
         const parsed: unknown = JSON.parse(body);
-        if (isRecord(parsed)) data = parsed as Partial<ApiErrorBody>;
+        if (isRecord(parsed)) data = readApiError(parsed);
       } catch {
         // The body was plain text (or the status text); it is the message itself.
       }

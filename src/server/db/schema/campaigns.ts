@@ -12,25 +12,77 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import {
+  type CampaignAudience,
   NEWSLETTER_STATUSES,
   STEP_CONDITIONS,
   VARIANT_KEYS,
   WINNER_METRICS,
 } from '../../../shared/campaigns';
+import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, TIMEZONE_MODES } from '../../../shared/sending';
 import { TEST_RUN_STEP_STATES } from '../../../shared/test-runs';
 import { users } from './auth';
-import { campaigns, senderAccounts } from './sending';
+import { senderAccounts } from './sending';
 
 /*
- * What the user writes: a campaign's steps and their A/B variants, newsletters and bulk emails, the
- * template library and AI usage. The sending engine's own tables (campaigns, campaign_contacts, outbox…)
- * are in sending.ts; campaigns get their audience and schedule columns there.
+ * What the user writes: campaigns (audience, schedule, pacing), their steps and A/B variants, newsletters
+ * and bulk emails, the template library and AI usage. The sending engine's own tables (campaign_contacts,
+ * outbox…) are in sending.ts.
  */
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('campaign'),
+    status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('draft'),
+    /** Lists and saved lead-discovery filters; copied into campaign_contacts at launch. */
+    audience: jsonb('audience').$type<CampaignAudience>().notNull().default({ listIds: [], leadFilters: [] }),
+    /** Launch later: the campaign is 'scheduled' until then. */
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    /** Sending window in minutes after local midnight: [start, end). */
+    windowStartMinute: integer('window_start_minute')
+      .notNull()
+      .default(8 * 60),
+    windowEndMinute: integer('window_end_minute')
+      .notNull()
+      .default(17 * 60),
+    /** ISO weekdays (1 = Monday) on which mail may leave. */
+    sendDays: integer('send_days').array().notNull().default(sql`'{1,2,3,4,5}'::integer[]`),
+    timezoneMode: text('timezone_mode', { enum: TIMEZONE_MODES }).notNull().default('recipient'),
+    timeZone: text('time_zone').notNull().default('Africa/Lagos'),
+    gapMinSeconds: integer('gap_min_seconds').notNull().default(60),
+    gapMaxSeconds: integer('gap_max_seconds').notNull().default(180),
+    /** At most this many messages of this campaign a day (null: only the accounts' caps). */
+    dailyCap: integer('daily_cap'),
+    /** At most this many messages an hour to one recipient domain (null: no limit). */
+    domainPacePerHour: integer('domain_pace_per_hour'),
+    trackOpens: boolean('track_opens').notNull().default(true),
+    trackClicks: boolean('track_clicks').notNull().default(true),
+    /** A CNAME of the user's pointing at us, used in tracking links instead of APP_URL. */
+    trackingDomain: text('tracking_domain'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('campaigns_user_idx').on(t.userId, t.createdAt),
+    check('campaigns_gap_check', sql`${t.gapMinSeconds} >= 0 and ${t.gapMaxSeconds} >= ${t.gapMinSeconds}`),
+    check(
+      'campaigns_window_check',
+      sql`${t.windowStartMinute} between 0 and 1440 and ${t.windowEndMinute} between 0 and 1440`,
+    ),
+  ],
+);
 
 export const campaignSteps = pgTable(
   'campaign_steps',

@@ -166,13 +166,16 @@ export const directoryFacetCounts = pgTable(
   ],
 );
 
-/** A free-plan user's chosen country and category (spec §6: 1 country, 1 category). */
+/**
+ * The countries and categories a user chose for lead discovery when the plan limits them (the plan's
+ * countryLimit / categoryLimit say how many; the Free plan allows one of each).
+ */
 export const leadScopes = pgTable('lead_scopes', {
   userId: text('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  countryCode: text('country_code').notNull(),
-  category: text('category').notNull(),
+  countryCodes: text('country_codes').array().notNull().default(sql`'{}'::text[]`),
+  categories: text('categories').array().notNull().default(sql`'{}'::text[]`),
   ...timestamps,
 });
 

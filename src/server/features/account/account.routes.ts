@@ -5,14 +5,13 @@ import { z } from 'zod';
 import {
   changePasswordSchema,
   deleteAccountSchema,
-  errorSchema,
   messageSchema,
   sessionSchema,
   updateProfileSchema,
   userSchema,
 } from '../../../shared/auth';
 import { SESSION_COOKIE_NAMES } from '../../lib/auth';
-import { AppError } from '../../lib/errors';
+import { AppError, errorResponses } from '../../lib/errors';
 import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
 import { clearSignInFailures, startPasswordCheck } from '../auth/account-throttles.service';
 import { assertAcceptablePassword, revokePasswordResetLinks } from '../auth/auth.service';
@@ -35,7 +34,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
 
   app.patch(
     '/api/user',
-    { schema: { tags, body: updateProfileSchema, response: { 200: userSchema, 400: errorSchema } } },
+    { schema: { tags, body: updateProfileSchema, response: { 200: userSchema, ...errorResponses(400) } } },
     async (request) => {
       const { user } = await requireSession(request);
       return updateProfile({ db, userId: user.id, ...request.body });
@@ -49,7 +48,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         body: changePasswordSchema,
-        response: { 200: messageSchema, 400: errorSchema, 429: errorSchema },
+        response: { 200: messageSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -85,7 +84,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         body: deleteAccountSchema,
-        response: { 200: messageSchema, 400: errorSchema, 429: errorSchema },
+        response: { 200: messageSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -150,7 +149,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         params: z.object({ id: z.string().min(1).max(100) }),
-        response: { 200: messageSchema, 404: errorSchema },
+        response: { 200: messageSchema, ...errorResponses(404) },
       },
     },
     async (request) => {

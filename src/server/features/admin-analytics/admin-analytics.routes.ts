@@ -7,7 +7,7 @@ import {
   systemAnalyticsSchema,
   systemRangeQuerySchema,
 } from '../../../shared/admin-analytics';
-import { errorSchema } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import { getBusinessAnalytics } from './business-analytics.service';
 import { getDatabaseMonitor } from './database-monitor.service';
@@ -18,7 +18,7 @@ export async function adminAnalyticsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, database } = app.services;
   const tags = ['admin'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema };
+  const errors = errorResponses(400, 401, 403);
 
   app.get(
     '/api/admin/system-analytics',

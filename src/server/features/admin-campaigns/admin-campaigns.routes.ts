@@ -9,7 +9,6 @@ import {
   adminNewsletterListQuerySchema,
   adminNewsletterListSchema,
 } from '../../../shared/admin-campaigns';
-import { errorSchema } from '../../../shared/auth';
 import {
   campaignContactPageSchema,
   campaignContactParamsSchema,
@@ -19,6 +18,7 @@ import {
   timelineEntrySchema,
 } from '../../../shared/campaign-stats';
 import { campaignSchema } from '../../../shared/campaigns';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import {
@@ -47,7 +47,7 @@ export async function adminCampaignsRoutes(fastify: FastifyInstance) {
   const { db, env } = app.services;
   const tags = ['admin'];
   const idParams = z.object({ id: z.uuid() });
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404, 409);
 
   app.get(
     '/api/admin/campaigns',

@@ -12,7 +12,7 @@ import {
   userListPageSchema,
   userListQuerySchema,
 } from '../../../shared/admin-data';
-import { errorSchema, messageSchema } from '../../../shared/auth';
+import { messageSchema } from '../../../shared/auth';
 import {
   dataEntryAssignmentSchema,
   officerListQuerySchema,
@@ -23,7 +23,7 @@ import {
   sampleSchema,
   updateAssignmentSchema,
 } from '../../../shared/data-entry';
-import { AppError } from '../../lib/errors';
+import { AppError, errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import { eraseContactEverywhere, lookupContact, searchContacts } from './contacts-erasure.service';
@@ -45,7 +45,7 @@ export async function adminDataRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['admin'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404, 409);
   const idParams = z.object({ id: z.uuid() });
   const officerParams = z.object({ id: z.string().min(1).max(100) });
 

@@ -10,7 +10,8 @@ import {
   senderMonitorListSchema,
   senderMonitorQuerySchema,
 } from '../../../shared/admin-monitors';
-import { errorSchema, messageSchema } from '../../../shared/auth';
+import { messageSchema } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import { listSenderMonitor, pauseSenderByAdmin, resumeSenderByAdmin } from './email-processing.service';
@@ -35,7 +36,7 @@ export async function adminMonitorsRoutes(fastify: FastifyInstance) {
   const { db, queue, env } = app.services;
   const tags = ['admin'];
   const idParams = z.object({ id: z.uuid() });
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404, 409);
 
   app.get(
     '/api/admin/email-queue',

@@ -11,7 +11,8 @@ import {
   logQuerySchema,
   logSearchResultSchema,
 } from '../../../shared/admin-operations';
-import { errorSchema, messageSchema } from '../../../shared/auth';
+import { messageSchema } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
@@ -33,7 +34,7 @@ export async function adminOperationsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env, logSink, caches, mailer, processName } = app.services;
   const tags = ['admin'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404, 409);
 
   app.get(
     '/api/admin/logs',

@@ -13,7 +13,8 @@ import {
   signInFailureListQuerySchema,
   signInFailureListSchema,
 } from '../../../shared/admin';
-import { errorSchema, messageSchema } from '../../../shared/auth';
+import { messageSchema } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import { listSignInFailures } from '../auth/account-throttles.service';
 import {
@@ -39,7 +40,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   const { db } = app.services;
   const tags = ['admin'];
   const idParams = z.object({ id: z.string().min(1).max(100) });
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.get(
     '/api/admin/overview',

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { aiErrorSchema, aiRewriteInputSchema, aiStatusSchema, aiWriteInputSchema } from '../../../shared/ai';
-import { AppError } from '../../lib/errors';
+import { aiRewriteInputSchema, aiStatusSchema, aiWriteInputSchema } from '../../../shared/ai';
+import { AppError, errorResponses } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
 import { isFeatureEnabled } from '../platform-settings/platform-settings.service';
 import { assertAiConfigured, createAiProvider, getAiStatus, startAiStream } from './ai.service';
@@ -16,13 +16,7 @@ export async function aiRoutes(fastify: FastifyInstance) {
   const { db, env } = app.services;
   const provider = createAiProvider(env);
   const tags = ['ai'];
-  const errors = {
-    400: aiErrorSchema,
-    401: aiErrorSchema,
-    403: aiErrorSchema,
-    429: aiErrorSchema,
-    503: aiErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 429, 503);
   // Generations cost the operator money: a burst limit per user on top of the daily plan limit.
   const perMinute = {
     rateLimit: {

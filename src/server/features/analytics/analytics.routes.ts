@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { analyticsQuerySchema, analyticsSchema } from '../../../shared/analytics';
-import { errorSchema } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { getAnalytics } from './analytics.service';
 
@@ -20,7 +20,7 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['analytics'],
         querystring: analyticsQuerySchema,
-        response: { 200: analyticsSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema },
+        response: { 200: analyticsSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {

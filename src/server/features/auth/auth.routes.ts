@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  errorSchema,
   forgotPasswordSchema,
   loginResponseSchema,
   loginSchema,
@@ -11,6 +10,7 @@ import {
   resetPasswordSchema,
   userSchema,
 } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { forwardAuthCookies, getSession, requestHeaders, requireSession, toUserDto } from '../../lib/http';
 import {
   loginUser,
@@ -43,7 +43,7 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
       schema: {
         tags,
         body: registerSchema,
-        response: { 201: userSchema, 400: errorSchema, 403: errorSchema, 409: errorSchema },
+        response: { 201: userSchema, ...errorResponses(400, 403, 409) },
       },
     },
     async (request, reply) => {
@@ -65,7 +65,7 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
       schema: {
         tags,
         body: loginSchema,
-        response: { 200: loginResponseSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema },
+        response: { 200: loginResponseSchema, ...errorResponses(401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -94,7 +94,7 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
 
   app.get(
     '/api/user',
-    { schema: { tags, response: { 200: userSchema, 401: errorSchema } } },
+    { schema: { tags, response: { 200: userSchema, ...errorResponses(401) } } },
     async (request) => {
       const session = await requireSession(request);
       return toUserDto(session.user);
@@ -118,7 +118,7 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     '/api/auth/reset-password',
     {
       config: authLimit,
-      schema: { tags, body: resetPasswordSchema, response: { 200: messageSchema, 400: errorSchema } },
+      schema: { tags, body: resetPasswordSchema, response: { 200: messageSchema, ...errorResponses(400) } },
     },
     async (request) => {
       await resetPassword(app.services, { token: request.body.token, password: request.body.password });

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import {
   campaignContactItemSchema,
   campaignContactPageSchema,
@@ -16,6 +15,7 @@ import {
   timelineEntrySchema,
   userStatsSchema,
 } from '../../../shared/campaign-stats';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import {
   getCampaignStats,
@@ -32,7 +32,7 @@ export async function campaignStatsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['campaigns'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404);
   const idParams = z.object({ id: z.uuid() });
 
   app.get(
@@ -151,7 +151,7 @@ export async function campaignStatsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/user/stats',
-    { schema: { tags: ['dashboard'], response: { 200: userStatsSchema, 401: errorSchema } } },
+    { schema: { tags: ['dashboard'], response: { 200: userStatsSchema, ...errorResponses(401) } } },
     async (request) => {
       const { user } = await requireSession(request);
       return getUserStats({ db, user });
@@ -160,7 +160,12 @@ export async function campaignStatsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/user/campaigns/recent',
-    { schema: { tags: ['dashboard'], response: { 200: z.array(recentCampaignSchema), 401: errorSchema } } },
+    {
+      schema: {
+        tags: ['dashboard'],
+        response: { 200: z.array(recentCampaignSchema), ...errorResponses(401) },
+      },
+    },
     async (request) => {
       const { user } = await requireSession(request);
       return listRecentCampaigns({ db, userId: user.id });
@@ -169,7 +174,12 @@ export async function campaignStatsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/user/newsletters/recent',
-    { schema: { tags: ['dashboard'], response: { 200: z.array(recentNewsletterSchema), 401: errorSchema } } },
+    {
+      schema: {
+        tags: ['dashboard'],
+        response: { 200: z.array(recentNewsletterSchema), ...errorResponses(401) },
+      },
+    },
     async (request) => {
       const { user } = await requireSession(request);
       return listRecentNewsletters({ db, userId: user.id });

@@ -7,10 +7,11 @@ import {
   type UserStats,
 } from '../../../shared/campaign-stats';
 import type { Database } from '../../db/client';
-import { campaignContacts, campaigns, leadScopes, newsletters } from '../../db/schema/index';
+import { campaignContacts, campaigns, newsletters } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { countFromFacets } from '../directory/directory.service';
-import { countRecipients, isLeadScopeRestricted } from '../plans/plan-access.service';
+import { availableLeadScope } from '../leads/leads.service';
+import { countRecipients } from '../plans/plan-access.service';
 import { countsByCampaign } from './campaign-stats.service';
 
 /*
@@ -38,19 +39,13 @@ async function recipientCounts(db: Database, campaignIds: string[]): Promise<Map
 }
 
 /**
- * Available Contacts: the directory contacts the user's plan lets them reach (the free plan's chosen
- * country and category; every contact on a paid plan or before a free user has chosen).
+ * Available Contacts: the directory contacts the user's plan lets them reach (the chosen countries and
+ * categories of a plan that limits them; every contact on a plan that does not, or before a choice).
  */
 async function availableContacts(db: Database, user: { id: string; role?: string | null }) {
-  const restricted = await isLeadScopeRestricted({ db, actor: user });
-  if (!restricted) return { count: await countFromFacets({ db, filters: {} }), scope: 'all' as const };
-  const [scope] = await db.select().from(leadScopes).where(eq(leadScopes.userId, user.id)).limit(1);
-  if (!scope) return { count: await countFromFacets({ db, filters: {} }), scope: 'choose_scope' as const };
-  const count = await countFromFacets({
-    db,
-    filters: { country: [scope.countryCode], category: [scope.category] },
-  });
-  return { count, scope: 'plan_scope' as const };
+  const available = await availableLeadScope({ db, actor: user });
+  const count = available.filters ? await countFromFacets({ db, filters: available.filters }) : 0;
+  return { count, scope: available.scope };
 }
 
 export async function getUserStats(options: {

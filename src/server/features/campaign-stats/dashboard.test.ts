@@ -100,7 +100,9 @@ describe('GET /api/user/stats', () => {
     const before = (await as(app, free.cookie)({ method: 'GET', url: '/api/user/stats' })).json<UserStats>();
     expect(before.availableContactsScope).toBe('choose_scope');
 
-    await app.services.db.insert(leadScopes).values({ userId: free.user.id, countryCode: 'NG', category });
+    await app.services.db
+      .insert(leadScopes)
+      .values({ userId: free.user.id, countryCodes: ['NG'], categories: [category] });
     const after = (await as(app, free.cookie)({ method: 'GET', url: '/api/user/stats' })).json<UserStats>();
     expect(after).toMatchObject({ availableContacts: 3, availableContactsScope: 'plan_scope' });
 

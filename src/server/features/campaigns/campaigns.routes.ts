@@ -12,7 +12,8 @@ import {
   reorderStepsSchema,
   stepInputSchema,
 } from '../../../shared/campaigns';
-import { contactErrorSchema } from '../../../shared/contacts';
+import { checksFailedErrorSchema } from '../../../shared/errors';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import {
   archiveCampaign,
@@ -34,14 +35,8 @@ export async function campaignsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env } = app.services;
   const tags = ['campaigns'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-    422: contactErrorSchema,
-  };
+  // A launch its pre-launch checks refuse answers 422 with the blockers in `errors`.
+  const errors = { ...errorResponses(400, 401, 403, 404, 409), 422: checksFailedErrorSchema };
   const params = z.object({ id: z.uuid(CAMPAIGN_MESSAGES.notFound) });
   const stepParams = params.extend({ stepId: z.uuid(CAMPAIGN_MESSAGES.stepNotFound) });
   const actorOf = async (request: FastifyRequest): Promise<CampaignActor> => {

@@ -153,6 +153,40 @@ interface VariantCopy {
   html: string;
 }
 
+/** What the checks found, in the order they found it (the report keeps that order). */
+interface Findings {
+  blockers: PrelaunchItem[];
+  warnings: PrelaunchItem[];
+  passed: PrelaunchItem[];
+}
+
+/** What every check reads: the campaign, its steps and sender accounts, and the audience's custom fields. */
+interface PrelaunchContext {
+  db: Database;
+  campaign: CampaignRow;
+  ownerRole: string | null;
+  steps: CampaignStep[];
+  accounts: SenderAccountRow[];
+  knownFields: string[];
+  appUrl?: string;
+}
+
+/** What the copy checks hand to the audience check: the merge tags used and the per-contact URLs. */
+interface CopyFindings {
+  copies: VariantCopy[];
+  usedPaths: Map<string, { path: string[]; withDefault: boolean }>;
+  perContactUrls: PerContactUrl[];
+}
+
+/** Running counts over all copies, for the "passed" lines and the open-tracking detail. */
+interface CopyTally {
+  tagProblems: number;
+  linkProblems: number;
+  spamWarnings: number;
+  worstSpam: number;
+  pixelCosts: { at: string; rule: string; score: number }[];
+}
+
 export async function getPrelaunchReport(options: {
   db: Database;
   userId: string;
@@ -168,19 +202,39 @@ export async function getPrelaunchReport(options: {
     campaignAccounts(db, campaign.id, userId),
     audienceFields(db, userId, campaign.audience.listIds ?? []),
   ]);
-  const blockers: PrelaunchItem[] = [];
-  const warnings: PrelaunchItem[] = [];
-  const passed: PrelaunchItem[] = [];
+  const ctx: PrelaunchContext = {
+    db,
+    campaign,
+    ownerRole: owner?.role ?? null,
+    steps,
+    accounts,
+    knownFields,
+    appUrl: options.appUrl,
+  };
+  const findings: Findings = { blockers: [], warnings: [], passed: [] };
 
-  // --- The copy: merge tags, unsubscribe tags, links, spam score -------------------------------------
-  const copies: VariantCopy[] = steps.flatMap((step) =>
-    step.variants.map((v) => ({ step, key: v.key, subject: v.subject, html: v.bodyHtml })),
-  );
-  if (steps.length === 0) {
-    blockers.push({ code: 'no_steps', message: 'Add at least one step: the campaign has no email to send' });
-  }
-  // The copy is scored as it will be sent: open pixel, tracked links, document wrapper and footer.
-  let trackingBaseUrl = (options.appUrl ?? 'https://app.tambari.ng').replace(/\/+$/, '');
+  const copy = checkCopy(ctx, findings);
+  const audienceSize = await checkAudience(ctx, copy, findings);
+  checkTimeZones(ctx, findings);
+  const active = checkSenders(ctx, findings);
+  checkDomains(active, findings);
+  const schedule = checkSchedule(ctx, active, audienceSize, findings);
+
+  return {
+    ready: findings.blockers.length === 0,
+    ...findings,
+    audienceSize,
+    estimatedFinish: schedule.finish ? schedule.finish.toISOString() : null,
+    dailyCapacity: schedule.capacity,
+  };
+}
+
+// --- The copy: merge tags, unsubscribe tags, links, spam score -----------------------------------------
+
+/** Renders a copy as it will be sent: open pixel, tracked links, document wrapper and footer. */
+function sentHtmlRenderer(ctx: PrelaunchContext): (html: string) => string {
+  const { campaign, accounts } = ctx;
+  let trackingBaseUrl = (ctx.appUrl ?? 'https://app.tambari.ng').replace(/\/+$/, '');
   try {
     trackingBaseUrl = resolveTrackingBaseUrl({
       appUrl: trackingBaseUrl,
@@ -194,7 +248,7 @@ export async function getPrelaunchReport(options: {
     SAMPLE_CONTACT,
     footerAccount ? { fromName: footerAccount.fromName, fromEmail: footerAccount.fromEmail } : null,
   );
-  const sentHtmlOf = (html: string) =>
+  return (html: string) =>
     htmlAsSent({
       html: renderTemplate(html, sampleScope, 'html').output,
       trackOpens: campaign.trackOpens,
@@ -205,171 +259,235 @@ export async function getPrelaunchReport(options: {
       fromEmail: footerAccount?.fromEmail,
       kind: campaign.kind,
     });
-  const pixelCosts: { at: string; rule: string; score: number }[] = [];
-  const usedPaths = new Map<string, { path: string[]; withDefault: boolean }>();
-  let tagProblems = 0;
-  let linkProblems = 0;
-  const perContactUrls: PerContactUrl[] = [];
-  let spamWarnings = 0;
-  let worstSpam = 0;
+}
+
+function checkCopy(ctx: PrelaunchContext, findings: Findings): CopyFindings {
+  const { campaign, steps } = ctx;
+  const copies: VariantCopy[] = steps.flatMap((step) =>
+    step.variants.map((v) => ({ step, key: v.key, subject: v.subject, html: v.bodyHtml })),
+  );
+  if (steps.length === 0) {
+    findings.blockers.push({
+      code: 'no_steps',
+      message: 'Add at least one step: the campaign has no email to send',
+    });
+  }
+  const sentHtmlOf = sentHtmlRenderer(ctx);
+  const result: CopyFindings = { copies, usedPaths: new Map(), perContactUrls: [] };
+  const tally: CopyTally = { tagProblems: 0, linkProblems: 0, spamWarnings: 0, worstSpam: 0, pixelCosts: [] };
   for (const copy of copies) {
     const at = where(copy.step, copy.key);
     const ids = { stepId: copy.step.id, variantKey: copy.key };
     const flatHtml = flattenSpintax(copy.html);
-    // The step services keep a subject on the first step; this is the last line for older data.
-    if (variantsMissingFirstSubject([copy], copy.step.position === 1).length > 0) {
-      blockers.push({ code: 'empty_subject', message: `${at}: the first email needs a subject`, ...ids });
-    }
-    if (visibleText(flatHtml).trim() === '' && !/<img\b/i.test(flatHtml)) {
-      blockers.push({ code: 'empty_body', message: `${at}: the email body is empty`, ...ids });
-    }
-    const tags = analyzeMergeTags({ subject: copy.subject, html: copy.html, knownFields });
-    if (tags.syntaxErrors.length > 0) {
-      tagProblems++;
-      blockers.push({
-        code: 'merge_tag_syntax',
-        message: `${at}: fix the merge tag ${tags.syntaxErrors.length === 1 ? 'error' : 'errors'}`,
-        detail: tags.syntaxErrors.join('\n'),
-        ...ids,
-      });
-    }
-    if (tags.unknownTags.length > 0) {
-      tagProblems++;
-      const named = tags.unknownTags.map((tag) => {
-        const suggestion = suggestTag(tag.replace(/^fields\./, ''), knownFields);
-        return suggestion ? `{{ ${tag} }} (did you mean {{ ${suggestion} }}?)` : `{{ ${tag} }}`;
-      });
-      blockers.push({
-        code: 'unknown_merge_tags',
-        message: `${at}: unknown merge ${named.length === 1 ? 'tag' : 'tags'} ${named.join(', ')}`,
-        detail:
-          'Known tags are the contact fields, your sender fields and the custom fields of the chosen lists.',
-        ...ids,
-      });
-    }
-    if (tags.unsubscribeTags.length > 0) {
-      blockers.push({
-        code: 'unsubscribe_tag',
-        message: `${at}: remove {{ ${tags.unsubscribeTags[0]} }} — Tambari adds an unsubscribe link to every email itself`,
-        ...ids,
-      });
-    }
-    const flatSubject = flattenSpintax(copy.subject);
-    const notCounted = new Set([...tags.unknownTags, ...tags.unsubscribeTags]);
-    for (const path of tags.variables) {
-      const key = pathLabel(path);
-      if (notCounted.has(key)) continue;
-      const withDefault = new RegExp(
-        `\\{\\{-?\\s*${key.replace(/[.[\]]/g, '\\$&')}\\s*\\|\\s*default\\s*:`,
-      ).test(`${flatSubject}\n${flatHtml}`);
-      const seen = usedPaths.get(key);
-      usedPaths.set(key, { path, withDefault: (seen?.withDefault ?? true) && withDefault });
-    }
-
-    const links = checkLinks(flatHtml);
-    if (links.shortened.length > 0) {
-      linkProblems++;
-      blockers.push({
-        code: 'link_shortener',
-        message: `${at}: replace shortened links with the full address (spam filters block shorteners)`,
-        detail: links.shortened.join('\n'),
-        ...ids,
-      });
-    }
-    if (links.broken.length > 0) {
-      linkProblems++;
-      warnings.push({
-        code: 'broken_link',
-        message: `${at}: ${links.broken.length === 1 ? 'a link looks' : `${links.broken.length} links look`} broken`,
-        detail: links.broken.map((b) => `${b.url} — ${b.reason}`).join('\n'),
-        ...ids,
-      });
-    }
-    if (links.insecure.length > 0) {
-      linkProblems++;
-      warnings.push({
-        code: 'insecure_link',
-        message: `${at}: use https:// links (http:// ones look unsafe to mail clients)`,
-        detail: links.insecure.join('\n'),
-        ...ids,
-      });
-    }
-
-    // Links the send removes (shared/mail-links.ts): for everyone now, per contact in the audience walk.
-    const urls = scanTemplateUrls(flatHtml);
-    if (urls.unsafe.length > 0) {
-      linkProblems++;
-      const count = urls.unsafe.length;
-      warnings.push({
-        code: 'unsafe_link',
-        message: `${at}: ${count === 1 ? 'a link will be removed' : `${count} links will be removed`} — only https://, mailto: and tel: links (and https:// images) are sent; the text stays`,
-        detail: urls.unsafe.map((u) => `${shownUrl(u.value)} — ${u.reason}`).join('\n'),
-        ...ids,
-      });
-    }
-    for (const entry of urls.perContact) {
-      perContactUrls.push({
-        at,
-        ids,
-        template: entry.value,
-        role: urlRoleOf(entry.element, entry.attribute) ?? 'link',
-        removedFor: 0,
-        examples: [],
-      });
-    }
-
-    const sentHtml = sentHtmlOf(flatHtml);
-    const spam = scoreSpam({ subject: flatSubject, html: flatHtml, sentHtml });
-    if (campaign.trackOpens && !/<img\b/i.test(flatHtml)) {
-      const cost = htmlImageOnly(sentHtml);
-      if (cost) pixelCosts.push({ at, rule: cost.rule, score: cost.score });
-    }
-    worstSpam = Math.max(worstSpam, spam.score);
-    if (spam.spammy) {
-      spamWarnings++;
-      warnings.push({
-        code: 'spam_score',
-        message: `${at}: spam score ${spam.score} (above ${SPAM_SCORE_THRESHOLD}) — this copy may land in spam`,
-        detail: spam.hits
-          .slice(0, 8)
-          .map((hit) => `${hit.description} (+${hit.score.toFixed(1)})`)
-          .join('\n'),
-        ...ids,
-      });
-    }
+    checkSubjectAndBody(copy, flatHtml, at, ids, findings);
+    checkMergeTags(ctx, copy, flatHtml, { at, ids }, result, tally, findings);
+    checkCopyLinks(flatHtml, { at, ids }, result, tally, findings);
+    checkSpam(campaign, copy, flatHtml, sentHtmlOf(flatHtml), { at, ids }, tally, findings);
   }
   if (copies.length > 0) {
-    if (tagProblems === 0)
-      passed.push({ code: 'merge_tags', message: 'Every merge tag is known and well formed' });
-    if (linkProblems === 0)
-      passed.push({ code: 'links', message: 'Links look complete and none is shortened' });
-    if (spamWarnings === 0) {
-      passed.push({
+    if (tally.tagProblems === 0)
+      findings.passed.push({ code: 'merge_tags', message: 'Every merge tag is known and well formed' });
+    if (tally.linkProblems === 0)
+      findings.passed.push({ code: 'links', message: 'Links look complete and none is shortened' });
+    if (tally.spamWarnings === 0) {
+      findings.passed.push({
         code: 'spam_score',
-        message: `Spam score ${worstSpam} at most (below ${SPAM_SCORE_THRESHOLD})`,
+        message: `Spam score ${tally.worstSpam} at most (below ${SPAM_SCORE_THRESHOLD})`,
       });
     }
   }
   if (campaign.kind === 'campaign' && campaign.trackOpens && copies.length > 0) {
-    warnings.push({
+    findings.warnings.push({
       code: 'open_tracking',
       message: OPEN_TRACKING_WARNING,
       detail:
-        pixelCosts.length > 0
-          ? pixelCosts.map((c) => `${c.at}: +${c.score.toFixed(1)} (${c.rule})`).join('\n')
+        tally.pixelCosts.length > 0
+          ? tally.pixelCosts.map((c) => `${c.at}: +${c.score.toFixed(1)} (${c.rule})`).join('\n')
           : 'SpamAssassin adds nothing for the pixel to these emails (long enough, or they already carry images), but Apple Mail and Gmail fetch images for the reader, so opens stay unreliable.',
     });
   }
-  passed.push({
+  findings.passed.push({
     code: 'unsubscribe',
     message: 'Every email gets an unsubscribe link and one-click unsubscribe headers',
   });
+  return result;
+}
 
-  // --- The audience: size, fallbacks, privacy-law countries ---------------------------------------------
+type CopyPlace = { at: string; ids: { stepId: string; variantKey: string } };
+
+function checkSubjectAndBody(
+  copy: VariantCopy,
+  flatHtml: string,
+  at: string,
+  ids: CopyPlace['ids'],
+  findings: Findings,
+): void {
+  // The step services keep a subject on the first step; this is the last line for older data.
+  if (variantsMissingFirstSubject([copy], copy.step.position === 1).length > 0) {
+    findings.blockers.push({
+      code: 'empty_subject',
+      message: `${at}: the first email needs a subject`,
+      ...ids,
+    });
+  }
+  if (visibleText(flatHtml).trim() === '' && !/<img\b/i.test(flatHtml)) {
+    findings.blockers.push({ code: 'empty_body', message: `${at}: the email body is empty`, ...ids });
+  }
+}
+
+function checkMergeTags(
+  ctx: PrelaunchContext,
+  copy: VariantCopy,
+  flatHtml: string,
+  { at, ids }: CopyPlace,
+  result: CopyFindings,
+  tally: CopyTally,
+  findings: Findings,
+): void {
+  const { knownFields } = ctx;
+  const tags = analyzeMergeTags({ subject: copy.subject, html: copy.html, knownFields });
+  if (tags.syntaxErrors.length > 0) {
+    tally.tagProblems++;
+    findings.blockers.push({
+      code: 'merge_tag_syntax',
+      message: `${at}: fix the merge tag ${tags.syntaxErrors.length === 1 ? 'error' : 'errors'}`,
+      detail: tags.syntaxErrors.join('\n'),
+      ...ids,
+    });
+  }
+  if (tags.unknownTags.length > 0) {
+    tally.tagProblems++;
+    const named = tags.unknownTags.map((tag) => {
+      const suggestion = suggestTag(tag.replace(/^fields\./, ''), knownFields);
+      return suggestion ? `{{ ${tag} }} (did you mean {{ ${suggestion} }}?)` : `{{ ${tag} }}`;
+    });
+    findings.blockers.push({
+      code: 'unknown_merge_tags',
+      message: `${at}: unknown merge ${named.length === 1 ? 'tag' : 'tags'} ${named.join(', ')}`,
+      detail:
+        'Known tags are the contact fields, your sender fields and the custom fields of the chosen lists.',
+      ...ids,
+    });
+  }
+  if (tags.unsubscribeTags.length > 0) {
+    findings.blockers.push({
+      code: 'unsubscribe_tag',
+      message: `${at}: remove {{ ${tags.unsubscribeTags[0]} }} — Tambari adds an unsubscribe link to every email itself`,
+      ...ids,
+    });
+  }
+  // The tags the audience check counts fallbacks for, and whether each use has a default.
+  const flatSubject = flattenSpintax(copy.subject);
+  const notCounted = new Set([...tags.unknownTags, ...tags.unsubscribeTags]);
+  for (const path of tags.variables) {
+    const key = pathLabel(path);
+    if (notCounted.has(key)) continue;
+    const withDefault = new RegExp(
+      `\\{\\{-?\\s*${key.replace(/[.[\]]/g, '\\$&')}\\s*\\|\\s*default\\s*:`,
+    ).test(`${flatSubject}\n${flatHtml}`);
+    const seen = result.usedPaths.get(key);
+    result.usedPaths.set(key, { path, withDefault: (seen?.withDefault ?? true) && withDefault });
+  }
+}
+
+function checkCopyLinks(
+  flatHtml: string,
+  { at, ids }: CopyPlace,
+  result: CopyFindings,
+  tally: CopyTally,
+  findings: Findings,
+): void {
+  const links = checkLinks(flatHtml);
+  if (links.shortened.length > 0) {
+    tally.linkProblems++;
+    findings.blockers.push({
+      code: 'link_shortener',
+      message: `${at}: replace shortened links with the full address (spam filters block shorteners)`,
+      detail: links.shortened.join('\n'),
+      ...ids,
+    });
+  }
+  if (links.broken.length > 0) {
+    tally.linkProblems++;
+    findings.warnings.push({
+      code: 'broken_link',
+      message: `${at}: ${links.broken.length === 1 ? 'a link looks' : `${links.broken.length} links look`} broken`,
+      detail: links.broken.map((b) => `${b.url} — ${b.reason}`).join('\n'),
+      ...ids,
+    });
+  }
+  if (links.insecure.length > 0) {
+    tally.linkProblems++;
+    findings.warnings.push({
+      code: 'insecure_link',
+      message: `${at}: use https:// links (http:// ones look unsafe to mail clients)`,
+      detail: links.insecure.join('\n'),
+      ...ids,
+    });
+  }
+
+  // Links the send removes (shared/mail-links.ts): for everyone now, per contact in the audience walk.
+  const urls = scanTemplateUrls(flatHtml);
+  if (urls.unsafe.length > 0) {
+    tally.linkProblems++;
+    const count = urls.unsafe.length;
+    findings.warnings.push({
+      code: 'unsafe_link',
+      message: `${at}: ${count === 1 ? 'a link will be removed' : `${count} links will be removed`} — only https://, mailto: and tel: links (and https:// images) are sent; the text stays`,
+      detail: urls.unsafe.map((u) => `${shownUrl(u.value)} — ${u.reason}`).join('\n'),
+      ...ids,
+    });
+  }
+  for (const entry of urls.perContact) {
+    result.perContactUrls.push({
+      at,
+      ids,
+      template: entry.value,
+      role: urlRoleOf(entry.element, entry.attribute) ?? 'link',
+      removedFor: 0,
+      examples: [],
+    });
+  }
+}
+
+function checkSpam(
+  campaign: CampaignRow,
+  copy: VariantCopy,
+  flatHtml: string,
+  sentHtml: string,
+  { at, ids }: CopyPlace,
+  tally: CopyTally,
+  findings: Findings,
+): void {
+  const spam = scoreSpam({ subject: flattenSpintax(copy.subject), html: flatHtml, sentHtml });
+  if (campaign.trackOpens && !/<img\b/i.test(flatHtml)) {
+    const cost = htmlImageOnly(sentHtml);
+    if (cost) tally.pixelCosts.push({ at, rule: cost.rule, score: cost.score });
+  }
+  tally.worstSpam = Math.max(tally.worstSpam, spam.score);
+  if (spam.spammy) {
+    tally.spamWarnings++;
+    findings.warnings.push({
+      code: 'spam_score',
+      message: `${at}: spam score ${spam.score} (above ${SPAM_SCORE_THRESHOLD}) — this copy may land in spam`,
+      detail: spam.hits
+        .slice(0, 8)
+        .map((hit) => `${hit.description} (+${hit.score.toFixed(1)})`)
+        .join('\n'),
+      ...ids,
+    });
+  }
+}
+
+// --- The audience: size, fallbacks, privacy-law countries ----------------------------------------------
+
+/** One walk over the audience: its size, the contacts missing each merge tag, the privacy-law counts. */
+async function walkAudience(ctx: PrelaunchContext, copy: CopyFindings, findings: Findings) {
+  const { accounts } = ctx;
   let audienceSize = 0;
   const missing = new Map<string, number>();
   const consent = new Map<string, number>();
-  const contactPaths = [...usedPaths.values()].filter(
+  const contactPaths = [...copy.usedPaths.values()].filter(
     (p) => p.path[0] !== 'senderName' && p.path[0] !== 'senderEmail',
   );
   const firstAccount = accounts.find((a) => a.status === 'active') ?? accounts[0];
@@ -377,20 +495,9 @@ export async function getPrelaunchReport(options: {
     ? { fromName: firstAccount.fromName, fromEmail: firstAccount.fromEmail }
     : null;
   try {
-    for await (const contact of audienceOf(db, campaign, owner?.role ?? null)) {
+    for await (const contact of audienceOf(ctx.db, ctx.campaign, ctx.ownerRole)) {
       audienceSize++;
-      if (perContactUrls.length > 0) {
-        const scope = mergeScope(contact, urlSender);
-        for (const url of perContactUrls) {
-          const rendered = renderTemplate(url.template, scope, 'text');
-          // A fragment cut by the HTML parser (`href="{{ site | default: "https://…" }}"`) is not what the
-          // send renders (it renders the whole body first): nothing to judge here, the send still checks.
-          if (rendered.error) continue;
-          if (judgeMailUrl(rendered.output, url.role).ok) continue;
-          url.removedFor++;
-          if (url.examples.length < 3) url.examples.push(`${contact.email}: ${shownUrl(rendered.output)}`);
-        }
-      }
+      if (copy.perContactUrls.length > 0) judgePerContactUrls(copy.perContactUrls, contact, urlSender);
       if (contactPaths.length > 0) {
         const scope = mergeScope(contact, null);
         for (const { path } of contactPaths) {
@@ -402,8 +509,32 @@ export async function getPrelaunchReport(options: {
     }
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    blockers.push({ code: 'audience_invalid', message: error.message });
+    findings.blockers.push({ code: 'audience_invalid', message: error.message });
   }
+  return { audienceSize, missing, consent, contactPaths };
+}
+
+/** Counts the contacts whose value would make a per-contact URL one the send removes. */
+function judgePerContactUrls(
+  urls: PerContactUrl[],
+  contact: AudienceContact,
+  sender: { fromName: string; fromEmail: string } | null,
+): void {
+  const scope = mergeScope(contact, sender);
+  for (const url of urls) {
+    const rendered = renderTemplate(url.template, scope, 'text');
+    // A fragment cut by the HTML parser (`href="{{ site | default: "https://…" }}"`) is not what the
+    // send renders (it renders the whole body first): nothing to judge here, the send still checks.
+    if (rendered.error) continue;
+    if (judgeMailUrl(rendered.output, url.role).ok) continue;
+    url.removedFor++;
+    if (url.examples.length < 3) url.examples.push(`${contact.email}: ${shownUrl(rendered.output)}`);
+  }
+}
+
+async function checkAudience(ctx: PrelaunchContext, copy: CopyFindings, findings: Findings): Promise<number> {
+  const { audienceSize, missing, consent, contactPaths } = await walkAudience(ctx, copy, findings);
+  const { blockers, warnings, passed } = findings;
   if (audienceSize === 0 && !blockers.some((b) => b.code === 'audience_invalid')) {
     blockers.push({
       code: 'empty_audience',
@@ -416,7 +547,7 @@ export async function getPrelaunchReport(options: {
       message: `${audienceSize.toLocaleString('en')} contacts in the audience`,
     });
   }
-  for (const url of perContactUrls) {
+  for (const url of copy.perContactUrls) {
     if (url.removedFor === 0) continue;
     warnings.push({
       code: 'unsafe_merge_link',
@@ -429,11 +560,9 @@ export async function getPrelaunchReport(options: {
       ...url.ids,
     });
   }
-  let fallbackWarnings = 0;
   for (const [key, count] of missing) {
-    const used = usedPaths.get(key)!;
+    const used = copy.usedPaths.get(key)!;
     const name = TAG_LABELS[key] ?? key.replace(/^fields\./, '');
-    fallbackWarnings++;
     warnings.push({
       code: 'fallbacks',
       message: `${count.toLocaleString('en')} of ${audienceSize.toLocaleString('en')} contacts have no ${name}`,
@@ -442,7 +571,7 @@ export async function getPrelaunchReport(options: {
         : `Their copy will have a gap where {{ ${key} }} is. Add a fallback: {{ ${key} | default: "…" }}`,
     });
   }
-  if (fallbackWarnings === 0 && audienceSize > 0 && contactPaths.length > 0) {
+  if (missing.size === 0 && audienceSize > 0 && contactPaths.length > 0) {
     passed.push({ code: 'fallbacks', message: 'Every contact has a value for every merge tag' });
   }
   for (const [law, count] of consent) {
@@ -455,8 +584,13 @@ export async function getPrelaunchReport(options: {
           : 'Under GDPR, cold email needs a legitimate interest you can show, a clear sender and an easy opt-out.',
     });
   }
+  return audienceSize;
+}
 
-  // --- Time zones: a zone the runtime cannot use (saved before zones were checked) would stop sending ----
+// --- Time zones: a zone the runtime cannot use (saved before zones were checked) would stop sending ------
+
+function checkTimeZones(ctx: PrelaunchContext, findings: Findings): void {
+  const { campaign, accounts } = ctx;
   const badZones = [
     ...(isIanaTimeZone(campaign.timeZone) ? [] : [`the campaign's sending window (${campaign.timeZone})`]),
     ...accounts
@@ -464,40 +598,51 @@ export async function getPrelaunchReport(options: {
       .map((a) => `sender account ${a.fromEmail} (${a.timeZone})`),
   ];
   if (badZones.length > 0) {
-    blockers.push({
+    findings.blockers.push({
       code: 'time_zone',
       message: `Choose a valid time zone: ${badZones.join('; ')}`,
       detail: 'Use a name like Africa/Lagos or Europe/London.',
     });
   }
+}
 
-  // --- Sender accounts and their domains ---------------------------------------------------------------
+// --- Sender accounts and their domains -----------------------------------------------------------------
+
+const accountStatusLine = (a: SenderAccountRow) =>
+  `${a.fromEmail}: ${a.status}${a.statusReason ? ` — ${a.statusReason}` : ''}`;
+
+/** Whether the chosen accounts can send; returns the active ones, which carry the campaign. */
+function checkSenders(ctx: PrelaunchContext, findings: Findings): SenderAccountRow[] {
+  const { accounts } = ctx;
   const active = accounts.filter((a) => a.status === 'active');
   if (accounts.length === 0) {
-    blockers.push({ code: 'no_sender', message: 'Choose at least one sender account to send from' });
+    findings.blockers.push({ code: 'no_sender', message: 'Choose at least one sender account to send from' });
   } else if (active.length === 0) {
-    blockers.push({
+    findings.blockers.push({
       code: 'no_active_sender',
       message: 'None of the chosen sender accounts can send: resume or fix one of them',
-      detail: accounts
-        .map((a) => `${a.fromEmail}: ${a.status}${a.statusReason ? ` — ${a.statusReason}` : ''}`)
-        .join('\n'),
+      detail: accounts.map(accountStatusLine).join('\n'),
     });
   } else if (active.length < accounts.length) {
-    warnings.push({
+    findings.warnings.push({
       code: 'sender_unhealthy',
       message: `${accounts.length - active.length} of ${accounts.length} sender accounts are paused or failing; the others carry the campaign`,
       detail: accounts
         .filter((a) => a.status !== 'active')
-        .map((a) => `${a.fromEmail}: ${a.status}${a.statusReason ? ` — ${a.statusReason}` : ''}`)
+        .map(accountStatusLine)
         .join('\n'),
     });
   } else {
-    passed.push({
+    findings.passed.push({
       code: 'senders',
       message: `${active.length} sender ${active.length === 1 ? 'account' : 'accounts'} ready`,
     });
   }
+  return active;
+}
+
+/** SPF, DKIM and DMARC of each sending domain, from the accounts' last domain check. */
+function checkDomains(active: SenderAccountRow[], findings: Findings): void {
   const domains = new Map<string, SenderAccountRow>();
   for (const account of active) {
     const domain = account.fromEmail.slice(account.fromEmail.lastIndexOf('@') + 1).toLowerCase();
@@ -506,61 +651,75 @@ export async function getPrelaunchReport(options: {
   let dnsProblems = 0;
   for (const [domain, account] of domains) {
     if (account.isDevMailbox) continue;
-    const check = account.domainCheck;
-    if (!check) {
-      dnsProblems++;
-      warnings.push({
-        code: 'domain_unchecked',
-        message: `${domain}: SPF, DKIM and DMARC have not been checked yet — run the domain check on the sender account`,
-      });
-      continue;
-    }
-    if (check.spf.status === 'fail') {
-      dnsProblems++;
-      blockers.push({
-        code: 'spf_fail',
-        message: `${domain}: SPF fails — mail from this domain is likely to be rejected`,
-        detail: [
-          check.spf.detail,
-          check.spf.fix ? `Add ${check.spf.fix.type} ${check.spf.fix.host}: ${check.spf.fix.value}` : '',
-        ]
-          .filter(Boolean)
-          .join('\n'),
-      });
-    } else if (check.spf.status === 'warn') {
-      dnsProblems++;
-      warnings.push({
-        code: 'spf_warn',
-        message: `${domain}: SPF needs attention`,
-        detail: check.spf.detail,
-      });
-    }
-    if (check.dkim.status !== 'pass') {
-      dnsProblems++;
-      warnings.push({
-        code: 'dkim',
-        message: `${domain}: DKIM ${check.dkim.status === 'fail' ? 'fails' : 'was not confirmed'}`,
-        detail: check.dkim.detail,
-      });
-    }
-    if (check.dmarc.status !== 'pass') {
-      dnsProblems++;
-      warnings.push({
-        code: 'dmarc',
-        message: `${domain}: DMARC ${check.dmarc.status === 'fail' ? 'is missing or fails' : 'needs attention'}`,
-        detail: check.dmarc.detail,
-      });
-    }
+    dnsProblems += checkDomain(domain, account.domainCheck, findings);
   }
   if (domains.size > 0 && dnsProblems === 0) {
-    passed.push({ code: 'domains', message: 'SPF, DKIM and DMARC pass for every sending domain' });
+    findings.passed.push({ code: 'domains', message: 'SPF, DKIM and DMARC pass for every sending domain' });
   }
+}
 
-  // --- Schedule and estimated finish ---------------------------------------------------------------------
+/** One domain's findings; returns how many problems it has. */
+function checkDomain(domain: string, check: SenderAccountRow['domainCheck'], findings: Findings): number {
+  if (!check) {
+    findings.warnings.push({
+      code: 'domain_unchecked',
+      message: `${domain}: SPF, DKIM and DMARC have not been checked yet — run the domain check on the sender account`,
+    });
+    return 1;
+  }
+  let problems = 0;
+  if (check.spf.status === 'fail') {
+    problems++;
+    findings.blockers.push({
+      code: 'spf_fail',
+      message: `${domain}: SPF fails — mail from this domain is likely to be rejected`,
+      detail: [
+        check.spf.detail,
+        check.spf.fix ? `Add ${check.spf.fix.type} ${check.spf.fix.host}: ${check.spf.fix.value}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    });
+  } else if (check.spf.status === 'warn') {
+    problems++;
+    findings.warnings.push({
+      code: 'spf_warn',
+      message: `${domain}: SPF needs attention`,
+      detail: check.spf.detail,
+    });
+  }
+  if (check.dkim.status !== 'pass') {
+    problems++;
+    findings.warnings.push({
+      code: 'dkim',
+      message: `${domain}: DKIM ${check.dkim.status === 'fail' ? 'fails' : 'was not confirmed'}`,
+      detail: check.dkim.detail,
+    });
+  }
+  if (check.dmarc.status !== 'pass') {
+    problems++;
+    findings.warnings.push({
+      code: 'dmarc',
+      message: `${domain}: DMARC ${check.dmarc.status === 'fail' ? 'is missing or fails' : 'needs attention'}`,
+      detail: check.dmarc.detail,
+    });
+  }
+  return problems;
+}
+
+// --- Schedule and estimated finish -------------------------------------------------------------------------
+
+function checkSchedule(
+  ctx: PrelaunchContext,
+  active: SenderAccountRow[],
+  audienceSize: number,
+  findings: Findings,
+): { capacity: number; finish: Date | null } {
+  const { campaign, steps } = ctx;
   const at = now();
   const scheduledAt = campaign.scheduledAt;
   if (campaign.status === 'draft' && scheduledAt && scheduledAt.getTime() < at.getTime()) {
-    warnings.push({
+    findings.warnings.push({
       code: 'schedule_past',
       message: 'The scheduled start has passed: the campaign starts as soon as you launch it',
     });
@@ -587,22 +746,13 @@ export async function getPrelaunchReport(options: {
     timeZone: campaign.timeZone,
   });
   if (finish && finish.getTime() - start.getTime() > LONG_FINISH_DAYS * 86_400_000) {
-    warnings.push({
+    findings.warnings.push({
       code: 'long_finish',
       message: `At ${capacity.toLocaleString('en')} emails a day this campaign takes more than ${LONG_FINISH_DAYS} days`,
       detail: 'Add sender accounts, widen the sending window or shorten the gaps to finish sooner.',
     });
   }
-
-  return {
-    ready: blockers.length === 0,
-    blockers,
-    warnings,
-    passed,
-    audienceSize,
-    estimatedFinish: finish ? finish.toISOString() : null,
-    dailyCapacity: capacity,
-  };
+  return { capacity, finish };
 }
 
 function isMissing(scope: Record<string, unknown>, path: string[]): boolean {

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { contactErrorSchema } from '../../../shared/contacts';
 import {
   campaignPreviewRequestSchema,
   campaignTestSendRequestSchema,
@@ -10,6 +9,7 @@ import {
   prelaunchReportSchema,
   testSendResultSchema,
 } from '../../../shared/personalize';
+import { errorResponses } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
 import { getPrelaunchReport } from './prelaunch';
 import { previewCampaignStep, previewContent, sendCampaignTestEmail } from './preview.service';
@@ -18,14 +18,7 @@ export async function campaignPreviewRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env, secrets } = app.services;
   const tags = ['campaigns'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-    429: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409, 429);
   const params = z.object({ id: z.uuid('Campaign not found') });
   const perUser = (max: number) => ({
     rateLimit: {

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { contactErrorSchema } from '../../../shared/contacts';
 import {
   latestTestRunSchema,
   testRunAddressesSchema,
   testRunRequestSchema,
   testRunSchema,
 } from '../../../shared/test-runs';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { findTestRun, getTestRun, listTestRunAddresses, startTestRun } from './test-run.service';
 
@@ -16,14 +16,7 @@ export async function testRunRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['campaigns'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-    429: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409, 429);
   const params = z.object({ id: z.uuid('Campaign not found') });
 
   app.get(

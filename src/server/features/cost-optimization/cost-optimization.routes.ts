@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorSchema } from '../../../shared/auth';
 import { costOptimizationSchema, costQuerySchema } from '../../../shared/cost-optimization';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import { getCostOptimization } from './cost-optimization.service';
 
@@ -16,7 +16,7 @@ export async function costOptimizationRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['admin'],
         querystring: costQuerySchema,
-        response: { 200: costOptimizationSchema, 401: errorSchema, 403: errorSchema },
+        response: { 200: costOptimizationSchema, ...errorResponses(401, 403) },
       },
     },
     async (request) => {

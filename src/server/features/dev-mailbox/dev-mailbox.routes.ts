@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { devMailSchema, devMailSummarySchema } from '../../../shared/admin';
-import { errorSchema, messageSchema } from '../../../shared/auth';
+import { messageSchema } from '../../../shared/auth';
 import { inboundResultSchema, simulateInboundInputSchema } from '../../../shared/inbound';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import { clearDevMail, getDevMailById, listDevMail } from './dev-mailbox.service';
 import { simulateDevMailAnswer } from './dev-mailbox-simulate.service';
@@ -28,7 +29,7 @@ export async function devMailboxRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         params: z.object({ id: z.uuid({ error: 'Message not found' }) }),
-        response: { 200: devMailSchema, 404: errorSchema },
+        response: { 200: devMailSchema, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -44,7 +45,7 @@ export async function devMailboxRoutes(fastify: FastifyInstance) {
         tags,
         params: z.object({ id: z.uuid({ error: 'Message not found' }) }),
         body: simulateInboundInputSchema,
-        response: { 200: inboundResultSchema, 400: errorSchema, 404: errorSchema },
+        response: { 200: inboundResultSchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => {

@@ -5,7 +5,7 @@ import { auditEntriesOf } from '../../../../tests/factories/audit';
 import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { DirectoryContact } from '../../../shared/contacts';
+import type { DirectoryContact } from '../../../shared/directory';
 import { rebuildDirectoryFacets } from './directory-admin.service';
 
 describe('admin directory API', () => {

@@ -1,10 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import {
-  type AdminDirectoryQuery,
-  type DirectoryContact,
-  LEAD_COUNT_EXACT_CAP,
-  type VerificationStatus,
-} from '../../../shared/contacts';
+import { LEAD_COUNT_EXACT_CAP, type VerificationStatus } from '../../../shared/contacts';
+import type { AdminDirectoryQuery, DirectoryContact } from '../../../shared/directory';
 import type { Database } from '../../db/client';
 import { directoryContacts as t } from '../../db/schema/index';
 import type { Queue } from '../../jobs/queue';

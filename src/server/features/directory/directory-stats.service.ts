@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type DirectoryStats, roundDownFigure } from '../../../shared/contacts';
+import { type DirectoryStats, roundDownFigure } from '../../../shared/leads';
 import type { Database } from '../../db/client';
 import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
 import { now } from '../../lib/clock';

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema } from '../../../shared/auth';
+import { uuidParamsSchema } from '../../../shared/contacts';
+import { myAssignmentSchema } from '../../../shared/data-entry';
 import {
   adminDirectoryCountSchema,
   adminDirectoryQuerySchema,
@@ -9,26 +11,23 @@ import {
   bulkRecategorizeSchema,
   bulkResultSchema,
   bulkVerifySchema,
-  contactErrorSchema,
   createDirectoryContactSchema,
   dataEntryStatsQuerySchema,
   dataEntryStatsSchema,
   directoryContactPageSchema,
   directoryContactSchema,
-  directoryStatsSchema,
   duplicateContactErrorSchema,
   updateDirectoryContactSchema,
-  uuidParamsSchema,
   verificationQueueQuerySchema,
   verifyContactSchema,
-} from '../../../shared/contacts';
-import { myAssignmentSchema } from '../../../shared/data-entry';
+} from '../../../shared/directory';
+import { directoryStatsSchema } from '../../../shared/leads';
 import {
   recategorizationPreviewSchema,
   recategorizationRuleSchema,
   recategorizationSchema,
 } from '../../../shared/recategorization';
-import { AppError } from '../../lib/errors';
+import { AppError, errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import { assertWithinAssignment, getMyAssignment } from './data-entry-assignments.service';
@@ -91,12 +90,7 @@ export async function directoryRoutes(fastify: FastifyInstance) {
     },
   );
   const { db, queue } = app.services;
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404);
   const params = uuidParamsSchema;
 
   // --- Data entry -----------------------------------------------------------------------------------
@@ -313,7 +307,7 @@ export async function directoryRoutes(fastify: FastifyInstance) {
   );
 
   // --- Recategorization (/admin/recategorization) ----------------------------------------------------
-  const recategorizationErrors = { ...errors, 409: contactErrorSchema };
+  const recategorizationErrors = { ...errors, ...errorResponses(409) };
   app.post(
     '/api/admin/recategorizations/preview',
     {

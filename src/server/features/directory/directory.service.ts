@@ -4,11 +4,11 @@ import isURL from 'validator/lib/isURL.js';
 import {
   CONTACT_MESSAGES,
   type ContactSource,
-  type DirectoryContact,
   type LeadSort,
   normalizeEmail,
   type VerificationStatus,
 } from '../../../shared/contacts';
+import type { DirectoryContact } from '../../../shared/directory';
 import type { Database } from '../../db/client';
 import { directoryContacts as t } from '../../db/schema/index';
 import { now } from '../../lib/clock';
@@ -147,8 +147,7 @@ async function findLiveByEmail(db: Database, email: string, exceptId?: string): 
 }
 
 function duplicateError(existing: DirectoryRow): AppError {
-  return new AppError('conflict', CONTACT_MESSAGES.duplicateDirectoryContact, {
-    code: 'duplicate',
+  return new AppError('duplicate', CONTACT_MESSAGES.duplicateDirectoryContact, {
     existing: toDirectoryContactDto(existing),
   });
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import { runbookParamsSchema, runbookSchema, runbookSummarySchema } from '../../../shared/documentation';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import { getRunbook, listRunbooks } from './documentation.service';
 
@@ -10,7 +10,7 @@ import { getRunbook, listRunbooks } from './documentation.service';
 export async function documentationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.get(
     '/api/admin/documentation',

@@ -2,7 +2,6 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import {
   importListSchema,
   importReinspectSchema,
@@ -12,6 +11,7 @@ import {
   importSummarySchema,
   importUploadResultSchema,
 } from '../../../shared/imports';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { getImportReport, listImportRejections } from './import-report.service';
 import {
@@ -33,11 +33,11 @@ export async function importsRoutes(fastify: FastifyInstance) {
   });
   const tags = ['imports'];
   const params = z.object({ id: z.uuid() });
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404, 409);
 
   app.post(
     '/api/imports',
-    { schema: { tags, response: { 201: importUploadResultSchema, ...errors, 413: errorSchema } } },
+    { schema: { tags, response: { 201: importUploadResultSchema, ...errors, ...errorResponses(413) } } },
     async (request, reply) => {
       const { user } = await requireSession(request);
       const result = await uploadImport({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { type DirectoryStats, type Lead, roundDownFigure } from '../../../shared/contacts';
+import { type DirectoryStats, type Lead, roundDownFigure } from '../../../shared/leads';
 import { advanceClock, resetClock } from '../../lib/clock';
 
 const DAY = 86_400_000;

@@ -3,29 +3,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   addToListResultSchema,
   addToListSchema,
-  contactErrorSchema,
   freePlanScopeInputSchema,
   freePlanScopeSchema,
   leadCountSchema,
   leadFiltersSchema,
   leadSearchQuerySchema,
   leadSearchResultSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/leads';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
-import { addLeadsToList, countLeads, getFreePlanScope, searchLeads, setFreePlanScope } from './leads.service';
+import { addLeadsToList, countLeads, getLeadScope, searchLeads, setLeadScope } from './leads.service';
 
 export async function leadsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env } = app.services;
   const tags = ['leads'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-    429: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409, 429);
   // Lead search is the costliest read a user can repeat (DESIGN.md security rules).
   const searchLimit = { rateLimit: { max: env.LEADS_RATE_LIMIT_MAX, timeWindow: 60_000 } };
 
@@ -63,7 +56,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     { schema: { tags, response: { 200: freePlanScopeSchema, ...errors } } },
     async (request) => {
       const { user } = await requireSession(request);
-      return getFreePlanScope({ db, actor: user });
+      return getLeadScope({ db, actor: user });
     },
   );
 
@@ -72,7 +65,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     { schema: { tags, body: freePlanScopeInputSchema, response: { 200: freePlanScopeSchema, ...errors } } },
     async (request) => {
       const { user } = await requireSession(request);
-      return setFreePlanScope({ db, actor: user, ...request.body });
+      return setLeadScope({ db, actor: user, input: request.body });
     },
   );
 

@@ -1,17 +1,13 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { categoryName } from '../../../shared/categories';
 import {
   ADD_ALL_MATCHING_MAX,
-  CONTACT_MESSAGES,
   LEAD_COUNT_EXACT_CAP,
-  type Lead,
   type LeadSort,
   ROLE_ADDRESS_LOCAL_PARTS,
 } from '../../../shared/contacts';
+import type { Lead } from '../../../shared/leads';
 import type { Database } from '../../db/client';
-import { contactLists, leadScopes, listContacts, directoryContacts as t } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+import { contactLists, listContacts, directoryContacts as t } from '../../db/schema/index';
 import {
   countDirectoryCapped,
   countFromFacets,
@@ -28,10 +24,9 @@ import {
   assertRecipientCapacity,
   type ContactsActor,
   countRecipients,
-  isLeadScopeRestricted,
   lockUserContacts,
 } from '../plans/plan-access.service';
-import { countryName } from '../reference/reference.service';
+import { scopedFilters } from './lead-scope';
 
 export function toLeadDto(row: DirectoryRow): Lead {
   return {
@@ -58,63 +53,9 @@ export function toLeadDto(row: DirectoryRow): Lead {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Free plan scope (spec §6: one country and one category)
+// The plan's scope of the directory (lead-scope.ts): what search, count and add-to-list run within
 
-export async function getFreePlanScope({ db, actor }: { db: Database; actor: ContactsActor }) {
-  const [restricted, [row]] = await Promise.all([
-    isLeadScopeRestricted({ db, actor }),
-    db.select().from(leadScopes).where(eq(leadScopes.userId, actor.id)).limit(1),
-  ]);
-  return {
-    restricted,
-    scope: row ? { countryCode: row.countryCode, category: row.category } : null,
-    updatedAt: row?.updatedAt.toISOString() ?? null,
-  };
-}
-
-export async function setFreePlanScope(options: {
-  db: Database;
-  actor: ContactsActor;
-  countryCode: string;
-  category: string;
-}) {
-  const values = { countryCode: options.countryCode, category: options.category, updatedAt: now() };
-  await options.db
-    .insert(leadScopes)
-    .values({ userId: options.actor.id, ...values })
-    .onConflictDoUpdate({ target: leadScopes.userId, set: values });
-  return getFreePlanScope(options);
-}
-
-const scopeLabel = (scope: { countryCode: string; category: string }) =>
-  `${countryName(scope.countryCode)} · ${categoryName(scope.category)}`;
-
-/**
- * The filters a search really runs with. A restricted (free) user's search stays in the chosen country
- * and category: omitted → the scope; anything else → 403 naming the upgrade.
- */
-export async function scopedFilters(options: {
-  db: Database;
-  actor: ContactsActor;
-  filters: DirectoryFilters;
-}): Promise<DirectoryFilters> {
-  const { db, actor, filters } = options;
-  if (!(await isLeadScopeRestricted({ db, actor }))) return filters;
-  const [scope] = await db.select().from(leadScopes).where(eq(leadScopes.userId, actor.id)).limit(1);
-  if (!scope) {
-    throw new AppError('forbidden', CONTACT_MESSAGES.freeScopeRequired, { reason: 'free_scope_required' });
-  }
-  const outside =
-    (filters.country ?? []).some((code) => code !== scope.countryCode) ||
-    (filters.category ?? []).some((slug) => slug !== scope.category);
-  if (outside) {
-    throw new AppError('forbidden', CONTACT_MESSAGES.outsideFreeScope(scopeLabel(scope)), {
-      reason: 'plan_restricted',
-      scope: { countryCode: scope.countryCode, category: scope.category },
-    });
-  }
-  return { ...filters, country: [scope.countryCode], category: [scope.category] };
-}
+export { availableLeadScope, getLeadScope, scopedFilters, setLeadScope } from './lead-scope';
 
 // ---------------------------------------------------------------------------------------------------
 // Search and count

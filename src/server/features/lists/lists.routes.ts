@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
+import { uuidParamsSchema } from '../../../shared/contacts';
 import {
-  contactErrorSchema,
   contactListSchema,
   contactListsSchema,
   createListContactSchema,
@@ -16,8 +16,8 @@ import {
   removeListContactsSchema,
   updateListContactSchema,
   updateListSchema,
-  uuidParamsSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/lists';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { exportListCsv } from './list-export';
 import {
@@ -39,13 +39,7 @@ export async function listsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['lists'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409);
   const params = uuidParamsSchema;
 
   app.get(

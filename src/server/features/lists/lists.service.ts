@@ -15,13 +15,12 @@ import {
 } from 'drizzle-orm';
 import {
   CONTACT_MESSAGES,
-  type ContactList,
   emailDedupeKey,
   isRoleAddress,
   LIST_RECYCLE_BIN_DAYS,
-  type ListContact,
   normalizeEmail,
 } from '../../../shared/contacts';
+import type { ContactList, ListContact } from '../../../shared/lists';
 import type { Database } from '../../db/client';
 import { contactLists, listContacts } from '../../db/schema/index';
 import { now } from '../../lib/clock';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { ContactList, ListContact } from '../../../shared/contacts';
+import type { ContactList, ListContact } from '../../../shared/lists';
 import { contactLists, listContacts, users } from '../../db/schema/index';
 import { escapeCsvCell } from './list-export';
 import { getListRow } from './lists.service';

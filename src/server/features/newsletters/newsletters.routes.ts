@@ -3,7 +3,6 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import {
   NEWSLETTER_IMAGE_MAX_BYTES,
   NEWSLETTER_MESSAGES,
@@ -16,7 +15,7 @@ import {
   newsletterTestSendSchema,
   newsletterUpdateSchema,
 } from '../../../shared/newsletters';
-import { AppError } from '../../lib/errors';
+import { AppError, errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { renderWebVersion, sendNewsletterTest } from './newsletter-delivery';
 import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
@@ -39,13 +38,7 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
   });
   const tags = ['newsletters'];
   const params = z.object({ id: z.uuid(NEWSLETTER_MESSAGES.notFound) });
-  const errors = {
-    400: errorSchema,
-    401: errorSchema,
-    403: errorSchema,
-    404: errorSchema,
-    409: errorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409);
   const appUrl = env.APP_URL;
   const sendContext = { db, queue, appUrl, dispatchConcurrency: env.DISPATCH_CONCURRENCY };
 
@@ -79,7 +72,7 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags,
-        response: { 201: newsletterImageSchema, ...errors, 413: errorSchema, 415: errorSchema },
+        response: { 201: newsletterImageSchema, ...errors, ...errorResponses(413, 415) },
       },
     },
     async (request, reply) => {

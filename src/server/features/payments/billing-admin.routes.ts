@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import {
   adminExtendSubscriptionSchema,
   adminOrderListQuerySchema,
@@ -14,6 +13,7 @@ import {
   subscriptionSchema,
 } from '../../../shared/payments';
 import { now } from '../../lib/clock';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import {
@@ -33,7 +33,7 @@ export async function billingAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['admin'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404);
   const exportLimit = { rateLimit: { max: 20, timeWindow: 60_000 } };
 
   app.get(

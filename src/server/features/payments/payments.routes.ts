@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema, userSchema } from '../../../shared/auth';
+import { userSchema } from '../../../shared/auth';
 import {
   activateSubscriptionResponseSchema,
   activateSubscriptionSchema,
@@ -9,13 +9,13 @@ import {
   changePlanSchema,
   initializePaymentResponseSchema,
   initializePaymentSchema,
-  paymentErrorSchema,
   paymentListSchema,
   paymentsConfigSchema,
   selectPlanSchema,
   subscriptionActionResponseSchema,
   subscriptionSchema,
 } from '../../../shared/payments';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import type { BillingServices } from './billing.service';
 import { activateSubscription, initializePayment } from './payments.service';
@@ -36,14 +36,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env } = app.services;
   const tags = ['payments'];
-  const errors = {
-    400: paymentErrorSchema,
-    401: paymentErrorSchema,
-    403: paymentErrorSchema,
-    404: paymentErrorSchema,
-    409: paymentErrorSchema,
-    503: paymentErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409, 503);
   const billing = (request: FastifyRequest): BillingServices => ({ ...app.services, log: request.log });
   const paymentLimit = { rateLimit: { max: 30, timeWindow: 60_000 } };
 
@@ -101,7 +94,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/subscription',
-    { schema: { tags, response: { 200: subscriptionSchema, 401: errorSchema } } },
+    { schema: { tags, response: { 200: subscriptionSchema, ...errorResponses(401) } } },
     async (request) => {
       const { user } = await requireSession(request);
       return getSubscription({ db, userId: user.id });
@@ -110,7 +103,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/subscription/payments',
-    { schema: { tags, response: { 200: paymentListSchema, 401: errorSchema } } },
+    { schema: { tags, response: { 200: paymentListSchema, ...errorResponses(401) } } },
     async (request) => {
       const { user } = await requireSession(request);
       return { payments: await listPayments({ db, userId: user.id }) };
@@ -160,7 +153,7 @@ export async function paymentsRoutes(fastify: FastifyInstance) {
         schema: {
           tags,
           hide: true,
-          response: { 200: z.object({ received: z.literal(true) }), 400: errorSchema, 401: errorSchema },
+          response: { 200: z.object({ received: z.literal(true) }), ...errorResponses(400, 401) },
         },
       },
       async (request) => {

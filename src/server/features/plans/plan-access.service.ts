@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { contactLists } from '../../db/schema/index';
-import { assertWithinLimit, getPlanLimits } from './plan-limits.service';
+import { assertWithinLimit } from './plan-limits.service';
 
 /** Who is asking, as the contacts features need it. */
 export interface ContactsActor {
@@ -11,16 +11,6 @@ export interface ContactsActor {
 
 /** Staff work on the shared directory; plan limits are for subscribers. */
 export const isStaff = (actor: ContactsActor) => actor.role === 'super_admin' || actor.role === 'data_entry';
-
-/**
- * Whether lead discovery is limited to the user's chosen country and category (spec §6): the plan that
- * applies now (a paid plan without a valid subscription falls back to Free) limits countries/categories.
- */
-export async function isLeadScopeRestricted({ db, actor }: { db: Database; actor: ContactsActor }) {
-  if (isStaff(actor)) return false;
-  const limits = await getPlanLimits({ db, userId: actor.id });
-  return limits.countries >= 0 || limits.categories >= 0;
-}
 
 /** Contacts the user holds across live lists: what the plan's `recipients` limit counts. */
 export async function countRecipients({ db, userId }: { db: Database; userId: string }): Promise<number> {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import { adminUpdatePricingPlanSchema, pricingPlanSchema, userPlanSchema } from '../../../shared/payments';
+import { errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import { getUserPlan } from './plan-limits.service';
 import { listPricingPlans, updatePricingPlan } from './plans.service';
@@ -10,7 +10,7 @@ import { listPricingPlans, updatePricingPlan } from './plans.service';
 export async function plansRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.get(
     '/api/pricing-plans',
@@ -20,7 +20,7 @@ export async function plansRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/user/plan',
-    { schema: { tags: ['plans'], response: { 200: userPlanSchema, 401: errorSchema } } },
+    { schema: { tags: ['plans'], response: { 200: userPlanSchema, ...errorResponses(401) } } },
     async (request) => {
       const { user } = await requireSession(request);
       return getUserPlan({ db, userId: user.id });

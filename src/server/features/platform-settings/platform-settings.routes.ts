@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorSchema } from '../../../shared/auth';
 import {
   platformSettingsResponseSchema,
   platformSettingsUpdateSchema,
   senderDefaultsSchema,
   signupStatusSchema,
 } from '../../../shared/platform-settings';
+import { errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import {
   getPlatformSettingsForAdmin,
@@ -19,7 +19,7 @@ import {
 export async function platformSettingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env } = app.services;
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema };
+  const errors = errorResponses(400, 401, 403);
 
   app.get(
     '/api/admin/settings',

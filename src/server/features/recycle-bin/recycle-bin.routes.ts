@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorSchema, messageSchema } from '../../../shared/auth';
+import { messageSchema } from '../../../shared/auth';
 import {
   recycleBinItemParamsSchema,
   recycleBinListSchema,
   recycleBinQuerySchema,
 } from '../../../shared/recycle-bin';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import { listRecycleBin, purgeRecycleBinItem, restoreRecycleBinItem } from './recycle-bin.service';
@@ -20,7 +21,7 @@ export async function recycleBinRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['admin'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404, 409);
 
   app.get(
     '/api/admin/recycle-bin',

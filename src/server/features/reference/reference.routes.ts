@@ -5,9 +5,9 @@ import {
   cityListQuerySchema,
   cityListSchema,
   cityParamsSchema,
-  contactErrorSchema,
   countryListSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/reference';
+import { errorResponses } from '../../lib/errors';
 import { listCategories, listCities, listCountries } from './reference.service';
 
 /** Public reference data; it changes with releases, so browsers and CDNs may keep it for a day. */
@@ -34,7 +34,7 @@ export async function referenceRoutes(fastify: FastifyInstance) {
         tags,
         params: cityParamsSchema,
         querystring: cityListQuerySchema,
-        response: { 200: cityListSchema, 400: contactErrorSchema, 404: contactErrorSchema },
+        response: { 200: cityListSchema, ...errorResponses(400, 404) },
       },
     },
     async (request, reply) => {

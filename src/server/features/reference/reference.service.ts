@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import ct from 'countries-and-timezones';
 import { sql } from 'drizzle-orm';
 import { BUSINESS_CATEGORIES, CATEGORY_GROUPS } from '../../../shared/categories';
-import type { Country } from '../../../shared/contacts';
+import type { Country } from '../../../shared/reference';
 import type { Database } from '../../db/client';
 import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
 import { notFound } from '../../lib/errors';

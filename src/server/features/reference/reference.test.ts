@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
 import { createTestApp } from '../../../../tests/setup/test-app';
 import { BUSINESS_CATEGORIES, categoriesMatching } from '../../../shared/categories';
-import type { Country } from '../../../shared/contacts';
+import type { Country } from '../../../shared/reference';
 
 describe('reference data API', () => {
   let app: FastifyInstance;

@@ -5,7 +5,8 @@ import {
   runScheduleResultSchema,
   scheduleParamsSchema,
 } from '../../../shared/admin-schedules';
-import { errorSchema, messageSchema } from '../../../shared/auth';
+import { messageSchema } from '../../../shared/auth';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import { listSchedules, pauseSchedule, resumeSchedule, runScheduleNow } from './schedules.service';
@@ -20,7 +21,7 @@ export async function schedulesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, queue } = app.services;
   const tags = ['admin'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.get(
     '/api/admin/schedules',

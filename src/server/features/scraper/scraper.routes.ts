@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { contactErrorSchema } from '../../../shared/contacts';
 import {
   acceptScrapeResultSchema,
   createScrapeJobSchema,
@@ -12,7 +11,7 @@ import {
   scrapeResultQuerySchema,
   scrapeResultSchema,
 } from '../../../shared/scraper';
-import { AppError } from '../../lib/errors';
+import { AppError, errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import {
@@ -43,13 +42,7 @@ async function requireReviewer(request: FastifyRequest) {
 export async function scraperRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, queue, env } = app.services;
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409);
   const params = z.object({ id: z.uuid() });
   const adminTags = ['admin'];
 

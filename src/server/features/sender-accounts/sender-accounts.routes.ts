@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema } from '../../../shared/auth';
-import { contactErrorSchema } from '../../../shared/contacts';
 import type { SenderDefaults } from '../../../shared/platform-settings';
 import {
   connectionTestResultSchema,
@@ -13,6 +12,7 @@ import {
   senderTestEmailSchema,
   senderTrustCertificateSchema,
 } from '../../../shared/sending';
+import { errorResponses } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
 import { getSenderDefaults } from '../platform-settings/platform-settings.service';
 import { ensureDevMailboxSenderAccount } from './dev-mailbox-account.service';
@@ -39,14 +39,7 @@ export async function senderAccountsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, env, secrets } = app.services;
   const tags = ['sender-accounts'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-    429: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404, 409, 429);
   const params = z.object({ id: z.uuid('Sender account not found') });
   // The dev mailbox may start after this plugin is registered in some setups; read it per request.
   const devMailboxPort = () => app.services.devMailbox?.port ?? null;

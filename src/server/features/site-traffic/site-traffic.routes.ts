@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import {
   PAGE_VIEW_BEACON_PATH,
   pageViewBeaconSchema,
   trafficQuerySchema,
   websiteTrafficSchema,
 } from '../../../shared/site-traffic';
+import { errorResponses } from '../../lib/errors';
 import { requireRole } from '../../lib/http';
 import { getWebsiteTraffic, recordPageView } from './site-traffic.service';
 
@@ -30,7 +30,7 @@ export async function siteTrafficRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['traffic'],
         body: pageViewBeaconSchema,
-        response: { 204: z.null(), 400: errorSchema },
+        response: { 204: z.null(), ...errorResponses(400) },
       },
     },
     async (request, reply) => {
@@ -54,7 +54,7 @@ export async function siteTrafficRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['admin'],
         querystring: trafficQuerySchema,
-        response: { 200: websiteTrafficSchema, 401: errorSchema, 403: errorSchema },
+        response: { 200: websiteTrafficSchema, ...errorResponses(401, 403) },
       },
     },
     async (request) => {

@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema } from '../../../shared/auth';
+import { uuidParamsSchema } from '../../../shared/contacts';
 import {
   addSuppressionsResultSchema,
   addSuppressionsSchema,
   checkSuppressionsResultSchema,
   checkSuppressionsSchema,
-  contactErrorSchema,
   suppressionListQuerySchema,
   suppressionPageSchema,
-  uuidParamsSchema,
-} from '../../../shared/contacts';
+} from '../../../shared/suppression';
+import { errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
@@ -29,12 +29,7 @@ export async function suppressionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['suppressions'];
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    403: contactErrorSchema,
-    404: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 403, 404);
 
   app.get(
     '/api/suppressions',

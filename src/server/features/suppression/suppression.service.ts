@@ -5,9 +5,9 @@ import {
   emailDedupeKey,
   maskEmail,
   REMOVABLE_SUPPRESSION_REASONS,
-  type Suppression,
   type SuppressionReason,
 } from '../../../shared/contacts';
+import type { Suppression } from '../../../shared/suppression';
 import type { Database } from '../../db/client';
 import { suppressions, suppressionTombstones } from '../../db/schema/index';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntriesOf } from '../../../../tests/factories/audit';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Suppression } from '../../../shared/contacts';
+import type { Suppression } from '../../../shared/suppression';
 import {
   addSuppression,
   addSuppressions,

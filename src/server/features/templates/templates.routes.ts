@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema } from '../../../shared/auth';
 import {
   adminTemplateInputSchema,
   adminTemplateUpdateSchema,
@@ -13,6 +12,7 @@ import {
   templateSchema,
   templateUpdateSchema,
 } from '../../../shared/templates';
+import { errorResponses } from '../../lib/errors';
 import { requireRole, requireSession } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import {
@@ -38,7 +38,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['templates'];
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
+  const errors = errorResponses(400, 401, 403, 404, 409);
   const params = templateIdParamsSchema;
 
   app.get(
@@ -102,7 +102,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         querystring: publicTemplateListQuerySchema,
-        response: { 200: templateListSchema, 400: errorSchema },
+        response: { 200: templateListSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
@@ -113,7 +113,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/api/public/templates/:id',
-    { schema: { tags, params, response: { 200: templateSchema, 400: errorSchema, 404: errorSchema } } },
+    { schema: { tags, params, response: { 200: templateSchema, ...errorResponses(400, 404) } } },
     async (request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return getPublicTemplate({ db, id: request.params.id });

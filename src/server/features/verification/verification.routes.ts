@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { contactErrorSchema } from '../../../shared/contacts';
 import { listVerificationSchema } from '../../../shared/verification';
+import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { getListVerification, startListVerification } from './verification.service';
 
@@ -11,12 +11,7 @@ export async function verificationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db, queue } = app.services;
   const params = z.object({ id: z.uuid() });
-  const errors = {
-    400: contactErrorSchema,
-    401: contactErrorSchema,
-    404: contactErrorSchema,
-    409: contactErrorSchema,
-  };
+  const errors = errorResponses(400, 401, 404, 409);
   const tags = ['lists'];
 
   app.get(

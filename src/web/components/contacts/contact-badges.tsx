@@ -1,4 +1,5 @@
-import type { ContactSource, Lead, VerificationStatus } from '@shared/contacts';
+import type { ContactSource, VerificationStatus } from '@shared/contacts';
+import type { Lead } from '@shared/leads';
 import { BadgeCheck, CircleDashed, CircleSlash, FlaskConical, Globe, Phone } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';

@@ -1,4 +1,5 @@
-import type { DirectoryContact, VerificationStatus } from '@shared/contacts';
+import type { VerificationStatus } from '@shared/contacts';
+import type { DirectoryContact } from '@shared/directory';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { VerificationBadge } from '@/components/contacts/contact-badges';

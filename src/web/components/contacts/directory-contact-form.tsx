@@ -1,11 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { categoryName } from '@shared/categories';
-import {
-  createDirectoryContactSchema,
-  type DirectoryContact,
-  VERIFICATION_STATUSES,
-  type VerificationStatus,
-} from '@shared/contacts';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '@shared/contacts';
+import { createDirectoryContactSchema, type DirectoryContact } from '@shared/directory';
 import { AlertTriangle, ExternalLink } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 import { useForm } from 'react-hook-form';

@@ -6,7 +6,7 @@ import type {
   SystemRange,
 } from '@shared/admin-analytics';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 /** These figures move over hours and days: every 30 s is fresh enough and costs the database little. */
 export const ANALYTICS_REFRESH_MS = 30_000;

@@ -9,7 +9,7 @@ import type {
 } from '@shared/data-entry';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 /*
  * The admin data screens' requests: Contacts (search, lookup, erase), User Lists (list, freeze,

@@ -9,7 +9,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 
 import { apiRequest } from '@/lib/api';
 
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 export const adminOrdersQueryKey = ['/api/admin/orders'] as const;
 export const adminSubscriptionsQueryKey = ['/api/admin/subscriptions'] as const;

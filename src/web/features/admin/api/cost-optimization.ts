@@ -1,6 +1,6 @@
 import type { CostOptimization } from '@shared/cost-optimization';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 /** Sizes and counts move slowly, and measuring them reads whole tables: once a minute is enough. */
 export const COST_REFRESH_MS = 60_000;

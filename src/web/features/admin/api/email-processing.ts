@@ -2,8 +2,8 @@ import type { SenderMonitorList } from '@shared/admin-monitors';
 import type { SenderStatus } from '@shared/sending';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
+import { buildQueryString, getJson } from '@/lib/http';
 import { MONITOR_REFRESH_MS } from './email-queue';
-import { buildQueryString, getJson } from './get-json';
 
 export const emailProcessingQueryKey = ['/api/admin/email-processing'] as const;
 

@@ -1,7 +1,7 @@
 import type { EmailQueueStatus, FailedJobList, FailedMessageList } from '@shared/admin-monitors';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 /** The monitors refresh on their own; the page says how fresh its figures are. */
 export const MONITOR_REFRESH_MS = 10_000;

@@ -1,6 +1,6 @@
 import type { AdminUser, AdminUserListQuery } from '@shared/admin';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 /** Every users query (lists and details) sits under this prefix, so one invalidation refreshes them all. */
 export const adminUsersQueryKey = ['/api/admin/users'] as const;

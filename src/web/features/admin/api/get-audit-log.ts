@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@shared/admin';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 export const auditLogQueryKey = ['/api/admin/audit-log'] as const;
 

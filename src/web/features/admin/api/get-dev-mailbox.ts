@@ -1,6 +1,6 @@
 import type { DevMail, DevMailSummary } from '@shared/admin';
 import { useQuery } from '@tanstack/react-query';
-import { getJson } from './get-json';
+import { getJson } from '@/lib/http';
 
 export const devMailboxQueryKey = ['/api/admin/dev-mailbox'] as const;
 

@@ -8,8 +8,8 @@ import type {
 } from '@shared/admin-operations';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
+import { buildQueryString, getJson } from '@/lib/http';
 import { MONITOR_REFRESH_MS } from './email-queue';
-import { buildQueryString, getJson } from './get-json';
 
 /*
  * The Logs, Alerting and Cache Monitor screens' reads and actions. Every read refreshes on its own;

@@ -1,7 +1,7 @@
 import type { RecycleBinList, RecycleBinType } from '@shared/recycle-bin';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 export const RECYCLE_BIN_REFRESH_MS = 30_000;
 const recycleBinKey = ['/api/admin/recycle-bin'] as const;

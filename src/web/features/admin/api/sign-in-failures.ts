@@ -1,7 +1,7 @@
 import type { SignInFailure } from '@shared/admin';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
-import { buildQueryString, getJson } from './get-json';
+import { buildQueryString, getJson } from '@/lib/http';
 
 export const signInFailuresQueryKey = ['/api/admin/security/sign-in-failures'] as const;
 

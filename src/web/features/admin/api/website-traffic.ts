@@ -1,6 +1,6 @@
 import type { TrafficRange, WebsiteTraffic } from '@shared/site-traffic';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getJson } from './get-json';
+import { getJson } from '@/lib/http';
 
 /** Page views arrive as visitors read: the screen refreshes itself every half minute. */
 export const TRAFFIC_REFRESH_MS = 30_000;

@@ -14,15 +14,19 @@ import { toast } from '@/hooks/use-toast';
 import { annualSaving, formatNaira } from '@/lib/billing';
 import { getErrorMessage } from '@/lib/errors';
 import { useAdminPricingPlans, useUpdatePricingPlan } from '../api/billing-admin';
-import { parseLimitInput, parseNairaInput } from '../lib/billing-list-params';
+import { parseLimitInput, parseNairaInput, parseScopeLimitInput } from '../lib/billing-list-params';
 
+/**
+ * `scope` limits are how many countries / categories of the lead directory the plan's users choose to
+ * search: All (-1), None (0) or N.
+ */
 const LIMIT_FIELDS = [
-  { key: 'campaignLimit', label: 'Campaigns a month' },
-  { key: 'newsletterLimit', label: 'Newsletters a month' },
-  { key: 'recipientLimit', label: 'Recipients' },
-  { key: 'senderAccountLimit', label: 'Sender accounts' },
-  { key: 'countryLimit', label: 'Countries' },
-  { key: 'categoryLimit', label: 'Business categories' },
+  { key: 'campaignLimit', label: 'Campaigns a month', scope: false },
+  { key: 'newsletterLimit', label: 'Newsletters a month', scope: false },
+  { key: 'recipientLimit', label: 'Recipients', scope: false },
+  { key: 'senderAccountLimit', label: 'Sender accounts', scope: false },
+  { key: 'countryLimit', label: 'Countries', scope: true },
+  { key: 'categoryLimit', label: 'Business categories', scope: true },
 ] as const;
 
 type LimitKey = (typeof LIMIT_FIELDS)[number]['key'];
@@ -41,8 +45,20 @@ function nairaText(kobo: number): string {
   return Number.isInteger(naira) ? String(naira) : naira.toFixed(2);
 }
 
-function limitText(limit: number): string {
-  return limit < 0 ? 'Unlimited' : String(limit);
+function limitText(limit: number, scope: boolean): string {
+  if (limit < 0) return scope ? 'All' : 'Unlimited';
+  return scope && limit === 0 ? 'None' : String(limit);
+}
+
+/** What a directory limit means for the plan's users, shown under its field. */
+export function scopeLimitHint(text: string, what: 'countries' | 'categories'): string {
+  const limit = parseScopeLimitInput(text);
+  if (limit === null) return 'A number, None or All';
+  if (limit < 0) return `Every ${what === 'countries' ? 'country' : 'category'}`;
+  if (limit === 0) return 'No lead discovery';
+  return limit === 1
+    ? `Users choose 1 ${what === 'countries' ? 'country' : 'category'}`
+    : `Users choose ${limit}`;
 }
 
 function toDraft(plan: PricingPlan): Draft {
@@ -52,7 +68,7 @@ function toDraft(plan: PricingPlan): Draft {
     priceMonthly: nairaText(plan.priceMonthly),
     priceAnnual: nairaText(plan.priceAnnual),
     active: plan.active,
-    limits: Object.fromEntries(LIMIT_FIELDS.map((f) => [f.key, limitText(plan[f.key])])) as Record<
+    limits: Object.fromEntries(LIMIT_FIELDS.map((f) => [f.key, limitText(plan[f.key], f.scope)])) as Record<
       LimitKey,
       string
     >,
@@ -79,8 +95,16 @@ export function diffPlan(
   if (monthly !== plan.priceMonthly) changes.priceMonthly = monthly;
   if (annual !== plan.priceAnnual) changes.priceAnnual = annual;
   for (const field of LIMIT_FIELDS) {
-    const value = parseLimitInput(draft.limits[field.key]);
-    if (value === null) return { error: `${field.label}: enter a whole number, or Unlimited` };
+    const value = field.scope
+      ? parseScopeLimitInput(draft.limits[field.key])
+      : parseLimitInput(draft.limits[field.key]);
+    if (value === null) {
+      return {
+        error: field.scope
+          ? `${field.label}: enter how many users choose, None (0) or All`
+          : `${field.label}: enter a whole number, or Unlimited`,
+      };
+    }
     if (field.key === 'senderAccountLimit' && value < 1) {
       return { error: 'Sender accounts: enter a whole number of at least 1' };
     }
@@ -116,7 +140,9 @@ export function PricingPlansEditor() {
       <p className="text-sm text-muted-foreground">
         Prices are in naira and apply to new payments and renewals from now on; a period already paid for
         keeps its price. Type <span className="font-medium text-foreground">Unlimited</span> (or -1) for no
-        limit.
+        limit. Countries and categories say how many of the lead directory's a user chooses to search:{' '}
+        <span className="font-medium text-foreground">All</span> (-1),{' '}
+        <span className="font-medium text-foreground">None</span> (0) or a number.
       </p>
       <div className="grid gap-6 lg:grid-cols-2">
         {plansQuery.data.map((plan) => (
@@ -258,7 +284,20 @@ function PlanEditorCard({ plan }: { plan: PricingPlan }) {
             <legend className="mb-2 text-sm font-medium">Limits</legend>
             <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
               {LIMIT_FIELDS.map((field) => (
-                <Field key={field.key} label={field.label} htmlFor={`${id}-${field.key}`} small>
+                <Field
+                  key={field.key}
+                  label={field.label}
+                  htmlFor={`${id}-${field.key}`}
+                  small
+                  hint={
+                    field.scope
+                      ? scopeLimitHint(
+                          draft.limits[field.key],
+                          field.key === 'countryLimit' ? 'countries' : 'categories',
+                        )
+                      : undefined
+                  }
+                >
                   <Input
                     id={`${id}-${field.key}`}
                     value={draft.limits[field.key]}

@@ -46,6 +46,14 @@ export function parseNairaInput(text: string): number | null {
 }
 
 /** A limit typed into the plan editor: a whole number, or -1 / "unlimited" / empty for unlimited. */
+/** A plan's country or category limit as typed: All (or -1, empty) for every one, None for 0, or N. */
+export function parseScopeLimitInput(text: string): number | null {
+  const cleaned = text.replace(/[,\s]/g, '').toLowerCase();
+  if (cleaned === 'all') return -1;
+  if (cleaned === 'none') return 0;
+  return parseLimitInput(text);
+}
+
 export function parseLimitInput(text: string): number | null {
   const cleaned = text.replace(/[,\s]/g, '').toLowerCase();
   if (cleaned === '' || cleaned === '-1' || cleaned === 'unlimited' || cleaned === '∞') return -1;

@@ -1,5 +1,5 @@
 import type { StepInput, VariantKey } from '@shared/campaigns';
-import type { ContactList, ListContact } from '@shared/contacts';
+import type { ContactList, ListContact } from '@shared/lists';
 import type { PersonalizePreview } from '@shared/personalize';
 import type { SenderAccount } from '@shared/sending';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

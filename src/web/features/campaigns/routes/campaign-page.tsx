@@ -1,4 +1,4 @@
-import type { ContactList } from '@shared/contacts';
+import type { ContactList } from '@shared/lists';
 import type { SenderAccount } from '@shared/sending';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ListOrdered, Pause, Play, Settings2, Square } from 'lucide-react';

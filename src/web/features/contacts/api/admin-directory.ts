@@ -1,11 +1,10 @@
+import type { LeadSort, VerificationStatus } from '@shared/contacts';
 import type {
   AdminDirectoryQuery,
   bulkResultSchema,
   DirectoryContact,
   directoryContactPageSchema,
-  LeadSort,
-  VerificationStatus,
-} from '@shared/contacts';
+} from '@shared/directory';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';

@@ -1,12 +1,14 @@
+import type { LeadSort } from '@shared/contacts';
 import type {
   AddToListInput,
   addToListResultSchema,
   freePlanScopeSchema,
-  LeadSort,
   leadCountSchema,
   leadSearchResultSchema,
-} from '@shared/contacts';
+} from '@shared/leads';
+import type { UserPlan } from '@shared/payments';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';
 import { buildQueryString, getJson } from '@/lib/http';
@@ -100,10 +102,21 @@ export function useFreePlanScope() {
   return useQuery<FreePlanScope>({ queryKey: freePlanScopeKey, staleTime: 60_000 });
 }
 
+/** How many countries and categories the plan that applies now includes (-1 all, 0 none), once known. */
+export function useLeadScopeLimits(): { countries: number; categories: number } | undefined {
+  const plan = useQuery<UserPlan>({ queryKey: ['/api/user/plan'], staleTime: 60_000 });
+  const countries = plan.data?.countryLimit;
+  const categories = plan.data?.categoryLimit;
+  return useMemo(
+    () => (countries === undefined || categories === undefined ? undefined : { countries, categories }),
+    [countries, categories],
+  );
+}
+
 export function useSetFreePlanScope() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { countryCode: string; category: string }): Promise<FreePlanScope> => {
+    mutationFn: async (input: { countryCodes: string[]; categories: string[] }): Promise<FreePlanScope> => {
       const res = await apiRequest('PUT', '/api/leads/free-plan-scope', input);
       return (await res.json()) as FreePlanScope;
     },

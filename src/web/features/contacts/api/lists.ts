@@ -7,7 +7,7 @@ import type {
   listContactsPageSchema,
   recycleBinSchema,
   updateListSchema,
-} from '@shared/contacts';
+} from '@shared/lists';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';

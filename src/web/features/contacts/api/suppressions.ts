@@ -1,4 +1,5 @@
-import type { addSuppressionsResultSchema, SuppressionReason, suppressionPageSchema } from '@shared/contacts';
+import type { SuppressionReason } from '@shared/contacts';
+import type { addSuppressionsResultSchema, suppressionPageSchema } from '@shared/suppression';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';

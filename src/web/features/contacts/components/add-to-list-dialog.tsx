@@ -1,4 +1,5 @@
-import { ADD_ALL_MATCHING_MAX, type AddToListInput } from '@shared/contacts';
+import { ADD_ALL_MATCHING_MAX } from '@shared/contacts';
+import type { AddToListInput } from '@shared/leads';
 import { AlertCircle, ListPlus } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';

@@ -19,9 +19,10 @@ import {
   type LeadFilterValues,
   useFreePlanScope,
   useLeadCount,
+  useLeadScopeLimits,
   useLeadSearch,
 } from '../api/leads';
-import { applyFreeScope, filtersKey, hasActiveFilters } from '../lib/browse-params';
+import { applyFreeScope, filtersKey, hasActiveFilters, scopeLists, scopeProblem } from '../lib/browse-params';
 import {
   emptySelection,
   isEmptySelection,
@@ -33,7 +34,7 @@ import {
   toggleRow,
 } from '../lib/selection';
 import { AddToListDialog } from './add-to-list-dialog';
-import { FreeScopeDialog, FreeScopeSetup } from './free-scope-form';
+import { FreeScopeDialog, FreeScopeSetup, NoDirectoryAccess } from './free-scope-form';
 import { LeadFilters } from './lead-filters';
 import { LeadsTable } from './leads-table';
 
@@ -98,13 +99,17 @@ export function BrowsePanel({
   onSortChange: (sort: LeadSort) => void;
 }) {
   const scopeQuery = useFreePlanScope();
+  const limits = useLeadScopeLimits();
   const restricted = scopeQuery.data?.restricted ?? false;
-  const scope = restricted ? (scopeQuery.data?.scope ?? null) : null;
-  const needsScope = restricted && !scope;
-  const filters = useMemo(() => applyFreeScope(urlFilters, scope), [urlFilters, scope]);
+  const apiScope = restricted ? (scopeQuery.data?.scope ?? null) : null;
+  const scope = useMemo(() => (apiScope ? scopeLists(apiScope) : null), [apiScope]);
+  // A limit of 0 includes none of the directory; a limited side with nothing chosen asks for a choice.
+  const noAccess = restricted && !!limits && (limits.countries === 0 || limits.categories === 0);
+  const needsScope = restricted && !!limits && !noAccess && (!scope || scopeProblem(scope, limits) !== null);
+  const filters = useMemo(() => applyFreeScope(urlFilters, scope, limits), [urlFilters, scope, limits]);
   const key = filtersKey(filters, sort);
 
-  const ready = scopeQuery.isSuccess && !needsScope;
+  const ready = scopeQuery.isSuccess && (!restricted || (!!limits && !needsScope && !noAccess));
   const pager = useCursorPages(key);
   const search = useLeadSearch(
     { filters, sort, cursor: pager.cursor, limit: LEADS_PAGE_SIZE_DEFAULT },
@@ -146,7 +151,8 @@ export function BrowsePanel({
       />
     );
   }
-  if (needsScope) return <FreeScopeSetup />;
+  if (noAccess) return <NoDirectoryAccess />;
+  if (needsScope && limits) return <FreeScopeSetup limits={limits} initial={scope} />;
 
   const filterPanel = (
     <LeadFilters
@@ -155,6 +161,7 @@ export function BrowsePanel({
       onClear={clear}
       active={active}
       scope={scope}
+      limits={limits}
       onChangeScope={() => setScopeOpen(true)}
     />
   );
@@ -346,7 +353,9 @@ export function BrowsePanel({
         count={chosen}
         onAdded={() => setSelection(emptySelection())}
       />
-      {scope && <FreeScopeDialog open={scopeOpen} onOpenChange={setScopeOpen} scope={scope} />}
+      {scope && limits && (
+        <FreeScopeDialog open={scopeOpen} onOpenChange={setScopeOpen} scope={scope} limits={limits} />
+      )}
     </div>
   );
 }

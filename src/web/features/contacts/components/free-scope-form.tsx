@@ -17,68 +17,108 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { useSetFreePlanScope } from '../api/leads';
-
-type Scope = { countryCode: string; category: string };
+import {
+  includedPhrase,
+  type LeadScope,
+  type LeadScopeLimits,
+  scopeNoun,
+  scopeProblem,
+} from '../lib/browse-params';
 
 function ScopeFields({
   value,
   onChange,
+  limits,
 }: {
-  value: { countryCode: string; category: string };
-  onChange: (next: { countryCode: string; category: string }) => void;
+  value: LeadScope;
+  onChange: (next: LeadScope) => void;
+  limits: LeadScopeLimits;
 }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <div className="grid gap-2">
-        <Label asChild>
-          <span>Country</span>
-        </Label>
-        <CountryPicker
-          multiple={false}
-          value={value.countryCode ? [value.countryCode] : []}
-          onChange={(next) => onChange({ ...value, countryCode: next[0] ?? '' })}
-          placeholder="Choose a country"
-          testId="scope-country"
-        />
-      </div>
-      <div className="grid gap-2">
-        <Label asChild>
-          <span>Category</span>
-        </Label>
-        <CategoryPicker
-          multiple={false}
-          value={value.category ? [value.category] : []}
-          onChange={(next) => onChange({ ...value, category: next[0] ?? '' })}
-          placeholder="Choose a category"
-          testId="scope-category"
-        />
-      </div>
+      {limits.countries > 0 && (
+        <div className="grid gap-2">
+          <Label asChild>
+            <span>{limits.countries === 1 ? 'Country' : `Countries (up to ${limits.countries})`}</span>
+          </Label>
+          <CountryPicker
+            multiple={limits.countries !== 1}
+            value={value.countryCodes}
+            onChange={(next) => onChange({ ...value, countryCodes: next })}
+            placeholder={limits.countries === 1 ? 'Choose a country' : 'Choose countries'}
+            testId="scope-country"
+          />
+        </div>
+      )}
+      {limits.categories > 0 && (
+        <div className="grid gap-2">
+          <Label asChild>
+            <span>{limits.categories === 1 ? 'Category' : `Categories (up to ${limits.categories})`}</span>
+          </Label>
+          <CategoryPicker
+            multiple={limits.categories !== 1}
+            value={value.categories}
+            onChange={(next) => onChange({ ...value, categories: next })}
+            placeholder={limits.categories === 1 ? 'Choose a category' : 'Choose categories'}
+            testId="scope-category"
+          />
+        </div>
+      )}
     </div>
   );
 }
 
-function useScopeForm(initial: Scope | null, onSaved?: () => void) {
+const EMPTY_SCOPE: LeadScope = { countryCodes: [], categories: [] };
+
+function useScopeForm(initial: LeadScope | null, limits: LeadScopeLimits, onSaved?: () => void) {
   const save = useSetFreePlanScope();
-  const [value, setValue] = useState<Scope>(initial ?? { countryCode: '', category: '' });
-  const ready = Boolean(value.countryCode && value.category);
+  const [value, setValue] = useState<LeadScope>(initial ?? EMPTY_SCOPE);
+  const problem = scopeProblem(value, limits);
+  const ready = problem === null;
   const submit = () => {
     if (!ready) return;
     save.mutate(value, {
       onSuccess: () => {
         toast({
-          title: 'Free plan scope saved',
-          description: 'Your searches now cover this country and category.',
+          title: 'Directory choice saved',
+          description: `Your searches now cover the ${scopeNoun(limits)} you chose.`,
         });
         onSaved?.();
       },
     });
   };
-  return { save, value, setValue, ready, submit };
+  return { save, value, setValue, ready, problem, submit };
 }
 
-/** First visit on the Free plan: choose the one country and one category the plan includes. */
-export function FreeScopeSetup() {
-  const { save, value, setValue, ready, submit } = useScopeForm(null);
+/** The way out of a plan that includes none of the directory (a country or category limit of 0). */
+export function NoDirectoryAccess() {
+  return (
+    <Card className="mx-auto w-full max-w-2xl" data-testid="no-directory-access">
+      <CardHeader>
+        <CardTitle>
+          <h2>Lead discovery is not in your plan</h2>
+        </CardTitle>
+        <CardDescription>
+          Your plan does not include any country or category of the lead directory. Your own lists, imports
+          and campaigns work as before.
+        </CardDescription>
+      </CardHeader>
+      <CardFooter>
+        <Button asChild>
+          <Link to="/upgrade">
+            <Crown aria-hidden="true" />
+            See the plans
+          </Link>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+/** First visit on a plan that limits the directory: choose the countries and categories it includes. */
+export function FreeScopeSetup({ limits, initial }: { limits: LeadScopeLimits; initial?: LeadScope | null }) {
+  const { save, value, setValue, ready, submit } = useScopeForm(initial ?? null, limits);
+  const included = includedPhrase(limits);
   return (
     <Card className="mx-auto w-full max-w-2xl" data-testid="free-scope-setup">
       <CardHeader>
@@ -86,11 +126,11 @@ export function FreeScopeSetup() {
           <Globe2 className="size-5" aria-hidden="true" />
         </div>
         <CardTitle>
-          <h2>Choose your country and category</h2>
+          <h2>Choose your {scopeNoun(limits)}</h2>
         </CardTitle>
         <CardDescription>
-          The Free plan includes one country and one business category of the directory. Pick the market you
-          want to reach; you can change it at any time.
+          Your plan includes {included} of the directory. Pick the market you want to reach; you can change it
+          at any time.
         </CardDescription>
       </CardHeader>
       <form
@@ -100,7 +140,7 @@ export function FreeScopeSetup() {
         }}
       >
         <CardContent className="grid gap-4">
-          <ScopeFields value={value} onChange={setValue} />
+          <ScopeFields value={value} onChange={setValue} limits={limits} />
           {save.isError && (
             <Alert variant="destructive">
               <AlertDescription>
@@ -130,12 +170,16 @@ export function FreeScopeDialog({
   open,
   onOpenChange,
   scope,
+  limits,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  scope: Scope;
+  scope: LeadScope;
+  limits: LeadScopeLimits;
 }) {
-  const { save, value, setValue, ready, submit } = useScopeForm(scope, () => onOpenChange(false));
+  const { save, value, setValue, ready, problem, submit } = useScopeForm(scope, limits, () =>
+    onOpenChange(false),
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: start from the saved scope each time it opens
   useEffect(() => {
     if (open) {
@@ -143,14 +187,15 @@ export function FreeScopeDialog({
       save.reset();
     }
   }, [open]);
-  const unchanged = value.countryCode === scope.countryCode && value.category === scope.category;
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((item) => b.includes(item));
+  const unchanged = same(value.countryCodes, scope.countryCodes) && same(value.categories, scope.categories);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent data-testid="free-scope-dialog">
         <DialogHeader>
-          <DialogTitle>Change your Free plan scope</DialogTitle>
+          <DialogTitle>Change your directory choice</DialogTitle>
           <DialogDescription>
-            Your searches and lists from the directory cover one country and one category. Contacts already in
+            Your searches and lists from the directory cover {includedPhrase(limits)}. Contacts already in
             your lists stay there.
           </DialogDescription>
         </DialogHeader>
@@ -161,7 +206,8 @@ export function FreeScopeDialog({
             submit();
           }}
         >
-          <ScopeFields value={value} onChange={setValue} />
+          <ScopeFields value={value} onChange={setValue} limits={limits} />
+          {problem && !unchanged && <p className="text-sm text-muted-foreground">{problem}</p>}
           {save.isError && (
             <Alert variant="destructive">
               <AlertDescription>
@@ -172,9 +218,9 @@ export function FreeScopeDialog({
           <p className="text-sm text-muted-foreground">
             Need more markets?{' '}
             <Link to="/upgrade" className="font-medium text-primary hover:underline">
-              Upgrade to Starter, Growth or Pro
+              Upgrade your plan
             </Link>{' '}
-            to search every country and category.
+            to search more countries and categories.
           </p>
           <DialogFooter>
             <Button type="button" variant="ghost" onClick={() => onOpenChange(false)}>

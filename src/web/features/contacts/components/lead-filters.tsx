@@ -11,6 +11,7 @@ import { Switch } from '@/components/ui/switch';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useCountries } from '@/hooks/use-reference';
 import type { LeadFilterValues } from '../api/leads';
+import { includedPhrase, type LeadScope, type LeadScopeLimits } from '../lib/browse-params';
 
 type VerificationChoice = 'any' | 'verified' | 'verified_30' | 'verified_90' | 'unverified';
 
@@ -142,22 +143,23 @@ function ToggleRow({
   );
 }
 
-/** A Free-plan user's fixed country and category, with Change and the way to every country. */
+/** The countries and categories the plan limits search to, with Change and the way to more. */
 function FreeScopeSummary({
   scope,
+  limits,
   onChangeScope,
 }: {
-  scope: { countryCode: string; category: string };
+  scope: LeadScope;
+  limits: LeadScopeLimits;
   onChangeScope: () => void;
 }) {
   const { byCode } = useCountries();
-  const country = byCode.get(scope.countryCode);
   return (
     <div className="grid gap-3 rounded-lg border border-dashed bg-muted/40 p-3" data-testid="free-scope">
       <div className="flex items-start justify-between gap-2">
         <p className="flex items-center gap-1.5 text-sm font-medium">
           <Lock className="size-3.5 text-muted-foreground" aria-hidden="true" />
-          Your Free plan
+          Your plan's directory
         </p>
         <Button
           variant="link"
@@ -171,30 +173,46 @@ function FreeScopeSummary({
       </div>
       <dl className="grid gap-2 text-sm">
         <div>
-          <dt className="text-xs text-muted-foreground">Country</dt>
+          <dt className="text-xs text-muted-foreground">
+            {limits.countries === 1 ? 'Country' : 'Countries'}
+          </dt>
           <dd data-testid="free-scope-country">
-            {country ? (
-              <>
-                <span aria-hidden="true">{country.flag}</span> {country.name}
-              </>
-            ) : (
-              scope.countryCode
-            )}
+            {limits.countries < 0
+              ? 'All countries'
+              : scope.countryCodes.map((code, index) => {
+                  const country = byCode.get(code);
+                  return (
+                    <span key={code}>
+                      {index > 0 && ', '}
+                      {country ? (
+                        <>
+                          <span aria-hidden="true">{country.flag}</span> {country.name}
+                        </>
+                      ) : (
+                        code
+                      )}
+                    </span>
+                  );
+                })}
           </dd>
         </div>
         <div>
-          <dt className="text-xs text-muted-foreground">Category</dt>
-          <dd data-testid="free-scope-category">{categoryName(scope.category)}</dd>
+          <dt className="text-xs text-muted-foreground">
+            {limits.categories === 1 ? 'Category' : 'Categories'}
+          </dt>
+          <dd data-testid="free-scope-category">
+            {limits.categories < 0 ? 'All categories' : scope.categories.map(categoryName).join(', ')}
+          </dd>
         </div>
       </dl>
       <p className="text-xs text-muted-foreground">
-        The Free plan includes 1 country and 1 category.{' '}
+        Your plan includes {includedPhrase(limits)}.{' '}
         <Link
           to="/upgrade"
           className="inline-flex items-center gap-1 font-medium text-primary hover:underline"
         >
           <Crown className="size-3" aria-hidden="true" />
-          Upgrade for all countries and categories
+          Upgrade for more
         </Link>
       </p>
     </div>
@@ -207,16 +225,21 @@ export function LeadFilters({
   onClear,
   active,
   scope,
+  limits,
   onChangeScope,
 }: {
   filters: LeadFilterValues;
   onChange: (patch: Partial<LeadFilterValues>) => void;
   onClear: () => void;
   active: boolean;
-  /** Set for a Free-plan user: country and category are fixed. */
-  scope?: { countryCode: string; category: string } | null;
+  /** Set when the plan limits countries or categories: the limited sides are fixed to the choice. */
+  scope?: LeadScope | null;
+  limits?: LeadScopeLimits;
   onChangeScope?: () => void;
 }) {
+  const fixed = scope && limits ? { scope, limits } : null;
+  const countryFixed = !!fixed && fixed.limits.countries >= 0;
+  const categoryFixed = !!fixed && fixed.limits.categories >= 0;
   return (
     <search aria-label="Filter contacts" className="grid gap-5" data-testid="lead-filters">
       <div className="flex items-center justify-between">
@@ -234,8 +257,10 @@ export function LeadFilters({
           </Button>
         )}
       </div>
-      {scope && onChangeScope && <FreeScopeSummary scope={scope} onChangeScope={onChangeScope} />}
-      {!scope && (
+      {fixed && onChangeScope && (
+        <FreeScopeSummary scope={fixed.scope} limits={fixed.limits} onChangeScope={onChangeScope} />
+      )}
+      {!countryFixed && (
         <div className="grid gap-2">
           <Label asChild>
             <span>Country</span>
@@ -252,13 +277,13 @@ export function LeadFilters({
           <span>City</span>
         </Label>
         <CityPicker
-          countryCodes={scope ? [scope.countryCode] : filters.country}
+          countryCodes={countryFixed && scope ? scope.countryCodes : filters.country}
           value={filters.city}
           onChange={(city) => onChange({ city })}
           testId="filter-city"
         />
       </div>
-      {!scope && (
+      {!categoryFixed && (
         <div className="grid gap-2">
           <Label asChild>
             <span>Category</span>

@@ -1,5 +1,6 @@
 import { categoryName } from '@shared/categories';
-import type { Lead, LeadSort } from '@shared/contacts';
+import type { LeadSort } from '@shared/contacts';
+import type { Lead } from '@shared/leads';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import {
   LeadProvenance,

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ContactList, createListContactSchema, type ListContact } from '@shared/contacts';
+import { type ContactList, createListContactSchema, type ListContact } from '@shared/lists';
 import { AlertCircle } from 'lucide-react';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';

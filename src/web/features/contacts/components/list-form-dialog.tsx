@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ContactList, CUSTOM_FIELDS_MAX, createListSchema } from '@shared/contacts';
+import { CUSTOM_FIELDS_MAX } from '@shared/contacts';
+import { type ContactList, createListSchema } from '@shared/lists';
 import { Plus, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';

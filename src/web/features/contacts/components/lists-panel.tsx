@@ -1,4 +1,4 @@
-import type { ContactList } from '@shared/contacts';
+import type { ContactList } from '@shared/lists';
 import {
   ArchiveRestore,
   ArrowLeft,

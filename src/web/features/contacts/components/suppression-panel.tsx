@@ -1,10 +1,5 @@
-import {
-  CONTACT_MESSAGES,
-  emailSchema,
-  SUPPRESSION_REASONS,
-  type Suppression,
-  type SuppressionReason,
-} from '@shared/contacts';
+import { CONTACT_MESSAGES, emailSchema, SUPPRESSION_REASONS, type SuppressionReason } from '@shared/contacts';
+import type { Suppression } from '@shared/suppression';
 import { FileUp, Lock, Plus, Search, ShieldBan, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';

@@ -1,5 +1,5 @@
-import type { ContactList } from '@shared/contacts';
 import { LIST_RECYCLE_BIN_DAYS } from '@shared/contacts';
+import type { ContactList } from '@shared/lists';
 import { ToastAction } from '@/components/ui/toast';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';

@@ -80,23 +80,94 @@ export function hasActiveFilters(filters: LeadFilterValues): boolean {
   );
 }
 
+/** The countries and categories a user chose, as the plan limits apply them. */
+export interface LeadScope {
+  countryCodes: string[];
+  categories: string[];
+}
+
+/** The API's scope (its lists, or the first of each alone) as lists. */
+export function scopeLists(scope: {
+  countryCode?: string | null;
+  category?: string | null;
+  countryCodes?: string[];
+  categories?: string[];
+}): LeadScope {
+  return {
+    countryCodes: scope.countryCodes ?? (scope.countryCode ? [scope.countryCode] : []),
+    categories: scope.categories ?? (scope.category ? [scope.category] : []),
+  };
+}
+
+/** How many countries and categories the plan includes: -1 all, 0 none, N the N chosen. */
+export interface LeadScopeLimits {
+  countries: number;
+  categories: number;
+}
+
+/** "one country and one category", "3 countries": what a plan includes of the sides it limits. */
+export function includedPhrase(limits: LeadScopeLimits): string {
+  const side = (limit: number, one: string, many: string) =>
+    limit < 0 ? null : limit === 1 ? `one ${one}` : `${limit} ${many}`;
+  return [side(limits.countries, 'country', 'countries'), side(limits.categories, 'category', 'categories')]
+    .filter(Boolean)
+    .join(' and ');
+}
+
+/** "country and category", "countries": what the user chooses, in words. */
+export function scopeNoun(limits: LeadScopeLimits): string {
+  const side = (limit: number, one: string, many: string) => (limit < 0 ? null : limit === 1 ? one : many);
+  return [side(limits.countries, 'country', 'countries'), side(limits.categories, 'category', 'categories')]
+    .filter(Boolean)
+    .join(' and ');
+}
+
+/** Whether a choice fits the plan: every limited side names at least one and at most N values. */
+export function scopeProblem(scope: LeadScope, limits: LeadScopeLimits): string | null {
+  const sides = [
+    { limit: limits.countries, count: scope.countryCodes.length, one: 'country', many: 'countries' },
+    { limit: limits.categories, count: scope.categories.length, one: 'category', many: 'categories' },
+  ];
+  for (const side of sides) {
+    if (side.limit < 0) continue;
+    if (side.count === 0) return `Choose a ${side.one}.`;
+    if (side.count > side.limit)
+      return `Your plan includes ${side.limit === 1 ? `one ${side.one}` : `${side.limit} ${side.many}`}: remove ${side.count - side.limit}.`;
+  }
+  return null;
+}
+
 /**
- * A Free-plan user searches inside their one country and one category: whatever the URL says, the scope's
- * country and category are the filters (cities must belong to that country, which the server checks).
+ * A user whose plan limits countries or categories searches inside the chosen ones: a URL filter within
+ * the choice narrows it, anything else is replaced by the whole choice (cities are kept only while the
+ * country filter stays inside the choice; the server checks them too).
  */
 export function applyFreeScope(
   filters: LeadFilterValues,
-  scope: { countryCode: string; category: string } | null,
+  apiScope: Parameters<typeof scopeLists>[0] | null,
+  limits: LeadScopeLimits = { countries: 1, categories: 1 },
 ): LeadFilterValues {
-  if (!scope) return filters;
-  const sameCountry =
-    filters.country.length === 0 ||
-    (filters.country.length === 1 && filters.country[0] === scope.countryCode);
+  if (!apiScope) return filters;
+  const scope = scopeLists(apiScope);
+  const within = (values: string[], chosen: string[]) =>
+    values.length > 0 && values.every((value) => chosen.includes(value));
+  const countryLimited = limits.countries >= 0;
+  const categoryLimited = limits.categories >= 0;
+  const countryKept =
+    !countryLimited || filters.country.length === 0 || within(filters.country, scope.countryCodes);
   return {
     ...filters,
-    country: [scope.countryCode],
-    category: [scope.category],
-    city: sameCountry ? filters.city : [],
+    country: !countryLimited
+      ? filters.country
+      : within(filters.country, scope.countryCodes)
+        ? filters.country
+        : scope.countryCodes,
+    category: !categoryLimited
+      ? filters.category
+      : within(filters.category, scope.categories)
+        ? filters.category
+        : scope.categories,
+    city: countryKept ? filters.city : [],
   };
 }
 

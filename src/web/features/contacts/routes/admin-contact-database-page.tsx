@@ -1,5 +1,6 @@
 import { categoryName } from '@shared/categories';
-import type { DirectoryContact, LeadSort } from '@shared/contacts';
+import type { LeadSort } from '@shared/contacts';
+import type { DirectoryContact } from '@shared/directory';
 import { useMutation } from '@tanstack/react-query';
 import {
   ArchiveRestore,

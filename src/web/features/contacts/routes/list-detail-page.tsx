@@ -1,4 +1,4 @@
-import type { ListContact } from '@shared/contacts';
+import type { ListContact } from '@shared/lists';
 import {
   ArrowLeft,
   Download,

@@ -1,5 +1,5 @@
 import type { RecentCampaign } from '@shared/campaign-stats';
-import type { ContactList } from '@shared/contacts';
+import type { ContactList } from '@shared/lists';
 import type { SenderAccount } from '@shared/sending';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Check, Mailbox, Rocket, Users } from 'lucide-react';

@@ -1,10 +1,10 @@
+import type { MyAssignment } from '@shared/data-entry';
 import type {
   CreateDirectoryContactInput,
   DirectoryContact,
   dataEntryStatsSchema,
   directoryContactPageSchema,
-} from '@shared/contacts';
-import type { MyAssignment } from '@shared/data-entry';
+} from '@shared/directory';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '@/lib/api';

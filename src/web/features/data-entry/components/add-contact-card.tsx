@@ -1,6 +1,6 @@
 import { categoryName } from '@shared/categories';
-import type { DirectoryContact } from '@shared/contacts';
 import type { MyAssignment } from '@shared/data-entry';
+import type { DirectoryContact } from '@shared/directory';
 import { UserPlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import {

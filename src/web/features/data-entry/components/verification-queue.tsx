@@ -1,5 +1,6 @@
 import { categoryName } from '@shared/categories';
-import { CONTACT_MESSAGES, type DirectoryContact } from '@shared/contacts';
+import { CONTACT_MESSAGES } from '@shared/contacts';
+import type { DirectoryContact } from '@shared/directory';
 import { BadgeCheck, CircleSlash, ExternalLink, Inbox, Pencil, SkipForward } from 'lucide-react';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { QueryError } from '@/components/query-error';

@@ -1,4 +1,4 @@
-import type { DirectoryContact } from '@shared/contacts';
+import type { DirectoryContact } from '@shared/directory';
 import { type InfiniteData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DirectoryContactDialog } from '@/components/contacts/directory-contact-dialog';

@@ -1,4 +1,4 @@
-import type { ContactList } from '@shared/contacts';
+import type { ContactList } from '@shared/lists';
 import type { Newsletter } from '@shared/newsletters';
 import type { SenderAccount } from '@shared/sending';
 import { useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-import type { ContactList } from '@shared/contacts';
+import type { ContactList } from '@shared/lists';
 import { useQuery } from '@tanstack/react-query';
 import { Filter, Loader2, Plus, Users, X } from 'lucide-react';
 import { useId, useState } from 'react';
