@@ -55,7 +55,8 @@ export default defineConfig({
       // E2E_DATA_DIR lets parallel runs (one per engineer) keep their own embedded database.
       command: `rm -rf ${JSON.stringify(E2E_DATA_DIR)} && npx tsx src/main.ts`,
       url: `${E2E_BASE_URL}/api/health`,
-      timeout: 120_000,
+      // Generous: a loaded machine takes minutes to seed the embedded database; CI takes about 30 s.
+      timeout: 300_000,
       reuseExistingServer: false,
       stdout: 'ignore',
       stderr: 'pipe',

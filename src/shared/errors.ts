@@ -58,6 +58,10 @@ export const ERROR_REASONS = [
   'signups_closed',
   // Directory: sample contacts cannot be verified.
   'sample_data',
+  // A super admin froze the list (it looks bought or scraped).
+  'list_frozen',
+  // A strict data entry assignment keeps the officer to its country and category.
+  'outside_assignment',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 

@@ -12,6 +12,8 @@ export { ERROR_STATUS, type ErrorCode } from '../../shared/errors';
 
 /** What an error adds to `{ message, code }`: the shared fields are typed, a case may add its own details. */
 export interface ErrorDetails {
+  /** Never here: the body's `code` is the AppError's own; a case is told apart by `reason`. */
+  code?: never;
   reason?: ErrorReason;
   action?: string;
   existingUser?: { email: string; firstName: string };

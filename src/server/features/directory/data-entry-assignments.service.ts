@@ -133,6 +133,6 @@ export async function assertWithinAssignment(options: {
       options.record.category !== assignment.category);
   if (outside) {
     const message = DATA_ENTRY_MESSAGES.outsideAssignment(describeAssignment(assignment));
-    throw new AppError('forbidden', message, { code: 'outside_assignment' });
+    throw new AppError('forbidden', message, { reason: 'outside_assignment' });
   }
 }

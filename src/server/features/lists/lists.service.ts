@@ -102,7 +102,7 @@ export function assertListNotFrozen(list: {
 }): void {
   if (list.frozenAt) {
     throw new AppError('forbidden', CONTACT_MESSAGES.listFrozen(list.name, list.frozenReason), {
-      code: 'list_frozen',
+      reason: 'list_frozen',
     });
   }
 }
