@@ -15,6 +15,7 @@ import { AppError } from '../../lib/errors';
 import { escapeHtml } from '../../lib/html';
 import type { SystemMailer } from '../../lib/mailer';
 import { addListContact, getListRow } from '../lists/lists.service';
+import { isErased } from '../suppression/suppression.service';
 
 /*
  * Subscribe forms with double opt-in. The visitor's address gets one mail with a signed link; only
@@ -204,6 +205,8 @@ export async function submitSignup(options: {
   }
   const address = email.data;
   const normalized = address.trim().toLowerCase();
+  // Someone who had themselves erased is never written or mailed again.
+  if (await isErased({ db, email: address })) return { kind: 'check_inbox' };
   const ipHash = hashIp(options.secret, options.ip);
   const at = now();
 
