@@ -376,11 +376,6 @@ export function findHeaderRow(rows: string[][]): number {
   return -1;
 }
 
-/** Kept for callers that only ask whether row 1 is the header. */
-export function detectHeader(rows: string[][]): boolean {
-  return findHeaderRow(rows) === 0;
-}
-
 function modalWidth(rows: string[][]): number {
   const counts = new Map<number, number>();
   let width = 0;
