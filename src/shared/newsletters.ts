@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NEWSLETTER_STATUSES } from './campaigns';
+import { editMarker } from './placeholders';
 
 /*
  * Newsletters (a block document rendered to email-safe HTML) and bulk emails (one rich-text message):
@@ -85,10 +86,18 @@ export const SOCIAL_NETWORK_LABELS: Record<SocialNetwork, string> = {
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Choose a colour like #1d4ed8');
 const align = z.enum(['left', 'center', 'right']);
 const blockId = z.string().min(1).max(40);
-/** A link a reader can follow: web, mail or phone, or a merge tag that becomes one. */
+/**
+ * A link a reader can follow: web, mail or phone, or a merge tag that becomes one. An edit-me marker
+ * (`[[edit: link to your page]]`, shared/placeholders.ts) is accepted in a draft: the pre-send check
+ * refuses to send it.
+ */
 export function isSafeLink(value: string): boolean {
   const v = value.trim();
-  return /^(https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>]+|tel:[+0-9 ()-]+)$/i.test(v) || /^\{\{[^{}]+\}\}$/.test(v);
+  return (
+    /^(https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>]+|tel:[+0-9 ()-]+)$/i.test(v) ||
+    /^\{\{[^{}]+\}\}$/.test(v) ||
+    /^\[\[\s*edit\s*:[^\]"'<>]*\]\]$/i.test(v)
+  );
 }
 const link = z
   .string()
@@ -315,7 +324,7 @@ export function starterBlocks(makeId: () => string): NewsletterBlock[] {
       id: makeId(),
       type: 'button',
       label: 'Read more',
-      href: 'https://example.com',
+      href: editMarker('link to your page'),
       background: '#1d4ed8',
       color: '#ffffff',
       align: 'left',
