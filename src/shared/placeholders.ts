@@ -85,9 +85,12 @@ export function isPlaceholderLink(url: string): boolean {
       .split(',')
       .some((address) => PLACEHOLDER_HOST.test(address.trim().split('@')[1]?.toLowerCase() ?? ''));
   }
+  // "www.example.com" written as text is a web address; other links without a scheme (relative,
+  // protocol-relative) are never sent at all (shared/mail-links.ts removes them).
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value) && !/^www\./i.test(value)) return false;
   let parsed: URL;
   try {
-    parsed = new URL(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`);
+    parsed = new URL(/^www\./i.test(value) ? `https://${value}` : value);
   } catch {
     return false;
   }

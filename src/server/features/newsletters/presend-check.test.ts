@@ -148,6 +148,34 @@ describe('pre-send check of newsletters and bulk emails', () => {
     ]);
   });
 
+  it('sends a test anyway and answers what the real send would refuse', async () => {
+    const user = await createUser(app);
+    const { req, targets } = await setUp(user);
+    const created = await req({
+      method: 'POST',
+      url: '/api/newsletters',
+      payload: {
+        kind: 'newsletter',
+        name: 'Typo',
+        subject: 'News',
+        blocks: [{ id: 't', type: 'text', text: 'Hello {{ frstName }}, see you on [Date].' }],
+      },
+    });
+    const tested = await req({
+      method: 'POST',
+      url: `/api/newsletters/${created.json<Newsletter>().id}/test-send`,
+      payload: { senderAccountId: targets.senderAccountIds[0] },
+    });
+    expect(tested.statusCode, tested.body).toBe(200);
+    expect(tested.json()).toEqual({
+      ok: true,
+      warnings: [
+        'Block 1 (Text): [Date] is a placeholder: replace it with the real text',
+        'Block 1 (Text): {{ frstName }} is not a merge tag (did you mean {{ firstName }}?): it would be sent empty',
+      ],
+    });
+  });
+
   it('finds the placeholders of every shipped newsletter layout until they are edited', () => {
     const layouts = LIBRARY_TEMPLATES.filter((t) => t.kind === 'newsletter');
     expect(layouts.length).toBeGreaterThanOrEqual(6);

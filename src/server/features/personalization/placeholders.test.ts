@@ -50,6 +50,7 @@ describe('placeholder links', () => {
     'https://your-company.ng',
     '[[edit: link to your registration page]]',
     'https://site.invalid/page',
+    'www.example.com/offer',
   ])('%s is a placeholder', (url) => {
     expect(isPlaceholderLink(url)).toBe(true);
   });
@@ -62,7 +63,9 @@ describe('placeholder links', () => {
     'mailto:hello@kanofoods.ng',
     '{{ website }}',
     'tel:+2348012345678',
-  ])('%s is a real link', (url) => {
+    // Never sent at all: the send removes links without a scheme.
+    '//evil.example/login',
+  ])('%s is not a placeholder link', (url) => {
     expect(isPlaceholderLink(url)).toBe(false);
   });
 
