@@ -74,6 +74,7 @@ import { startQueue } from './jobs/queue';
 import { createAuth } from './lib/auth';
 import { createCacheRegistry } from './lib/cache-registry';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
+import { escapeHtml } from './lib/html';
 import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
 import { registerInputHygiene } from './lib/input-hygiene';
 import { createLogSink } from './lib/log-sink';
@@ -385,8 +386,4 @@ async function sendPasswordResetMail(input: {
       html: `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, ignore this email: your password stays as it is.</p>`,
     })
     .catch((error: unknown) => input.app.log.error({ err: error }, 'password reset email could not be sent'));
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../lib/html';
 import type { UnsubscribeView } from './unsubscribe.service';
 
 /*
@@ -25,10 +26,6 @@ button:hover{background:#92400e}
 button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .muted{color:#57534e;font-size:.875rem;margin:1rem 0 0}
 `;
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function page(title: string, body: string): string {
   return `<!doctype html>
