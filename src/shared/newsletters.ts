@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { NEWSLETTER_STATUSES } from './campaigns';
-import { editMarker } from './placeholders';
 
 /*
  * Newsletters (a block document rendered to email-safe HTML) and bulk emails (one rich-text message):
@@ -323,8 +322,9 @@ export function starterBlocks(makeId: () => string): NewsletterBlock[] {
     {
       id: makeId(),
       type: 'button',
-      label: 'Read more',
-      href: editMarker('link to your page'),
+      // A link that works as it is: replies reach the sending account.
+      label: 'Write to us',
+      href: 'mailto:{{senderEmail}}',
       background: '#1d4ed8',
       color: '#ffffff',
       align: 'left',
