@@ -114,7 +114,12 @@ export function TestSendDialog({
           <Button type="button" variant="outline" onClick={() => setOpen(false)}>
             Cancel
           </Button>
-          <Button type="button" onClick={submit} disabled={!senderId || testSend.isPending}>
+          <Button
+            type="button"
+            onClick={submit}
+            disabled={!senderId || testSend.isPending}
+            data-testid="newsletter-test-send-submit"
+          >
             {testSend.isPending && <Loader2 className="size-4 animate-spin" />} Send test
           </Button>
         </DialogFooter>
