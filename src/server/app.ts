@@ -60,6 +60,7 @@ import { schedulesRoutes } from './features/schedules/schedules.routes';
 import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
+import { isPublicSignupPost, signupFormsRoutes } from './features/signup-forms/signup-forms.routes';
 import { siteTrafficRoutes } from './features/site-traffic/site-traffic.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { restoreSuppressionTombstones } from './features/suppression/suppression.service';
@@ -253,6 +254,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (request.url.split('?')[0] === PAYSTACK_WEBHOOK_PATH) return;
     // RFC 8058 one-click unsubscribes come from mail providers' servers; the token is the authority.
     if (isUnsubscribePost(request.method, request.url)) return;
+    // Subscribe forms embedded on the user's own site post from that site.
+    if (isPublicSignupPost(request.method, request.url)) return;
     if (!isAllowedOrigin(request, trustedOrigins)) {
       return reply
         .code(403)
@@ -306,6 +309,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(referenceRoutes);
   await app.register(leadsRoutes);
   await app.register(listsRoutes);
+  await app.register(signupFormsRoutes);
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
