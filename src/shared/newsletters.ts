@@ -85,10 +85,18 @@ export const SOCIAL_NETWORK_LABELS: Record<SocialNetwork, string> = {
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Choose a colour like #1d4ed8');
 const align = z.enum(['left', 'center', 'right']);
 const blockId = z.string().min(1).max(40);
-/** A link a reader can follow: web, mail or phone, or a merge tag that becomes one. */
+/**
+ * A link a reader can follow: web, mail or phone, or a merge tag that becomes one. An edit-me marker
+ * (`[[edit: link to your page]]`, shared/placeholders.ts) is accepted in a draft: the pre-send check
+ * refuses to send it.
+ */
 export function isSafeLink(value: string): boolean {
   const v = value.trim();
-  return /^(https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>]+|tel:[+0-9 ()-]+)$/i.test(v) || /^\{\{[^{}]+\}\}$/.test(v);
+  return (
+    /^(https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>]+|tel:[+0-9 ()-]+)$/i.test(v) ||
+    /^\{\{[^{}]+\}\}$/.test(v) ||
+    /^\[\[\s*edit\s*:[^\]"'<>]*\]\]$/i.test(v)
+  );
 }
 const link = z
   .string()
@@ -314,8 +322,9 @@ export function starterBlocks(makeId: () => string): NewsletterBlock[] {
     {
       id: makeId(),
       type: 'button',
-      label: 'Read more',
-      href: 'https://example.com',
+      // A link that works as it is: replies reach the sending account.
+      label: 'Write to us',
+      href: 'mailto:{{senderEmail}}',
       background: '#1d4ed8',
       color: '#ffffff',
       align: 'left',

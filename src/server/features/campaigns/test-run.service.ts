@@ -12,7 +12,7 @@ import { campaigns, campaignTestRunMessages, campaignTestRuns, senderAccounts } 
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { renderForContact, renderSeed } from '../personalization/personalization.service';
+import { renderForContact, renderSeed, testSendWarnings } from '../personalization/personalization.service';
 import { sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
 import {
   asEmailDocument,
@@ -23,7 +23,13 @@ import {
   unsubscribeMailtoFor,
 } from '../sending/sending.service';
 import { getCampaignRow } from './campaigns.service';
-import { chooseContact, firstActiveAccount, type TestSendContext, userRow } from './preview.service';
+import {
+  knownFieldsOf as audienceFieldsOf,
+  chooseContact,
+  firstActiveAccount,
+  type TestSendContext,
+  userRow,
+} from './preview.service';
 import { chooseVariant } from './sequencing';
 import { loadSteps } from './steps.service';
 import { repliesInThread, replyReferences, replySubject } from './thread-reply';
@@ -97,9 +103,13 @@ export async function startTestRun(options: {
   const at = now();
   const copies: { position: number; subject: string; html: string; threaded: boolean }[] = [];
   let threadSubject: string | null = null;
+  const warnings: string[] = [];
+  const knownFields = await audienceFieldsOf(db, userId, campaign.audience.listIds ?? []);
   for (const step of [...steps].sort((a, b) => a.position - b.position)) {
     const variant = chooseVariant(step, contactKey);
     if (!variant) continue;
+    for (const warning of testSendWarnings({ subject: variant.subject, html: variant.bodyHtml, knownFields }))
+      warnings.push(`Step ${step.position}: ${warning}`);
     const rendered = renderForContact({
       subject: variant.subject,
       html: variant.bodyHtml,
@@ -151,7 +161,7 @@ export async function startTestRun(options: {
     return run!.id;
   });
   await options.queue?.send(SEND_CAMPAIGN_TEST_RUN_JOB, { testRunId: runId });
-  return getTestRun({ db, userId, campaignId: campaign.id, testRunId: runId });
+  return { ...(await getTestRun({ db, userId, campaignId: campaign.id, testRunId: runId })), warnings };
 }
 
 export async function getTestRun(options: {

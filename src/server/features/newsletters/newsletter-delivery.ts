@@ -9,6 +9,7 @@ import { getSenderAccountRow, sendOneOffEmail } from '../sender-accounts/sender-
 import { hasVisibleContent } from './bulk-html';
 import { sendableHtml } from './newsletter-send.service';
 import { getNewsletterRow } from './newsletters.service';
+import { findNewsletterPlaceholders, listFields } from './presend-check';
 
 /*
  * The two ways to see a newsletter outside the send: a test email to yourself through one of your
@@ -60,11 +61,16 @@ export async function sendNewsletterTest(options: {
   user: { id: string; email: string; firstName?: string | null; lastName?: string | null };
   id: string;
   input: { senderAccountId: string; to?: string };
-}): Promise<void> {
+}): Promise<{ warnings: string[] }> {
   const { db, user } = options;
   const row = await getNewsletterRow({ db, userId: user.id, id: options.id });
   if (!row.subject.trim()) throw new AppError('validation', NEWSLETTER_MESSAGES.needsSubject);
   if (!hasVisibleContent(row.html)) throw new AppError('validation', NEWSLETTER_MESSAGES.needsBody);
+  // The test goes anyway; what a real send would refuse (presend-check.ts) comes back as warnings.
+  const warnings = findNewsletterPlaceholders({
+    ...row,
+    knownFields: await listFields(db, user.id, row.listIds),
+  }).map((issue) => issue.message);
   const account = await getSenderAccountRow({ db, userId: user.id, id: options.input.senderAccountId });
   const to = options.input.to ?? user.email;
   const rendered = renderForContact({
@@ -100,4 +106,5 @@ export async function sendNewsletterTest(options: {
       disableUrlAccess: true,
     },
   });
+  return { warnings };
 }

@@ -3,6 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { checksFailedErrorSchema } from '../../../shared/errors';
 import {
   NEWSLETTER_IMAGE_MAX_BYTES,
   NEWSLETTER_MESSAGES,
@@ -125,7 +126,14 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/newsletters/:id/send',
-    { schema: { tags, params, body: newsletterSendSchema, response: { 200: newsletterSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        params,
+        body: newsletterSendSchema,
+        response: { 200: newsletterSchema, ...errors, 422: checksFailedErrorSchema },
+      },
+    },
     async (request) => {
       const { user } = await requireSession(request);
       return sendNewsletter({ ...sendContext, userId: user.id, id: request.params.id, input: request.body });
@@ -139,7 +147,8 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
         tags,
         params,
         body: newsletterScheduleSchema,
-        response: { 200: newsletterSchema, ...errors },
+        // A placeholder left in the newsletter refuses the send: 422 naming each (presend-check.ts).
+        response: { 200: newsletterSchema, ...errors, 422: checksFailedErrorSchema },
       },
     },
     async (request) => {
@@ -164,14 +173,14 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
         tags,
         params,
         body: newsletterTestSendSchema,
-        response: { 200: z.object({ ok: z.literal(true) }), ...errors },
+        response: { 200: z.object({ ok: z.literal(true), warnings: z.array(z.string()) }), ...errors },
       },
       // Each test is a real email through the user's server.
       config: { rateLimit: { max: 10, timeWindow: 60_000 } },
     },
     async (request) => {
       const { user } = await requireSession(request);
-      await sendNewsletterTest({
+      const { warnings } = await sendNewsletterTest({
         db,
         encryptionKey: secrets.encryptionKey,
         network: env.SENDER_NETWORK,
@@ -185,7 +194,7 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
         id: request.params.id,
         input: request.body,
       });
-      return { ok: true as const };
+      return { ok: true as const, warnings };
     },
   );
 

@@ -62,9 +62,9 @@ const blocks = [
   {
     id: 't',
     type: 'text',
-    text: 'Our **new** menu is out. See [the menu](https://kanofoods.example.com/menu).',
+    text: 'Our **new** menu is out. See [the menu](https://kanofoods.test/menu).',
   },
-  { id: 'b', type: 'button', label: 'Order now', href: 'https://kanofoods.example.com/order' },
+  { id: 'b', type: 'button', label: 'Order now', href: 'https://kanofoods.test/order' },
 ];
 
 describe('newsletters: documents', () => {
@@ -93,7 +93,7 @@ describe('newsletters: documents', () => {
     expect(after.html).toContain('Order now');
     expect(after.html).toContain('&#60;b&#62;&#38;&#60;/b&#62;');
     expect(after.html).toContain('New menu inside');
-    expect(after.text).toContain('the menu (https://kanofoods.example.com/menu)');
+    expect(after.text).toContain('the menu (https://kanofoods.test/menu)');
 
     const bulk = await create(user, {
       kind: 'bulk',
@@ -123,13 +123,13 @@ describe('newsletters: documents', () => {
       kind: 'bulk',
       name: 'Bulk',
       subject: 'Hello',
-      html: '<p onclick="steal()">Hi {{ firstName | default: "there" }}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><iframe src="https://evil.example"></iframe><img src="https://cdn.example.com/a.png" onerror="x()">',
+      html: '<p onclick="steal()">Hi {{ firstName | default: "there" }}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><iframe src="https://evil.example"></iframe><img src="https://cdn.kanofoods.test/a.png" onerror="x()">',
     });
     expect(res.statusCode).toBe(201);
     const html = res.json<Newsletter>().html;
     expect(html).not.toMatch(/script|onclick|onerror|javascript:|iframe/i);
     expect(html).toContain('{{ firstName | default: "there" }}');
-    expect(html).toContain('<img src="https://cdn.example.com/a.png"');
+    expect(html).toContain('<img src="https://cdn.kanofoods.test/a.png"');
   });
 
   it('refuses blocks with unsafe links, and unknown block types', async () => {
@@ -446,7 +446,7 @@ describe('newsletters: public web version and images', () => {
             type: 'heading',
             text: 'Hello {{ firstName | default: "friend" }}, <script>alert(1)</script>',
           },
-          { id: 'i', type: 'image', src: 'https://cdn.example.com/x.png', alt: 'x" onerror="alert(1)' },
+          { id: 'i', type: 'image', src: 'https://cdn.kanofoods.test/x.png', alt: 'x" onerror="alert(1)' },
         ],
       })
     ).json<Newsletter>();

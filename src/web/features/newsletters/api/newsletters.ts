@@ -86,7 +86,7 @@ export const useUnscheduleNewsletter = () =>
 export const useTestSendNewsletter = () =>
   useMutation({
     mutationFn: ({ id, ...body }: { id: string; senderAccountId: string; to?: string }) =>
-      json<{ ok: true }>('POST', `${path(id)}/test-send`, body),
+      json<{ ok: true; warnings: string[] }>('POST', `${path(id)}/test-send`, body),
   });
 
 /** Uploads an image for an image block; answers its public URL. */

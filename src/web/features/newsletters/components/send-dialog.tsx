@@ -233,7 +233,7 @@ export function SendDialog({
             )}
           </section>
           {error && (
-            <Alert variant="destructive">
+            <Alert variant="destructive" data-testid="send-error">
               <AlertDescription>{error}</AlertDescription>
             </Alert>
           )}
