@@ -15,9 +15,21 @@ import {
   newsletterTestSendSchema,
   newsletterUpdateSchema,
 } from '../../../shared/newsletters';
+import {
+  newsletterProgressSchema,
+  newsletterRecipientPageSchema,
+  newsletterRecipientsQuerySchema,
+  newsletterReportSchema,
+} from '../../../shared/newsletter-report';
 import { AppError, errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { renderWebVersion, sendNewsletterTest } from './newsletter-delivery';
+import {
+  exportNewsletterReportCsv,
+  getNewsletterProgress,
+  getNewsletterReport,
+  listNewsletterRecipients,
+} from './newsletter-report.service';
 import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
 import { scheduleNewsletter, sendNewsletter, unscheduleNewsletter } from './newsletter-send.service';
 import {
@@ -154,6 +166,58 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { user } = await requireSession(request);
       return unscheduleNewsletter({ db, appUrl, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id/progress',
+    { schema: { tags, params, response: { 200: newsletterProgressSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getNewsletterProgress({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id/report',
+    { schema: { tags, params, response: { 200: newsletterReportSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getNewsletterReport({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id/report/recipients',
+    {
+      schema: {
+        tags,
+        params,
+        querystring: newsletterRecipientsQuerySchema,
+        response: { 200: newsletterRecipientPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return listNewsletterRecipients({ db, userId: user.id, id: request.params.id, query: request.query });
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id/report.csv',
+    {
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      // No response schema: the body is a CSV stream (errors still use the usual JSON shape).
+      schema: { tags, params },
+    },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      const { fileName, stream } = await exportNewsletterReportCsv({ db, userId: user.id, id: request.params.id });
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
     },
   );
 
