@@ -40,6 +40,7 @@ import { BlockEditor } from '../components/block-editor';
 import { EmailPreview } from '../components/email-preview';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
 import { SendDialog } from '../components/send-dialog';
+import { SendProgress } from '../components/send-progress';
 import { TestSendDialog } from '../components/test-send-dialog';
 import { blockId, htmlToBlocks, validBlocks } from '../lib/blocks';
 import { bulkPreviewHtml } from '../lib/preview';
@@ -130,6 +131,10 @@ export default function NewsletterEditorPage() {
   }, [template.data]);
 
   const stored = newsletter.data;
+  // A sent newsletter opens its report; the locked editor has nothing more to say about it.
+  useEffect(() => {
+    if (stored?.status === 'sent') navigate(`/newsletters/${stored.id}/report`, { replace: true });
+  }, [stored?.status, stored?.id, navigate]);
   const readOnly = Boolean(stored && (stored.status === 'sending' || stored.status === 'sent'));
   const kind = draft?.kind ?? kindParam;
 
@@ -236,7 +241,16 @@ export default function NewsletterEditorPage() {
         )}
       </div>
 
-      {readOnly && (
+      {stored?.status === 'sending' && (
+        <div className="space-y-2">
+          <SendProgress id={stored.id} />
+          <Link to={`/newsletters/${stored.id}/report`} className="text-sm underline">
+            Open the report
+          </Link>
+        </div>
+      )}
+
+      {readOnly && stored?.status !== 'sending' && (
         <Alert>
           <AlertDescription>
             This was sent{stored?.sentAt ? ` on ${formatDateTime(stored.sentAt)}` : ''} and can no longer be
