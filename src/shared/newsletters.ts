@@ -90,6 +90,10 @@ export function isSafeLink(value: string): boolean {
   const v = value.trim();
   return /^(https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>]+|tel:[+0-9 ()-]+)$/i.test(v) || /^\{\{[^{}]+\}\}$/.test(v);
 }
+/** A link field still as a new block starts it: nothing, or just the scheme. */
+export function isUnfilledLink(value: unknown): boolean {
+  return typeof value !== 'string' || /^\s*(https?:\/\/)?\s*$/i.test(value);
+}
 const link = z
   .string()
   .trim()
@@ -144,9 +148,12 @@ export const dividerBlockSchema = z.object({
 export const socialBlockSchema = z.object({
   id: blockId,
   type: z.literal('social'),
-  links: z
-    .array(z.object({ network: z.enum(SOCIAL_NETWORKS), url: requiredLink }))
-    .max(SOCIAL_NETWORKS.length),
+  // A link added but not filled in yet (empty, or the "https://" a new one starts with) is left out,
+  // not refused: saving a draft must not fail on a field the user has not reached.
+  links: z.preprocess(
+    (links) => (Array.isArray(links) ? links.filter((l) => !isUnfilledLink(l?.url)) : links),
+    z.array(z.object({ network: z.enum(SOCIAL_NETWORKS), url: requiredLink })).max(SOCIAL_NETWORKS.length),
+  ),
   align: align.default('center'),
 });
 export const footerBlockSchema = z.object({

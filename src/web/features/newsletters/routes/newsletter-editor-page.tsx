@@ -28,7 +28,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/errors';
+import { getErrorMessage, parseApiError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import {
   useCreateNewsletter,
@@ -42,6 +42,7 @@ import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
 import { SendDialog } from '../components/send-dialog';
 import { SendProgress } from '../components/send-progress';
 import { TestSendDialog } from '../components/test-send-dialog';
+import { type BlockIssue, blockIssuesFromErrors, checkBlocks, describeIssue } from '../lib/block-issues';
 import { blockId, htmlToBlocks, validBlocks } from '../lib/blocks';
 import { bulkPreviewHtml } from '../lib/preview';
 
@@ -91,6 +92,7 @@ export default function NewsletterEditorPage() {
   const [draft, setDraft] = useState<Draft | null>(id ? null : blankDraft(kindParam));
   const [dirty, setDirty] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [issues, setIssues] = useState<BlockIssue[]>([]);
   const create = useCreateNewsletter();
   const update = useUpdateNewsletter();
   const unschedule = useUnscheduleNewsletter();
@@ -170,6 +172,23 @@ export default function NewsletterEditorPage() {
   const save = async (quiet = false): Promise<boolean> => {
     if (!draft) return false;
     setError(null);
+    setIssues([]);
+    const showIssues = (found: BlockIssue[]) => {
+      setIssues(found);
+      setError(
+        found.length === 1
+          ? describeIssue(found[0]!, draft.blocks)
+          : `${found.length} blocks need attention. ${describeIssue(found[0]!, draft.blocks)}`,
+      );
+      document.getElementById(`block-${found[0]!.blockId}`)?.scrollIntoView({ block: 'center' });
+    };
+    if (draft.kind === 'newsletter') {
+      const found = checkBlocks(draft.blocks);
+      if (found.length > 0) {
+        showIssues(found);
+        return false;
+      }
+    }
     const body = {
       name: draft.name,
       subject: draft.subject,
@@ -190,7 +209,10 @@ export default function NewsletterEditorPage() {
       }
       return true;
     } catch (err) {
-      setError(getErrorMessage(err, 'Your changes could not be saved. Try again.'));
+      const fieldErrors = parseApiError(err).data?.errors ?? [];
+      const found = draft.kind === 'newsletter' ? blockIssuesFromErrors(draft.blocks, fieldErrors) : [];
+      if (found.length > 0) showIssues(found);
+      else setError(getErrorMessage(err, 'Your changes could not be saved. Try again.'));
       return false;
     }
   };
@@ -371,8 +393,12 @@ export default function NewsletterEditorPage() {
             <>
               <BlockEditor
                 blocks={draft.blocks}
-                onChange={(blocks) => edit({ blocks })}
+                onChange={(blocks) => {
+                  edit({ blocks });
+                  if (issues.length > 0) setIssues(checkBlocks(blocks));
+                }}
                 readOnly={readOnly}
+                issues={issues}
               />
               <UnsafeLinksNotice links={blockLinks} testId="newsletter-unsafe-links" />
             </>

@@ -5,6 +5,7 @@ import {
   type RecipientReportStatus,
   reportPercent,
 } from '@shared/newsletter-report';
+import { readableSubject } from '@shared/subject-text';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ArrowLeft, Download, Link2, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -303,7 +304,7 @@ export default function NewsletterReportPage() {
       </div>
       <div className="min-w-0">
         <h1 className="truncate text-2xl font-semibold">{report.name}</h1>
-        <p className="truncate text-sm text-muted-foreground">{report.subject}</p>
+        <p className="truncate text-sm text-muted-foreground">{readableSubject(report.subject)}</p>
         {report.sentAt && (
           <p className="text-xs text-muted-foreground">Sent {formatDateTime(report.sentAt)}</p>
         )}

@@ -1,4 +1,5 @@
 import type { Newsletter, NewsletterKind } from '@shared/newsletters';
+import { readableSubject } from '@shared/subject-text';
 import {
   BarChart3,
   Copy,
@@ -178,7 +179,9 @@ function NewsletterTable({ kind }: { kind: NewsletterKind }) {
                 <Link to={hrefOf(n)} className="block truncate font-medium hover:underline">
                   {n.name}
                 </Link>
-                <p className="truncate text-xs text-muted-foreground">{n.subject || 'No subject yet'}</p>
+                <p className="truncate text-xs text-muted-foreground">
+                  {readableSubject(n.subject) || 'No subject yet'}
+                </p>
                 <p className="text-xs text-muted-foreground">{when(n)}</p>
               </TableCell>
               <TableCell>
