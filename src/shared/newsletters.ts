@@ -28,6 +28,7 @@ export const NEWSLETTER_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 export const NEWSLETTER_MESSAGES = {
   notFound: 'Newsletter not found',
+  testContactNotFound: 'No contact with this email address is in the lists chosen for this newsletter.',
   notEditable: 'This has already been sent and can no longer be changed. Duplicate it to send a new version.',
   alreadySent: 'This has already been sent.',
   notScheduled: 'Only a scheduled send can be unscheduled.',
@@ -265,6 +266,8 @@ export const newsletterScheduleSchema = newsletterSendSchema.extend({
 export const newsletterTestSendSchema = z.object({
   senderAccountId: z.uuid('Choose a sender account'),
   to: z.email('Enter a valid email address').max(254).optional(),
+  /** The audience contact the copy is personalised as (the first of the lists when left out). */
+  asContact: z.email('Enter the email address of a contact in the lists').max(254).optional(),
 });
 export const newsletterListQuerySchema = z.object({ kind: z.enum(NEWSLETTER_KINDS).optional() });
 

@@ -4,6 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  newsletterProgressSchema,
+  newsletterRecipientPageSchema,
+  newsletterRecipientsQuerySchema,
+  newsletterReportSchema,
+} from '../../../shared/newsletter-report';
+import {
   NEWSLETTER_IMAGE_MAX_BYTES,
   NEWSLETTER_MESSAGES,
   newsletterCreateSchema,
@@ -15,22 +21,16 @@ import {
   newsletterTestSendSchema,
   newsletterUpdateSchema,
 } from '../../../shared/newsletters';
-import {
-  newsletterProgressSchema,
-  newsletterRecipientPageSchema,
-  newsletterRecipientsQuerySchema,
-  newsletterReportSchema,
-} from '../../../shared/newsletter-report';
 import { AppError, errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { renderWebVersion, sendNewsletterTest } from './newsletter-delivery';
+import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
 import {
   exportNewsletterReportCsv,
   getNewsletterProgress,
   getNewsletterReport,
   listNewsletterRecipients,
 } from './newsletter-report.service';
-import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
 import { scheduleNewsletter, sendNewsletter, unscheduleNewsletter } from './newsletter-send.service';
 import {
   createNewsletter,
@@ -212,7 +212,11 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { user } = await requireSession(request);
-      const { fileName, stream } = await exportNewsletterReportCsv({ db, userId: user.id, id: request.params.id });
+      const { fileName, stream } = await exportNewsletterReportCsv({
+        db,
+        userId: user.id,
+        id: request.params.id,
+      });
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -240,12 +244,8 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
         encryptionKey: secrets.encryptionKey,
         network: env.SENDER_NETWORK,
         devMailboxPort: app.services.devMailbox?.port ?? null,
-        user: {
-          id: user.id,
-          email: user.email,
-          firstName: (user as { firstName?: string | null }).firstName ?? null,
-          lastName: (user as { lastName?: string | null }).lastName ?? null,
-        },
+        appUrl,
+        user: { id: user.id, email: user.email },
         id: request.params.id,
         input: request.body,
       });

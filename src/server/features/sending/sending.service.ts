@@ -21,3 +21,4 @@ export {
   SENDER_PLACEHOLDERS,
   type SenderValues,
 } from './sender-placeholders';
+export { composeTestMessage, type TestMessageAccount } from './test-message';

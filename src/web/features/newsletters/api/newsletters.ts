@@ -90,7 +90,7 @@ export const useUnscheduleNewsletter = () =>
 
 export const useTestSendNewsletter = () =>
   useMutation({
-    mutationFn: ({ id, ...body }: { id: string; senderAccountId: string; to?: string }) =>
+    mutationFn: ({ id, ...body }: { id: string; senderAccountId: string; to?: string; asContact?: string }) =>
       json<{ ok: true }>('POST', `${path(id)}/test-send`, body),
   });
 
