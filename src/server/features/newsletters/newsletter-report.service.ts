@@ -178,13 +178,61 @@ const EMPTY_SUMMARY: NewsletterReportSummary = {
   complaints: 0,
 };
 
+/*
+ * A report reads every event of the send (a million for a large newsletter: seconds of aggregation),
+ * while its figures move slowly once the send is over. So each report is kept for a short while and,
+ * once older, served as it is while one fresh computation runs behind it (stale-while-revalidate):
+ * only the first load of a newsletter waits for the aggregation. The owner check runs on every load,
+ * before the cache is read. The key carries the status, so the end of a send is never served stale.
+ */
+const REPORT_FRESH_MS = 15_000;
+const REPORT_CACHE_MAX = 500;
+const reportCache = new Map<
+  string,
+  { at: number; value: NewsletterReport | null; pending: Promise<NewsletterReport> | null }
+>();
+
+async function loadReport(db: Database, row: NewsletterRow): Promise<NewsletterReport> {
+  const key = `${row.id}:${row.status}`;
+  const entry = reportCache.get(key) ?? { at: 0, value: null, pending: null };
+  if (entry.value && Date.now() - entry.at < REPORT_FRESH_MS) return entry.value;
+  if (!entry.pending) {
+    entry.pending = computeReport(db, row)
+      .then((value) => {
+        entry.value = value;
+        entry.at = Date.now();
+        return value;
+      })
+      .finally(() => {
+        entry.pending = null;
+      });
+    reportCache.delete(key);
+    reportCache.set(key, entry);
+    while (reportCache.size > REPORT_CACHE_MAX) reportCache.delete(reportCache.keys().next().value!);
+  }
+  if (entry.value) {
+    // Served stale while it refreshes; a failed refresh is tried again by the next load.
+    entry.pending?.catch(() => undefined);
+    return entry.value;
+  }
+  return entry.pending!;
+}
+
+/** Forgets every kept report (tests; a newsletter whose figures must be read afresh). */
+export function clearNewsletterReportCache(): void {
+  reportCache.clear();
+}
+
 export async function getNewsletterReport(options: {
   db: Database;
   userId: string;
   id: string;
 }): Promise<NewsletterReport> {
-  const { db } = options;
   const row = await getNewsletterRow(options);
+  return loadReport(options.db, row);
+}
+
+async function computeReport(db: Database, row: NewsletterRow): Promise<NewsletterReport> {
   const base = {
     id: row.id,
     name: row.name,
