@@ -28,6 +28,7 @@ export const NEWSLETTER_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 export const NEWSLETTER_MESSAGES = {
   notFound: 'Newsletter not found',
+  testContactNotFound: 'No contact with this email address is in the lists chosen for this newsletter.',
   notEditable: 'This has already been sent and can no longer be changed. Duplicate it to send a new version.',
   alreadySent: 'This has already been sent.',
   notScheduled: 'Only a scheduled send can be unscheduled.',
@@ -98,6 +99,10 @@ export function isSafeLink(value: string): boolean {
     /^\[\[\s*edit\s*:[^\]"'<>]*\]\]$/i.test(v)
   );
 }
+/** A link field still as a new block starts it: nothing, or just the scheme. */
+export function isUnfilledLink(value: unknown): boolean {
+  return typeof value !== 'string' || /^\s*(https?:\/\/)?\s*$/i.test(value);
+}
 const link = z
   .string()
   .trim()
@@ -152,9 +157,12 @@ export const dividerBlockSchema = z.object({
 export const socialBlockSchema = z.object({
   id: blockId,
   type: z.literal('social'),
-  links: z
-    .array(z.object({ network: z.enum(SOCIAL_NETWORKS), url: requiredLink }))
-    .max(SOCIAL_NETWORKS.length),
+  // A link added but not filled in yet (empty, or the "https://" a new one starts with) is left out,
+  // not refused: saving a draft must not fail on a field the user has not reached.
+  links: z.preprocess(
+    (links) => (Array.isArray(links) ? links.filter((l) => !isUnfilledLink(l?.url)) : links),
+    z.array(z.object({ network: z.enum(SOCIAL_NETWORKS), url: requiredLink })).max(SOCIAL_NETWORKS.length),
+  ),
   align: align.default('center'),
 });
 export const footerBlockSchema = z.object({
@@ -266,6 +274,8 @@ export const newsletterScheduleSchema = newsletterSendSchema.extend({
 export const newsletterTestSendSchema = z.object({
   senderAccountId: z.uuid('Choose a sender account'),
   to: z.email('Enter a valid email address').max(254).optional(),
+  /** The audience contact the copy is personalised as (the first of the lists when left out). */
+  asContact: z.email('Enter the email address of a contact in the lists').max(254).optional(),
 });
 export const newsletterListQuerySchema = z.object({ kind: z.enum(NEWSLETTER_KINDS).optional() });
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -14,14 +13,7 @@ import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { renderForContact, renderSeed, testSendWarnings } from '../personalization/personalization.service';
 import { sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
-import {
-  asEmailDocument,
-  buildMailOptions,
-  makeMessageId,
-  prepareMessageContent,
-  resolveTrackingBaseUrl,
-  unsubscribeMailtoFor,
-} from '../sending/sending.service';
+import { composeTestMessage } from '../sending/sending.service';
 import { getCampaignRow } from './campaigns.service';
 import {
   knownFieldsOf as audienceFieldsOf,
@@ -323,36 +315,19 @@ async function sendStep(
     : [];
   if (!account || account.status === 'paused') throw new AppError('conflict', TEST_RUN_MESSAGES.accountGone);
   const [campaign] = await db
-    .select({ trackingDomain: campaigns.trackingDomain })
+    .select({ trackingDomain: campaigns.trackingDomain, kind: campaigns.kind })
     .from(campaigns)
     .where(eq(campaigns.id, run.campaignId));
   const thread = row.threaded ? threadBefore(rows, row.position) : null;
-  const token = `test-${randomBytes(12).toString('base64url')}`;
-  const trackingBaseUrl = resolveTrackingBaseUrl({
+  // The recipients' composer: the same footer, headers and text part as the real send.
+  const { mail, messageId } = composeTestMessage({
     appUrl: options.appUrl,
     trackingDomain: campaign?.trackingDomain ?? null,
-  });
-  const content = prepareMessageContent({
-    html: row.html,
-    token,
-    trackingBaseUrl,
-    trackOpens: false,
-    trackClicks: false,
-  });
-  const messageId = makeMessageId(account.fromEmail);
-  const mail = buildMailOptions({
-    messageId,
-    token,
-    trackingBaseUrl,
-    from: { name: account.fromName, email: account.fromEmail },
-    replyTo: account.replyTo,
+    account,
     to: { name: null, email: run.toEmail },
     subject: row.subject,
-    html: asEmailDocument(content.html),
-    text: content.text,
-    postalAddress: account.postalAddress,
-    senderName: account.fromName,
-    unsubscribeMailto: unsubscribeMailtoFor(account, token),
+    html: row.html,
+    kind: campaign?.kind ?? 'campaign',
     inReplyTo: thread?.parentId ?? null,
     references: thread ? replyReferences(thread.ids.slice(0, -1), thread.parentId) : null,
   });

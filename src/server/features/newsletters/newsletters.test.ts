@@ -406,29 +406,58 @@ describe('newsletters: sending', () => {
     ).toHaveLength(3);
   });
 
-  it('sends a test to the user through the chosen account', async () => {
+  it('sends a test that is the real message: personalised as an audience contact, footer, text part, unsubscribe headers', async () => {
     const user = await createUser(app, { firstName: 'Ngozi' });
-    const { account, newsletter } = await readyToSend(user);
-    const res = await as(
-      app,
-      user.cookie,
-    )({
+    const { account, listId, newsletter } = await readyToSend(user);
+    const req = as(app, user.cookie);
+    const caught = async (subject: string) =>
+      vi.waitFor(async () => {
+        const rows = await app.services.db
+          .select()
+          .from(devMailMessages)
+          .where(eq(devMailMessages.toAddress, user.email));
+        const row = rows.find((r) => r.subject === subject);
+        if (!row) throw new Error('not caught yet');
+        return row;
+      });
+
+    // No lists yet: a reader we know nothing about, never the sender ("Hello Ngozi").
+    const plain = await req({
       method: 'POST',
       url: `/api/newsletters/${newsletter.id}/test-send`,
       payload: { senderAccountId: account.id },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    // The account is the development mailbox's: the app's own mailbox caught it.
-    const mail = await vi.waitFor(async () => {
-      const [row] = await app.services.db
-        .select()
-        .from(devMailMessages)
-        .where(eq(devMailMessages.toAddress, user.email));
-      if (!row) throw new Error('not caught yet');
-      return row;
+    expect(plain.statusCode, plain.body).toBe(200);
+    await caught('[Test] Hello friend');
+
+    const contacts = await req({ method: 'GET', url: `/api/lists/${listId}/contacts` });
+    const ada = contacts.body.match(/ada-[a-z0-9-]+@example\.com/)![0];
+    await req({ method: 'PATCH', url: `/api/newsletters/${newsletter.id}`, payload: { listIds: [listId] } });
+    const res = await req({
+      method: 'POST',
+      url: `/api/newsletters/${newsletter.id}/test-send`,
+      payload: { senderAccountId: account.id, asContact: ada.toUpperCase() },
     });
-    expect(mail.subject).toBe('[Test] Hello Ngozi');
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await caught('[Test] Hello Ada');
     expect(mail.html).toContain('Order now');
+    // What recipients get: the footer with the postal address and unsubscribe link, a text part, headers.
+    expect(mail.html).toContain(account.postalAddress);
+    expect(mail.html).toMatch(/\/u\/test-/);
+    expect(mail.text).toContain('Order now');
+    expect(mail.text).toContain(account.postalAddress);
+    const header = (name: string) =>
+      mail.headers.find((h) => h.key.toLowerCase() === name.toLowerCase())?.value ?? '';
+    expect(header('List-Unsubscribe')).toMatch(/<https?:\/\/[^>]+\/u\/test-[^>]+>/);
+    expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+
+    const stranger = await req({
+      method: 'POST',
+      url: `/api/newsletters/${newsletter.id}/test-send`,
+      payload: { senderAccountId: account.id, asContact: 'nobody@example.com' },
+    });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json().errors).toEqual([{ path: 'asContact', message: expect.any(String) }]);
   });
 });
 

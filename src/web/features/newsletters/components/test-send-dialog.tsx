@@ -36,6 +36,7 @@ export function TestSendDialog({
   const { senders } = useListsAndSenders(open);
   const [senderId, setSenderId] = useState('');
   const [to, setTo] = useState('');
+  const [asContact, setAsContact] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [warnings, setWarnings] = useState<readonly string[]>([]);
   const testSend = useTestSendNewsletter();
@@ -57,6 +58,7 @@ export function TestSendDialog({
         id: newsletter.id,
         senderAccountId: senderId,
         to: to.trim() || undefined,
+        asContact: asContact.trim() || undefined,
       });
       toast({ title: 'Test sent', description: `Check ${to.trim() || 'your inbox'} in a minute.` });
       // The dialog stays open on what the real send would refuse, so it can be read.
@@ -78,7 +80,8 @@ export function TestSendDialog({
         <DialogHeader>
           <DialogTitle>Send a test</DialogTitle>
           <DialogDescription>
-            Merge tags are filled in with your own name; the subject starts with [Test].
+            The message your recipients get — footer, plain-text part and unsubscribe headers included —
+            personalised as a contact of the audience lists. Only the subject starts with [Test].
           </DialogDescription>
         </DialogHeader>
         <div className="space-y-4">
@@ -102,6 +105,17 @@ export function TestSendDialog({
           <div className="space-y-1.5">
             <Label htmlFor={`${ids}-to`}>Send to</Label>
             <Input id={`${ids}-to`} type="email" value={to} onChange={(e) => setTo(e.target.value)} />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={`${ids}-as`}>Personalise as</Label>
+            <Input
+              id={`${ids}-as`}
+              type="email"
+              value={asContact}
+              placeholder="A contact's email (the lists' first contact if empty)"
+              onChange={(e) => setAsContact(e.target.value)}
+              data-testid="test-send-as"
+            />
           </div>
           <SendWarnings warnings={warnings} title="The test was sent, but fix this before sending" />
           {error && (
