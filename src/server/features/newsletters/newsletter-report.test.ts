@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const blocks = [
   { id: 'h', type: 'heading', text: 'Hello {{ firstName | default: "friend" }}', level: 1 },
-  { id: 'b', type: 'button', label: 'Order now', href: 'https://kanofoods.example.com/order' },
+  { id: 'b', type: 'button', label: 'Order now', href: 'https://kanofoods.test/order' },
 ];
 
 async function sentNewsletter(user: TestUser, emails: string[]) {
@@ -109,7 +109,7 @@ describe('newsletter progress and report', () => {
       occurredAt: new Date(m.sentAt!.getTime() + 3600_000 * 2 + 60_000),
       ...extra,
     });
-    const url = 'https://kanofoods.example.com/order';
+    const url = 'https://kanofoods.test/order';
     await app.services.db
       .insert(emailEvents)
       .values([
