@@ -125,3 +125,24 @@ test.describe('layout at 390 px', () => {
     expect(await horizontalOverflow(page)).toBe(0);
   });
 });
+
+test('the contact form reaches the team: stored, shown to super admins, confirmed by email', async ({
+  page,
+}) => {
+  const email = `e2e-contact-${Date.now()}@example.com`;
+  await page.goto('/contact');
+  const form = page.getByTestId('contact-form');
+  await form.getByLabel('Your name').fill('Ngozi Eze');
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Message').fill('Can Tambari import contacts from our CRM export?');
+  await form.getByTestId('contact-submit').click();
+  await expect(page.getByTestId('contact-form-sent')).toContainText('We have emailed you a copy');
+
+  await signInAsSuperAdmin(page.request);
+  await page.goto('/admin-dashboard');
+  const card = page.getByTestId('contact-messages');
+  const row = card.getByTestId('contact-message-row').filter({ hasText: email });
+  await expect(row).toContainText('Can Tambari import contacts from our CRM export?');
+  await row.getByTestId('contact-message-handled').click();
+  await expect(row).toHaveCount(0);
+});
