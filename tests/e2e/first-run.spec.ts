@@ -146,3 +146,23 @@ test('the contact form reaches the team: stored, shown to super admins, confirme
   await row.getByTestId('contact-message-handled').click();
   await expect(row).toHaveCount(0);
 });
+
+test('/docs has real guides and /knowledge-base searches them', async ({ page }) => {
+  await page.goto('/docs');
+  await expect(page.getByTestId('docs-guides').getByRole('link')).toHaveCount(6);
+  await page.getByTestId('guide-link-deliverability').click();
+  await expect(page).toHaveURL('/docs/deliverability');
+  await expect(page.getByTestId('guide-title')).toHaveText('Deliverability and DNS: SPF, DKIM and DMARC');
+  await expect(
+    page.getByRole('heading', { name: 'DMARC: what receivers do when checks fail' }),
+  ).toBeVisible();
+
+  await page.goto('/knowledge-base');
+  await page.getByTestId('kb-search').fill('dkim');
+  await expect(page).toHaveURL(/q=dkim/);
+  const first = page.getByTestId('kb-article').first();
+  await expect(first).toContainText('DKIM: a signature on every message');
+  await page.getByTestId('kb-search').fill('blockchain');
+  await expect(page.getByTestId('kb-article')).toHaveCount(0);
+  await expect(page.getByText('Nothing matches “blockchain”')).toBeVisible();
+});
