@@ -105,9 +105,21 @@ test.describe('layout at 390 px', () => {
 
   test("/data-entry's queue fits a phone", async ({ page }) => {
     await signInViaApi(page.request, DEMO.dataEntry, E2E_DEMO_PASSWORD);
+    // A real contact waiting in the queue, with the long company name and address real ones have.
+    const token = `${Date.now()}`;
+    const entered = await page.request.post('/api/data-entry/contacts', {
+      data: {
+        companyName: `Kano Grains and Agricultural Produce Export Cooperative ${token}`,
+        email: `procurement.department.${token}@kanograinsandagriculturalproduce.test`,
+        website: `https://www.kanograinsandagriculturalproduceexportcooperative.test/${token}`,
+        countryCode: 'NG',
+        category: 'agriculture',
+      },
+    });
+    expect(entered.status(), await entered.text()).toBe(201);
     await page.goto('/data-entry');
     const queue = page.getByTestId('verification-queue');
-    await expect(queue).toBeVisible();
+    await expect(queue.getByTestId('queue-empty')).toHaveCount(0);
     const box = await queue.boundingBox();
     expect(box!.width).toBeLessThanOrEqual(390);
     expect(await horizontalOverflow(page)).toBe(0);
