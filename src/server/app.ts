@@ -62,6 +62,7 @@ import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { isPublicSignupPost, signupFormsRoutes } from './features/signup-forms/signup-forms.routes';
 import { siteTrafficRoutes } from './features/site-traffic/site-traffic.routes';
+import { supportRoutes } from './features/support/support.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { restoreSuppressionTombstones } from './features/suppression/suppression.service';
 import { templatesRoutes } from './features/templates/templates.routes';
@@ -300,6 +301,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminDataRoutes);
   await app.register(platformSettingsRoutes);
   await app.register(documentationRoutes);
+  await app.register(supportRoutes);
   await app.register(devMailboxRoutes);
   await app.register(plansRoutes);
   await app.register(paymentsRoutes);

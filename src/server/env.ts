@@ -53,6 +53,8 @@ export const envSchema = z
     SEED_DEMO: bool.optional(),
     AUTH_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
     AUTH_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+    /** Contact-form messages per client address per hour (the public /contact page). */
+    CONTACT_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(5),
     /** Lead searches (and counts, adds to lists) per client per minute. */
     LEADS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(120),
     /**

@@ -59,8 +59,11 @@ export const AI_AUDIENCE_MAX = 500;
 export const AI_REWRITE_TEXT_MAX = 20_000;
 
 export const AI_MESSAGES = {
-  notConfigured:
-    'AI writing is not connected yet. An administrator connects an OpenAI-compatible provider by setting AI_BASE_URL (for example https://api.openai.com/v1 or a local Ollama at http://127.0.0.1:11434/v1), AI_MODEL and, when the provider needs one, AI_API_KEY, then restarting Tambari.',
+  /** What a customer reads: server settings are not theirs to see. */
+  notConfigured: 'AI writing is not available on this installation. Write your text yourself for now.',
+  /** What a super admin reads instead: how to connect a provider (docs/runbooks/connect-ai.md). */
+  adminSetup:
+    'No AI provider is connected. Set AI_BASE_URL to an OpenAI-compatible service (for example https://api.openai.com/v1, or a local Ollama at http://127.0.0.1:11434/v1), AI_MODEL to a model it serves and, when the service needs one, AI_API_KEY; then restart Tambari. The runbook "Connect an AI provider" in Documentation walks through both.',
   providerFailed: 'The AI provider did not answer. Please try again in a moment.',
   timedOut: 'The AI provider took too long to answer. Please try again.',
   dailyLimit: (limit: number, planName: string, upgradeTo: { name: string; limit: number } | null) =>
@@ -74,9 +77,18 @@ export const aiStatusSchema = z.object({
   dailyLimit: z.number().int().min(0),
   /** When today's count starts again (next midnight UTC). */
   resetsAt: z.string(),
-  /** How to connect a provider; present when not configured. */
+  /** Why it is unavailable, in words for the customer; present when not configured or switched off. */
   help: z.string().optional(),
+  /** How to connect a provider; only for super admins, only when none is configured. */
+  adminHelp: z.string().optional(),
 });
+
+/** What a visitor may be told about this installation before signing in (pricing, payment). */
+export const publicCapabilitiesSchema = z.object({
+  /** A provider is connected and the operator has not switched AI writing off. */
+  aiWriting: z.boolean(),
+});
+export type PublicCapabilities = z.infer<typeof publicCapabilitiesSchema>;
 export type AiStatus = z.infer<typeof aiStatusSchema>;
 
 /** Tabs and line breaks are fine in a brief; other control characters are not text anyone typed. */

@@ -166,6 +166,11 @@ export const AVAILABLE_CONTACTS_SCOPES = ['all', 'plan_scope', 'choose_scope'] a
 export const userStatsSchema = z.object({
   availableContacts: z.number().int(),
   availableContactsScope: z.enum(AVAILABLE_CONTACTS_SCOPES),
+  /** On a plan that limits them, the countries (codes) and categories the count covers. */
+  availableContactsIn: z
+    .object({ countryCodes: z.array(z.string()), categories: z.array(z.string()) })
+    .nullable()
+    .optional(),
   /** Contacts in the user's own lists. */
   listContacts: z.number().int(),
   /** Newsletters and bulk emails sent since the start of this month (UTC). */

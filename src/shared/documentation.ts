@@ -8,6 +8,7 @@ export const RUNBOOK_SLUGS = [
   'restore-backup',
   'complaint-spike',
   'refund',
+  'connect-ai',
 ] as const;
 export type RunbookSlug = (typeof RUNBOOK_SLUGS)[number];
 

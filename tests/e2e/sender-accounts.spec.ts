@@ -163,7 +163,7 @@ test.describe('sender accounts', () => {
     await expect(connect.getByTestId('launch-step-connect-state')).toHaveText('To do');
     await expect(contacts.getByTestId('launch-step-contacts-state')).toHaveText('To do');
     await expect(contacts.getByTestId('launch-list-count')).toHaveText('You have no contact lists yet.');
-    await expect(page.getByTestId('launch-progress')).toHaveText('0 of 2 setup steps done.');
+    await expect(page.getByTestId('launch-progress')).toHaveText('0 of 3 setup steps done.');
     await expect(connect.getByTestId('sender-account-form')).toBeVisible();
 
     await connect.getByTestId('launch-use-dev-mailbox').click();
@@ -179,7 +179,8 @@ test.describe('sender accounts', () => {
     await page.reload();
     await expect(contacts.getByTestId('launch-step-contacts-state')).toHaveText('Done');
     await expect(contacts.getByTestId('launch-list-count')).toHaveText('You have 1 list with 0 contacts.');
-    await expect(page.getByTestId('launch-progress')).toHaveText('2 of 2 setup steps done.');
+    await expect(page.getByTestId('launch-progress')).toHaveText('2 of 3 setup steps done.');
+    await expect(page.getByTestId('launch-step-campaign-state')).toHaveText('To do');
     await expect(contacts.getByRole('link', { name: 'Import a CSV list' })).toHaveAttribute(
       'href',
       '/lead-discovery/import',

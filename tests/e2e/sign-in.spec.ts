@@ -23,7 +23,7 @@ test.describe('sign-in', () => {
 
     await expectToast(page, { title: 'Welcome back!', description: /^Signed in as \S+$/ });
     await expect(page).toHaveURL('/dashboard');
-    await expect(page.getByTestId('welcome-name')).toHaveText('demo');
+    await expect(page.getByTestId('welcome-name')).toHaveText('Adaeze');
     await expect(page.getByTestId('app-header')).toBeVisible();
     await expect(page.getByTestId('view-switcher')).toHaveCount(0);
   });

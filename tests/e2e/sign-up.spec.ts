@@ -26,7 +26,8 @@ test.describe('sign-up', () => {
     });
     await expect(page).toHaveURL('/dashboard');
     const welcome = page.getByTestId('welcome-header');
-    await expect(welcome.getByTestId('welcome-name')).toHaveText(account.email.split('@')[0]!);
+    // A brand-new user is greeted by first name, with "Welcome" (not "Welcome back") the first time.
+    await expect(welcome.getByRole('heading', { level: 1 })).toHaveText(`Welcome, ${account.firstName}`);
     await expect(welcome.getByTestId('plan-badge')).toHaveText('Free Plan');
   });
 

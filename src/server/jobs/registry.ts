@@ -14,6 +14,7 @@ import { pollSenderMailboxJob } from '../features/inbound/poll-sender-mailbox.jo
 import { pollSenderMailboxesJob } from '../features/inbound/poll-sender-mailboxes.job';
 import { purgeDeletedListsJob } from '../features/lists/purge-deleted-lists.job';
 import { sendScheduledNewslettersJob } from '../features/newsletters/send-scheduled-newsletters.job';
+import { expireAbandonedCheckoutsJob } from '../features/payments/expire-abandoned-checkouts.job';
 import { renewSubscriptionsJob } from '../features/payments/renew-subscriptions.job';
 import { purgeDeletedDirectoryContactsJob } from '../features/recycle-bin/purge-deleted-directory-contacts.job';
 import { runScrapeJobJob } from '../features/scraper/run-scrape-job.job';
@@ -35,6 +36,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   // Accounts and billing
   purgeExpiredSessionsJob,
   renewSubscriptionsJob,
+  expireAbandonedCheckoutsJob,
   purgeDeletedAccountEventsJob,
   // Imports, lists and the directory
   importContactsJob,

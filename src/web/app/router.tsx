@@ -79,7 +79,9 @@ const FeaturesPage = lazy(() => import('@/features/landing/routes/features-page'
 const ProductPage = lazy(() => import('@/features/landing/routes/product-page'));
 const AboutPage = lazy(() => import('@/features/landing/routes/about-page'));
 const ContactPage = lazy(() => import('@/features/landing/routes/contact-page'));
-const DocsPage = lazy(() => import('@/features/landing/routes/docs-page'));
+const DocsPage = lazy(() => import('@/features/help/routes/docs-page'));
+const GuidePage = lazy(() => import('@/features/help/routes/guide-page'));
+const KnowledgeBasePage = lazy(() => import('@/features/help/routes/knowledge-base-page'));
 const LegalPage = lazy(() => import('@/features/landing/routes/legal-page'));
 
 /** Spec §2 footer: the product pages (one component, content by path) and the legal documents. */
@@ -160,7 +162,7 @@ export const routes = [
               // Spec §2: /templates is public read-only signed out, the full library signed in.
               { path: 'templates', element: <TemplatesPage /> },
               { path: 'help', element: <HelpPage /> },
-              { path: 'knowledge-base', element: <HelpPage /> },
+              { path: 'knowledge-base', element: <KnowledgeBasePage /> },
               { path: 'status', element: <StatusPage /> },
               // The public site: marketing and legal pages, readable signed in or out.
               { path: 'features', element: <FeaturesPage /> },
@@ -168,6 +170,7 @@ export const routes = [
               { path: 'about', element: <AboutPage /> },
               { path: 'contact', element: <ContactPage /> },
               { path: 'docs', element: <DocsPage /> },
+              { path: 'docs/:slug', element: <GuidePage /> },
               ...LEGAL_PATHS.map((path) => ({ path, element: <LegalPage key={path} /> })),
             ],
           },

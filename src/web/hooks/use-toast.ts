@@ -1,6 +1,7 @@
 import * as React from 'react';
 
 import type { ToastActionElement, ToastProps } from '@/components/ui/toast';
+import { humanizeDates } from '@/lib/format';
 
 // Spec §9: one notification visible at a time, removed from memory 1,000,000 ms after it closes.
 export const TOAST_LIMIT = 1;
@@ -105,6 +106,9 @@ type Toast = Omit<ToasterToast, 'id'>;
 
 function toast({ ...props }: Toast) {
   const id = genId();
+  // Server messages sometimes carry machine dates; a toast is read by people.
+  if (typeof props.description === 'string') props.description = humanizeDates(props.description);
+  if (typeof props.title === 'string') props.title = humanizeDates(props.title);
 
   const update = (next: ToasterToast) => dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
   const dismiss = () => dispatch({ type: 'DISMISS_TOAST', toastId: id });

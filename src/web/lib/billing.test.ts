@@ -9,6 +9,8 @@ import {
   formatLimit,
   formatNaira,
   hasSenderRotation,
+  INCLUDED_IN_ALL_PLANS,
+  includedInAllPlans,
   paymentHref,
   planFeatureLines,
   planLimitRows,
@@ -224,5 +226,13 @@ describe('display helpers', () => {
     expect(subscriptionBadge({ ...base, status: 'past_due' }, now).label).toBe('Past due');
     expect(subscriptionBadge({ ...base, status: 'incomplete' }, now).label).toBe('Payment incomplete');
     expect(subscriptionBadge({ ...base, planId: 'free', status: null }, now).label).toBe('Free');
+  });
+});
+
+describe('includedInAllPlans', () => {
+  it('claims AI writing only when this installation has a provider connected', () => {
+    expect(includedInAllPlans({ aiWriting: false })).toEqual(['Custom contact list upload', '24/7 support']);
+    expect(includedInAllPlans(undefined)).not.toContain('AI cold email writing');
+    expect(includedInAllPlans({ aiWriting: true })).toEqual([...INCLUDED_IN_ALL_PLANS]);
   });
 });

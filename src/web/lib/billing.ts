@@ -16,6 +16,18 @@ export const INCLUDED_IN_ALL_PLANS = [
   '24/7 support',
 ] as const;
 
+const AI_FEATURES: ReadonlySet<string> = new Set(['AI email templates', 'AI cold email writing']);
+
+/**
+ * What may be promised on this installation: AI writing only when a provider is connected (and until
+ * that is known, nothing about AI is claimed).
+ */
+export function includedInAllPlans(capabilities: { aiWriting: boolean } | undefined): string[] {
+  return INCLUDED_IN_ALL_PLANS.filter(
+    (feature) => capabilities?.aiWriting === true || !AI_FEATURES.has(feature),
+  );
+}
+
 /** Spec §3 browser storage keys: the plan chosen on /pricing travels through sign-up to /payment. */
 export const SELECTED_PLAN_KEY = 'selectedPlan';
 export const SELECTED_INTERVAL_KEY = 'selectedInterval';

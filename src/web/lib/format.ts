@@ -39,3 +39,22 @@ export function formatRelative(iso: string | null | undefined, now = new Date())
 export function formatNumber(value: number): string {
   return new Intl.NumberFormat().format(value);
 }
+
+/** An ISO 8601 date or timestamp inside a sentence ("2026-12-01", "2026-12-01T07:00:00.000Z"). */
+const ISO_IN_TEXT = /\b(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+
+/**
+ * Rewrites machine dates that reach a message (a server's text, an error) the way people read them:
+ * "paused until 2026-12-01T07:00:00.000Z" becomes "paused until 1 Dec 2026, 08:00" in the reader's zone.
+ * A bare date stays a date (no time is invented), read as that calendar day.
+ */
+export function humanizeDates(text: string, locale?: string, timeZone?: string): string {
+  return text.replace(ISO_IN_TEXT, (match, day: string, time: string | undefined) => {
+    const date = new Date(time ? match : `${day}T00:00:00Z`);
+    if (Number.isNaN(date.getTime())) return match;
+    const options: Intl.DateTimeFormatOptions = time
+      ? { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone }
+      : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
+    return new Intl.DateTimeFormat(locale, options).format(date);
+  });
+}

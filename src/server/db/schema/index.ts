@@ -14,4 +14,5 @@ export * from './schedules';
 export * from './scraper';
 export * from './sending';
 export * from './site-traffic';
+export * from './support';
 export * from './verification';

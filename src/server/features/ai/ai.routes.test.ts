@@ -46,12 +46,15 @@ describe('AI writing without a provider', () => {
     await app.close();
   });
 
-  it('says how to connect a provider, and the write endpoints answer 503 with that help', async () => {
+  it('tells a customer AI is not available here, never about server settings; the write endpoints answer 503', async () => {
     const status = await as(app, owner.cookie)({ method: 'GET', url: '/api/ai/status' });
     expect(status.statusCode).toBe(200);
     const body = status.json<AiStatus>();
     expect(body).toMatchObject({ configured: false, model: null, usedToday: 0, dailyLimit: 5 });
-    expect(body.help).toContain('AI_BASE_URL');
+    expect(body.help).toBe(AI_MESSAGES.notConfigured);
+    expect(body.help).toContain('not available on this installation');
+    expect(JSON.stringify(body)).not.toContain('AI_BASE_URL');
+    expect(body.adminHelp).toBeUndefined();
 
     const write = await as(app, owner.cookie)({ method: 'POST', url: '/api/ai/write', payload: brief });
     expect(write.statusCode).toBe(503);
@@ -71,6 +74,20 @@ describe('AI writing without a provider', () => {
       .from(aiGenerations)
       .where(eq(aiGenerations.userId, owner.user.id));
     expect(rows).toHaveLength(0);
+  });
+
+  it('shows only a super admin how to connect a provider (OpenAI-compatible or a local Ollama)', async () => {
+    const admin = await createUser(app, { role: 'super_admin' });
+    const body = (await as(app, admin.cookie)({ method: 'GET', url: '/api/ai/status' })).json<AiStatus>();
+    expect(body.adminHelp).toContain('AI_BASE_URL');
+    expect(body.adminHelp).toContain('Ollama');
+    expect(body.help).toBe(AI_MESSAGES.notConfigured);
+  });
+
+  it('tells visitors (pricing, payment) that AI writing is not offered here', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/public/capabilities' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ aiWriting: false });
   });
 
   it('requires a signed-in user', async () => {
@@ -134,6 +151,11 @@ describe('AI writing with a provider', () => {
 
   const status = async (user: TestUser) =>
     (await as(app, user.cookie)({ method: 'GET', url: '/api/ai/status' })).json<AiStatus>();
+
+  it('lets pricing and payment list AI writing once a provider is connected', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/public/capabilities' });
+    expect(res.json()).toEqual({ aiWriting: true });
+  });
 
   it('streams a draft as plain text and counts it against the day', async () => {
     const user = await createUser(app, {

@@ -1,7 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { aiRewriteInputSchema, aiStatusSchema, aiWriteInputSchema } from '../../../shared/ai';
+import {
+  aiRewriteInputSchema,
+  aiStatusSchema,
+  aiWriteInputSchema,
+  publicCapabilitiesSchema,
+} from '../../../shared/ai';
 import { AppError, errorResponses } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
 import { isFeatureEnabled } from '../platform-settings/platform-settings.service';
@@ -31,12 +36,22 @@ export async function aiRoutes(fastify: FastifyInstance) {
     { schema: { tags, response: { 200: aiStatusSchema, ...errors } } },
     async (request) => {
       const { user } = await requireSession(request);
+      const isSuperAdmin = user.role === 'super_admin';
       if (!(await isFeatureEnabled({ db, feature: 'aiWriting' }))) {
         const status = await getAiStatus({ db, userId: user.id, provider: null });
         return { ...status, help: AI_SWITCHED_OFF };
       }
-      return getAiStatus({ db, userId: user.id, provider });
+      return getAiStatus({ db, userId: user.id, provider, isSuperAdmin });
     },
+  );
+
+  // Pricing and payment list AI writing only when this installation can actually deliver it.
+  app.get(
+    '/api/public/capabilities',
+    { schema: { tags, response: { 200: publicCapabilitiesSchema } } },
+    async () => ({
+      aiWriting: provider !== null && (await isFeatureEnabled({ db, feature: 'aiWriting' })),
+    }),
   );
 
   /** Streams the generation as plain text; a failure before the first words is a JSON error instead. */

@@ -59,10 +59,13 @@ export async function getAiStatus({
   db,
   userId,
   provider,
+  isSuperAdmin = false,
 }: {
   db: Database;
   userId: string;
   provider: AiProvider | null;
+  /** Only a super admin is told about server settings. */
+  isSuperAdmin?: boolean;
 }): Promise<AiStatus> {
   const at = now();
   const since = startOfUtcDay(at);
@@ -74,6 +77,7 @@ export async function getAiStatus({
     dailyLimit: limit,
     resetsAt: new Date(since.getTime() + 86_400_000).toISOString(),
     ...(provider ? {} : { help: AI_MESSAGES.notConfigured }),
+    ...(!provider && isSuperAdmin ? { adminHelp: AI_MESSAGES.adminSetup } : {}),
   };
 }
 

@@ -44,8 +44,14 @@ async function recipientCounts(db: Database, campaignIds: string[]): Promise<Map
  */
 async function availableContacts(db: Database, user: { id: string; role?: string | null }) {
   const available = await availableLeadScope({ db, actor: user });
+  // Before a free user chooses, the whole directory is not theirs to use: nothing is available yet.
+  if (available.scope === 'choose_scope') return { count: 0, scope: available.scope, within: null };
   const count = available.filters ? await countFromFacets({ db, filters: available.filters }) : 0;
-  return { count, scope: available.scope };
+  const within =
+    available.scope === 'plan_scope' && available.filters
+      ? { countryCodes: available.filters.country ?? [], categories: available.filters.category ?? [] }
+      : null;
+  return { count, scope: available.scope, within };
 }
 
 export async function getUserStats(options: {
@@ -81,6 +87,7 @@ export async function getUserStats(options: {
   return {
     availableContacts: available.count,
     availableContactsScope: available.scope,
+    availableContactsIn: available.within,
     listContacts,
     newslettersSent: Number(sentNewsletters?.n ?? 0),
     campaignsSent: Number(sentCampaigns?.n ?? 0),

@@ -99,12 +99,18 @@ describe('GET /api/user/stats', () => {
     const free = await createUser(app, { plan: 'free' });
     const before = (await as(app, free.cookie)({ method: 'GET', url: '/api/user/stats' })).json<UserStats>();
     expect(before.availableContactsScope).toBe('choose_scope');
+    // The whole directory is not what a free user can use: nothing until they choose.
+    expect(before.availableContacts).toBe(0);
 
     await app.services.db
       .insert(leadScopes)
       .values({ userId: free.user.id, countryCodes: ['NG'], categories: [category] });
     const after = (await as(app, free.cookie)({ method: 'GET', url: '/api/user/stats' })).json<UserStats>();
-    expect(after).toMatchObject({ availableContacts: 3, availableContactsScope: 'plan_scope' });
+    expect(after).toMatchObject({
+      availableContacts: 3,
+      availableContactsScope: 'plan_scope',
+      availableContactsIn: { countryCodes: ['NG'], categories: [category] },
+    });
 
     const paid = await createUser(app, {
       plan: 'starter',

@@ -93,7 +93,13 @@ describe('POST /api/admin/dev-mailbox/messages/:id/simulate', () => {
     const { devMailId, contact } = await caughtCampaignMail();
     const before = now().getTime();
     const response = await simulate(devMailId, 'out_of_office');
-    expect(response.json<InboundResult>()).toMatchObject({ kind: 'out_of_office', matched: true });
+    const result = response.json<InboundResult>();
+    expect(result).toMatchObject({ kind: 'out_of_office', matched: true });
+    // The toast shows this text: dates as people write them, never a machine date.
+    expect(result.detail).toMatch(
+      /^Out of office until [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \d{4}: the contact is paused until /,
+    );
+    expect(result.detail).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     const paused = await contactRow(app, contact.id);
     expect(paused.status).toBe('paused');
     const until = paused.pausedUntil!;

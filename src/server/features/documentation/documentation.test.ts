@@ -24,7 +24,7 @@ describe('documentation API', () => {
     }
   });
 
-  it('lists the six runbooks with their titles and first paragraph', async () => {
+  it('lists the seven runbooks with their titles and first paragraph', async () => {
     const response = await as(app, admin.cookie)({ url: '/api/admin/documentation' });
     expect(response.statusCode).toBe(200);
     const list = runbookSummarySchema.array().parse(response.json());

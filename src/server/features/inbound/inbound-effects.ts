@@ -112,8 +112,8 @@ async function applyOutOfOffice(input: EffectInput): Promise<string> {
   });
   if (!paused) return 'Out-of-office recorded (the contact is no longer active, nothing to pause)';
   const resumes = formatPausedUntil(pausedUntil, match.campaignTimeZone);
-  return returnDay
-    ? `Out of office until ${returnDay}: the contact is ${resumes}`
+  return classification.returnDate
+    ? `Out of office until ${formatReturnDay(classification.returnDate)}: the contact is ${resumes}`
     : `Out of office with no return date: the contact is ${resumes}`;
 }
 
@@ -239,4 +239,17 @@ async function recordEvent(
 function cancelledNote(count: number): string {
   if (count === 0) return '';
   return count === 1 ? '; 1 queued message cancelled' : `; ${count} queued messages cancelled`;
+}
+
+/** The day an out-of-office says the contact is back, as people write it: "Tue 1 Dec 2026". */
+function formatReturnDay(day: Date): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+    .format(day)
+    .replace(',', '');
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import {
   type ActivateSubscriptionInput,
   type ActivateSubscriptionResponse,
@@ -438,4 +438,75 @@ async function activationAnswer(
     user: toUserDto(user),
     subscription: await toSubscriptionView(db, userId),
   };
+}
+
+/**
+ * How long a checkout may stay open. Paystack keeps a transaction nobody paid as "abandoned" rather than
+ * closing it, so after a day (no card, bank or USSD checkout is still being completed by then) we ask
+ * Paystack for its final word and stop showing the order as pending.
+ */
+export const CHECKOUT_EXPIRY_MS = 24 * 60 * 60 * 1000;
+export const CHECKOUT_EXPIRED_REASON = 'Checkout expired: the payment was not completed within 24 hours.';
+
+export interface CheckoutExpirySummary {
+  checked: number;
+  expired: number;
+  paid: number;
+  failed: number;
+}
+
+/**
+ * Closes checkouts (new plans and upgrades; renewals have their own retries) left pending past
+ * CHECKOUT_EXPIRY_MS. Each is verified with Paystack first, so one paid late is applied, not expired; a
+ * Paystack that cannot be reached leaves the order for the next run. Safe to run twice.
+ */
+export async function expireAbandonedCheckouts(
+  services: BillingServices,
+  options: { limit?: number } = {},
+): Promise<CheckoutExpirySummary> {
+  const { db, paystack } = services;
+  const cutoff = new Date(now().getTime() - CHECKOUT_EXPIRY_MS);
+  const stale = await db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'pending'),
+        inArray(orders.kind, ['new', 'upgrade']),
+        lt(orders.createdAt, cutoff),
+      ),
+    )
+    .orderBy(orders.createdAt)
+    .limit(options.limit ?? 500);
+  const summary: CheckoutExpirySummary = { checked: stale.length, expired: 0, paid: 0, failed: 0 };
+  for (const order of stale) {
+    let transaction: PaystackTransaction | null = null;
+    if (paystack) {
+      try {
+        transaction = await paystack.verifyTransaction(order.reference);
+      } catch (error) {
+        if (error instanceof PaystackUnavailableError) {
+          services.log?.warn({ err: error, reference: order.reference }, 'Paystack verify failed');
+          continue;
+        }
+        // Paystack does not know the reference: the checkout never reached it.
+      }
+    }
+    if (transaction?.status === 'success') {
+      const { outcome } = await applySuccessfulCharge(services, { reference: order.reference, transaction });
+      if (outcome === 'applied' || outcome === 'already_applied') summary.paid++;
+      continue;
+    }
+    if (transaction && (transaction.status === 'failed' || transaction.status === 'reversed')) {
+      await recordUnpaid(db, order, 'failed', transaction.gateway_response ?? transaction.status);
+      summary.failed++;
+      continue;
+    }
+    await db
+      .update(orders)
+      .set({ status: 'abandoned', failureReason: CHECKOUT_EXPIRED_REASON, updatedAt: now() })
+      .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')));
+    summary.expired++;
+  }
+  return summary;
 }

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   activate,
@@ -20,8 +21,10 @@ import {
   type Subscription,
   subscriptionSchema,
 } from '../../../shared/payments';
+import { orders } from '../../db/schema/index';
 import { advanceClock, now, resetClock } from '../../lib/clock';
 import { addInterval } from './billing.service';
+import { CHECKOUT_EXPIRED_REASON, CHECKOUT_EXPIRY_MS, expireAbandonedCheckouts } from './payments.service';
 
 describe('payments API', () => {
   let ctx: PaymentsTestContext;
@@ -311,6 +314,41 @@ describe('payments API', () => {
       expect(response.json()).toMatchObject({ message: PAYMENT_MESSAGES.failed, reason: 'failed' });
       expect(await orderByReference(ctx.app, payment.reference)).toMatchObject({ status: 'failed' });
       expect(await userRow(ctx.app, user.user.id)).toMatchObject({ subscriptionPlan: 'free' });
+    });
+
+    it('expires a checkout left pending for a day, after asking Paystack, and applies one paid late', async () => {
+      const backdate = (reference: string) =>
+        ctx.app.services.db
+          .update(orders)
+          .set({ createdAt: new Date(now().getTime() - CHECKOUT_EXPIRY_MS - 60_000) })
+          .where(eq(orders.reference, reference));
+      const sweep = () => {
+        const { db, paystack, mailer, env } = ctx.app.services;
+        return expireAbandonedCheckouts({ db, paystack, mailer, env });
+      };
+      const walkedAway = await createUser(ctx.app);
+      const left = (await initialize(ctx.app, walkedAway, 'starter')).json<InitializePaymentResponse>();
+      const paidLate = await createUser(ctx.app);
+      const late = (await initialize(ctx.app, paidLate, 'starter')).json<InitializePaymentResponse>();
+      ctx.fake.complete(late.reference, 'success');
+      const fresh = (
+        await initialize(ctx.app, await createUser(ctx.app), 'starter')
+      ).json<InitializePaymentResponse>();
+      await backdate(left.reference);
+      await backdate(late.reference);
+
+      const first = await sweep();
+      expect(first).toMatchObject({ expired: 1, paid: 1 });
+      expect(await orderByReference(ctx.app, left.reference)).toMatchObject({
+        status: 'abandoned',
+        failureReason: CHECKOUT_EXPIRED_REASON,
+      });
+      expect(await orderByReference(ctx.app, late.reference)).toMatchObject({ status: 'success' });
+      expect(await userRow(ctx.app, paidLate.user.id)).toMatchObject({ subscriptionPlan: 'starter' });
+      // A checkout younger than a day is still open.
+      expect(await orderByReference(ctx.app, fresh.reference)).toMatchObject({ status: 'pending' });
+      // Running it again changes nothing.
+      expect(await sweep()).toMatchObject({ checked: 0 });
     });
 
     it('answers 409 while Paystack still processes the payment', async () => {

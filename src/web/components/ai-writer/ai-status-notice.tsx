@@ -1,19 +1,41 @@
 import type { AiStatus } from '@shared/ai';
 import { PlugZap } from 'lucide-react';
+import { Link } from 'react-router';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 
-/** What the AI buttons show when no provider is connected: how to connect one. */
+/**
+ * What the AI buttons show when AI writing is unavailable. A customer is told so in plain words; only a
+ * super admin (the server tells us by sending adminHelp) sees how to connect a provider.
+ */
 export function AiNotConfigured({ status }: { status: AiStatus | undefined }) {
+  if (status?.adminHelp) {
+    return (
+      <Alert data-testid="ai-not-configured">
+        <PlugZap className="size-4" aria-hidden />
+        <AlertTitle>Connect an AI provider to write with AI</AlertTitle>
+        <AlertDescription>
+          <p>{status.adminHelp}</p>
+          <p className="mt-2">
+            Any OpenAI-compatible service works: OpenAI, Groq, Together, OpenRouter, or a model running on
+            your own server with Ollama or vLLM.{' '}
+            <Link className="underline" to="/admin/documentation/connect-ai">
+              Read the runbook
+            </Link>
+            .
+          </p>
+          <p className="mt-2 text-xs">
+            Only super admins see this; customers are told AI writing is not available.
+          </p>
+        </AlertDescription>
+      </Alert>
+    );
+  }
   return (
     <Alert data-testid="ai-not-configured">
       <PlugZap className="size-4" aria-hidden />
-      <AlertTitle>Connect an AI provider to write with AI</AlertTitle>
+      <AlertTitle>AI writing is not available</AlertTitle>
       <AlertDescription>
-        <p>{status?.help ?? 'AI writing is not connected yet.'}</p>
-        <p className="mt-2">
-          Any OpenAI-compatible service works: OpenAI, Groq, Together, OpenRouter, or a model running on your
-          own server with Ollama or vLLM.
-        </p>
+        <p>{status?.help ?? 'AI writing is not available on this installation.'}</p>
       </AlertDescription>
     </Alert>
   );

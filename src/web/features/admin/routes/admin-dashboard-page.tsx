@@ -11,6 +11,7 @@ import { useAdminOverview } from '../api/get-admin-overview';
 import { useAuditLog } from '../api/get-audit-log';
 import { AuditLogTable } from '../components/audit-log-table';
 import { BreakdownCard } from '../components/breakdown-card';
+import { ContactMessagesCard } from '../components/contact-messages-card';
 import { SignupsChart } from '../components/signups-chart';
 import { StatCard, StatCardSkeleton } from '../components/stat-card';
 import { fillSignupDays, summariseSignups } from '../lib/signups';
@@ -210,6 +211,8 @@ export default function AdminDashboardPage() {
       </header>
 
       <OverviewSection />
+
+      <ContactMessagesCard />
 
       <RecentActivity />
     </div>

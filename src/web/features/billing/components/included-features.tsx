@@ -1,10 +1,12 @@
 import { CheckCircle2 } from 'lucide-react';
 
-import { INCLUDED_IN_ALL_PLANS } from '@/lib/billing';
+import { useCapabilities } from '@/hooks/use-capabilities';
+import { includedInAllPlans } from '@/lib/billing';
 import { cn } from '@/lib/utils';
 
 /** Spec §2: what every plan includes. */
 export function IncludedFeatures({ className, columns = 2 }: { className?: string; columns?: 1 | 2 | 4 }) {
+  const capabilities = useCapabilities();
   return (
     <ul
       className={cn(
@@ -15,7 +17,7 @@ export function IncludedFeatures({ className, columns = 2 }: { className?: strin
       )}
       data-testid="included-features"
     >
-      {INCLUDED_IN_ALL_PLANS.map((feature) => (
+      {includedInAllPlans(capabilities.data).map((feature) => (
         <li key={feature} className="flex items-center gap-2">
           <CheckCircle2 className="size-4 shrink-0 text-success" aria-hidden="true" />
           {feature}

@@ -24,15 +24,19 @@ export function PlanPrice({
   const { currency, formatKobo, formatNgnKobo } = useCurrency();
   return (
     <div className={cn('space-y-1', className)}>
-      <p className="flex items-baseline gap-1">
+      {/* Wraps "/year" under a long annual amount instead of pushing it out of a narrow card. */}
+      <p className="flex min-w-0 flex-wrap items-baseline gap-x-1" data-testid={testId && `${testId}-line`}>
         <span
-          className={cn('font-bold tracking-tight tabular-nums', size === 'lg' ? 'text-4xl' : 'text-3xl')}
+          className={cn(
+            'min-w-0 font-bold tracking-tight tabular-nums',
+            size === 'lg' ? 'text-3xl sm:text-4xl' : 'text-3xl',
+          )}
           data-testid={testId}
           data-currency={currency}
         >
           {formatKobo(kobo)}
         </span>
-        <span className="text-sm text-muted-foreground">{perIntervalSuffix(interval)}</span>
+        <span className="whitespace-nowrap text-sm text-muted-foreground">{perIntervalSuffix(interval)}</span>
       </p>
       {currency !== 'NGN' && kobo > 0 && (
         <p className="text-xs text-muted-foreground" data-testid={testId && `${testId}-ngn`}>

@@ -64,7 +64,41 @@ export default function PaymentSuccessPage() {
       </Shell>
     );
   }
+  if (!reference) return <NoReference />;
   return <Confirmation user={user} reference={reference} />;
+}
+
+/** Opened without the reference Paystack adds on its way back: there is nothing to wait for. */
+function NoReference() {
+  return (
+    <Shell>
+      <Card className="w-full" data-testid="payment-success-no-reference">
+        <CardHeader className="items-center text-center">
+          <span className="mx-auto mb-2 flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
+            <ReceiptText className="size-6" aria-hidden="true" />
+          </span>
+          <CardTitle>
+            <h1 className="text-xl">No payment to confirm</h1>
+          </CardTitle>
+          <CardDescription className="text-base">
+            This page confirms a payment when Paystack sends you back to it after checkout, with the payment's
+            reference in the address. This link has no reference. Your subscription page shows your plan and
+            every payment you have made.
+          </CardDescription>
+        </CardHeader>
+        <CardFooter className="flex-col gap-2 sm:flex-row sm:justify-center">
+          <Button asChild variant="outline">
+            <Link to="/help">Contact support</Link>
+          </Button>
+          <Button asChild>
+            <Link to="/subscription" data-testid="payment-success-subscription">
+              Go to your subscription
+            </Link>
+          </Button>
+        </CardFooter>
+      </Card>
+    </Shell>
+  );
 }
 
 function Shell({ children }: { children: React.ReactNode }) {

@@ -14,6 +14,7 @@ import { usePageMeta } from '@/hooks/use-page-meta';
 import { getErrorStatus } from '@/lib/errors';
 import { formatNumber } from '@/lib/format';
 import { useCampaign, useCampaignStats } from '../api/campaigns';
+import { useAdminCampaignFallback } from '../components/admin-fallback';
 import { CampaignActionsMenu, useRunCampaignAction } from '../components/campaign-actions';
 import { CampaignFormDialog } from '../components/campaign-form/campaign-form-dialog';
 import { CampaignProgressCard, CampaignSettingsCard, StepStatsTable } from '../components/campaign-overview';
@@ -38,6 +39,7 @@ export default function CampaignPage() {
     : 'overview';
   const campaign = useCampaign(id);
   const data = campaign.data;
+  const toAdmin = useAdminCampaignFallback(campaign.error, `/admin/campaigns/${id}`);
   const launched = Boolean(data && data.status !== 'draft');
   const stats = useCampaignStats(id, data?.status === 'active', launched);
   const senders = useQuery<SenderAccount[]>({ queryKey: ['/api/sender-accounts'], staleTime: 60_000 });
@@ -56,6 +58,7 @@ export default function CampaignPage() {
     robots: 'noindex, nofollow',
   });
 
+  if (toAdmin) return null;
   if (campaign.isError && !data) {
     const notFound = getErrorStatus(campaign.error) === 404;
     return (

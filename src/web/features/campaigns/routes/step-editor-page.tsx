@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useCampaign } from '../api/campaigns';
+import { useAdminCampaignFallback } from '../components/admin-fallback';
 import { StepEditorForm, type StepEditorHandOver } from '../components/step-editor/step-editor-form';
 import { CampaignLoadError, StepsSkeleton } from '../components/steps/steps-loading';
 
@@ -21,12 +22,17 @@ export default function StepEditorPage() {
   const location = useLocation();
   const campaign = useCampaign(campaignId);
   const basePath = `/campaigns/${campaignId}`;
+  const toAdmin = useAdminCampaignFallback(
+    campaign.error,
+    `/admin/campaigns/${campaignId}/step/${stepId}/edit`,
+  );
   // Read once, then dropped from the history entry so a reload starts clean.
   const [handOver] = useState(() => readHandOver(location.state));
   useEffect(() => {
     if (readHandOver(location.state)) navigate(location.pathname, { replace: true, state: null });
   }, [location, navigate]);
 
+  if (toAdmin) return <StepsSkeleton />;
   if (campaign.isError) {
     return (
       <CampaignLoadError

@@ -3,6 +3,7 @@ import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { useCampaign } from '../api/campaigns';
 import { useDeleteStep, useReorderSteps } from '../api/steps';
+import { useAdminCampaignFallback } from '../components/admin-fallback';
 import { CampaignLoadError, StepsSkeleton } from '../components/steps/steps-loading';
 import { StepsView } from '../components/steps/steps-view';
 import { TestRunPanel } from '../components/steps/test-run-panel';
@@ -15,7 +16,9 @@ export default function StepsPage() {
   const reorder = useReorderSteps(campaignId);
   const remove = useDeleteStep(campaignId);
   const basePath = `/campaigns/${campaignId}`;
+  const toAdmin = useAdminCampaignFallback(campaign.error, `/admin/campaigns/${campaignId}/steps`);
 
+  if (toAdmin) return <StepsSkeleton />;
   if (campaign.isError) {
     return (
       <CampaignLoadError

@@ -59,6 +59,7 @@ export function LeadsTable({
   return (
     <div
       className={cn('overflow-hidden rounded-lg border bg-card transition-opacity', stale && 'opacity-60')}
+      data-testid="leads-table-frame"
     >
       <Table data-testid="leads-table" aria-busy={loading || stale}>
         <TableHeader>
@@ -117,7 +118,7 @@ export function LeadsTable({
                         data-testid="select-lead"
                       />
                     </TableCell>
-                    <TableCell className="max-w-56">
+                    <TableCell className="max-w-48 2xl:max-w-56">
                       <p className="truncate font-medium" title={lead.companyName}>
                         {lead.companyName}
                       </p>

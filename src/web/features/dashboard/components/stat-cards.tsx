@@ -1,4 +1,5 @@
 import type { UserStats } from '@shared/campaign-stats';
+import { categoryName } from '@shared/categories';
 import { useQuery } from '@tanstack/react-query';
 import { type LucideIcon, Newspaper, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
@@ -7,6 +8,7 @@ import { QueryError } from '@/components/query-error';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDirectoryStats } from '@/hooks/use-directory-stats';
+import { useCountries } from '@/hooks/use-reference';
 import { formatNumber } from '@/lib/format';
 import { availableContactsNote } from '../lib/recent-display';
 
@@ -61,6 +63,7 @@ function StatCard({ id, title, value, note, icon: Icon, href, badge }: StatCardP
 export function StatCards() {
   const stats = useQuery<UserStats>({ queryKey: ['/api/user/stats'] });
   const directory = useDirectoryStats();
+  const { byCode } = useCountries();
   if (stats.isError) {
     return (
       <QueryError
@@ -73,6 +76,12 @@ export function StatCards() {
   }
   const data = stats.data;
   const sample = directory.data?.sampleData ?? false;
+  const within = data?.availableContactsIn
+    ? {
+        countries: data.availableContactsIn.countryCodes.map((code) => byCode.get(code)?.name ?? code),
+        categories: data.availableContactsIn.categories.map(categoryName),
+      }
+    : null;
   return (
     <section
       aria-label="This month at a glance"
@@ -84,11 +93,14 @@ export function StatCards() {
         title="Available Contacts"
         value={data?.availableContacts}
         note={
-          sample
-            ? 'Generated businesses for trying Tambari: none is verified'
-            : data
-              ? availableContactsNote(data.availableContactsScope)
-              : 'Businesses in the directory'
+          // Choosing comes first: until then nothing is available, sample data or not.
+          data?.availableContactsScope === 'choose_scope'
+            ? availableContactsNote('choose_scope')
+            : sample
+              ? 'Generated businesses for trying Tambari: none is verified'
+              : data
+                ? availableContactsNote(data.availableContactsScope, within)
+                : 'Businesses in the directory'
         }
         badge={sample ? <SampleDataBadge /> : undefined}
         href={data?.availableContactsScope === 'choose_scope' ? '/lead-discovery' : undefined}

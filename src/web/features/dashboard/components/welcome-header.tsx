@@ -1,8 +1,9 @@
 import type { User } from '@shared/auth';
 import { Crown } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
-import { emailHandle, planBadgeLabel } from '../lib/plan-display';
+import { greetedKey, greetingName, planBadgeLabel, welcomeWord } from '../lib/plan-display';
 
 function greeting(now: Date): string {
   const hour = now.getHours();
@@ -11,8 +12,27 @@ function greeting(now: Date): string {
   return 'Good evening';
 }
 
+function readGreeted(userId: string): boolean {
+  try {
+    return localStorage.getItem(greetedKey(userId)) !== null;
+  } catch {
+    return false;
+  }
+}
+
 export function WelcomeHeader({ user }: { user: User }) {
   const premium = user.plan === 'premium';
+  // Decided once per visit, so marking the user as greeted does not turn this greeting into "back".
+  const [word] = useState(() =>
+    welcomeWord({ createdAt: user.createdAt, greetedBefore: readGreeted(user.id), now: new Date() }),
+  );
+  useEffect(() => {
+    try {
+      localStorage.setItem(greetedKey(user.id), '1');
+    } catch {
+      // Storage may be unavailable (private mode); the greeting then errs towards "Welcome".
+    }
+  }, [user.id]);
   return (
     <header
       className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between"
@@ -21,7 +41,7 @@ export function WelcomeHeader({ user }: { user: User }) {
       <div className="min-w-0 space-y-1">
         <p className="text-sm font-medium text-muted-foreground">{greeting(new Date())}</p>
         <h1 className="truncate text-2xl font-semibold tracking-tight sm:text-3xl">
-          Welcome back, <span data-testid="welcome-name">{emailHandle(user.email)}</span>
+          {word}, <span data-testid="welcome-name">{greetingName(user)}</span>
         </h1>
         <p className="text-muted-foreground">Find the right businesses and reach them from one place.</p>
       </div>

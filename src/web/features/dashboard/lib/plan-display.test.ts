@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   emailHandle,
+  greetingName,
   periodEndLabel,
   planBadgeLabel,
   planLimitRows,
   subscriptionStatusDisplay,
+  welcomeWord,
 } from './plan-display';
 
 const now = new Date('2025-06-15T12:00:00Z');
@@ -86,5 +88,22 @@ describe('periodEndLabel', () => {
     expect(periodEndLabel('active', '2025-07-01T00:00:00Z', now)).toBe('Renews on');
     expect(periodEndLabel('cancelled', '2025-07-01T00:00:00Z', now)).toBe('Access until');
     expect(periodEndLabel('active', '2025-06-01T00:00:00Z', now)).toBe('Ended on');
+  });
+});
+
+describe('greeting a user', () => {
+  it('uses the first name, falling back to the email handle', () => {
+    expect(greetingName({ firstName: 'Chidi', email: 'chidi.nwosu@example.com' })).toBe('Chidi');
+    expect(greetingName({ firstName: '  ', email: 'chidi.nwosu@example.com' })).toBe('chidi.nwosu');
+  });
+
+  it('says "Welcome" on a new account\'s first visit and "Welcome back" after', () => {
+    const now = new Date('2026-11-27T10:00:00Z');
+    const justCreated = '2026-11-27T09:58:00Z';
+    expect(welcomeWord({ createdAt: justCreated, greetedBefore: false, now })).toBe('Welcome');
+    expect(welcomeWord({ createdAt: justCreated, greetedBefore: true, now })).toBe('Welcome back');
+    expect(welcomeWord({ createdAt: '2026-10-01T09:00:00Z', greetedBefore: false, now })).toBe(
+      'Welcome back',
+    );
   });
 });

@@ -7,6 +7,35 @@ export function emailHandle(email: string): string {
   return handle.trim() || email;
 }
 
+/** The name to greet: the first name given at sign-up, or the email's handle when there is none. */
+export function greetingName(user: { firstName: string; email: string }): string {
+  return user.firstName.trim() || emailHandle(user.email);
+}
+
+/** An account this new, never greeted in this browser, is on its first visit. */
+const FIRST_VISIT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * "Welcome" on the first visit, "Welcome back" after: a visit is the first when this browser has not
+ * greeted the user before and the account was created within the last day (so someone returning on a
+ * new device is still welcomed back).
+ */
+export function welcomeWord({
+  createdAt,
+  greetedBefore,
+  now,
+}: {
+  createdAt: string;
+  greetedBefore: boolean;
+  now: Date;
+}): 'Welcome' | 'Welcome back' {
+  if (greetedBefore) return 'Welcome back';
+  const age = now.getTime() - new Date(createdAt).getTime();
+  return Number.isFinite(age) && age < FIRST_VISIT_WINDOW_MS ? 'Welcome' : 'Welcome back';
+}
+
+export const greetedKey = (userId: string) => `tambari.greeted.${userId}`;
+
 /** Spec §3: `plan` is display only (free or premium); it drives the badge. */
 export function planBadgeLabel(plan: 'free' | 'premium'): string {
   return plan === 'premium' ? 'Premium Plan' : 'Free Plan';

@@ -34,5 +34,8 @@ describe('labels', () => {
     expect(availableContactsNote('choose_scope')).toMatch(/Choose/);
     expect(availableContactsNote('plan_scope')).toMatch(/plan/);
     expect(availableContactsNote('all')).toMatch(/every country/);
+    expect(availableContactsNote('plan_scope', { countries: ['Nigeria'], categories: ['Restaurants'] })).toBe(
+      'Restaurants in Nigeria: what your plan lets you use',
+    );
   });
 });

@@ -30,8 +30,16 @@ export function newsletterStatusBadge(status: string): StatusBadge {
 }
 
 /** The line under the Available Contacts number. */
-export function availableContactsNote(scope: (typeof AVAILABLE_CONTACTS_SCOPES)[number]): string {
-  if (scope === 'plan_scope') return "In your plan's country and category";
+export function availableContactsNote(
+  scope: (typeof AVAILABLE_CONTACTS_SCOPES)[number],
+  within?: { countries: string[]; categories: string[] } | null,
+): string {
+  if (scope === 'plan_scope') {
+    if (within && within.countries.length > 0 && within.categories.length > 0) {
+      return `${within.categories.join(', ')} in ${within.countries.join(', ')}: what your plan lets you use`;
+    }
+    return "In your plan's country and category";
+  }
   if (scope === 'choose_scope') return 'Choose one country and category to start';
   return 'Businesses in every country';
 }

@@ -170,7 +170,7 @@ export function VerificationQueue({ onEdit }: { onEdit: (contact: DirectoryConta
           verify, <Kbd>I</Kbd> invalid, <Kbd>S</Kbd> skip, <Kbd>E</Kbd> edit.
         </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-4">
+      <CardContent className="grid grid-cols-1 gap-4">
         {queue.isError ? (
           <QueryError
             title="The queue could not be loaded"
@@ -208,7 +208,7 @@ export function VerificationQueue({ onEdit }: { onEdit: (contact: DirectoryConta
           </div>
         ) : (
           <article
-            className="grid gap-4 rounded-lg border p-4"
+            className="grid min-w-0 grid-cols-1 gap-4 rounded-lg border p-4"
             aria-labelledby="queue-current"
             data-testid="queue-item"
             data-contact-id={current.id}

@@ -39,7 +39,7 @@ export default function DataEntryPage() {
         </p>
       </header>
       <StatsCards />
-      <div className="grid items-start gap-6 xl:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-2">
         <VerificationQueue onEdit={(contact) => setEditing(contact.id)} />
         <AddContactCard onOpenContact={(contact) => setEditing(contact.id)} />
       </div>

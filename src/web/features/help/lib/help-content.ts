@@ -61,7 +61,7 @@ export const GETTING_STARTED: GuideStep[] = [
   {
     id: 'ai-writing',
     title: 'Write with AI',
-    body: 'The AI writer drafts and rewrites emails through any OpenAI-compatible provider. Whoever runs your Tambari server turns it on by setting AI_BASE_URL, AI_API_KEY and AI_MODEL; until then the AI button explains how to connect a provider.',
+    body: 'Where this installation offers it, Write with AI drafts a campaign step or newsletter from a short brief (goal, audience, tone, length and language), and Improve, Shorten, Rewrite or Translate reworks the text you select. Each plan has a daily number of generations. AI writing is not offered on every installation: when it is not, the pricing page does not list it and the AI button says it is not available. Always read a draft before you send it.',
     links: [],
   },
   {

@@ -1,10 +1,13 @@
+import type { ContactTopic } from '@shared/support';
 import { Activity, BookOpen, Briefcase, Handshake, LifeBuoy, Mail, MapPin } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-
 import { PAGE_META } from '@/app/page-meta';
 import { CONTACT_EMAIL } from '@/components/marketing/public-footer';
+import { Button } from '@/components/ui/button';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
+import { ContactForm } from '../components/contact-form';
 import { PageHero } from '../components/marketing-blocks';
 
 /** A mailto link with the subject filled in, so the message reaches the right person first time. */
@@ -18,6 +21,7 @@ const CHANNELS = [
     title: 'Sales',
     body: 'Plans for larger teams, custom contact lists or a walkthrough of Tambari.',
     subject: 'Sales enquiry',
+    topic: 'sales',
     testId: 'contact-sales',
   },
   {
@@ -25,6 +29,7 @@ const CHANNELS = [
     title: 'Support',
     body: 'Help with your account, sender accounts, campaigns or a payment. Tell us the email you sign in with.',
     subject: 'Support request',
+    topic: 'support',
     testId: 'contact-support',
   },
   {
@@ -32,13 +37,15 @@ const CHANNELS = [
     title: 'Partnerships',
     body: 'Agencies, data partners and integrations across Africa.',
     subject: 'Partnership',
+    topic: 'partnerships',
     testId: 'contact-partnerships',
   },
-];
+] as const;
 
 /** Spec §2 /contact: who to write to, and where answers may already be. */
 export default function ContactPage() {
   usePageMeta(PAGE_META['/contact']!);
+  const [topic, setTopic] = useState<ContactTopic>('support');
   return (
     <div className="px-4 py-16 sm:px-6 md:py-20" data-testid="contact-page">
       <PageHero
@@ -53,6 +60,17 @@ export default function ContactPage() {
             <channel.icon className="size-6 text-primary" aria-hidden="true" />
             <h2 className="mt-4 text-lg font-semibold">{channel.title}</h2>
             <p className="mt-2 flex-1 text-sm text-muted-foreground">{channel.body}</p>
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-4 self-start"
+              onClick={() => {
+                setTopic(channel.topic);
+                document.getElementById('contact-form-section')?.scrollIntoView({ behavior: 'smooth' });
+              }}
+            >
+              Write to {channel.title}
+            </Button>
             <a
               href={mailto(channel.subject)}
               className="mt-4 inline-flex items-center gap-2 text-sm font-medium text-primary hover:underline"
@@ -64,6 +82,19 @@ export default function ContactPage() {
           </li>
         ))}
       </ul>
+      <section
+        id="contact-form-section"
+        aria-labelledby="contact-form-heading"
+        className="mx-auto mt-12 max-w-5xl rounded-xl border bg-card p-6 sm:p-8"
+      >
+        <h2 id="contact-form-heading" className="text-xl font-semibold">
+          Send us a message
+        </h2>
+        <p className="mt-1 mb-6 text-sm text-muted-foreground">
+          It reaches the team directly, and we email you a copy. We answer within one working day.
+        </p>
+        <ContactForm topic={topic} />
+      </section>
       <div className="mx-auto mt-12 grid max-w-5xl gap-6 md:grid-cols-2">
         <div className="rounded-xl border bg-card p-6">
           <h2 className="flex items-center gap-2 font-semibold">

@@ -39,6 +39,7 @@ import { DomainCheckPills } from '../components/sender-accounts/domain-check-pil
 import { SenderAccountForm } from '../components/sender-accounts/sender-account-form';
 import { senderStatusDisplay } from '../lib/sender-display';
 import { isDevMailboxPreset } from '../lib/sender-form';
+import { setupProgress } from '../lib/setup-progress';
 
 function StepCard({
   number,
@@ -286,9 +287,15 @@ export default function LaunchPage() {
   const accounts = useSenderAccounts();
   const lists = useQuery<{ lists: ContactList[] }>({ queryKey: ['/api/lists'], staleTime: 30_000 });
 
+  // Archived campaigns count too: the user did create one.
+  const campaigns = useQuery<unknown[]>({ queryKey: ['/api/campaigns?archived=true'], staleTime: 0 });
+  const activeCampaigns = useQuery<unknown[]>({ queryKey: ['/api/campaigns'], staleTime: 0 });
+
   const connected = accounts.data ? accounts.data.length > 0 : null;
   const hasLists = lists.data ? lists.data.lists.length > 0 : null;
-  const done = [connected, hasLists].filter(Boolean).length;
+  const hasCampaign =
+    activeCampaigns.data && campaigns.data ? activeCampaigns.data.length + campaigns.data.length > 0 : null;
+  const progress = setupProgress({ connected, hasLists, hasCampaign });
   const defaultFromName = user ? [user.firstName, user.lastName].filter(Boolean).join(' ') : '';
 
   return (
@@ -297,9 +304,9 @@ export default function LaunchPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Quick setup</h1>
         <p className="text-muted-foreground">
           Connect your mail server, choose contacts, and create your first campaign.
-          {connected !== null && hasLists !== null && (
+          {progress && (
             <span className="ml-1 font-medium text-foreground" data-testid="launch-progress">
-              {done} of 2 setup steps done.
+              {progress}
             </span>
           )}
         </p>
@@ -340,7 +347,7 @@ export default function LaunchPage() {
           number={3}
           title="Create your first campaign"
           description="Write a first email and follow-ups, choose the sending window, and launch."
-          done={null}
+          done={hasCampaign}
           icon={Rocket}
           testId="launch-step-campaign"
         >
