@@ -400,9 +400,10 @@ export const inboundMessages = pgTable(
       .on(t.userId, t.receivedAt.desc(), t.id.desc())
       .where(sql`${t.campaignId} is not null`),
     index('inbound_messages_contact_idx').on(t.campaignContactId, t.receivedAt),
-    index('inbound_messages_unread_idx')
-      .on(t.userId)
-      .where(sql`${t.campaignId} is not null and ${t.readAt} is null`),
+    // The inbox's counts (unread, snoozed, per category) read from the index alone.
+    index('inbound_messages_inbox_counts_idx')
+      .on(t.userId, t.category, t.readAt, t.snoozedUntil)
+      .where(sql`${t.campaignId} is not null`),
     index('inbound_messages_campaign_idx').on(t.campaignId, t.receivedAt),
     uniqueIndex('inbound_messages_account_msgid_key')
       .on(t.senderAccountId, t.messageIdHeader)
