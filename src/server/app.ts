@@ -61,6 +61,7 @@ import { schedulesRoutes } from './features/schedules/schedules.routes';
 import { scraperRoutes } from './features/scraper/scraper.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
+import { isPublicSignupPost, signupFormsRoutes } from './features/signup-forms/signup-forms.routes';
 import { siteTrafficRoutes } from './features/site-traffic/site-traffic.routes';
 import { suppressionRoutes } from './features/suppression/suppression.routes';
 import { restoreSuppressionTombstones } from './features/suppression/suppression.service';
@@ -75,6 +76,7 @@ import { startQueue } from './jobs/queue';
 import { createAuth } from './lib/auth';
 import { createCacheRegistry } from './lib/cache-registry';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
+import { escapeHtml } from './lib/html';
 import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
 import { registerInputHygiene } from './lib/input-hygiene';
 import { createLogSink } from './lib/log-sink';
@@ -253,6 +255,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (request.url.split('?')[0] === PAYSTACK_WEBHOOK_PATH) return;
     // RFC 8058 one-click unsubscribes come from mail providers' servers; the token is the authority.
     if (isUnsubscribePost(request.method, request.url)) return;
+    // Subscribe forms embedded on the user's own site post from that site.
+    if (isPublicSignupPost(request.method, request.url)) return;
     if (!isAllowedOrigin(request, trustedOrigins)) {
       return reply
         .code(403)
@@ -306,6 +310,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(referenceRoutes);
   await app.register(leadsRoutes);
   await app.register(listsRoutes);
+  await app.register(signupFormsRoutes);
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);
   await app.register(directoryRoutes);
@@ -387,8 +392,4 @@ async function sendPasswordResetMail(input: {
       html: `<p>Hello ${escapeHtml(name)},</p><p>Someone asked to reset the password of your Tambari account. If it was you, open this link within 30 minutes:</p><p><a href="${escapeHtml(link)}">Reset my password</a></p><p>If it was not you, ignore this email: your password stays as it is.</p>`,
     })
     .catch((error: unknown) => input.app.log.error({ err: error }, 'password reset email could not be sent'));
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -57,6 +57,22 @@ export const campaignAudienceSchema = z.object({
 });
 export type CampaignAudience = z.infer<typeof campaignAudienceSchema>;
 
+/**
+ * A campaign's own protection: it pauses itself when its hard bounces or spam complaints pass these
+ * shares of what it sent, judged once it has sent CAMPAIGN_PROTECTION_MIN_SENDS.
+ */
+export const CAMPAIGN_PROTECTION_MIN_SENDS = 20;
+export const DEFAULT_BOUNCE_PAUSE_PERCENT = 5;
+export const DEFAULT_COMPLAINT_PAUSE_PERCENT = 0.3;
+const bouncePausePercent = z
+  .number({ error: 'Enter the bounce limit as a percentage' })
+  .min(0.5, 'The bounce limit must be between 0.5% and 50%')
+  .max(50, 'The bounce limit must be between 0.5% and 50%');
+const complaintPausePercent = z
+  .number({ error: 'Enter the complaint limit as a percentage' })
+  .min(0.05, 'The complaint limit must be between 0.05% and 10%')
+  .max(10, 'The complaint limit must be between 0.05% and 10%');
+
 export const campaignSettingsSchema = z
   .object({
     name,
@@ -89,6 +105,8 @@ export const campaignSettingsSchema = z
     /** Off for cold outreach (PRODUCT.md): see OPEN_TRACKING_REASON. Newsletters and bulk set their own. */
     trackOpens: z.boolean().default(false),
     trackClicks: z.boolean().default(true),
+    bouncePausePercent: bouncePausePercent.default(DEFAULT_BOUNCE_PAUSE_PERCENT),
+    complaintPausePercent: complaintPausePercent.default(DEFAULT_COMPLAINT_PAUSE_PERCENT),
     trackingDomain: z
       .string()
       .trim()
@@ -242,6 +260,10 @@ const campaignBaseSchema = z.object({
   trackOpens: z.boolean(),
   trackClicks: z.boolean(),
   trackingDomain: z.string().nullable(),
+  bouncePausePercent: z.number(),
+  complaintPausePercent: z.number(),
+  /** Why the campaign paused itself (too many bounces or complaints); null otherwise. */
+  pausedReason: z.string().nullable(),
   /** campaign_contacts rows: 0 before launch. */
   contactCount: z.number(),
 });
@@ -285,6 +307,8 @@ export const campaignUpdateSchema = z
     domainPacePerHour: z.number().int().min(1).max(10_000).nullable(),
     trackOpens: z.boolean(),
     trackClicks: z.boolean(),
+    bouncePausePercent,
+    complaintPausePercent,
     trackingDomain: z
       .string()
       .trim()

@@ -20,7 +20,7 @@ export const VERIFICATION_METHODS = ['officer_check'] as const;
 export const LEAD_VERIFICATION_FILTERS = ['verified', 'unverified'] as const;
 /** "Verified within" choices the lead filters offer, in days. */
 export const VERIFIED_WITHIN_DAYS = [30, 90, 365] as const;
-export const LIST_CONTACT_SOURCES = ['import', 'lead_discovery', 'manual'] as const;
+export const LIST_CONTACT_SOURCES = ['import', 'lead_discovery', 'manual', 'signup_form'] as const;
 export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual', 'erased'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 /**

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -70,6 +71,12 @@ export const campaigns = pgTable(
     trackClicks: boolean('track_clicks').notNull().default(true),
     /** A CNAME of the user's pointing at us, used in tracking links instead of APP_URL. */
     trackingDomain: text('tracking_domain'),
+    /** The campaign pauses itself when hard bounces pass this share of its sends (after 20 sends)… */
+    bouncePausePercent: doublePrecision('bounce_pause_percent').notNull().default(5),
+    /** …or spam complaints pass this one. */
+    complaintPausePercent: doublePrecision('complaint_pause_percent').notNull().default(0.3),
+    /** Why it paused itself (null when paused by hand, cleared on resume). */
+    pausedReason: text('paused_reason'),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     ...timestamps,

@@ -331,3 +331,52 @@ export const directoryRecategorizationItems = pgTable(
   },
   (t) => [primaryKey({ columns: [t.recategorizationId, t.contactId] })],
 );
+
+/** A list's public subscribe form (one per list): the hosted page and the embeddable snippet post to it. */
+export const signupForms = pgTable(
+  'signup_forms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    consentText: text('consent_text').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('signup_forms_list_key').on(t.listId), index('signup_forms_user_idx').on(t.userId)],
+);
+
+/**
+ * One signup: pending until the address's owner follows the signed link, then the consent record (when,
+ * a hash of the IP, which form, the text they were shown). Kept after confirming, as the proof of consent.
+ */
+export const signupConsents = pgTable(
+  'signup_consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Null once the form is removed: the consent outlives it as proof. */
+    formId: uuid('form_id').references(() => signupForms.id, { onDelete: 'set null' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id').notNull(),
+    email: text('email').notNull(),
+    emailNormalized: text('email_normalized').notNull(),
+    firstName: text('first_name'),
+    /** SHA-256 of the IP with the server's secret: enough to spot abuse, not to find the person. */
+    ipHash: text('ip_hash').notNull(),
+    consentText: text('consent_text').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('signup_consents_form_email_idx').on(t.formId, t.emailNormalized, t.requestedAt),
+    index('signup_consents_ip_idx').on(t.ipHash, t.requestedAt),
+  ],
+);

@@ -243,6 +243,8 @@ export async function eraseContactEverywhere(options: {
     // The verifier's cached result and the scraper's finding name the address too.
     await tx.execute(sql`DELETE FROM email_verifications WHERE email = ${email}`);
     await tx.execute(sql`DELETE FROM scrape_results WHERE lower(email) = ${email}`);
+    // A subscribe form's consent records hold it as typed.
+    await tx.execute(sql`DELETE FROM signup_consents WHERE email_normalized = ${email}`);
     const emailHash = await addErasureTombstone({ db: tx, email });
     const result = {
       emailHash,

@@ -10,6 +10,7 @@ import type { Database } from '../../db/client';
 import { alertRules, alerts, users, workerHeartbeats } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import { escapeHtml } from '../../lib/html';
 import type { SystemMailer } from '../../lib/mailer';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { ALERT_RULES, type AlertRuleDefinition, ruleDefinition } from './alert-rules';
@@ -281,10 +282,6 @@ async function notifySuperAdmins(options: {
     }
   }
   return sent;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** A worker process's sign of life, for the "worker not seen" rule. */

@@ -98,6 +98,9 @@ function toBaseDto(row: CampaignRow, senderAccountIds: string[], contactCount: n
     trackOpens: row.trackOpens,
     trackClicks: row.trackClicks,
     trackingDomain: row.trackingDomain,
+    bouncePausePercent: row.bouncePausePercent,
+    complaintPausePercent: row.complaintPausePercent,
+    pausedReason: row.pausedReason,
     contactCount,
   };
 }
@@ -360,6 +363,7 @@ export async function duplicateCampaign(options: {
       archivedAt: _archivedAt,
       createdAt: _createdAt,
       updatedAt: _updatedAt,
+      pausedReason: _pausedReason,
       name,
       ...settings
     } = source;
@@ -475,7 +479,7 @@ export async function pauseCampaign(options: LifecycleOptions): Promise<Campaign
   if (row.status !== 'active') throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotPause);
   const [saved] = await options.db
     .update(campaigns)
-    .set({ status: 'paused', updatedAt: now() })
+    .set({ status: 'paused', pausedReason: null, updatedAt: now() })
     .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'active')))
     .returning();
   if (!saved) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotPause);
@@ -488,7 +492,7 @@ export async function resumeCampaign(options: LifecycleOptions): Promise<Campaig
   if (row.status !== 'paused') throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);
   const [saved] = await options.db
     .update(campaigns)
-    .set({ status: 'active', updatedAt: now() })
+    .set({ status: 'active', pausedReason: null, updatedAt: now() })
     .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'paused')))
     .returning();
   if (!saved) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);

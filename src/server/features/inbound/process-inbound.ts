@@ -16,7 +16,7 @@ import {
 import { now } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { SystemMailer } from '../../lib/mailer';
-import { checkSenderBounceRate } from '../sending/sending.service';
+import { checkCampaignHealth, checkSenderBounceRate } from '../sending/sending.service';
 import { extractMessageIds } from './bounce-report';
 import { categorizeInbound } from './categorize-inbound';
 import { classifyInbound, freshText, type InboundClassification } from './classify-inbound';
@@ -127,6 +127,12 @@ export async function processInboundMessage(options: ProcessInboundOptions): Pro
   if (outcome.applied && kind === 'bounce_hard' && match?.senderAccountId && options.senderHealth) {
     await checkSenderBounceRate({ db, ...options.senderHealth, accountId: match.senderAccountId }).catch(
       (error) => log.error({ err: error, accountId: match.senderAccountId }, 'bounce-rate check failed'),
+    );
+  }
+  // A campaign whose bounces or complaints pass its limits pauses itself.
+  if (outcome.applied && (kind === 'bounce_hard' || kind === 'complaint') && match && options.senderHealth) {
+    await checkCampaignHealth({ db, ...options.senderHealth, campaignId: match.campaignId, log }).catch(
+      (error) => log.error({ err: error, campaignId: match.campaignId }, 'campaign health check failed'),
     );
   }
   return { kind, matched: match !== null, detail: outcome.detail };

@@ -443,6 +443,8 @@ export async function addListContact(options: {
   actor: ContactsActor;
   listId: string;
   fields: ListContactFields & { email: string };
+  /** How the member came: by hand unless a confirmed subscribe form added them. */
+  source?: 'manual' | 'signup_form';
 }): Promise<ListContact> {
   const userId = options.actor.id;
   await assertNotErased({ db: options.db, email: options.fields.email });
@@ -456,7 +458,7 @@ export async function addListContact(options: {
       .values({
         userId,
         listId: list.id,
-        source: 'manual',
+        source: options.source ?? 'manual',
         ...(fieldValues(options.fields) as { email: string; emailNormalized: string }),
         customFields: options.fields.customFields ?? {},
       })

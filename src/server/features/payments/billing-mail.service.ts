@@ -1,5 +1,6 @@
 import { formatMoney, koboToNaira } from '../../../shared/currency';
 import { PLAN_NAMES, type PlanId } from '../../../shared/plans';
+import { escapeHtml } from '../../lib/html';
 import type { BillingServices, OrderRow } from './billing.service';
 
 export const RECEIPT_SUBJECT_PREFIX = 'Your Tambari receipt';
@@ -14,10 +15,6 @@ const day = (d: Date | null) =>
         timeZone: 'UTC',
       }).format(d)
     : '—';
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 interface Recipient {
   email: string;

@@ -15,6 +15,7 @@ import { platformSettings } from '../../db/schema/index';
 import type { Env } from '../../env';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { escapeHtml } from '../../lib/html';
 import type { SystemMailIdentity } from '../../lib/mailer';
 import { type AuditActor, listAuditEntriesFor, recordAuditEntry } from '../admin/audit.service';
 
@@ -203,10 +204,6 @@ export async function isFeatureEnabled(options: {
 /** The platform tracking domain, used when a campaign names none; null = APP_URL. */
 export async function getDefaultTrackingDomain(options: { db: Database }): Promise<string | null> {
   return (await getPlatformSettings(options)).tracking.domain || null;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The From name and footer of system mail, from the company identity and support address. */

@@ -9,6 +9,7 @@ import type { Database } from '../../db/client';
 import { senderAccounts } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import { escapeHtml } from '../../lib/html';
 import { type HostLookup, resolveMailHost, type SenderNetwork } from '../../lib/network-guard';
 import type { DnsResolver } from './domain-check.service';
 import { sendOneOffEmail } from './one-off-send';
@@ -261,8 +262,4 @@ export async function sendSenderTestEmail(
       html: `<p>This is a test email sent through your sender account <strong>${escapeHtml(row.fromEmail)}</strong> (${escapeHtml(row.smtpHost)}).</p><p>If you can read it, the account can send. Campaigns will use it within its daily limit of ${row.dailyCap} emails.</p><p>Tambari</p>`,
     },
   });
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

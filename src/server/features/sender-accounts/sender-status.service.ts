@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { senderAccounts, users } from '../../db/schema/index';
 import { now } from '../../lib/clock';
+import { escapeHtml } from '../../lib/html';
 import type { SystemMailer } from '../../lib/mailer';
 
 /*
@@ -15,10 +16,6 @@ export const AUTH_FAILURES_BEFORE_FAILING = 3;
 
 export const AUTH_FAILING_REASON =
   'The mail server refused the user name or password several times in a row. Check the password (for Gmail and Microsoft 365 use an app password).';
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * Marks the account failing with a reason and emails its owner — only on the transition, so a worker that

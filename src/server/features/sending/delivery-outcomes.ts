@@ -14,6 +14,7 @@ import {
 } from '../sender-accounts/sender-status.service';
 import { addSuppression } from '../suppression/suppression.service';
 import { releaseCampaignSlots } from './campaign-cap';
+import { checkCampaignHealth } from './campaign-health';
 import type { DispatchContext, OutboxRow } from './dispatch';
 import { MAX_SEND_ATTEMPTS, REDELIVERED_DETAIL, REDELIVERY_NOTE, retryBackoffMs } from './retry-policy';
 import { releaseSenderSlot, type SenderAccountRow } from './sender-allocation';
@@ -248,6 +249,13 @@ export async function recordDeliveryFailure(
       mailer: ctx.mailer,
       appUrl: ctx.env.APP_URL,
       accountId: account.id,
+    });
+    await checkCampaignHealth({
+      db: ctx.db,
+      mailer: ctx.mailer,
+      appUrl: ctx.env.APP_URL,
+      campaignId: message.campaignId,
+      log: ctx.log,
     });
     return true;
   }

@@ -2,6 +2,8 @@
  * The sending engine's public surface: what other features may use of the outbox, the dispatcher and the
  * message as it is sent. Queueing itself is outbox.service.ts; the modules beside these files are its own.
  */
+
+export { checkCampaignHealth } from './campaign-health';
 export { drainOutbox, type SentStepHook, type SentStepMessage } from './dispatch';
 export { htmlAsSent } from './html-as-sent';
 export { asEmailDocument, prepareMessageContent } from './message-content';

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../lib/html';
 import type { UnsubscribeView } from './unsubscribe.service';
 
 /*
@@ -24,10 +25,18 @@ button{font:inherit;font-weight:600;color:#fff;background:#b45309;border:0;borde
 button:hover{background:#92400e}
 button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .muted{color:#57534e;font-size:.875rem;margin:1rem 0 0}
+label{display:block;font-weight:600;margin:0 0 .25rem}
+input[type=email],input[type=text]{font:inherit;width:100%;padding:.5rem .625rem;border:1px solid #a8a29e;border-radius:.5rem;margin:0 0 1rem}
+input:focus-visible{outline:3px solid #1d4ed8;outline-offset:1px}
+.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;font-size:.875rem}
+.check input{margin-top:.25rem}
+.error{color:#b91c1c;font-weight:600}
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 `;
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** A page of the recipient-facing kind (subscribe forms use it too): title escaped, body as given. */
+export function publicPage(title: string, body: string): string {
+  return page(title, body);
 }
 
 function page(title: string, body: string): string {

@@ -203,3 +203,7 @@ export function recordClick(options: {
   }
   return target;
 }
+
+// Subscribe forms render their pages like the unsubscribe page, with the same headers.
+export { PAGE_STYLESHEET_PATH, publicPage } from './tracking-pages';
+export { PAGE_HEADERS } from './tracking-responder';

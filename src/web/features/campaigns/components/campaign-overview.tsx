@@ -308,6 +308,10 @@ export function CampaignSettingsCard({
         'Off',
     ],
     ...(campaign.trackingDomain ? [['Tracking domain', campaign.trackingDomain] as [string, string]] : []),
+    [
+      'Pauses itself',
+      `Past ${campaign.bouncePausePercent}% bounces or ${campaign.complaintPausePercent}% spam complaints`,
+    ],
   ];
   return (
     <Card data-testid="campaign-settings">

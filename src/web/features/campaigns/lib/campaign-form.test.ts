@@ -144,3 +144,20 @@ describe('campaign form conversion', () => {
     expect(leadFilterCountParams({ keyword: 'ab' }).q).toBeUndefined();
   });
 });
+
+describe('campaign form protection limits', () => {
+  it('starts at 5% bounces and 0.3% complaints, takes a comma decimal, and refuses limits out of range', () => {
+    const form = filled();
+    expect(toCampaignSettings(form)).toMatchObject({ bouncePausePercent: 5, complaintPausePercent: 0.3 });
+    const typed = { ...form, bouncePausePercent: '7,5', complaintPausePercent: '0.5%' };
+    expect(validateStep('schedule', typed)).toEqual({});
+    expect(toCampaignSettings(typed)).toMatchObject({ bouncePausePercent: 7.5, complaintPausePercent: 0.5 });
+    expect(campaignSettingsSchema.safeParse(toCampaignSettings(typed)).success).toBe(true);
+    expect(
+      validateStep('schedule', { ...form, bouncePausePercent: '0', complaintPausePercent: 'lots' }),
+    ).toEqual({
+      bouncePausePercent: 'The bounce limit must be between 0.5% and 50%',
+      complaintPausePercent: 'The complaint limit must be between 0.05% and 10%',
+    });
+  });
+});

@@ -1,4 +1,10 @@
-import { type CampaignAudience, type CampaignSettingsInput, campaignSettingsSchema } from '@shared/campaigns';
+import {
+  type CampaignAudience,
+  type CampaignSettingsInput,
+  campaignSettingsSchema,
+  DEFAULT_BOUNCE_PAUSE_PERCENT,
+  DEFAULT_COMPLAINT_PAUSE_PERCENT,
+} from '@shared/campaigns';
 import type { TimezoneMode } from '@shared/sending';
 import { minutesToTime, timeToMinutes } from './campaign-display';
 
@@ -33,6 +39,9 @@ export interface CampaignFormState {
   trackClicks: boolean;
   /** Empty: tracking and unsubscribe links use the app's own address. */
   trackingDomain: string;
+  /** The campaign pauses itself past these shares of its sends (percent, as typed). */
+  bouncePausePercent: string;
+  complaintPausePercent: string;
 }
 
 export const WIZARD_STEPS = ['name', 'audience', 'senders', 'schedule'] as const;
@@ -76,6 +85,8 @@ export function emptyCampaignForm(name = ''): CampaignFormState {
     trackOpens: false,
     trackClicks: true,
     trackingDomain: '',
+    bouncePausePercent: String(DEFAULT_BOUNCE_PAUSE_PERCENT),
+    complaintPausePercent: String(DEFAULT_COMPLAINT_PAUSE_PERCENT),
   };
 }
 
@@ -105,6 +116,8 @@ export function formFromCampaign(campaign: {
   trackOpens: boolean;
   trackClicks: boolean;
   trackingDomain?: string | null;
+  bouncePausePercent?: number;
+  complaintPausePercent?: number;
 }): CampaignFormState {
   const allDay =
     campaign.windowStartMinute === campaign.windowEndMinute ||
@@ -129,6 +142,8 @@ export function formFromCampaign(campaign: {
     trackOpens: campaign.trackOpens,
     trackClicks: campaign.trackClicks,
     trackingDomain: campaign.trackingDomain ?? '',
+    bouncePausePercent: String(campaign.bouncePausePercent ?? DEFAULT_BOUNCE_PAUSE_PERCENT),
+    complaintPausePercent: String(campaign.complaintPausePercent ?? DEFAULT_COMPLAINT_PAUSE_PERCENT),
   };
 }
 
@@ -141,6 +156,13 @@ function normaliseTrackingDomain(value: string): string {
     .toLowerCase()
     .replace(/^https?:\/\//, '')
     .replace(/\/.*$/, '');
+}
+
+/** A percentage as typed ("5", "0.3", "2,5"); null when it is not a number. */
+function percentage(value: string): number | null {
+  const trimmed = value.trim().replace(',', '.').replace(/%$/, '').trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return null;
+  return Number(trimmed);
 }
 
 function wholeNumber(value: string): number | null {
@@ -196,6 +218,14 @@ export function validateStep(step: WizardStep, form: CampaignFormState, now = ne
         errors.domainPacePerHour = 'Enter 1 to 10,000, or leave it empty';
       }
     }
+    const bounceLimit = percentage(form.bouncePausePercent);
+    if (bounceLimit === null || bounceLimit < 0.5 || bounceLimit > 50) {
+      errors.bouncePausePercent = 'The bounce limit must be between 0.5% and 50%';
+    }
+    const complaintLimit = percentage(form.complaintPausePercent);
+    if (complaintLimit === null || complaintLimit < 0.05 || complaintLimit > 10) {
+      errors.complaintPausePercent = 'The complaint limit must be between 0.05% and 10%';
+    }
     const trackingDomain = normaliseTrackingDomain(form.trackingDomain);
     if (trackingDomain && !TRACKING_DOMAIN_PATTERN.test(trackingDomain)) {
       errors.trackingDomain = 'Enter a domain like track.example.com';
@@ -239,6 +269,8 @@ export function toCampaignSettings(form: CampaignFormState): CampaignSettingsInp
     trackOpens: form.trackOpens,
     trackClicks: form.trackClicks,
     trackingDomain: normaliseTrackingDomain(form.trackingDomain) || null,
+    bouncePausePercent: percentage(form.bouncePausePercent) ?? DEFAULT_BOUNCE_PAUSE_PERCENT,
+    complaintPausePercent: percentage(form.complaintPausePercent) ?? DEFAULT_COMPLAINT_PAUSE_PERCENT,
   };
   return settings;
 }

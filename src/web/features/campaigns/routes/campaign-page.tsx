@@ -1,11 +1,12 @@
 import type { ContactList } from '@shared/lists';
 import type { SenderAccount } from '@shared/sending';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, ListOrdered, Pause, Play, Settings2, Square } from 'lucide-react';
+import { ArrowLeft, ListOrdered, Pause, Play, Settings2, ShieldAlert, Square } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -195,6 +196,16 @@ export default function CampaignPage() {
       ) : (
         <>
           {data.status === 'draft' && <PrelaunchPanel campaignId={data.id} scheduledAt={data.scheduledAt} />}
+          {data.status === 'paused' && data.pausedReason && (
+            <Alert variant="destructive" data-testid="campaign-paused-reason">
+              <ShieldAlert aria-hidden="true" />
+              <AlertTitle>This campaign paused itself</AlertTitle>
+              <AlertDescription>
+                <p>{data.pausedReason}</p>
+                <p>Queued emails wait; nothing is lost. The limits are in the campaign's settings.</p>
+              </AlertDescription>
+            </Alert>
+          )}
           {['active', 'scheduled', 'paused'].includes(data.status) && (
             <SenderHealthAlert senderAccountIds={data.senderAccountIds} senderAccounts={senders.data} />
           )}

@@ -134,26 +134,38 @@ export default function AdminRecategorizationPage() {
                 placeholder="haulage"
               />
             </div>
-            <CategoryPicker
-              label="Now in"
-              placeholder="Any category"
-              value={rule.fromCategories}
-              onChange={(next) => set('fromCategories', next)}
-            />
-            <CountryPicker
-              label="Countries"
-              placeholder="All countries"
-              value={rule.countries}
-              onChange={(next) => set('countries', next)}
-            />
-            <CategoryPicker
-              label="Move to"
-              multiple={false}
-              placeholder="Choose a category"
-              value={rule.toCategory ? [rule.toCategory] : []}
-              onChange={(next) => set('toCategory', next[0] ?? '')}
-              testId="recat-to"
-            />
+            <div className="space-y-1">
+              <Label htmlFor="recat-from">Now in</Label>
+              <CategoryPicker
+                id="recat-from"
+                label="Now in"
+                placeholder="Any category"
+                value={rule.fromCategories}
+                onChange={(next) => set('fromCategories', next)}
+              />
+            </div>
+            <div className="space-y-1">
+              <Label htmlFor="recat-countries">Countries</Label>
+              <CountryPicker
+                id="recat-countries"
+                label="Countries"
+                placeholder="All countries"
+                value={rule.countries}
+                onChange={(next) => set('countries', next)}
+              />
+            </div>
+            <div className="space-y-1">
+              <Label htmlFor="recat-to">Move to</Label>
+              <CategoryPicker
+                id="recat-to"
+                label="Move to"
+                multiple={false}
+                placeholder="Choose a category"
+                value={rule.toCategory ? [rule.toCategory] : []}
+                onChange={(next) => set('toCategory', next[0] ?? '')}
+                testId="recat-to"
+              />
+            </div>
             <div className="flex flex-wrap gap-2 md:col-span-2">
               <Button type="submit" variant="outline" disabled={!rule.toCategory || preview.isPending}>
                 <Eye aria-hidden="true" />

@@ -43,6 +43,7 @@ import { listExportUrl, useList, useListContacts, useRemoveListContacts } from '
 import { ListContactDialog } from '../components/list-contact-dialog';
 import { ListFormDialog } from '../components/list-form-dialog';
 import { ListVerificationCard } from '../components/list-verification-card';
+import { SignupFormCard } from '../components/signup-form-card';
 import { useDeleteListWithUndo } from '../components/use-delete-list';
 import {
   emptySelection,
@@ -60,6 +61,7 @@ const SOURCE_LABELS: Record<ListContact['source'], string> = {
   import: 'CSV import',
   lead_discovery: 'Directory',
   manual: 'Added by hand',
+  signup_form: 'Subscribe form',
 };
 
 function contactName(contact: ListContact): string {
@@ -197,6 +199,7 @@ export default function ListDetailPage() {
       </div>
 
       {data && <ListVerificationCard listId={data.id} />}
+      {data && <SignupFormCard listId={data.id} listName={data.name} />}
 
       <Card className="py-4">
         <CardContent className="grid gap-4 px-4">

@@ -1,4 +1,4 @@
-import { OPEN_TRACKING_REASON } from '@shared/campaigns';
+import { CAMPAIGN_PROTECTION_MIN_SENDS, OPEN_TRACKING_REASON } from '@shared/campaigns';
 import { useId, useMemo } from 'react';
 import { MultiCombobox } from '@/components/multi-combobox';
 import { Input } from '@/components/ui/input';
@@ -57,7 +57,9 @@ function NumberField({
   hint,
   testId,
   placeholder,
+  inputMode = 'numeric',
 }: {
+  inputMode?: 'numeric' | 'decimal';
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -72,7 +74,7 @@ function NumberField({
       <Label htmlFor={id}>{label}</Label>
       <Input
         id={id}
-        inputMode="numeric"
+        inputMode={inputMode}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={Boolean(error)}
@@ -358,6 +360,33 @@ export function ScheduleFields({
               app with a CNAME record and serve it over HTTPS first, or those links will not work.
             </p>
           )}
+        </div>
+      </fieldset>
+
+      <fieldset className="space-y-3">
+        <legend className="mb-2 font-medium">Protection</legend>
+        <p className="max-w-2xl text-xs text-muted-foreground">
+          After {CAMPAIGN_PROTECTION_MIN_SENDS} sends, the campaign pauses itself and emails you when more of
+          its emails bounce or are reported as spam than this. A climbing bounce or complaint rate is what
+          gets a domain blocked.
+        </p>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <NumberField
+            label="Pause when bounces pass (%)"
+            value={form.bouncePausePercent}
+            onChange={(bouncePausePercent) => onChange({ bouncePausePercent })}
+            error={errors.bouncePausePercent}
+            inputMode="decimal"
+            testId="bounce-pause-percent"
+          />
+          <NumberField
+            label="Pause when spam complaints pass (%)"
+            value={form.complaintPausePercent}
+            onChange={(complaintPausePercent) => onChange({ complaintPausePercent })}
+            error={errors.complaintPausePercent}
+            inputMode="decimal"
+            testId="complaint-pause-percent"
+          />
         </div>
       </fieldset>
     </div>
