@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  INBOX_CATEGORIES,
   inboxCountsSchema,
   inboxFiltersSchema,
   inboxIdParamsSchema,
@@ -15,6 +16,7 @@ import {
 } from '../../../shared/inbox';
 import { errorResponses } from '../../lib/errors';
 import { getSession, requireSession } from '../../lib/http';
+import { createAiProvider } from '../ai/ai.service';
 import {
   getInboxCounts,
   getInboxFilters,
@@ -24,6 +26,7 @@ import {
   updateInboxMessage,
 } from './inbox.service';
 import { sendInboxReply } from './inbox-reply';
+import { suggestInboxCategory } from './inbox-suggest';
 
 export async function inboxRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -114,6 +117,32 @@ export async function inboxRoutes(fastify: FastifyInstance) {
         ehloName: env.SMTP_EHLO_NAME ?? null,
       });
       return reply.code(201).send(entry);
+    },
+  );
+
+  const aiProvider = createAiProvider(env);
+  app.post(
+    '/api/inbox/:id/suggest-category',
+    {
+      config: perUser(30),
+      schema: {
+        tags,
+        params: inboxIdParamsSchema,
+        response: {
+          200: z.object({ category: z.enum(INBOX_CATEGORIES).nullable() }),
+          ...errorResponses(401, 403, 404, 429, 503),
+        },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return suggestInboxCategory({
+        db,
+        userId: user.id,
+        id: request.params.id,
+        provider: aiProvider,
+        log: request.log,
+      });
     },
   );
 

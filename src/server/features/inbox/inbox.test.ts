@@ -175,6 +175,16 @@ describe('tenant isolation', () => {
     expect(row!.readAt).toBeNull();
   });
 
+  it('answers 503 for an AI suggestion where no AI provider is configured', async () => {
+    const owner = await createUser(app);
+    const { inbound } = await conversation(owner);
+    const response = await as(app, owner.cookie)({
+      method: 'POST',
+      url: `/api/inbox/${inbound.id}/suggest-category`,
+    });
+    expect(response.statusCode).toBe(503);
+  });
+
   it('answers 401 without a session', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/inbox' })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/api/inbox/counts' })).statusCode).toBe(401);

@@ -1,5 +1,6 @@
 import type { CurrencyCode } from '@shared/currency';
 import type {
+  InboxCategory,
   InboxCounts,
   InboxFilters,
   InboxItem,
@@ -112,6 +113,20 @@ export function useMarkInboxWon() {
     onSuccess: (_data, input) => {
       void queryClient.invalidateQueries({ queryKey: INBOX_KEY });
       void queryClient.invalidateQueries({ queryKey: ['/api/campaigns', input.campaignId] });
+    },
+  });
+}
+
+/** Whether an AI provider is configured (the category suggestion is offered only then). */
+export function useAiConfigured() {
+  return useQuery<{ configured: boolean }>({ queryKey: ['/api/ai/status'] }).data?.configured ?? false;
+}
+
+export function useSuggestCategory(id: string) {
+  return useMutation({
+    mutationFn: async (): Promise<{ category: InboxCategory | null }> => {
+      const res = await apiRequest('POST', `/api/inbox/${encodeURIComponent(id)}/suggest-category`);
+      return (await res.json()) as { category: InboxCategory | null };
     },
   });
 }

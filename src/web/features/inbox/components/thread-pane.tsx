@@ -1,6 +1,6 @@
 import { CURRENCY_CODES, type CurrencyCode } from '@shared/currency';
 import { INBOX_CATEGORIES, INBOX_CATEGORY_LABELS, type InboxCategory } from '@shared/inbox';
-import { ArrowLeft, BellOff, Loader2, Mail, MailOpen, Send, Trophy, Undo2 } from 'lucide-react';
+import { ArrowLeft, BellOff, Loader2, Mail, MailOpen, Send, Sparkles, Trophy, Undo2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
@@ -18,10 +18,12 @@ import { formatDate, formatDateTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import {
   type InboxThread,
+  useAiConfigured,
   useInboxThread,
   useMarkInboxWon,
   useSaveSignature,
   useSendInboxReply,
+  useSuggestCategory,
   useUpdateInboxMessage,
 } from '../api/inbox';
 import { CategoryBadge } from './inbox-list';
@@ -305,6 +307,58 @@ function NoteEditor({ thread }: { thread: InboxThread }) {
   );
 }
 
+/** Where an AI provider is configured: its category for the message, applied only if the user says so. */
+function AiSuggestion({
+  thread,
+  onApply,
+}: {
+  thread: InboxThread;
+  onApply: (category: InboxCategory) => void;
+}) {
+  const configured = useAiConfigured();
+  const suggest = useSuggestCategory(thread.message.id);
+  if (!configured) return null;
+  const suggested = suggest.data?.category ?? null;
+  if (suggest.isSuccess) {
+    if (!suggested) return <span className="text-xs text-muted-foreground">AI: no suggestion</span>;
+    if (suggested === thread.message.category) {
+      return <span className="text-xs text-muted-foreground">AI agrees</span>;
+    }
+    return (
+      <span className="flex items-center gap-1 text-xs" data-testid="inbox-ai-suggestion">
+        AI suggests {INBOX_CATEGORY_LABELS[suggested]}
+        <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={() => onApply(suggested)}>
+          Apply
+        </Button>
+      </span>
+    );
+  }
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      disabled={suggest.isPending}
+      onClick={() =>
+        suggest.mutate(undefined, {
+          onError: (error) =>
+            toast({
+              title: 'No suggestion',
+              description: getErrorMessage(error, 'Please try again.'),
+              variant: 'destructive',
+            }),
+        })
+      }
+    >
+      {suggest.isPending ? (
+        <Loader2 className="animate-spin" aria-hidden="true" />
+      ) : (
+        <Sparkles aria-hidden="true" />
+      )}
+      Suggest
+    </Button>
+  );
+}
+
 /** One conversation: what was sent, what came back, the replies from the app, and what can be done. */
 export function ThreadPane({ id, onBack }: { id: string; onBack: () => void }) {
   const thread = useInboxThread(id);
@@ -402,6 +456,7 @@ export function ThreadPane({ id, onBack }: { id: string; onBack: () => void }) {
           {current.categorySource === 'rule' && (
             <span className="text-xs text-muted-foreground">set automatically</span>
           )}
+          <AiSuggestion thread={data} onApply={(category) => change({ category }, 'Category changed')} />
           <Button variant="outline" size="sm" onClick={() => change({ read: false }, 'Marked as unread')}>
             <Mail aria-hidden="true" />
             Mark unread
