@@ -147,6 +147,10 @@ export const IMPORT_MESSAGES = {
   notStartable: 'This import has already been started.',
   notCancellable: 'This import has already finished.',
   notFound: 'Import not found',
+  headerLineMissing: (line: number) => `Line ${line} is not among the first lines of this file.`,
+  overLimit: (rows: number, available: number) =>
+    `This file holds about ${rows.toLocaleString('en')} contacts; your plan lets you add ${available.toLocaleString('en')} more.`,
+  importFirst: (available: number) => `Import the first ${available.toLocaleString('en')}`,
   fileGone: 'The uploaded file is no longer available. Please upload it again.',
 } as const;
 
@@ -167,6 +171,7 @@ export const IMPORT_REASONS = {
   malformed: 'Row could not be read (unbalanced quotes?)',
   tooManyColumns: 'Row has too many columns',
   unreadable: "Row has characters the file's encoding cannot read (mixed encodings?)",
+  overLimit: "Past your plan's contact limit (you chose to import the first rows)",
 } as const;
 
 export const importColumnSchema = z.object({
@@ -189,6 +194,15 @@ export const importInspectionSchema = z.object({
   suggestedMapping: importMappingSchema,
   /** Rows in the file, estimated from its size and the first rows (exact for small files). */
   estimatedRows: z.number(),
+  /**
+   * 1-based line of the header row: not always line 1 (LinkedIn puts notes above it). Null without a
+   * header row. Absent on inspections stored before it existed (line 1 when hasHeader).
+   */
+  headerLine: z.number().nullable().optional(),
+  /** The file's first lines, for choosing the header line. */
+  firstLines: z.array(z.object({ line: z.number(), text: z.string() })).optional(),
+  /** Rows without a single value among the rows read (all of them for small files). */
+  emptyRows: z.number().optional(),
 });
 export type ImportInspection = z.infer<typeof importInspectionSchema>;
 
@@ -219,7 +233,9 @@ export const importSummarySchema = z.object({
   invalidRows: z.number(),
   /** Imported, but flagged as role addresses (info@, sales@ …). */
   roleAddressRows: z.number(),
-  options: z.object({ checkMx: z.boolean() }),
+  /** Rows without a single value (skipped, not counted as processed). */
+  emptyRows: z.number(),
+  options: z.object({ checkMx: z.boolean(), maxRows: z.number().nullable() }),
   errorMessage: z.string().nullable(),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
@@ -227,10 +243,22 @@ export const importSummarySchema = z.object({
 });
 export type ImportSummary = z.infer<typeof importSummarySchema>;
 
+/**
+ * The plan's room for more contacts (list imports; null when unlimited). A file bigger than `available`
+ * is flagged at the mapping step, with the choice to import only the first rows.
+ */
+export const importCapacitySchema = z.object({
+  limit: z.number(),
+  used: z.number(),
+  available: z.number(),
+});
+export type ImportCapacity = z.infer<typeof importCapacitySchema>;
+
 /** Answer of POST /api/imports (201) and GET /api/imports/:id/preview. */
 export const importUploadResultSchema = importInspectionSchema.extend({
   importId: z.string(),
   import: importSummarySchema,
+  capacity: importCapacitySchema.nullable().optional(),
 });
 export type ImportUploadResult = z.infer<typeof importUploadResultSchema>;
 
@@ -246,13 +274,21 @@ export const importReinspectSchema = z.strictObject({
   encoding: z.enum(IMPORT_ENCODINGS).optional(),
   delimiter: z.enum(IMPORT_DELIMITERS).optional(),
   hasHeader: z.boolean().optional(),
+  /** The 1-based line holding the column names (implies a header row). */
+  headerLine: z.number().int().min(1).max(1_000_000).optional(),
 });
 export type ImportReinspectInput = z.infer<typeof importReinspectSchema>;
 
 export const importStartSchema = z.strictObject({
   mapping: importMappingSchema,
   hasHeader: z.boolean(),
-  options: z.strictObject({ checkMx: z.boolean().optional() }).optional(),
+  options: z
+    .strictObject({
+      checkMx: z.boolean().optional(),
+      /** Import only the first this many contacts (a file bigger than the plan allows). */
+      maxRows: z.number().int().min(1).optional(),
+    })
+    .optional(),
 });
 export type ImportStartInput = z.infer<typeof importStartSchema>;
 

@@ -1,4 +1,10 @@
-import { type ColumnBlock, isSafeLink, type NewsletterBlock, SOCIAL_NETWORK_LABELS } from './newsletters';
+import {
+  type ColumnBlock,
+  isSafeLink,
+  isUnfilledLink,
+  type NewsletterBlock,
+  SOCIAL_NETWORK_LABELS,
+} from './newsletters';
 
 /*
  * The block document → email-safe HTML and a plain-text part. Pure, so the browser's preview and the
@@ -337,13 +343,13 @@ function blockLinks(block: NewsletterBlock | ColumnBlock): string[] {
  * caught here.
  */
 export function droppedNewsletterLinks(blocks: readonly NewsletterBlock[]): string[] {
-  // An empty link is the block field's own error ("Enter a link"), not repeated here.
+  // An empty link, or a new one's bare https://, is an unfilled field (the block's own "Enter a link"), not repeated here.
   return [
     ...new Set(
       blocks
         .flatMap(blockLinks)
         .map((url) => url.trim())
-        .filter((url) => url !== '' && !isSafeLink(url)),
+        .filter((url) => !isUnfilledLink(url) && !isSafeLink(url)),
     ),
   ];
 }

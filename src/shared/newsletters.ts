@@ -28,6 +28,7 @@ export const NEWSLETTER_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 export const NEWSLETTER_MESSAGES = {
   notFound: 'Newsletter not found',
+  testContactNotFound: 'No contact with this email address is in the lists chosen for this newsletter.',
   notEditable: 'This has already been sent and can no longer be changed. Duplicate it to send a new version.',
   alreadySent: 'This has already been sent.',
   notScheduled: 'Only a scheduled send can be unscheduled.',
@@ -85,10 +86,22 @@ export const SOCIAL_NETWORK_LABELS: Record<SocialNetwork, string> = {
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Choose a colour like #1d4ed8');
 const align = z.enum(['left', 'center', 'right']);
 const blockId = z.string().min(1).max(40);
-/** A link a reader can follow: web, mail or phone, or a merge tag that becomes one. */
+/**
+ * A link a reader can follow: web, mail or phone, or a merge tag that becomes one. An edit-me marker
+ * (`[[edit: link to your page]]`, shared/placeholders.ts) is accepted in a draft: the pre-send check
+ * refuses to send it.
+ */
 export function isSafeLink(value: string): boolean {
   const v = value.trim();
-  return /^(https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>]+|tel:[+0-9 ()-]+)$/i.test(v) || /^\{\{[^{}]+\}\}$/.test(v);
+  return (
+    /^(https?:\/\/[^\s"'<>]+|mailto:[^\s"'<>]+|tel:[+0-9 ()-]+)$/i.test(v) ||
+    /^\{\{[^{}]+\}\}$/.test(v) ||
+    /^\[\[\s*edit\s*:[^\]"'<>]*\]\]$/i.test(v)
+  );
+}
+/** A link field still as a new block starts it: nothing, or just the scheme. */
+export function isUnfilledLink(value: unknown): boolean {
+  return typeof value !== 'string' || /^\s*(https?:\/\/)?\s*$/i.test(value);
 }
 const link = z
   .string()
@@ -144,9 +157,12 @@ export const dividerBlockSchema = z.object({
 export const socialBlockSchema = z.object({
   id: blockId,
   type: z.literal('social'),
-  links: z
-    .array(z.object({ network: z.enum(SOCIAL_NETWORKS), url: requiredLink }))
-    .max(SOCIAL_NETWORKS.length),
+  // A link added but not filled in yet (empty, or the "https://" a new one starts with) is left out,
+  // not refused: saving a draft must not fail on a field the user has not reached.
+  links: z.preprocess(
+    (links) => (Array.isArray(links) ? links.filter((l) => !isUnfilledLink(l?.url)) : links),
+    z.array(z.object({ network: z.enum(SOCIAL_NETWORKS), url: requiredLink })).max(SOCIAL_NETWORKS.length),
+  ),
   align: align.default('center'),
 });
 export const footerBlockSchema = z.object({
@@ -258,6 +274,8 @@ export const newsletterScheduleSchema = newsletterSendSchema.extend({
 export const newsletterTestSendSchema = z.object({
   senderAccountId: z.uuid('Choose a sender account'),
   to: z.email('Enter a valid email address').max(254).optional(),
+  /** The audience contact the copy is personalised as (the first of the lists when left out). */
+  asContact: z.email('Enter the email address of a contact in the lists').max(254).optional(),
 });
 export const newsletterListQuerySchema = z.object({ kind: z.enum(NEWSLETTER_KINDS).optional() });
 
@@ -314,8 +332,9 @@ export function starterBlocks(makeId: () => string): NewsletterBlock[] {
     {
       id: makeId(),
       type: 'button',
-      label: 'Read more',
-      href: 'https://example.com',
+      // A link that works as it is: replies reach the sending account.
+      label: 'Write to us',
+      href: 'mailto:{{senderEmail}}',
       background: '#1d4ed8',
       color: '#ffffff',
       align: 'left',

@@ -15,6 +15,8 @@ export const CONTACT_MERGE_TAGS = [
   { name: 'company', label: 'Company', example: 'Kano Foods' },
   { name: 'city', label: 'City', example: 'Lagos' },
   { name: 'country', label: 'Country', example: 'Nigeria' },
+  /** "a Nigerian distributor": the country as an adjective (its name when there is no adjective for it). */
+  { name: 'countryAdjective', label: 'Country (adjective)', example: 'Nigerian' },
   { name: 'countryCode', label: 'Country code', example: 'NG' },
 ] as const;
 
@@ -97,7 +99,16 @@ export const campaignTestSendRequestSchema = z.object({
   campaignContactId: z.uuid('Contact not found').optional(),
 });
 
-export const testSendResultSchema = z.object({ ok: z.literal(true), to: z.string() });
+export const testSendResultSchema = z.object({
+  ok: z.literal(true),
+  to: z.string(),
+  /**
+   * What the test went out with that a real send would refuse or send wrong: merge tags nobody fills
+   * (`{{ frstName }}` is sent as "Hello ,"), placeholders, example links. The test is sent anyway.
+   */
+  warnings: z.array(z.string()),
+});
+export type TestSendResult = z.infer<typeof testSendResultSchema>;
 
 /** The pre-launch warning of a cold campaign with open tracking on (PRODUCT.md, "Open tracking and cold email"). */
 export const OPEN_TRACKING_WARNING =

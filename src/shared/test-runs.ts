@@ -43,6 +43,11 @@ export const testRunSchema = z.object({
   senderEmail: z.string().nullable(),
   createdAt: z.string(),
   steps: z.array(testRunStepSchema),
+  /**
+   * Only when the run starts: what the steps hold that the launch would refuse or send wrong (merge tags
+   * nobody fills, placeholders), each named with its step. The run is sent anyway.
+   */
+  warnings: z.array(z.string()).optional(),
 });
 export type TestRun = z.infer<typeof testRunSchema>;
 

@@ -177,6 +177,7 @@ export function getPageTitle(pathname: string): string {
   if (exact) return exact;
   if (/^\/(admin\/)?campaigns\/[^/]+\/(steps|step\/)/.test(pathname)) return 'Campaign Steps';
   if (/^\/(admin\/)?newsletters\/editor/.test(pathname)) return 'Newsletter Editor';
+  if (/^\/newsletters\/[^/]+\/report$/.test(pathname)) return 'Newsletter Report';
   const segments = pathname.split('/').filter(Boolean);
   while (segments.length > 1) {
     segments.pop();

@@ -70,6 +70,7 @@ const AdminCampaignsPage = lazy(() => import('@/features/campaigns/routes/admin-
 const AdminCampaignPage = lazy(() => import('@/features/campaigns/routes/admin-campaign-page'));
 const NewslettersPage = lazy(() => import('@/features/newsletters/routes/newsletters-page'));
 const NewsletterEditorPage = lazy(() => import('@/features/newsletters/routes/newsletter-editor-page'));
+const NewsletterReportPage = lazy(() => import('@/features/newsletters/routes/newsletter-report-page'));
 const AdminNewslettersPage = lazy(() => import('@/features/newsletters/routes/admin-newsletters-page'));
 const AdminNewsletterPage = lazy(() => import('@/features/newsletters/routes/admin-newsletter-page'));
 const AnalyticsPage = lazy(() => import('@/features/analytics/routes/analytics-page'));
@@ -248,6 +249,7 @@ export const routes = [
               { path: 'newsletters/editor', element: <NewsletterEditorPage /> },
               { path: 'newsletters/editor/:id', element: <NewsletterEditorPage key="edit" /> },
               { path: 'newsletter-editor', element: <NewsletterEditorPage /> },
+              { path: 'newsletters/:id/report', element: <NewsletterReportPage /> },
               { path: 'admin/newsletters', element: <AdminNewslettersPage /> },
               { path: 'admin/newsletters/editor', element: <Navigate to="/admin/newsletters" replace /> },
               { path: 'admin/newsletters/editor/:id', element: <AdminNewsletterPage /> },

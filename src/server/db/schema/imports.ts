@@ -50,7 +50,10 @@ export const imports = pgTable(
     hasHeader: boolean('has_header').notNull(),
     inspection: jsonb('inspection').$type<ImportInspection>().notNull(),
     mapping: jsonb('mapping').$type<ImportMapping>(),
-    options: jsonb('options').$type<{ checkMx: boolean }>().notNull().default({ checkMx: false }),
+    options: jsonb('options')
+      .$type<{ checkMx: boolean; maxRows?: number | null }>()
+      .notNull()
+      .default({ checkMx: false }),
     status: text('status', { enum: IMPORT_STATUS_VALUES }).notNull().default('uploaded'),
     estimatedRows: integer('estimated_rows').notNull().default(0),
     totalRows: integer('total_rows'),
@@ -63,6 +66,8 @@ export const imports = pgTable(
     existingRows: integer('existing_rows').notNull().default(0),
     invalidRows: integer('invalid_rows').notNull().default(0),
     roleAddressRows: integer('role_address_rows').notNull().default(0),
+    /** Rows without a single value: skipped, and told in the summary. */
+    emptyRows: integer('empty_rows').notNull().default(0),
     errorMessage: text('error_message'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -98,7 +98,7 @@ describe('a 2-step campaign to 50 contacts, end to end', () => {
           key: 'A',
           subject: 'A partnership for {{ company }}',
           bodyHtml:
-            '<p>{Hi|Hello} {{ firstName | default: "there" }},</p><p>We deliver across Lagos. See <a href="https://kanofoods.example.com/offer">our offer</a>.</p><p>{{ senderName }}</p>',
+            '<p>{Hi|Hello} {{ firstName | default: "there" }},</p><p>We deliver across Lagos. See <a href="https://kanofoods.test/offer">our offer</a>.</p><p>{{ senderName }}</p>',
           splitPercent: 100,
         },
       ],

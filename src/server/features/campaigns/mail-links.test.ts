@@ -55,10 +55,10 @@ const HOSTILE_BODY =
   '<p>Hi {{ firstName }}, see <a href="{{ company }}">your company page</a>.</p>' +
   '<p><a href="JaVaScRiPt&#58;alert(2)">Encoded</a> <a href="&#x6A;avascript:alert(3)">Hex</a> ' +
   '<a href="java&#09;script:alert(4)">Tabbed</a> <a href="//evil.example/login">Relative</a> ' +
-  '<a href="https://kanofoods.example.com/offer">Our offer</a> <a href="MAILTO:sales@kanofoods.example.com">Mail us</a></p>' +
+  '<a href="https://kanofoods.test/offer">Our offer</a> <a href="MAILTO:sales@kanofoods.test">Mail us</a></p>' +
   '<img src="data:image/svg+xml;base64,PHN2Zz4=" alt="logo">' +
   // A fallback in double quotes inside a double-quoted href: fine when sent, and no false warning.
-  '<p><a href="{{ lastName | default: "https://kanofoods.example.com" }}">Site</a></p>';
+  '<p><a href="{{ lastName | default: "https://kanofoods.test" }}">Site</a></p>';
 
 async function hostileCampaign() {
   const owner = await createUser(app, {
@@ -116,7 +116,7 @@ describe('links in campaign mail', () => {
     }
     // Kept links still work: the web link through click tracking, the mail link as written.
     expect(body).toMatch(/href="[^"]*\/t\/c\//);
-    expect(body).toContain('MAILTO:sales@kanofoods.example.com');
+    expect(body).toContain('MAILTO:sales@kanofoods.test');
     // The text part names no removed URL either.
     const [row] = await app.services.db
       .select()
@@ -125,7 +125,7 @@ describe('links in campaign mail', () => {
     expect(row!.text).not.toMatch(/javascript|evil\.example/i);
     expect(row!.links.join(' ')).not.toMatch(/javascript|evil\.example/i);
     // The fallback written in quotes inside the quoted href survives as the link it is.
-    expect(row!.links).toContain('https://kanofoods.example.com');
+    expect(row!.links).toContain('https://kanofoods.test');
   });
 
   it('lists the links that will be removed in the pre-launch check', async () => {

@@ -1,3 +1,4 @@
+import { isPlaceholderLink } from '../../../shared/placeholders';
 import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, wallTimeAt } from '../../lib/local-time';
 import { extractLinks, visibleText } from '../personalization/personalization.service';
 import { addStepDelay, type StepDelay } from './next-step';
@@ -51,10 +52,6 @@ export const LINK_SHORTENERS = new Set([
   'wa.link',
 ]);
 
-/** Placeholder hosts a template leaves behind ("https://example.com/demo", "yourwebsite.com"). */
-const PLACEHOLDER_HOST =
-  /(^|\.)(example\.(com|org|net)|your-?(website|company|site|domain|link)\.\w+|domain\.com|website\.com)$/i;
-
 export interface LinkProblems {
   shortened: string[];
   broken: { url: string; reason: string }[];
@@ -75,8 +72,9 @@ export function checkLinks(html: string): LinkProblems {
     const url = raw.trim();
     if (seen.has(url)) continue;
     seen.add(url);
-    // A merge tag decides it per contact: nothing to judge here.
-    if (url.includes('{{') || url.includes('{%')) continue;
+    // A merge tag decides it per contact: nothing to judge here. A placeholder link blocks the launch
+    // on its own (the placeholders check), so it is not also a broken link.
+    if (url.includes('{{') || url.includes('{%') || isPlaceholderLink(url)) continue;
     if (url === '' || url === '#') {
       problems.broken.push({ url: url || '(empty)', reason: 'the link goes nowhere' });
       continue;
@@ -110,8 +108,6 @@ export function checkLinks(html: string): LinkProblems {
       problems.broken.push({ url: truncate(url), reason: 'it contains spaces' });
     } else if (host === 'localhost' || !host.includes('.') || !/\.([a-z]{2,}|xn--[a-z0-9-]+)$/i.test(host)) {
       problems.broken.push({ url: truncate(url), reason: 'the domain is not a public web address' });
-    } else if (PLACEHOLDER_HOST.test(host)) {
-      problems.broken.push({ url: truncate(url), reason: 'it looks like a template placeholder' });
     }
     if (LINK_SHORTENERS.has(host.replace(/^www\./, ''))) problems.shortened.push(truncate(url));
     else if (parsed.protocol === 'http:') problems.insecure.push(truncate(url));

@@ -280,3 +280,63 @@ describe('GET /api/campaigns/:id/prelaunch', () => {
     expect(codes(result.blockers)).toEqual(['audience_invalid']);
   });
 });
+
+describe('placeholders', () => {
+  it('refuses to launch while a step holds placeholders, naming the step and each placeholder', async () => {
+    const owner = await createUser(app);
+    const list = await addList(app, {
+      userId: owner.user.id,
+      contacts: [{ email: `p-${tag()}@client.test`, firstName: 'Ada', company: 'Acme', countryCode: 'NG' }],
+    });
+    const account = await addSenderAccount(app, { userId: owner.user.id });
+    const { campaign, steps } = await addCampaign(app, {
+      userId: owner.user.id,
+      audience: { listIds: [list.id], leadFilters: [] },
+      accountIds: [account.id],
+      steps: [
+        cleanStep,
+        {
+          delayDays: 3,
+          variants: [
+            {
+              subject: 'Our webinar on [Date]',
+              bodyHtml:
+                '<p>Hi {{ firstName | default: "there" }},</p><p>When: [date and time]. Our customers see [[edit: 42% average open rate]].</p><p><a href="https://www.example.com/register">Register</a></p>',
+            },
+          ],
+        },
+      ],
+    });
+    const call = as(app, owner.cookie);
+    const launched = await call({ method: 'POST', url: `/api/campaigns/${campaign.id}/launch` });
+    expect(launched.statusCode).toBe(422);
+    const body = launched.json<{
+      code: string;
+      errors: { code: string; message: string; stepId?: string }[];
+    }>();
+    expect(body.code).toBe('unprocessable');
+    const blocker = body.errors.find((e) => e.code === 'placeholders')!;
+    expect(blocker.stepId).toBe(steps[1]!.id);
+    expect(blocker.message).toMatch(/^Step 2: Subject: \[Date\] is a placeholder/);
+    expect(blocker.message).toContain('[date and time] is a placeholder');
+    expect(blocker.message).toContain('[[edit: 42% average open rate]] is marked to edit');
+    expect(blocker.message).toContain('(and 1 more)');
+    // The clean first step has no placeholders blocker of its own.
+    expect(body.errors.filter((e) => e.code === 'placeholders')).toHaveLength(1);
+    const report = await getPrelaunchReport({
+      db: app.services.db,
+      userId: owner.user.id,
+      campaignId: campaign.id,
+    });
+    expect(report.blockers.find((b) => b.code === 'placeholders')!.detail).toContain(
+      'The link https://www.example.com/register is a placeholder',
+    );
+    // Another user cannot see it.
+    const stranger = await createUser(app);
+    const theirs = await as(
+      app,
+      stranger.cookie,
+    )({ method: 'GET', url: `/api/campaigns/${campaign.id}/prelaunch` });
+    expect(theirs.statusCode).toBe(404);
+  });
+});

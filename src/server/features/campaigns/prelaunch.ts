@@ -20,6 +20,7 @@ import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import {
   analyzeMergeTags,
+  findCopyPlaceholders,
   flattenSpintax,
   htmlImageOnly,
   mergeScope,
@@ -57,6 +58,7 @@ const TAG_LABELS: Record<string, string> = {
   city: 'city',
   country: 'country',
   countryCode: 'country',
+  countryAdjective: 'country',
   senderName: 'sender name',
   senderEmail: 'sender email',
 };
@@ -281,6 +283,7 @@ function checkCopy(ctx: PrelaunchContext, findings: Findings): CopyFindings {
     const flatHtml = flattenSpintax(copy.html);
     checkSubjectAndBody(copy, flatHtml, at, ids, findings);
     checkMergeTags(ctx, copy, flatHtml, { at, ids }, result, tally, findings);
+    checkPlaceholders(copy, { at, ids }, findings);
     checkCopyLinks(flatHtml, { at, ids }, result, tally, findings);
     checkSpam(campaign, copy, flatHtml, sentHtmlOf(flatHtml), { at, ids }, tally, findings);
   }
@@ -388,6 +391,31 @@ function checkMergeTags(
     const seen = result.usedPaths.get(key);
     result.usedPaths.set(key, { path, withDefault: (seen?.withDefault ?? true) && withDefault });
   }
+}
+
+/** At most this many placeholders are named in a blocker's message; its detail lists them all. */
+const NAMED_PLACEHOLDERS = 3;
+
+/**
+ * Placeholders a template left ("[Date]", "[[edit: 42% open rate]]", example.com links) would reach
+ * every recipient as they are: they block. Merge tags are judged by checkMergeTags.
+ */
+function checkPlaceholders(copy: VariantCopy, { at, ids }: CopyPlace, findings: Findings): void {
+  const found = findCopyPlaceholders({
+    subject: copy.subject,
+    html: copy.html,
+    knownFields: [],
+    mergeTags: false,
+  });
+  const all = [...found.subject.map((f) => `Subject: ${f.message}`), ...found.body.map((f) => f.message)];
+  if (all.length === 0) return;
+  const more = all.length - NAMED_PLACEHOLDERS;
+  findings.blockers.push({
+    code: 'placeholders',
+    message: `${at}: ${all.slice(0, NAMED_PLACEHOLDERS).join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
+    detail: all.join('\n'),
+    ...ids,
+  });
 }
 
 function checkCopyLinks(

@@ -177,7 +177,7 @@ describe('POST /api/campaigns/:id/test-send', () => {
       payload: { stepId: step.id, variantKey: 'A', senderAccountId: account.id },
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ ok: true, to: owner.email });
+    expect(response.json()).toEqual({ ok: true, to: owner.email, warnings: [] });
     const message = await waitForMail(app, owner.email);
     expect(message.fromAddress).toContain(account.fromEmail);
     expect(message.subject).toMatch(/^\[Test\] (Hi|Hello) Ngozi$/);
@@ -187,6 +187,39 @@ describe('POST /api/campaigns/:id/test-send', () => {
     );
     expect(message.html).toContain('Ngozi Farms in Agriculture');
     expect(message.text).toContain('Ngozi Farms in Agriculture');
+  });
+
+  it('sends a copy with an unknown merge tag but warns that it goes out empty', async () => {
+    const owner = await createUser(app);
+    const { list, account } = await setup(owner);
+    const { campaign, steps } = await addCampaign(app, {
+      userId: owner.user.id,
+      audience: { listIds: [list.id], leadFilters: [] },
+      accountIds: [account.id],
+      steps: [
+        {
+          variants: [
+            { subject: 'Hello {{ frstName }}', bodyHtml: '<p>Hello {{ frstName }}, see you on [Date].</p>' },
+          ],
+        },
+      ],
+    });
+    const response = await as(
+      app,
+      owner.cookie,
+    )({
+      method: 'POST',
+      url: `/api/campaigns/${campaign.id}/test-send`,
+      payload: { stepId: steps[0]!.id, variantKey: 'A', senderAccountId: account.id },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().warnings).toEqual([
+      'Subject: {{ frstName }} is not a merge tag (did you mean {{ firstName }}?): it would be sent empty',
+      '{{ frstName }} is not a merge tag (did you mean {{ firstName }}?): it would be sent empty',
+      '[Date] is a placeholder: replace it with the real text',
+    ]);
+    const message = await waitForMail(app, owner.email);
+    expect(message.html).toContain('Hello , see you on [Date].');
   });
 
   it("refuses another user's sender account and campaign", async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CampaignAudience, CampaignStep } from '../../../shared/campaigns';
 import { shownUrl, type UnsafeUrl } from '../../../shared/mail-links';
-import type { PersonalizePreview, PreviewContact } from '../../../shared/personalize';
+import type { PersonalizePreview, PreviewContact, TestSendResult } from '../../../shared/personalize';
 import type { Database } from '../../db/client';
 import {
   campaignContacts,
@@ -20,6 +20,7 @@ import {
   renderForContact,
   renderSeed,
   SAMPLE_CONTACT,
+  testSendWarnings,
 } from '../personalization/personalization.service';
 import type { SenderAccountRow } from '../sender-accounts/sender-accounts.service';
 import { getSenderAccountRow, sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
@@ -162,7 +163,12 @@ export async function firstActiveAccount(
   return row?.account ?? null;
 }
 
-async function knownFieldsOf(db: Database, userId: string, listIds: readonly string[]): Promise<string[]> {
+/** The custom fields of the audience's lists: merge tags a campaign to them may use. */
+export async function knownFieldsOf(
+  db: Database,
+  userId: string,
+  listIds: readonly string[],
+): Promise<string[]> {
   if (listIds.length === 0) return [];
   const rows = await db
     .select({ customFields: contactLists.customFields })
@@ -418,10 +424,15 @@ export async function sendCampaignTestEmail(
     email?: string;
     campaignContactId?: string;
   },
-): Promise<{ ok: true; to: string }> {
+): Promise<TestSendResult> {
   const { db } = options;
   const campaign = await getCampaignRow({ db, userId: options.userId, id: options.campaignId });
   const { steps, step, variant } = await loadVariant(db, campaign, options.stepId, options.variantKey);
+  const warnings = testSendWarnings({
+    subject: variant.subject,
+    html: variant.bodyHtml,
+    knownFields: await knownFieldsOf(db, campaign.userId, campaign.audience.listIds ?? []),
+  });
   const account = await getSenderAccountRow({ db, userId: options.userId, id: options.senderAccountId });
   const user = await userRow(db, options.userId);
   const to = options.to ?? user.email;
@@ -471,5 +482,5 @@ export async function sendCampaignTestEmail(
   });
 
   await sendOneOffEmail({ ...options, account, mail });
-  return { ok: true, to };
+  return { ok: true, to, warnings };
 }

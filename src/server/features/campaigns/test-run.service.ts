@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -12,18 +11,17 @@ import { campaigns, campaignTestRunMessages, campaignTestRuns, senderAccounts } 
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { renderForContact, renderSeed } from '../personalization/personalization.service';
+import { renderForContact, renderSeed, testSendWarnings } from '../personalization/personalization.service';
 import { sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
-import {
-  asEmailDocument,
-  buildMailOptions,
-  makeMessageId,
-  prepareMessageContent,
-  resolveTrackingBaseUrl,
-  unsubscribeMailtoFor,
-} from '../sending/sending.service';
+import { composeTestMessage } from '../sending/sending.service';
 import { getCampaignRow } from './campaigns.service';
-import { chooseContact, firstActiveAccount, type TestSendContext, userRow } from './preview.service';
+import {
+  knownFieldsOf as audienceFieldsOf,
+  chooseContact,
+  firstActiveAccount,
+  type TestSendContext,
+  userRow,
+} from './preview.service';
 import { chooseVariant } from './sequencing';
 import { loadSteps } from './steps.service';
 import { repliesInThread, replyReferences, replySubject } from './thread-reply';
@@ -97,9 +95,13 @@ export async function startTestRun(options: {
   const at = now();
   const copies: { position: number; subject: string; html: string; threaded: boolean }[] = [];
   let threadSubject: string | null = null;
+  const warnings: string[] = [];
+  const knownFields = await audienceFieldsOf(db, userId, campaign.audience.listIds ?? []);
   for (const step of [...steps].sort((a, b) => a.position - b.position)) {
     const variant = chooseVariant(step, contactKey);
     if (!variant) continue;
+    for (const warning of testSendWarnings({ subject: variant.subject, html: variant.bodyHtml, knownFields }))
+      warnings.push(`Step ${step.position}: ${warning}`);
     const rendered = renderForContact({
       subject: variant.subject,
       html: variant.bodyHtml,
@@ -151,7 +153,7 @@ export async function startTestRun(options: {
     return run!.id;
   });
   await options.queue?.send(SEND_CAMPAIGN_TEST_RUN_JOB, { testRunId: runId });
-  return getTestRun({ db, userId, campaignId: campaign.id, testRunId: runId });
+  return { ...(await getTestRun({ db, userId, campaignId: campaign.id, testRunId: runId })), warnings };
 }
 
 export async function getTestRun(options: {
@@ -313,36 +315,19 @@ async function sendStep(
     : [];
   if (!account || account.status === 'paused') throw new AppError('conflict', TEST_RUN_MESSAGES.accountGone);
   const [campaign] = await db
-    .select({ trackingDomain: campaigns.trackingDomain })
+    .select({ trackingDomain: campaigns.trackingDomain, kind: campaigns.kind })
     .from(campaigns)
     .where(eq(campaigns.id, run.campaignId));
   const thread = row.threaded ? threadBefore(rows, row.position) : null;
-  const token = `test-${randomBytes(12).toString('base64url')}`;
-  const trackingBaseUrl = resolveTrackingBaseUrl({
+  // The recipients' composer: the same footer, headers and text part as the real send.
+  const { mail, messageId } = composeTestMessage({
     appUrl: options.appUrl,
     trackingDomain: campaign?.trackingDomain ?? null,
-  });
-  const content = prepareMessageContent({
-    html: row.html,
-    token,
-    trackingBaseUrl,
-    trackOpens: false,
-    trackClicks: false,
-  });
-  const messageId = makeMessageId(account.fromEmail);
-  const mail = buildMailOptions({
-    messageId,
-    token,
-    trackingBaseUrl,
-    from: { name: account.fromName, email: account.fromEmail },
-    replyTo: account.replyTo,
+    account,
     to: { name: null, email: run.toEmail },
     subject: row.subject,
-    html: asEmailDocument(content.html),
-    text: content.text,
-    postalAddress: account.postalAddress,
-    senderName: account.fromName,
-    unsubscribeMailto: unsubscribeMailtoFor(account, token),
+    html: row.html,
+    kind: campaign?.kind ?? 'campaign',
     inReplyTo: thread?.parentId ?? null,
     references: thread ? replyReferences(thread.ids.slice(0, -1), thread.parentId) : null,
   });

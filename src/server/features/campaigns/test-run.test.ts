@@ -101,12 +101,26 @@ async function sunk(to: string) {
 }
 
 describe('test run of a sequence', () => {
+  it('starts anyway but warns, step by step, about a merge tag that would be sent empty', async () => {
+    const { owner, campaign } = await campaignWithSequence();
+    await addStepViaApi(app, owner.cookie, campaign.id, {
+      delayDays: 9,
+      variants: [variant('One more', '<p>Hello {{ frstName }}</p>')],
+    });
+    const started = await start(owner, campaign.id);
+    expect(started.statusCode, started.body).toBe(201);
+    expect(started.json<TestRun>().warnings).toEqual([
+      'Step 4: {{ frstName }} is not a merge tag (did you mean {{ firstName }}?): it would be sent empty',
+    ]);
+  });
+
   it('sends every step to the user a minute apart, rendered for the chosen contact, threaded where the sequence is', async () => {
     const { owner, account, campaign, lead } = await campaignWithSequence();
     const started = await start(owner, campaign.id, { email: lead });
     expect(started.statusCode, started.body).toBe(201);
     const run = started.json<TestRun>();
     expect(run).toMatchObject({ to: owner.email.toLowerCase(), contactEmail: lead, sample: false });
+    expect(run.warnings).toEqual([]);
     expect(run.steps.map((s) => [s.position, s.state, s.threaded])).toEqual([
       [1, 'queued', false],
       [2, 'queued', true],

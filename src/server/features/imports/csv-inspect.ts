@@ -18,7 +18,7 @@ import {
 import { AppError } from '../../lib/errors';
 import { toStorableText } from '../../lib/input-hygiene';
 import { parseRecords, RecordSplitter } from './csv-records';
-import { fieldForHeader, normaliseHeader } from './header-synonyms';
+import { fieldForHeader, isBookkeepingHeader, normaliseHeader } from './header-synonyms';
 
 /** How much of the file's head is read to detect its shape. */
 export const INSPECT_BYTES = 256 * 1024;
@@ -26,11 +26,17 @@ export const MAX_COLUMNS = 1000;
 const PREVIEW_ROWS = 10;
 const SAMPLE_VALUES = 5;
 const SCAN_ROWS = 200;
+/** The header row is looked for among this many first rows (LinkedIn writes notes above it). */
+const HEADER_SCAN_ROWS = 20;
+/** First lines offered for choosing the header line. */
+const FIRST_LINES = 12;
 
 export interface InspectOverrides {
   encoding?: ImportEncoding;
   delimiter?: ImportDelimiter;
   hasHeader?: boolean;
+  /** The 1-based line holding the column names. */
+  headerLine?: number;
 }
 
 export interface InspectResult extends ImportInspection {
@@ -65,8 +71,10 @@ export function inspectHead(input: {
   fileSize: number;
   target: ImportTarget;
   overrides?: InspectOverrides;
+  /** The list's own custom fields: suggestions stay within its 20 (reusing these names is free). */
+  existingCustomFields?: readonly string[];
 }): InspectResult {
-  const { head, complete, fileSize, target, overrides = {} } = input;
+  const { head, complete, fileSize, target, overrides = {}, existingCustomFields = [] } = input;
   if (fileSize === 0 || head.length === 0) throw badFile(IMPORT_MESSAGES.empty);
   const spreadsheet = spreadsheetKind(head);
   if (spreadsheet) throw badFile(IMPORT_MESSAGES.spreadsheet);
@@ -79,19 +87,41 @@ export function inspectHead(input: {
 
   const lineBreak: '\n' | '\r' = text.includes('\n') || !text.includes('\r') ? '\n' : '\r';
   const delimiter = overrides.delimiter ?? detectDelimiter(text, lineBreak, complete);
-  const { rows, recordCount, consumedChars } = readRows(text, delimiter, lineBreak, complete, SCAN_ROWS);
+  const scanned = readRows(text, delimiter, lineBreak, complete, SCAN_ROWS);
+  const { recordCount, consumedChars } = scanned;
+  const rows = scanned.rows.map((row) => row.cells);
   if (rows.length === 0) throw badFile(IMPORT_MESSAGES.empty);
 
-  const width = rows.reduce((max, row) => Math.max(max, row.length), 0);
-  if (width > MAX_COLUMNS) throw badFile(IMPORT_MESSAGES.tooManyColumns(width, MAX_COLUMNS));
+  const widest = rows.reduce((max, row) => Math.max(max, row.length), 0);
+  if (widest > MAX_COLUMNS) throw badFile(IMPORT_MESSAGES.tooManyColumns(widest, MAX_COLUMNS));
 
-  const hasHeader = overrides.hasHeader ?? detectHeader(rows);
-  const headerRow = hasHeader ? rows[0]! : [];
-  const dataRows = hasHeader ? rows.slice(1) : rows;
+  let headerIndex: number;
+  if (overrides.headerLine !== undefined) {
+    headerIndex = scanned.rows.findIndex((row) => row.line === overrides.headerLine);
+    if (headerIndex === -1 || headerIndex >= HEADER_SCAN_ROWS)
+      throw badFile(IMPORT_MESSAGES.headerLineMissing(overrides.headerLine));
+  } else if (overrides.hasHeader === false) headerIndex = -1;
+  else {
+    headerIndex = findHeaderRow(rows);
+    if (overrides.hasHeader === true && headerIndex === -1) headerIndex = 0;
+  }
+  const hasHeader = headerIndex !== -1;
+  const headerRow = hasHeader ? rows[headerIndex]! : [];
+  const dataRows = rows.slice(headerIndex + 1);
   if (dataRows.length === 0) {
     if (complete && hasHeader) throw badFile(IMPORT_MESSAGES.headerOnly);
     throw badFile(IMPORT_MESSAGES.empty);
   }
+  // Notes above the header do not make columns.
+  const width = [headerRow, ...dataRows].reduce((max, row) => Math.max(max, row.length), 0);
+  const headerLine = hasHeader ? scanned.rows[headerIndex]!.line : null;
+  const dataStart = headerLine ?? 0;
+  const lastDataLine = scanned.rows[scanned.rows.length - 1]!.line;
+  // Blank lines between the data rows (not the notes above the header, nor the file's trailing ones).
+  const emptyRows = scanned.blankLines.filter((line) => line > dataStart && line < lastDataLine).length;
+  const firstLines = scanned.rows
+    .slice(0, FIRST_LINES)
+    .map((row) => ({ line: row.line, text: clip(row.cells.join(', '), 160) }));
 
   const headers = Array.from({ length: width }, (_, i) => headerRow[i]?.trim() || `Column ${i + 1}`);
   const emailCounts = headers.map((_, i) => dataRows.filter((row) => looksLikeEmail(row[i] ?? '')).length);
@@ -115,16 +145,35 @@ export function inspectHead(input: {
   const previewRows = dataRows
     .slice(0, PREVIEW_ROWS)
     .map((row) => headers.map((_, i) => clip(row[i]?.trim() ?? '', 200)));
-  const suggestedMapping = suggestMapping({ headers, hasHeader, dataRows, emailColumn, target });
+  const suggestedMapping = suggestMapping({
+    headers,
+    hasHeader,
+    dataRows,
+    emailColumn,
+    target,
+    existingCustomFields,
+  });
   const estimatedRows =
     complete && recordCount <= SCAN_ROWS
       ? dataRows.length
       : Math.max(
           dataRows.length,
           Math.round((fileSize * recordCount) / byteLength(text, consumedChars, head, encoding)) -
-            (hasHeader ? 1 : 0),
+            (headerIndex + 1),
         );
-  return { encoding, delimiter, hasHeader, lineBreak, columns, previewRows, suggestedMapping, estimatedRows };
+  return {
+    encoding,
+    delimiter,
+    hasHeader,
+    headerLine,
+    firstLines,
+    emptyRows,
+    lineBreak,
+    columns,
+    previewRows,
+    suggestedMapping,
+    estimatedRows,
+  };
 }
 
 function badFile(message: string) {
@@ -231,21 +280,39 @@ function looksLikeText(text: string): boolean {
   return bad / sample.length < 0.01;
 }
 
+interface HeadRow {
+  /** 1-based line where the row starts. */
+  line: number;
+  cells: string[];
+}
+
 function readRows(
   text: string,
   delimiter: string,
   lineBreak: '\n' | '\r',
   complete: boolean,
   limit: number,
-): { rows: string[][]; recordCount: number; consumedChars: number } {
-  const splitter = new RecordSplitter({ delimiter, lineBreak });
+): { rows: HeadRow[]; blankLines: number[]; recordCount: number; consumedChars: number } {
+  const splitter = new RecordSplitter({ delimiter, lineBreak, keepBlankLines: true });
   let records = splitter.push(text);
   if (complete) records = splitter.end(records);
-  const rows = parseRecords(records.slice(0, limit), { delimiter })
-    .filter((r) => !('error' in r))
-    .map((r) => r.cells.map((cell) => cell.trim()))
-    .filter((cells) => cells.some((cell) => cell !== ''));
-  return { rows, recordCount: records.length, consumedChars: text.length - splitter.pendingChars };
+  const rows: HeadRow[] = [];
+  const blankLines: number[] = [];
+  let recordCount = 0;
+  let taken = 0;
+  for (const record of parseRecords(records, { delimiter })) {
+    const blank = !('error' in record) && record.cells.every((cell) => cell.trim() === '');
+    if (!blank) recordCount++;
+    if (taken >= limit) continue;
+    if (blank) {
+      blankLines.push(record.line);
+      continue;
+    }
+    taken++;
+    if ('error' in record) continue;
+    rows.push({ line: record.line, cells: record.cells.map((cell) => cell.trim()) });
+  }
+  return { rows, blankLines, recordCount, consumedChars: text.length - splitter.pendingChars };
 }
 
 /** The candidate whose rows agree most on a column count above one; ties go to more columns. */
@@ -253,7 +320,9 @@ export function detectDelimiter(text: string, lineBreak: '\n' | '\r', complete: 
   const sample = text.length > 65_536 ? text.slice(0, 65_536) : text;
   let best: { delimiter: ImportDelimiter; consistency: number; width: number } | null = null;
   for (const delimiter of IMPORT_DELIMITERS) {
-    const { rows } = readRows(sample, delimiter, lineBreak, complete && sample === text, 30);
+    const rows = readRows(sample, delimiter, lineBreak, complete && sample === text, 30).rows.map(
+      (row) => row.cells,
+    );
     if (rows.length === 0) continue;
     const counts = new Map<number, number>();
     for (const row of rows) counts.set(row.length, (counts.get(row.length) ?? 0) + 1);
@@ -279,13 +348,47 @@ export function detectDelimiter(text: string, lineBreak: '\n' | '\r', complete: 
 }
 
 /**
- * Row 1 is a header when it names a known field, or when it holds no address while the rows below do.
+ * Which of the first rows holds the column names (-1: none). Exports do not always start with it:
+ * LinkedIn's Connections.csv has notes above. The header is the row, without an address, that names the
+ * most known fields; failing that, the first row without an address above rows that hold some, skipping
+ * one-cell lines (notes) in a file whose rows have several cells.
  */
-export function detectHeader(rows: string[][]): boolean {
-  const first = rows[0] ?? [];
-  if (first.some((cell) => fieldForHeader(cell) !== null)) return true;
-  if (first.some(looksLikeEmail)) return false;
-  return rows.slice(1).some((row) => row.some(looksLikeEmail));
+export function findHeaderRow(rows: string[][]): number {
+  const scan = rows.slice(0, HEADER_SCAN_ROWS);
+  let best = -1;
+  let bestNames = 0;
+  scan.forEach((cells, i) => {
+    if (cells.some(looksLikeEmail)) return;
+    const names = cells.filter((cell) => fieldForHeader(cell) !== null).length;
+    if (names > bestNames) {
+      best = i;
+      bestNames = names;
+    }
+  });
+  if (best !== -1) return best;
+  const width = modalWidth(rows);
+  for (let i = 0; i < scan.length; i++) {
+    const cells = scan[i]!;
+    if (cells.some(looksLikeEmail)) return -1;
+    if (width >= 2 && cells.filter((cell) => cell !== '').length < 2) continue;
+    return rows.slice(i + 1).some((row) => row.some(looksLikeEmail)) ? i : -1;
+  }
+  return -1;
+}
+
+function modalWidth(rows: string[][]): number {
+  const counts = new Map<number, number>();
+  let width = 0;
+  let frequency = 0;
+  for (const row of rows) {
+    const n = (counts.get(row.length) ?? 0) + 1;
+    counts.set(row.length, n);
+    if (n > frequency) {
+      width = row.length;
+      frequency = n;
+    }
+  }
+  return width;
 }
 
 function pickEmailColumn(headers: string[], emailCounts: number[], hasHeader: boolean): number {
@@ -307,45 +410,69 @@ export function slugify(header: string, fallback: string): string {
   return slug || fallback;
 }
 
+/** Values exports write into empty cells (Outlook's "0/0/00" birthday, "Unspecified" gender). */
+const PLACEHOLDER_VALUES = new Set(['0/0/00', '0/0/0000', 'unspecified']);
+
+function hasValue(value: string | undefined): boolean {
+  const v = value?.trim() ?? '';
+  return v !== '' && !PLACEHOLDER_VALUES.has(v.toLowerCase());
+}
+
 function suggestMapping(input: {
   headers: string[];
   hasHeader: boolean;
   dataRows: string[][];
   emailColumn: number;
   target: ImportTarget;
+  existingCustomFields: readonly string[];
 }): ImportMapping {
-  const { headers, hasHeader, dataRows, emailColumn, target } = input;
+  const { headers, hasHeader, dataRows, emailColumn, target, existingCustomFields } = input;
   const allowed = new Set<ImportField>(IMPORT_FIELDS_BY_TARGET[target]);
-  const used = new Set<string>(['email']);
-  const mapping: ImportMapping = {};
+  const filled = headers.map((_, i) => dataRows.filter((row) => hasValue(row[i])).length);
   const guesses: (ImportField | null)[] = headers.map((header, i) => {
     if (i === emailColumn) return 'email';
     if (hasHeader) return fieldForHeader(header);
     return guessFromValues(dataRows.map((row) => row[i]?.trim() ?? '').filter(Boolean));
   });
-  const hasParts = guesses.includes('first_name') || guesses.includes('last_name');
-  let customCount = 0;
+  // Several columns named for one field: the one holding the most values takes it (Outlook's "Title",
+  // a salutation left empty, beside its "Job Title"); ties go to the first.
+  const owner = new Map<ImportField, number>();
+  guesses.forEach((guess, i) => {
+    if (!guess || guess === 'email' || !allowed.has(guess)) return;
+    const current = owner.get(guess);
+    if (current === undefined || filled[i]! > filled[current]!) owner.set(guess, i);
+  });
+  const hasParts = owner.has('first_name') || owner.has('last_name');
+  const existing = new Set(existingCustomFields);
+  // The list holds at most 20 custom fields, its own included; reusing one of its names costs nothing.
+  let room = Math.max(0, MAX_CUSTOM_FIELDS - existing.size);
+  const used = new Set<string>();
+  const mapping: ImportMapping = {};
   headers.forEach((header, i) => {
     let value: MappingValue = 'ignore';
     const guess = guesses[i];
     if (i === emailColumn) value = 'email';
-    else if (
-      guess &&
+    else if (guess && guess !== 'email' && owner.get(guess) === i) {
+      // A full name beside first and last name columns says nothing more.
+      if (!(guess === 'full_name' && hasParts)) value = guess;
+    } else if (
+      target === 'list' &&
+      hasHeader &&
       guess !== 'email' &&
-      allowed.has(guess) &&
-      !used.has(guess) &&
-      !(guess === 'full_name' && hasParts)
+      guess !== 'full_name' &&
+      filled[i]! > 0 &&
+      !isBookkeepingHeader(header)
     ) {
-      value = guess;
-      used.add(guess);
-    } else if (target === 'list' && hasHeader && guess !== 'email' && customCount < MAX_CUSTOM_FIELDS) {
       const base = slugify(header, `column_${i + 1}`);
       let name = base;
-      for (let n = 2; used.has(`custom:${name}`) || RESERVED_FIELD_NAMES.includes(name); n++)
+      for (let n = 2; used.has(name) || RESERVED_FIELD_NAMES.includes(name); n++)
         name = `${base.slice(0, 45)}_${n}`;
-      used.add(`custom:${name}`);
-      customCount++;
-      value = `custom:${name}`;
+      const free = existing.has(name);
+      if (free || room > 0) {
+        if (!free) room--;
+        used.add(name);
+        value = `custom:${name}`;
+      }
     }
     mapping[String(i)] = value;
   });

@@ -27,6 +27,24 @@ describe('RecordSplitter + parseRecords', () => {
     }
   });
 
+  it('can hand blank lines over as empty records, but not the text after the last line break', () => {
+    const text = 'email,name\r\na@x.com,Ada\r\n\r\n  \nb@x.com,Obi\n\n';
+    for (const size of [1, 3, 1000]) {
+      const splitter = new RecordSplitter({ delimiter: ',', keepBlankLines: true });
+      const out: SplitRecord[] = [];
+      for (let i = 0; i < text.length; i += size) splitter.push(text.slice(i, i + size), out);
+      splitter.end(out);
+      expect(out.map((r) => [r.line, r.text])).toEqual([
+        [1, 'email,name'],
+        [2, 'a@x.com,Ada'],
+        [3, ''],
+        [4, ''],
+        [5, 'b@x.com,Obi'],
+        [6, ''],
+      ]);
+    }
+  });
+
   it('keeps quoted line breaks and escaped quotes inside a cell', () => {
     expect(rows('a@x.com,"line 1\nline ""2"""\nb@x.com,x', 3)).toEqual([
       { line: 1, cells: ['a@x.com', 'line 1\nline "2"'] },

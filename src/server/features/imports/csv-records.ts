@@ -37,7 +37,11 @@ export class RecordSplitter {
   /** Index of the next quote in `buffer` (-1: none left; -2: not searched since the buffer changed). */
   private nextQuote = -2;
 
-  constructor(options: { delimiter: string; lineBreak?: '\n' | '\r' }) {
+  /** Blank lines come out as empty records (so they can be counted) instead of being dropped. */
+  private readonly keepBlankLines: boolean;
+
+  constructor(options: { delimiter: string; lineBreak?: '\n' | '\r'; keepBlankLines?: boolean }) {
+    this.keepBlankLines = options.keepBlankLines ?? false;
     this.delimiterCode = options.delimiter.charCodeAt(0);
     this.newline = options.lineBreak ?? '\n';
     this.newlineCode = this.newline.charCodeAt(0);
@@ -129,7 +133,7 @@ export class RecordSplitter {
       }
       if (nl === -1) {
         if (atEnd) {
-          this.emit(out, buf.slice(this.recordStart));
+          this.emit(out, buf.slice(this.recordStart), true);
           this.recordStart = buf.length;
           this.pos = buf.length;
         } else {
@@ -224,10 +228,13 @@ export class RecordSplitter {
     this.inQuotes = false;
   }
 
-  private emit(out: SplitRecord[], raw: string): void {
+  private emit(out: SplitRecord[], raw: string, last = false): void {
     const text = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
-    // Blank lines are not rows.
-    if (text.length === 0 || (text.length < 200 && text.trim() === '')) return;
+    // Blank lines are not rows (the text after the file's last line break is not even a line).
+    if (text.length === 0 || (text.length < 200 && text.trim() === '')) {
+      if (this.keepBlankLines && !last) out.push({ line: this.recordLine, text: '' });
+      return;
+    }
     if (this.expectedWidth === undefined) {
       // The first row (usually the header) tells how many cells a row has.
       let delimiters = 0;

@@ -21,6 +21,8 @@ export interface ImportCounters {
   existing: number;
   invalid: number;
   roleAddress: number;
+  /** Rows without a value: skipped, not processed (they still count for resuming, see import-run). */
+  empty: number;
   bytes: number;
 }
 
@@ -31,6 +33,7 @@ export const ZERO_COUNTERS: ImportCounters = {
   existing: 0,
   invalid: 0,
   roleAddress: 0,
+  empty: 0,
   bytes: 0,
 };
 
@@ -130,9 +133,16 @@ export class BatchBuilder {
       counters: ImportCounters;
       /** The eager move is on: its rows go to list_contacts' COPY text instead of the staging table. */
       eagerList?: boolean;
+      /** Only the first this many contacts go in (the plan's room); the rest are reported. */
+      maxRows?: number | null;
     },
   ) {
     this.next = { ...input.counters };
+  }
+
+  /** Empty rows met before the next row (a row always follows them in the same batch). */
+  addEmpty(count: number): void {
+    this.next.empty += count;
   }
 
   add(outcome: RowOutcome): void {
@@ -193,6 +203,11 @@ export class BatchBuilder {
       this.reject(row.line, reason, reportValues(values), 'existing');
       return;
     }
+    const { maxRows } = this.input;
+    if (maxRows != null && this.next.staged >= maxRows) {
+      this.reject(row.line, IMPORT_REASONS.overLimit, reportValues(values), 'invalid');
+      return;
+    }
     this.next.staged++;
     if (row.roleAddress) this.next.roleAddress++;
     const { ref } = this.input;
@@ -233,9 +248,20 @@ export async function writeBatch(
     if (batch.rejected.length > 0) await tx.copyIn('import_rejections', REJECTION_COLUMNS, batch.rejected);
     const saved = await tx.query(
       `UPDATE imports SET processed_rows = $2, staged_rows = $3, duplicate_rows = $4, existing_rows = $5,
-         invalid_rows = $6, role_address_rows = $7, bytes_processed = $8, updated_at = $9
+         invalid_rows = $6, role_address_rows = $7, bytes_processed = $8, updated_at = $9, empty_rows = $10
        WHERE id = $1 AND status = 'running' RETURNING id`,
-      [importId, c.processed, c.staged, c.duplicate, c.existing, c.invalid, c.roleAddress, c.bytes, now()],
+      [
+        importId,
+        c.processed,
+        c.staged,
+        c.duplicate,
+        c.existing,
+        c.invalid,
+        c.roleAddress,
+        c.bytes,
+        now(),
+        c.empty,
+      ],
     );
     if (saved.rowCount === 0) throw new ImportCancelled();
   });

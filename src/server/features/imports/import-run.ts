@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { imports } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { toWellFormedText } from '../../lib/input-hygiene';
-import { parseRecords, RecordSplitter, type SplitRecord } from './csv-records';
+import { type ParsedRecord, parseRecords, RecordSplitter, type SplitRecord } from './csv-records';
 import {
   BatchBuilder,
   ExistingChecker,
@@ -232,6 +232,7 @@ async function resumePoint(session: ImportSession, row: ImportRow, table: string
       existing: Number(current.existing_rows),
       invalid: Number(current.invalid_rows),
       roleAddress: Number(current.role_address_rows),
+      empty: Number(current.empty_rows ?? 0),
       bytes: Number(current.bytes_processed),
     };
   }
@@ -248,7 +249,7 @@ async function startOver(session: ImportSession, row: ImportRow, table: string):
     ]);
     await tx.query(
       `UPDATE imports SET processed_rows = 0, staged_rows = 0, duplicate_rows = 0, existing_rows = 0,
-       invalid_rows = 0, role_address_rows = 0, bytes_processed = 0 WHERE id = $1`,
+       invalid_rows = 0, role_address_rows = 0, empty_rows = 0, bytes_processed = 0 WHERE id = $1`,
       [row.id],
     );
   });
@@ -274,10 +275,17 @@ async function readFile(
   const splitter = new RecordSplitter({
     delimiter: row.delimiter,
     lineBreak: row.lineBreak === '\r' ? '\r' : '\n',
+    keepBlankLines: true,
   });
-  // Records before this index were saved by an earlier run (plus the header row).
-  const skip = counters.processed + (row.hasHeader ? 1 : 0);
-  let recordIndex = 0;
+  // The header row, and any notes above it (LinkedIn), are not contacts. Inspections stored before the
+  // header could sit lower had it on line 1.
+  const headerLine = row.hasHeader ? (row.inspection.headerLine ?? 1) : 0;
+  // Rows after the header that an earlier run saved, empty ones included.
+  const skip = counters.processed + counters.empty;
+  let dataIndex = 0;
+  // Empty rows count once a row follows them: blank lines at the end of a file are no rows.
+  let pendingEmpty = 0;
+  const maxRows = row.target === 'list' ? (row.options.maxRows ?? null) : null;
 
   const file = createReadStream(row.filePath);
   const text: AsyncIterable<string | Buffer> =
@@ -288,14 +296,30 @@ async function readFile(
   // Totals as prepared (ahead of what is written by at most one batch).
   let prepared = { ...counters };
   const eagerList = eager !== null;
-  let batch = new BatchBuilder({ ref, importId: row.id, existing, mx, counters: prepared, eagerList });
+  let batch = new BatchBuilder({
+    ref,
+    importId: row.id,
+    existing,
+    mx,
+    counters: prepared,
+    eagerList,
+    maxRows,
+  });
   // One batch is written while the next is read and checked: the database and this process work at once.
   let writing: Promise<void> | null = null;
 
   const write = async () => {
     const ready = await batch.finish(file.bytesRead, row.sizeBytes);
     prepared = ready.counters;
-    batch = new BatchBuilder({ ref, importId: row.id, existing, mx, counters: prepared, eagerList });
+    batch = new BatchBuilder({
+      ref,
+      importId: row.id,
+      existing,
+      mx,
+      counters: prepared,
+      eagerList,
+      maxRows,
+    });
     if (writing) await writing;
     if (options.signal?.aborted) throw new ImportInterrupted();
     if (eager && !eager.healthy) throw new EagerMoveLost();
@@ -317,11 +341,20 @@ async function readFile(
     // are removed cell by cell, by cleanCell.)
     for (const record of records) if (record.text) record.text = toWellFormedText(record.text);
     for (const record of parseRecords(records, { delimiter: row.delimiter })) {
-      const index = recordIndex++;
-      if (index < skip) {
-        if (!(row.hasHeader && index === 0)) processor.replay(record);
+      if (record.line <= headerLine) continue;
+      if (isEmptyRecord(record)) {
+        pendingEmpty++;
         continue;
       }
+      const index = dataIndex + pendingEmpty;
+      const empties = pendingEmpty;
+      dataIndex += pendingEmpty + 1;
+      pendingEmpty = 0;
+      if (index < skip) {
+        processor.replay(record);
+        continue;
+      }
+      batch.addEmpty(empties);
       batch.add(processor.process(record));
       if (batch.size >= batchSize) await write();
     }
@@ -347,6 +380,12 @@ async function readFile(
   }
   if (writing) await writing;
   if (eager && !eager.healthy) throw new EagerMoveLost();
+}
+
+function isEmptyRecord(record: ParsedRecord): boolean {
+  if ('error' in record) return false;
+  for (const cell of record.cells) if (cell.trim() !== '') return false;
+  return true;
 }
 
 /** A cancelled import keeps nothing: no staged rows, no report, no file. */

@@ -232,7 +232,8 @@ describe('POST /api/imports: what the inspection finds', () => {
     const semicolon = await inspect(fixture('semicolon.csv'));
     expect(semicolon.delimiter).toBe(';');
     expect(semicolon.previewRows[0]).toEqual(['hans@example.com', 'Hans', 'Müller, Schmidt & Co']);
-    expect(semicolon.suggestedMapping).toEqual({ '0': 'email', '1': 'custom:vorname', '2': 'custom:firma' });
+    // German headers are known names too.
+    expect(semicolon.suggestedMapping).toEqual({ '0': 'email', '1': 'first_name', '2': 'company' });
     const tab = await inspect(fixture('tab-delimited.csv'));
     expect(tab.delimiter).toBe('\t');
     expect(tab.suggestedMapping).toEqual({ '0': 'email', '1': 'full_name', '2': 'phone' });

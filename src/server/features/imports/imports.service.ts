@@ -9,6 +9,7 @@ import {
   FINISHED_IMPORT_STATUSES,
   formatBytes,
   IMPORT_MESSAGES,
+  type ImportCapacity,
   type ImportInspection,
   type ImportReinspectInput,
   type ImportStartInput,
@@ -17,12 +18,14 @@ import {
   importUploadFieldsSchema,
 } from '../../../shared/imports';
 import type { Database } from '../../db/client';
-import { contactLists, imports } from '../../db/schema/index';
+import { contactLists, imports, users } from '../../db/schema/index';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertStorableText, toStorableText } from '../../lib/input-hygiene';
 import { assertListNotFrozen, createList } from '../lists/lists.service';
+import { countRecipients } from '../plans/plan-access.service';
+import { getPlanLimits } from '../plans/plan-limits.service';
 import { INSPECT_BYTES, type InspectResult, inspectHead } from './csv-inspect';
 import { importContactsJob } from './import-contacts.job';
 import { validateMapping } from './import-mapping';
@@ -66,7 +69,8 @@ export function toImportSummary(row: ImportRow, listName: string | null): Import
     existingRows: row.existingRows,
     invalidRows: row.invalidRows,
     roleAddressRows: row.roleAddressRows,
-    options: { checkMx: row.options?.checkMx ?? false },
+    emptyRows: row.emptyRows,
+    options: { checkMx: row.options?.checkMx ?? false, maxRows: row.options?.maxRows ?? null },
     errorMessage: row.errorMessage,
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
@@ -74,19 +78,58 @@ export function toImportSummary(row: ImportRow, listName: string | null): Import
   };
 }
 
-function uploadResult(row: ImportRow, listName: string | null): ImportUploadResult {
+function uploadResult(
+  row: ImportRow,
+  listName: string | null,
+  capacity: ImportCapacity | null,
+): ImportUploadResult {
   const { encoding, delimiter, columns, previewRows, suggestedMapping, estimatedRows } = row.inspection;
+  const hasHeader = row.inspection.hasHeader;
   return {
     importId: row.id,
     import: toImportSummary(row, listName),
     encoding,
     delimiter,
-    hasHeader: row.inspection.hasHeader,
+    hasHeader,
+    // Inspections stored before the header could sit lower had it on line 1.
+    headerLine: row.inspection.headerLine ?? (hasHeader ? 1 : null),
+    firstLines: row.inspection.firstLines ?? [],
+    emptyRows: row.inspection.emptyRows ?? 0,
     columns,
     previewRows,
     suggestedMapping,
     estimatedRows,
+    capacity,
   };
+}
+
+/**
+ * Room left under the plan's recipient limit, for list imports (null: unlimited, or not a list). Known
+ * at the mapping step, so a file bigger than the room is flagged before it runs.
+ */
+async function capacityFor(db: Database, row: ImportRow): Promise<ImportCapacity | null> {
+  if (row.target !== 'list') return null;
+  const [owner] = await db.select({ role: users.role }).from(users).where(eq(users.id, row.userId));
+  if (owner?.role === 'super_admin') return null;
+  const { recipients } = await getPlanLimits({ db, userId: row.userId });
+  if (recipients < 0) return null;
+  const used = await countRecipients({ db, userId: row.userId });
+  return { limit: recipients, used, available: Math.max(0, recipients - used) };
+}
+
+async function resultOf(db: Database, row: ImportRow): Promise<ImportUploadResult> {
+  return uploadResult(row, await listNameOf(db, row.userId, row.listId), await capacityFor(db, row));
+}
+
+/** The list's custom fields, which the suggestion may reuse without passing the list's 20. */
+async function customFieldsOf(db: Database, userId: string, listId: string | null | undefined) {
+  if (!listId) return [];
+  const [list] = await db
+    .select({ customFields: contactLists.customFields })
+    .from(contactLists)
+    .where(and(eq(contactLists.id, listId), eq(contactLists.userId, userId)))
+    .limit(1);
+  return list?.customFields ?? [];
 }
 
 async function readHead(filePath: string): Promise<{ head: Buffer; size: number }> {
@@ -191,6 +234,7 @@ export async function uploadImport(options: {
       complete: size <= head.length,
       fileSize: size,
       target: input.target,
+      existingCustomFields: await customFieldsOf(db, actor.id, input.listId),
     });
     const [row] = await db
       .insert(imports)
@@ -208,7 +252,7 @@ export async function uploadImport(options: {
         updatedAt: now(),
       })
       .returning();
-    return uploadResult(row!, await listNameOf(db, actor.id, row!.listId));
+    return resultOf(db, row!);
   } catch (error) {
     await unlink(filePath).catch(() => {});
     throw uploadError(error, options.maxBytes);
@@ -292,7 +336,7 @@ export async function getImportPreview(options: {
   id: string;
 }): Promise<ImportUploadResult> {
   const row = await getImportRow(options.db, options.userId, options.id);
-  return uploadResult(row, await listNameOf(options.db, options.userId, row.listId));
+  return resultOf(options.db, row);
 }
 
 export async function listImports(options: { db: Database; userId: string }): Promise<ImportSummary[]> {
@@ -324,13 +368,14 @@ export async function reinspectImport(options: {
     fileSize: size,
     target: row.target,
     overrides: options.input,
+    existingCustomFields: await customFieldsOf(options.db, options.userId, row.listId),
   });
   const [updated] = await options.db
     .update(imports)
     .set({ ...inspectionColumns(inspection), updatedAt: now() })
     .where(and(eq(imports.id, row.id), eq(imports.userId, options.userId)))
     .returning();
-  return uploadResult(updated!, await listNameOf(options.db, options.userId, row.listId));
+  return resultOf(options.db, updated!);
 }
 
 /** POST /api/imports/:id/start: checks the mapping, makes the new list if asked, queues the job. */
@@ -380,7 +425,7 @@ export async function startImport(options: {
       listId,
       mapping: input.mapping,
       hasHeader: input.hasHeader,
-      options: { checkMx: input.options?.checkMx ?? false },
+      options: { checkMx: input.options?.checkMx ?? false, maxRows: input.options?.maxRows ?? null },
       updatedAt: now(),
     })
     .where(and(eq(imports.id, row.id), eq(imports.userId, userId), eq(imports.status, 'uploaded')))

@@ -140,6 +140,8 @@ export function cleanCell(value: string | undefined, max = 1000): string | null 
   let v = value.trim();
   if (v.length === 0) return null;
   if (v.includes('\u0000')) v = v.replaceAll('\u0000', '');
+  // A spreadsheet-safe export (ours too) writes '+234… for +234…: the apostrophe is not part of the value.
+  if (v.charCodeAt(0) === 39 && /^'[=+\-@]/.test(v)) v = v.slice(1);
   // Cut between the halves of an emoji, jsonb would refuse the lone half.
   return clipText(v, max);
 }

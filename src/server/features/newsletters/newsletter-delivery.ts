@@ -4,11 +4,14 @@ import type { Database } from '../../db/client';
 import { newsletters, senderAccounts } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import type { SenderNetwork } from '../../lib/network-guard';
-import { renderForContact } from '../personalization/personalization.service';
+import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
+import { renderForContact, toPersonalizeContact } from '../personalization/personalization.service';
 import { getSenderAccountRow, sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
+import { composeTestMessage } from '../sending/sending.service';
 import { hasVisibleContent } from './bulk-html';
 import { sendableHtml } from './newsletter-send.service';
 import { getNewsletterRow } from './newsletters.service';
+import { findNewsletterPlaceholders, listFields } from './presend-check';
 
 /*
  * The two ways to see a newsletter outside the send: a test email to yourself through one of your
@@ -52,37 +55,80 @@ export async function renderWebVersion(options: { db: Database; token: string })
   return rendered.html;
 }
 
+/**
+ * Who a test stands for: the named contact of the audience lists, else the first of them; with no lists
+ * yet, a reader we know nothing about (every merge tag takes its fallback), never the sender.
+ */
+async function testContact(
+  db: Database,
+  userId: string,
+  listIds: string[],
+  asContact: string | undefined,
+): Promise<AudienceContact | typeof NEUTRAL_CONTACT> {
+  const wanted = asContact?.trim().toLowerCase();
+  let first: AudienceContact | null = null;
+  if (listIds.length > 0) {
+    for await (const batch of resolveAudienceBatches({
+      db,
+      userId,
+      audience: { listIds, leadFilters: [] },
+    })) {
+      first ??= batch[0] ?? null;
+      if (!wanted) break;
+      const found = batch.find((c) => c.email.toLowerCase() === wanted);
+      if (found) return found;
+    }
+  }
+  if (wanted) {
+    throw new AppError('validation', NEWSLETTER_MESSAGES.testContactNotFound, {
+      errors: [{ path: 'asContact', message: NEWSLETTER_MESSAGES.testContactNotFound }],
+    });
+  }
+  return first ?? NEUTRAL_CONTACT;
+}
+
+/**
+ * A test copy of the real message: composed by the recipients' composer (text part, footer with the
+ * postal address, List-Unsubscribe and List-Unsubscribe-Post), personalised as a contact of the audience,
+ * only the subject marked "[Test]".
+ */
 export async function sendNewsletterTest(options: {
   db: Database;
+  appUrl: string;
   encryptionKey: Buffer;
   network: SenderNetwork;
   devMailboxPort: number | null;
-  user: { id: string; email: string; firstName?: string | null; lastName?: string | null };
+  user: { id: string; email: string };
   id: string;
-  input: { senderAccountId: string; to?: string };
-}): Promise<void> {
+  input: { senderAccountId: string; to?: string; asContact?: string };
+}): Promise<{ warnings: string[] }> {
   const { db, user } = options;
   const row = await getNewsletterRow({ db, userId: user.id, id: options.id });
   if (!row.subject.trim()) throw new AppError('validation', NEWSLETTER_MESSAGES.needsSubject);
   if (!hasVisibleContent(row.html)) throw new AppError('validation', NEWSLETTER_MESSAGES.needsBody);
+  // The test goes anyway; what a real send would refuse (presend-check.ts) comes back as warnings.
+  const warnings = findNewsletterPlaceholders({
+    ...row,
+    knownFields: await listFields(db, user.id, row.listIds),
+  }).map((issue) => issue.message);
   const account = await getSenderAccountRow({ db, userId: user.id, id: options.input.senderAccountId });
   const to = options.input.to ?? user.email;
+  const contact = await testContact(db, user.id, row.listIds, options.input.asContact);
   const rendered = renderForContact({
     subject: row.subject,
     html: sendableHtml(row),
-    contact: {
-      email: to,
-      firstName: user.firstName ?? null,
-      lastName: user.lastName ?? null,
-      company: null,
-      city: null,
-      countryCode: null,
-      fields: {},
-    },
+    contact: toPersonalizeContact(contact),
     sender: { fromName: account.fromName, fromEmail: account.fromEmail },
-    seed: `${row.id}:${to}`,
+    seed: `${row.id}:${contact.email}`,
   });
-
+  const { mail } = composeTestMessage({
+    appUrl: options.appUrl,
+    account,
+    to: { name: null, email: to },
+    subject: `[Test] ${rendered.subject}`,
+    html: rendered.html,
+    kind: row.kind,
+  });
   // A test counts towards the account's sends today, like the sender test email.
   await sendOneOffEmail({
     db,
@@ -90,14 +136,7 @@ export async function sendNewsletterTest(options: {
     encryptionKey: options.encryptionKey,
     network: options.network,
     devMailboxPort: options.devMailboxPort,
-    mail: {
-      from: { name: account.fromName, address: account.fromEmail },
-      replyTo: account.replyTo ?? undefined,
-      to,
-      subject: `[Test] ${rendered.subject}`.replace(/[\r\n]+/g, ' '),
-      html: rendered.html,
-      disableFileAccess: true,
-      disableUrlAccess: true,
-    },
+    mail,
   });
+  return { warnings };
 }

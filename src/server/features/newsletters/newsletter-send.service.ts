@@ -19,6 +19,7 @@ import { queueMessages, wakeDispatchers } from '../sending/outbox.service';
 import { resolveRecipientTimeZone } from '../sending/sending.service';
 import { hasVisibleContent, wrapBulkHtml } from './bulk-html';
 import { getNewsletterRow, type NewsletterRow, newsletterDto } from './newsletters.service';
+import { assertNoPlaceholders } from './presend-check';
 
 /*
  * A newsletter or bulk email goes out through the sending engine: one `campaigns` row (kind
@@ -111,6 +112,7 @@ export async function sendNewsletter(
   checkContent(row);
   await checkTargets(db, userId, ctx.input);
   await checkAudience(db, userId, unique(ctx.input.listIds));
+  await assertNoPlaceholders({ db, userId, row, listIds: ctx.input.listIds });
   const claimed = await startSend(ctx, row, ctx.input, ['draft', 'scheduled']);
   if (!claimed) throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
   await queueAudience(ctx, claimed.campaignId);
@@ -298,6 +300,7 @@ export async function scheduleNewsletter(options: {
   checkContent(row);
   await checkTargets(db, userId, options.input);
   await checkAudience(db, userId, unique(options.input.listIds));
+  await assertNoPlaceholders({ db, userId, row, listIds: options.input.listIds });
   const [updated] = await db
     .update(newsletters)
     .set({
@@ -380,6 +383,7 @@ export async function runNewsletterSchedule(
       checkContent(row);
       await checkTargets(db, row.userId, targets);
       await checkAudience(db, row.userId, row.listIds);
+      await assertNoPlaceholders({ db, userId: row.userId, row, listIds: row.listIds });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       // It cannot go as planned (a list deleted, no active account…): back to draft for the owner to fix.

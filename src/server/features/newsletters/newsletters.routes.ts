@@ -3,6 +3,13 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { checksFailedErrorSchema } from '../../../shared/errors';
+import {
+  newsletterProgressSchema,
+  newsletterRecipientPageSchema,
+  newsletterRecipientsQuerySchema,
+  newsletterReportSchema,
+} from '../../../shared/newsletter-report';
 import {
   NEWSLETTER_IMAGE_MAX_BYTES,
   NEWSLETTER_MESSAGES,
@@ -19,6 +26,12 @@ import { AppError, errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { renderWebVersion, sendNewsletterTest } from './newsletter-delivery';
 import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
+import {
+  exportNewsletterReportCsv,
+  getNewsletterProgress,
+  getNewsletterReport,
+  listNewsletterRecipients,
+} from './newsletter-report.service';
 import { scheduleNewsletter, sendNewsletter, unscheduleNewsletter } from './newsletter-send.service';
 import {
   createNewsletter,
@@ -125,7 +138,14 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/newsletters/:id/send',
-    { schema: { tags, params, body: newsletterSendSchema, response: { 200: newsletterSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        params,
+        body: newsletterSendSchema,
+        response: { 200: newsletterSchema, ...errors, 422: checksFailedErrorSchema },
+      },
+    },
     async (request) => {
       const { user } = await requireSession(request);
       return sendNewsletter({ ...sendContext, userId: user.id, id: request.params.id, input: request.body });
@@ -139,7 +159,8 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
         tags,
         params,
         body: newsletterScheduleSchema,
-        response: { 200: newsletterSchema, ...errors },
+        // A placeholder left in the newsletter refuses the send: 422 naming each (presend-check.ts).
+        response: { 200: newsletterSchema, ...errors, 422: checksFailedErrorSchema },
       },
     },
     async (request) => {
@@ -157,6 +178,62 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
     },
   );
 
+  app.get(
+    '/api/newsletters/:id/progress',
+    { schema: { tags, params, response: { 200: newsletterProgressSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getNewsletterProgress({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id/report',
+    { schema: { tags, params, response: { 200: newsletterReportSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getNewsletterReport({ db, userId: user.id, id: request.params.id });
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id/report/recipients',
+    {
+      schema: {
+        tags,
+        params,
+        querystring: newsletterRecipientsQuerySchema,
+        response: { 200: newsletterRecipientPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return listNewsletterRecipients({ db, userId: user.id, id: request.params.id, query: request.query });
+    },
+  );
+
+  app.get(
+    '/api/newsletters/:id/report.csv',
+    {
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      // No response schema: the body is a CSV stream (errors still use the usual JSON shape).
+      schema: { tags, params },
+    },
+    async (request, reply) => {
+      const { user } = await requireSession(request);
+      const { fileName, stream } = await exportNewsletterReportCsv({
+        db,
+        userId: user.id,
+        id: request.params.id,
+      });
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    },
+  );
+
   app.post(
     '/api/newsletters/:id/test-send',
     {
@@ -164,28 +241,24 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
         tags,
         params,
         body: newsletterTestSendSchema,
-        response: { 200: z.object({ ok: z.literal(true) }), ...errors },
+        response: { 200: z.object({ ok: z.literal(true), warnings: z.array(z.string()) }), ...errors },
       },
       // Each test is a real email through the user's server.
       config: { rateLimit: { max: 10, timeWindow: 60_000 } },
     },
     async (request) => {
       const { user } = await requireSession(request);
-      await sendNewsletterTest({
+      const { warnings } = await sendNewsletterTest({
         db,
         encryptionKey: secrets.encryptionKey,
         network: env.SENDER_NETWORK,
         devMailboxPort: app.services.devMailbox?.port ?? null,
-        user: {
-          id: user.id,
-          email: user.email,
-          firstName: (user as { firstName?: string | null }).firstName ?? null,
-          lastName: (user as { lastName?: string | null }).lastName ?? null,
-        },
+        appUrl,
+        user: { id: user.id, email: user.email },
         id: request.params.id,
         input: request.body,
       });
-      return { ok: true as const };
+      return { ok: true as const, warnings };
     },
   );
 

@@ -62,9 +62,9 @@ const blocks = [
   {
     id: 't',
     type: 'text',
-    text: 'Our **new** menu is out. See [the menu](https://kanofoods.example.com/menu).',
+    text: 'Our **new** menu is out. See [the menu](https://kanofoods.test/menu).',
   },
-  { id: 'b', type: 'button', label: 'Order now', href: 'https://kanofoods.example.com/order' },
+  { id: 'b', type: 'button', label: 'Order now', href: 'https://kanofoods.test/order' },
 ];
 
 describe('newsletters: documents', () => {
@@ -93,7 +93,7 @@ describe('newsletters: documents', () => {
     expect(after.html).toContain('Order now');
     expect(after.html).toContain('&#60;b&#62;&#38;&#60;/b&#62;');
     expect(after.html).toContain('New menu inside');
-    expect(after.text).toContain('the menu (https://kanofoods.example.com/menu)');
+    expect(after.text).toContain('the menu (https://kanofoods.test/menu)');
 
     const bulk = await create(user, {
       kind: 'bulk',
@@ -123,13 +123,13 @@ describe('newsletters: documents', () => {
       kind: 'bulk',
       name: 'Bulk',
       subject: 'Hello',
-      html: '<p onclick="steal()">Hi {{ firstName | default: "there" }}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><iframe src="https://evil.example"></iframe><img src="https://cdn.example.com/a.png" onerror="x()">',
+      html: '<p onclick="steal()">Hi {{ firstName | default: "there" }}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><iframe src="https://evil.example"></iframe><img src="https://cdn.kanofoods.test/a.png" onerror="x()">',
     });
     expect(res.statusCode).toBe(201);
     const html = res.json<Newsletter>().html;
     expect(html).not.toMatch(/script|onclick|onerror|javascript:|iframe/i);
     expect(html).toContain('{{ firstName | default: "there" }}');
-    expect(html).toContain('<img src="https://cdn.example.com/a.png"');
+    expect(html).toContain('<img src="https://cdn.kanofoods.test/a.png"');
   });
 
   it('refuses blocks with unsafe links, and unknown block types', async () => {
@@ -406,29 +406,58 @@ describe('newsletters: sending', () => {
     ).toHaveLength(3);
   });
 
-  it('sends a test to the user through the chosen account', async () => {
+  it('sends a test that is the real message: personalised as an audience contact, footer, text part, unsubscribe headers', async () => {
     const user = await createUser(app, { firstName: 'Ngozi' });
-    const { account, newsletter } = await readyToSend(user);
-    const res = await as(
-      app,
-      user.cookie,
-    )({
+    const { account, listId, newsletter } = await readyToSend(user);
+    const req = as(app, user.cookie);
+    const caught = async (subject: string) =>
+      vi.waitFor(async () => {
+        const rows = await app.services.db
+          .select()
+          .from(devMailMessages)
+          .where(eq(devMailMessages.toAddress, user.email));
+        const row = rows.find((r) => r.subject === subject);
+        if (!row) throw new Error('not caught yet');
+        return row;
+      });
+
+    // No lists yet: a reader we know nothing about, never the sender ("Hello Ngozi").
+    const plain = await req({
       method: 'POST',
       url: `/api/newsletters/${newsletter.id}/test-send`,
       payload: { senderAccountId: account.id },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    // The account is the development mailbox's: the app's own mailbox caught it.
-    const mail = await vi.waitFor(async () => {
-      const [row] = await app.services.db
-        .select()
-        .from(devMailMessages)
-        .where(eq(devMailMessages.toAddress, user.email));
-      if (!row) throw new Error('not caught yet');
-      return row;
+    expect(plain.statusCode, plain.body).toBe(200);
+    await caught('[Test] Hello friend');
+
+    const contacts = await req({ method: 'GET', url: `/api/lists/${listId}/contacts` });
+    const ada = contacts.body.match(/ada-[a-z0-9-]+@example\.com/)![0];
+    await req({ method: 'PATCH', url: `/api/newsletters/${newsletter.id}`, payload: { listIds: [listId] } });
+    const res = await req({
+      method: 'POST',
+      url: `/api/newsletters/${newsletter.id}/test-send`,
+      payload: { senderAccountId: account.id, asContact: ada.toUpperCase() },
     });
-    expect(mail.subject).toBe('[Test] Hello Ngozi');
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await caught('[Test] Hello Ada');
     expect(mail.html).toContain('Order now');
+    // What recipients get: the footer with the postal address and unsubscribe link, a text part, headers.
+    expect(mail.html).toContain(account.postalAddress);
+    expect(mail.html).toMatch(/\/u\/test-/);
+    expect(mail.text).toContain('Order now');
+    expect(mail.text).toContain(account.postalAddress);
+    const header = (name: string) =>
+      mail.headers.find((h) => h.key.toLowerCase() === name.toLowerCase())?.value ?? '';
+    expect(header('List-Unsubscribe')).toMatch(/<https?:\/\/[^>]+\/u\/test-[^>]+>/);
+    expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+
+    const stranger = await req({
+      method: 'POST',
+      url: `/api/newsletters/${newsletter.id}/test-send`,
+      payload: { senderAccountId: account.id, asContact: 'nobody@example.com' },
+    });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json().errors).toEqual([{ path: 'asContact', message: expect.any(String) }]);
   });
 });
 
@@ -446,7 +475,7 @@ describe('newsletters: public web version and images', () => {
             type: 'heading',
             text: 'Hello {{ firstName | default: "friend" }}, <script>alert(1)</script>',
           },
-          { id: 'i', type: 'image', src: 'https://cdn.example.com/x.png', alt: 'x" onerror="alert(1)' },
+          { id: 'i', type: 'image', src: 'https://cdn.kanofoods.test/x.png', alt: 'x" onerror="alert(1)' },
         ],
       })
     ).json<Newsletter>();

@@ -15,5 +15,11 @@ export {
   type SenderIdentity,
   toPersonalizeContact,
 } from './personalize';
+export {
+  type CopyPlaceholders,
+  findCopyPlaceholders,
+  mergeTagPlaceholders,
+  testSendWarnings,
+} from './placeholders';
 export { extractLinks, htmlImageOnly, scoreSpam, visibleText } from './spam-rules';
 export { flattenSpintax } from './spintax';

@@ -1,5 +1,6 @@
 import type { UnsafeUrl } from '../../../shared/mail-links';
 import { placeholdersIntact, SENDER_PLACEHOLDERS } from '../sending/sending.service';
+import { countryAdjectiveOf } from './demonyms';
 import { sanitizeMailHtml } from './link-sanitizer';
 import { compileTemplate, pathLabel, renderTemplate } from './merge-tags';
 import { spin } from './spintax';
@@ -113,6 +114,7 @@ export function mergeScope(
   }
   const firstName = clean(contact.firstName);
   const lastName = clean(contact.lastName);
+  const country = countryNameOf(contact.countryCode);
   // Custom fields first, so a field called "company" never hides the contact's own column.
   return {
     ...fields,
@@ -122,7 +124,8 @@ export function mergeScope(
     email: clean(contact.email),
     company: clean(contact.company),
     city: clean(contact.city),
-    country: countryNameOf(contact.countryCode),
+    country,
+    countryAdjective: countryAdjectiveOf(contact.countryCode, country),
     countryCode: clean(contact.countryCode).toUpperCase(),
     senderName: clean(sender?.fromName),
     senderEmail: clean(sender?.fromEmail),

@@ -23,3 +23,4 @@ export {
   SENDER_PLACEHOLDERS,
   type SenderValues,
 } from './sender-placeholders';
+export { composeTestMessage, type TestMessageAccount } from './test-message';

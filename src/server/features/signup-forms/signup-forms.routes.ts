@@ -30,11 +30,13 @@ import {
   submitSignup,
 } from './signup-forms.service';
 
-const SUBSCRIBE_POST = /^\/subscribe\/[0-9a-f-]{36}\/?(?:\?|$)/i;
+const SUBSCRIBE_POST = /^\/subscribe\/(?:confirm\/[0-9a-f-]{36}\/[0-9a-f]{32}|[0-9a-f-]{36})\/?(?:\?|$)/i;
 
 /**
- * A subscribe form embedded on the user's own site posts here from that site: the app's Origin check
- * lets exactly this through. It writes nothing a visitor could not write from our own hosted page.
+ * A subscribe form embedded on the user's own site posts from that site, and the public pages send no
+ * referrer (so the browser's Origin is "null"): the app's Origin check lets exactly these through. A
+ * signup writes nothing a visitor could not write from our hosted page; a confirmation needs the
+ * signed link, which only the address's owner received.
  */
 export function isPublicSignupPost(method: string, url: string): boolean {
   return method === 'POST' && SUBSCRIBE_POST.test(url);

@@ -377,6 +377,20 @@ describe('seedLibraryTemplates', () => {
     await db.delete(emailTemplates).where(eq(emailTemplates.slug, edited));
   });
 
+  it('unpublishes a retired library template (the invoice reminder read as invoice fraud)', async () => {
+    const db = app.services.db;
+    const slug = 'follow-up-invoice-reminder';
+    await db
+      .insert(emailTemplates)
+      .values({ ...seedTemplate(slug, 'Friendly reminder: invoice'), userId: null, published: true })
+      .onConflictDoNothing();
+    await db.update(emailTemplates).set({ published: true }).where(eq(emailTemplates.slug, slug));
+    await seedLibraryTemplates({ db, templates: [] });
+    const [row] = await rowsFor(slug);
+    expect(row!.published).toBe(false);
+    expect(LIBRARY_TEMPLATES.some((t) => t.slug === slug)).toBe(false);
+  });
+
   it('has every shipped template in the database after start-up', async () => {
     const rows = await app.services.db
       .select({ slug: emailTemplates.slug })

@@ -10,9 +10,9 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'A four-line first touch that states the value and asks one easy question.',
     'Quick question, {{ firstName | default: "there" }}',
     [
-      'I work with companies like {{ company | default: "yours" }} that want more qualified sales conversations without hiring a bigger team.',
-      'We usually help clients book 10–15 extra meetings a month within the first quarter.',
-      'Is growing the pipeline a priority for you this quarter, or should I check back later?',
+      'I work with companies like {{ company | default: "yours" }} that want [[edit: the result you deliver, e.g. faster deliveries to their own customers]].',
+      '[[edit: one result a real client got, e.g. a client in your sector cut delivery times by half]].',
+      'Is that a priority for you this quarter, or should I check back later?',
     ],
     ['short', 'b2b', 'first touch'],
   ),
@@ -34,8 +34,8 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'For prospects in a market you already serve: lead with local relevance.',
     'Helping {{ city | default: "local" }} businesses grow',
     [
-      'We already work with several businesses in {{ city | default: "your area" }}, and one theme keeps coming up: customers are harder to reach than they were two years ago.',
-      'We help teams like {{ company | default: "yours" }} find and reach the right buyers directly, with verified contacts and simple email outreach.',
+      'We work with businesses in {{ city | default: "your area" }}, and one theme keeps coming up: [[edit: the problem your local customers mention most]].',
+      'We help teams like {{ company | default: "yours" }} with [[edit: what you offer, in one line]].',
       'Open to a 15-minute call next week to see whether it fits?',
     ],
     ['local', 'africa', 'meeting'],
@@ -56,10 +56,10 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'intro-case-study',
     'Case study teaser',
     'Leads with a short result from a similar customer.',
-    'How a {{ country | default: "local" }} distributor doubled its reorders',
+    'How a {{ countryAdjective | default: "local" }} business like yours [[edit: the result, e.g. doubled its reorders]]',
     [
-      'A distributor we work with was losing repeat customers because nobody followed up after the first order.',
-      'We set up a simple reorder reminder sequence for them. Six months later, repeat orders had doubled.',
+      '[[edit: a real customer’s situation, e.g. a distributor we work with was losing repeat customers because nobody followed up after the first order]].',
+      '[[edit: what you did and the result they measured — only figures you can show]].',
       'I think {{ company | default: "your business" }} could see something similar. Worth a short conversation?',
     ],
     ['case study', 'distribution', 'results'],
@@ -70,7 +70,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'The shortest possible cold email, for busy decision makers.',
     '{{ firstName | default: "Hello" }}, worth a chat?',
     [
-      'We help {{ country | default: "African" }} businesses like {{ company | default: "yours" }} find verified buyers and reach them by email — would a 10-minute call this week be worth your time?',
+      'We help {{ countryAdjective | default: "growing" }} businesses like {{ company | default: "yours" }} [[edit: what you do for them, in a few words]] — would a 10-minute call this week be worth your time?',
     ],
     ['short', 'executive'],
   ),
@@ -81,7 +81,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'How does {{ company | default: "your team" }} find new customers today?',
     [
       'Curious: when {{ company | default: "your team" }} wants new customers, where do the leads come from — referrals, events, ads, or cold outreach?',
-      'I ask because we help sales teams add a fourth reliable channel: verified business contacts across Africa, reached with personalised email sequences.',
+      'I ask because we help teams like yours with [[edit: what you offer, in one line]].',
       'If you share how you do it today, I’ll tell you honestly whether we could help.',
     ],
     ['question', 'discovery'],
@@ -93,7 +93,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'Founder to founder',
     [
       'I’m the founder of a small company, so I know how little time you have — I’ll keep this brief.',
-      'We solved a problem I suspect {{ company | default: "your company" }} has too: spending too much time finding the right people to sell to.',
+      'We solved a problem I suspect {{ company | default: "your company" }} has too: [[edit: the problem you solved, in one line]].',
       'If you are open to it, I’d love to swap notes for 15 minutes. Even if we don’t work together, I’m happy to share what worked for us.',
     ],
     ['founder', 'startup', 'candid'],
@@ -105,7 +105,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'Are you the right person, {{ firstName | default: "there" }}?',
     [
       'I’m trying to reach whoever looks after new business at {{ company | default: "your company" }}.',
-      'We help teams find verified leads and run simple email campaigns that bring in meetings.',
+      'We help teams like yours with [[edit: what you offer, in one line]].',
       'If that is you, could we talk for ten minutes this week? If not, I’d be grateful if you could point me to the right colleague.',
     ],
     ['referral', 'routing'],
@@ -116,7 +116,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'Offers something useful before asking for anything.',
     'A free guide for {{ company | default: "your team" }}',
     [
-      'We put together a short guide on how B2B companies in Nigeria, Ghana and Kenya are finding customers this year — what works, what has stopped working, and what it costs.',
+      'We put together a short guide on [[edit: the guide’s topic, e.g. cutting delivery costs in the rainy season]] — what works, what has stopped working, and what it costs.',
       'I thought it might be useful for {{ company | default: "your team" }}. Shall I send it over?',
     ],
     ['resource', 'content', 'value first'],
@@ -128,7 +128,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'Expanding beyond {{ city | default: "your home market" }}?',
     [
       'Growing into a new city or country usually means starting from zero: no contacts, no relationships, no local knowledge.',
-      'We give teams like {{ company | default: "yours" }} verified business contacts in 70+ countries, so the first months in a new market are spent selling instead of searching.',
+      'We help teams like {{ company | default: "yours" }} with [[edit: how you help a business entering a new market]], so the first months are spent selling instead of searching.',
       'Are you planning any expansion this year? I’d be glad to share what we see in the markets you are considering.',
     ],
     ['expansion', 'pan-african'],
@@ -153,12 +153,12 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'Une question rapide, {{ firstName | default: "Madame, Monsieur" }}',
     [
       'J’accompagne des entreprises comme {{ company | default: "la vôtre" }} qui souhaitent trouver de nouveaux clients sans agrandir leur équipe commerciale.',
-      'Nos clients obtiennent en moyenne 10 à 15 rendez-vous qualifiés de plus par mois.',
+      '[[edit: un résultat réel d’un de vos clients, avec des chiffres que vous pouvez montrer]].',
       'Est-ce un sujet prioritaire pour vous ce trimestre ? Un appel de 15 minutes vous conviendrait-il ?',
     ],
     ['french', 'francophone', 'senegal', 'cote d’ivoire'],
     {
-      greeting: 'Bonjour {{ firstName | default: "" }},',
+      greeting: 'Bonjour {{ firstName | default: "Madame, Monsieur" }},',
       signOff: 'Bien cordialement,<br>{{ senderName }}',
     },
   ),
@@ -168,8 +168,8 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'For analytical buyers: concrete figures, no fluff.',
     '3 numbers for {{ company | default: "your team" }}',
     [
-      'Three numbers from our customers last quarter: 42% average open rate, 6% reply rate, and a cost per meeting under ₦8,000.',
-      'Those come from sending fewer, better-targeted emails to verified contacts — not from blasting lists.',
+      'Three numbers from our customers last quarter: [[edit: your real figures, e.g. 42% average open rate]], [[edit: second figure]] and [[edit: third figure]].',
+      '[[edit: how you achieved them, in one sentence]].',
       'Would you like to see how those numbers would look for {{ company | default: "your business" }}?',
     ],
     ['numbers', 'roi', 'analytical'],
@@ -181,7 +181,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'Congratulations on the growth at {{ company | default: "your company" }}',
     [
       'It looks like {{ company | default: "your company" }} is growing — congratulations. Growth usually brings a new challenge: keeping the sales pipeline full while the team catches up.',
-      'We help fast-growing teams keep a steady flow of qualified leads without adding headcount.',
+      'We help fast-growing teams with [[edit: what you offer growing companies]], without adding headcount.',
       'Would a short call next week be useful?',
     ],
     ['trigger', 'growth', 'funding'],
@@ -192,8 +192,8 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'States the offer and a risk-free way to try it.',
     'Try it free for {{ company | default: "your team" }}',
     [
-      'We help businesses find verified B2B contacts and reach them with personalised email campaigns.',
-      'You can try it free — no card needed — and see the contacts available in {{ country | default: "your country" }} before you decide anything.',
+      'We [[edit: what you offer, in one line]].',
+      '[[edit: your trial offer, e.g. you can try it free for 14 days, no card needed]], so you can judge it before you decide anything.',
       'Would you like me to set up an account for you and walk you through it?',
     ],
     ['trial', 'offer'],

@@ -8,11 +8,11 @@ export const EVENT_INVITATION_TEMPLATES: SeedTemplate[] = [
   e(
     'event-webinar-invite',
     'Webinar invitation',
-    'Invites prospects to a free online session. Replace the bracketed details.',
-    'You’re invited: free webinar on winning B2B customers',
+    'Invites prospects to a free online session. Fill in the topic, date and time before sending.',
+    'You’re invited: a free webinar for {{ company | default: "your team" }}',
     [
-      'We are hosting a free 45-minute webinar on how African B2B companies are winning new customers this year, and I’d love for you to join.',
-      '<strong>When:</strong> [date and time, WAT]<br><strong>Where:</strong> online — the link follows when you register<br><strong>Who should attend:</strong> founders, sales and marketing leads',
+      'We are hosting a free 45-minute webinar on [[edit: the topic]], and I’d love for you to join.',
+      '<strong>When:</strong> [[edit: date and time, with the time zone]]<br><strong>Where:</strong> online — the link follows when you register<br><strong>Who should attend:</strong> founders, sales and marketing leads',
       'Reply “count me in” and I’ll save you a seat.',
     ],
     ['webinar', 'online'],
@@ -21,9 +21,9 @@ export const EVENT_INVITATION_TEMPLATES: SeedTemplate[] = [
     'event-breakfast-briefing',
     'Breakfast briefing',
     'An invitation to a small in-person breakfast for senior decision makers.',
-    'Breakfast briefing in {{ city | default: "your city" }}',
+    'An invitation to a breakfast briefing',
     [
-      'We are hosting a small breakfast for business leaders in {{ city | default: "your city" }} to discuss practical ways to grow sales in a tough economy.',
+      'We are hosting a small breakfast for business leaders in [[edit: the city and venue]] to discuss [[edit: the topic]].',
       'It is limited to 20 guests, with no sales pitches — just good conversation and a short talk from a local founder.',
       'Would you like to join us? Reply and I’ll send the details.',
     ],
@@ -56,10 +56,10 @@ export const EVENT_INVITATION_TEMPLATES: SeedTemplate[] = [
     'event-workshop',
     'Hands-on workshop',
     'Invites contacts to a practical training workshop.',
-    'Free workshop: build your first email campaign',
+    'An invitation to a free, hands-on workshop',
     [
-      'We are running a free, hands-on workshop where you will build and launch your first email campaign with our team beside you.',
-      'Bring your laptop and a list of 50 prospects; leave with a campaign running.',
+      'We are running a free, hands-on workshop where you will [[edit: what participants will do or learn]] with our team beside you.',
+      '[[edit: date, time and place, or how to join online]].',
       'Places are limited to 15 people. Would you like one?',
     ],
     ['workshop', 'training'],
@@ -141,7 +141,7 @@ export const RE_ENGAGEMENT_TEMPLATES: SeedTemplate[] = [
     'A lot has changed since we last spoke',
     [
       'When we last spoke, the timing wasn’t right for {{ company | default: "your team" }}. Since then we have added a few things you asked about:',
-      '• Verified contacts in more African cities<br>• Sending windows in each recipient’s time zone<br>• Reports that show revenue, not just opens',
+      '• [[edit: the first improvement]]<br>• [[edit: the second improvement]]<br>• [[edit: the third improvement]]',
       'Would it be worth another look?',
     ],
     ['product update', 'lost deal'],
@@ -152,7 +152,7 @@ export const RE_ENGAGEMENT_TEMPLATES: SeedTemplate[] = [
     'Offers a time-limited incentive to return.',
     'A special offer to welcome you back',
     [
-      'We would love to have {{ company | default: "you" }} back, so here is something to make it easier: 30% off your first three months if you restart before the end of the month.',
+      'We would love to have {{ company | default: "you" }} back, so here is something to make it easier: [[edit: your offer and its end date, e.g. 30% off your first three months if you restart before the end of the month]].',
       'Just reply to this email and I’ll apply it to your account.',
     ],
     ['offer', 'discount', 'win-back'],
@@ -219,7 +219,7 @@ export const RE_ENGAGEMENT_TEMPLATES: SeedTemplate[] = [
     'Your account is waiting for you',
     [
       'Your account is still active, but it looks like you haven’t used it in a while.',
-      'If you got stuck somewhere, I’d be happy to help you get set up in a 15-minute call — most people send their first campaign the same day.',
+      'If you got stuck somewhere, I’d be happy to help you get set up in a 15-minute call.',
     ],
     ['saas', 'activation'],
   ),

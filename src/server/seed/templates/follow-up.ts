@@ -22,7 +22,7 @@ export const FOLLOW_UP_TEMPLATES: SeedTemplate[] = [
     'One more idea for {{ company | default: "you" }}',
     [
       'Since my last email I had another thought: many companies in {{ city | default: "your city" }} get their best results by contacting past customers before chasing new ones.',
-      'If you like, I can show you how to do that in an afternoon with the contacts you already have.',
+      'If you like, I can show you how [[edit: how you would help them do it]].',
       'Worth a quick call?',
     ],
     ['value', 'step 2'],
@@ -33,8 +33,8 @@ export const FOLLOW_UP_TEMPLATES: SeedTemplate[] = [
     'Shares a short customer story as the second touch.',
     'What happened at a company like {{ company | default: "yours" }}',
     [
-      'A logistics company we work with in Lagos was in a similar position to {{ company | default: "yours" }}: good service, but not enough new enquiries.',
-      'In three months they booked 38 meetings from a list of 1,200 targeted contacts.',
+      '[[edit: a real customer who was in a similar position to {{ company | default: "yours" }}]].',
+      '[[edit: what changed for them, with figures you can show]].',
       'Happy to share exactly how they did it if it is useful.',
     ],
     ['case study', 'step 2'],
@@ -82,7 +82,7 @@ export const FOLLOW_UP_TEMPLATES: SeedTemplate[] = [
     'Great meeting you, {{ firstName | default: "there" }}',
     [
       'It was good to meet you at the event last week. I enjoyed hearing about what {{ company | default: "your team" }} is working on.',
-      'As I mentioned, we help companies find and reach verified business buyers across Africa. I’d be happy to show you how it could work for you.',
+      'As I mentioned, we help companies with [[edit: what you offer, in one line]]. I’d be happy to show you how it could work for you.',
       'Would Tuesday or Thursday afternoon suit you for a short call?',
     ],
     ['event', 'trade fair', 'networking'],
@@ -105,7 +105,7 @@ export const FOLLOW_UP_TEMPLATES: SeedTemplate[] = [
     'A different way to look at it',
     [
       'My first email was about finding new customers. Perhaps that isn’t your biggest challenge right now.',
-      'Some of our clients use us for something else entirely: keeping in touch with existing customers through simple monthly newsletters, which brings repeat business.',
+      'Some of our clients use us for something else entirely: [[edit: a second way customers use you]].',
       'Would either of those be useful for {{ company | default: "your business" }}?',
     ],
     ['angle', 'newsletter', 'step 3'],
@@ -154,16 +154,5 @@ export const FOLLOW_UP_TEMPLATES: SeedTemplate[] = [
       'Is it still relevant, or has the situation changed?',
     ],
     ['check-in', 'stale deal'],
-  ),
-  f(
-    'follow-up-invoice-reminder',
-    'Friendly payment reminder',
-    'A polite reminder for an unpaid invoice that keeps the relationship warm.',
-    'Friendly reminder: invoice for {{ company | default: "your account" }}',
-    [
-      'I hope you are well. This is a friendly reminder that our invoice is now due.',
-      'If it has already been paid, thank you — please ignore this note. If there is anything holding it up, let me know and I’ll help sort it out.',
-    ],
-    ['invoice', 'payment', 'accounts'],
   ),
 ];

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { emailTemplates } from '../../db/schema/index';
 import { COLD_INTRODUCTION_TEMPLATES } from './cold-introduction';
@@ -26,6 +26,13 @@ export const LIBRARY_TEMPLATES: readonly SeedTemplate[] = [
 ];
 
 /**
+ * Library templates taken out of the library: unpublished at start-up, so nobody picks them again (copies
+ * users already made stay theirs). `follow-up-invoice-reminder` was an "invoice due" mail: sent to a
+ * prospect who owes nothing, it reads as invoice fraud.
+ */
+export const RETIRED_TEMPLATE_SLUGS: readonly string[] = ['follow-up-invoice-reminder'];
+
+/**
  * Idempotent, run at every start: inserts missing library templates by slug and updates one whose text
  * changed in code — unless a super admin has edited it (updated_at > created_at; the seed itself never
  * moves updated_at), so an admin's wording always wins. Seeded templates cannot be deleted (only
@@ -38,8 +45,12 @@ export async function seedLibraryTemplates({
   db: Database;
   templates?: readonly SeedTemplate[];
 }): Promise<void> {
-  if (templates.length === 0) return;
   const t = emailTemplates;
+  await db
+    .update(t)
+    .set({ published: false })
+    .where(and(inArray(t.slug, [...RETIRED_TEMPLATE_SLUGS]), isNull(t.userId)));
+  if (templates.length === 0) return;
   await db
     .insert(t)
     .values(

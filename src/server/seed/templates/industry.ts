@@ -22,7 +22,7 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'For suppliers of seeds, fertiliser, equipment or agri-tech to farms.',
     'Better yields this season at {{ company | default: "your farm" }}',
     [
-      'Farms we work with in {{ city | default: "your area" }} have increased yields by 20–30% by combining certified seed, soil testing and timely fertiliser application.',
+      '[[edit: a result farms you work with have measured, e.g. farms we work with have increased yields by 20–30%]] by combining certified seed, soil testing and timely fertiliser application.',
       'We can visit {{ company | default: "your farm" }} for a free soil test and recommend what would make the biggest difference this season.',
       'When would be a convenient time?',
     ],
@@ -68,7 +68,7 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'industry-logistics-warehousing',
     'Logistics: warehousing space',
     'For warehouse operators filling capacity.',
-    'Warehouse space available near {{ city | default: "you" }}',
+    'Warehouse space available in [[edit: your city]]',
     [
       'We have secure, dry warehouse space available, with flexible terms from one pallet to a full bay.',
       'Our facility has 24-hour security, stock reporting and easy access to the main highway — useful if {{ company | default: "your company" }} needs to be closer to customers.',
@@ -82,8 +82,8 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'For hotels offering corporate accommodation and conference rates.',
     'Corporate rates for {{ company | default: "your team" }}’s travel',
     [
-      'If {{ company | default: "your team" }} travels to {{ city | default: "our city" }}, we would like to offer you our corporate rate: up to 25% off, breakfast included, with flexible cancellation.',
-      'We also host meetings and training sessions for up to 150 people.',
+      'If {{ company | default: "your team" }} travels to [[edit: your hotel’s city]], we would like to offer you our corporate rate: [[edit: your corporate rate, e.g. up to 25% off, breakfast included]], with flexible cancellation.',
+      'We also host meetings and training sessions for up to [[edit: your largest room’s capacity]] people.',
       'Shall I send you our corporate agreement?',
     ],
     ['hospitality', 'hotel', 'corporate travel'],
@@ -95,7 +95,7 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'Planning your next company event?',
     [
       'From end-of-year parties to product launches, we handle venue, catering and set-up so your team can enjoy the day.',
-      'We have hosted events for banks, embassies and growing startups across {{ city | default: "the city" }}.',
+      'We have hosted events for [[edit: the kinds of clients you have served]] across [[edit: your city]].',
       'Is there an event coming up at {{ company | default: "your company" }} that we could quote for?',
     ],
     ['hospitality', 'catering', 'events'],
@@ -104,9 +104,9 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'industry-real-estate-investors',
     'Real estate: investor introduction',
     'For developers presenting an off-plan or rental opportunity.',
-    'Rental investment opportunity in {{ city | default: "a growing area" }}',
+    'A rental investment opportunity for {{ firstName | default: "you" }}',
     [
-      'We are developing serviced apartments in one of the fastest-growing neighbourhoods of {{ city | default: "the city" }}, with projected rental yields of 9–12% a year.',
+      'We are developing serviced apartments in [[edit: the neighbourhood and city]], with [[edit: projected rental yields your documents support, e.g. 9–12% a year]].',
       'Investors can pay in instalments during construction, with documentation reviewed by independent lawyers.',
       'Would you like the brochure and the payment plan?',
     ],
@@ -131,7 +131,7 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'Helping {{ company | default: "your school" }} save time on administration',
     [
       'School administrators tell us they spend hours every week on fee tracking, report cards and parent communication.',
-      'Our platform brings all of that together, works on low-bandwidth connections and is used by schools across Nigeria, Ghana and Kenya.',
+      'Our platform brings all of that together, works on low-bandwidth connections and is used by [[edit: the schools that use it today]].',
       'Could I show you a short demo for {{ company | default: "your school" }}?',
     ],
     ['education', 'schools', 'edtech'],
@@ -202,7 +202,7 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'For brands looking for retailers and supermarkets to stock their products.',
     'A product your customers are asking for',
     [
-      'We make a range of locally produced products that are already selling well in supermarkets in {{ city | default: "the city" }}.',
+      'We make [[edit: your products]], already stocked by [[edit: shops that stock them today]].',
       'We would like {{ company | default: "your store" }} to stock them. We offer attractive margins, merchandising support and sale-or-return on the first order.',
       'Could I bring samples by this week?',
     ],
@@ -226,7 +226,7 @@ export const INDUSTRY_TEMPLATES: SeedTemplate[] = [
     'For manufacturers looking for distributors and bulk buyers.',
     'Locally made, competitively priced',
     [
-      'We manufacture packaging materials in {{ country | default: "the region" }} and supply food, beverage and cosmetics brands.',
+      'We manufacture packaging materials in [[edit: your city and country]] and supply food, beverage and cosmetics brands.',
       'Buying locally means shorter lead times, no foreign-exchange surprises and a supplier you can visit.',
       'Could we send samples to {{ company | default: "your team" }}?',
     ],

@@ -12,7 +12,7 @@ export const MEETING_REQUEST_TEMPLATES: SeedTemplate[] = [
     '15 minutes next week?',
     [
       'Would you have 15 minutes next week for a quick call? I’d like to understand how {{ company | default: "your team" }} finds new customers today and share two ideas that have worked for similar businesses.',
-      'Does Tuesday at 10am or Thursday at 3pm (West Africa Time) work? If not, suggest any time that suits you.',
+      'Does Tuesday at 10am or Thursday at 3pm (your time) work? If not, suggest any time that suits you.',
     ],
     ['call', 'time options'],
   ),
@@ -34,7 +34,7 @@ export const MEETING_REQUEST_TEMPLATES: SeedTemplate[] = [
     'A 20-minute demo for {{ company | default: "your team" }}?',
     [
       'I’d like to show you a short demo tailored to {{ company | default: "your business" }} — only the parts that matter to you, in 20 minutes.',
-      'You will see how to find verified contacts in your market and send a personalised three-step campaign from start to finish.',
+      'You will see [[edit: what the demo shows, in one line]].',
       'When would be a good time this week?',
     ],
     ['demo', 'product'],
@@ -174,8 +174,8 @@ export const PARTNERSHIP_TEMPLATES: SeedTemplate[] = [
     'Invites an agency to use your platform for their clients.',
     'A partner programme for agencies like {{ company | default: "yours" }}',
     [
-      'Agencies that run outreach for clients tell us the hard part is finding good contacts and keeping sending reputations healthy across many accounts.',
-      'Our partner programme gives agencies discounted plans, sender rotation and separate workspaces per client.',
+      'Agencies that work for many clients tell us the hard part is [[edit: the problem agencies have that you solve]].',
+      'Our partner programme gives agencies [[edit: what partners get, e.g. discounted plans]].',
       'Would {{ company | default: "your agency" }} like to try it with one client first?',
     ],
     ['agency', 'white label'],
@@ -187,7 +187,7 @@ export const PARTNERSHIP_TEMPLATES: SeedTemplate[] = [
     'Sponsorship opportunity',
     [
       'We are organising a community programme that brings together small business owners in {{ city | default: "your city" }} for practical training and networking.',
-      'Given {{ company | default: "your company" }}’s commitment to local businesses, we thought you might like to be a sponsor. Sponsors get visibility with 300+ business owners and a speaking slot.',
+      'Given {{ company | default: "your company" }}’s commitment to local businesses, we thought you might like to be a sponsor. Sponsors get [[edit: what sponsors get, e.g. a speaking slot and the number of guests you expect]].',
       'May I send you the sponsorship deck?',
     ],
     ['sponsorship', 'community'],
@@ -198,7 +198,7 @@ export const PARTNERSHIP_TEMPLATES: SeedTemplate[] = [
     'Introduces your company as a supplier to a larger buyer.',
     'Supplier introduction: reliable local sourcing',
     [
-      'We are a {{ country | default: "local" }}-based supplier and would like to be considered for {{ company | default: "your company" }}’s approved supplier list.',
+      'We are a supplier of [[edit: what you supply]] based in [[edit: your city and country]], and we would like to be considered for {{ company | default: "your company" }}’s approved supplier list.',
       'We deliver on time, invoice clearly and can provide references from current corporate clients.',
       'Could you tell me how your vendor registration works, or who handles procurement?',
     ],
@@ -211,7 +211,7 @@ export const PARTNERSHIP_TEMPLATES: SeedTemplate[] = [
     'Working together on small-business growth',
     [
       'We admire the work {{ company | default: "your organisation" }} does to support small businesses.',
-      'We run tools that help small firms find customers and reach them affordably, and we would like to offer them to the businesses in your programmes at a reduced cost.',
+      'We [[edit: what you offer small businesses]], and we would like to offer it to the businesses in your programmes at a reduced cost.',
       'Could we explore this together in a short call?',
     ],
     ['ngo', 'development', 'impact'],
@@ -223,7 +223,7 @@ export const PARTNERSHIP_TEMPLATES: SeedTemplate[] = [
     'Earn by recommending a tool you already like',
     [
       'You often advise businesses on sales and marketing, so I thought you might be interested in our affiliate programme.',
-      'You earn a 20% recurring commission for every customer you refer, for as long as they stay. We provide materials, a dashboard and monthly payouts in Naira or dollars.',
+      'You earn [[edit: your commission, e.g. a 20% recurring commission]] for every customer you refer. [[edit: what affiliates get and how they are paid]].',
       'Shall I send you your link?',
     ],
     ['affiliate', 'consultant'],

@@ -1,11 +1,13 @@
 import { renderNewsletterHtml } from '../../../shared/newsletter-render';
 import { type NewsletterBlock, newsletterBlocksSchema } from '../../../shared/newsletters';
+import { editMarker } from '../../../shared/placeholders';
 import type { SeedTemplate } from './template-helpers';
 
 /*
  * Newsletter layouts: block documents in the newsletter editor's format (src/shared/newsletters.ts).
  * The stored bodyHtml is the renderer's output, so previews match what the editor will produce.
- * Links point at example.com placeholders the user replaces with their own.
+ * What only the sender can say (their news, figures, dates, links to their own pages) is an edit-me
+ * marker, `[[edit: …]]`: the pre-send check refuses to send one until it is replaced.
  */
 
 type BlockInput = Record<string, unknown> & { type: string };
@@ -26,16 +28,16 @@ function withIds(blocks: BlockInput[], prefix: string): BlockInput[] {
   });
 }
 
+// The send adds the sender account's postal address and the unsubscribe link under the footer.
 const FOOTER = {
   type: 'footer',
-  text: '{{ senderName }} · [Your company address]\n\nYou are receiving this because you are a customer or asked to hear from us.',
+  text: '{{ senderName }}\n\nYou are receiving this because you are a customer or asked to hear from us.',
 };
 const SOCIAL = {
   type: 'social',
   links: [
-    { network: 'website', url: 'https://www.example.com' },
-    { network: 'linkedin', url: 'https://www.linkedin.com/company/example' },
-    { network: 'instagram', url: 'https://www.instagram.com/example' },
+    { network: 'website', url: editMarker('your website') },
+    { network: 'linkedin', url: editMarker('your LinkedIn page') },
   ],
 };
 
@@ -82,14 +84,14 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
             { type: 'heading', text: 'New clients', level: 3 },
             {
               type: 'text',
-              text: 'We welcomed three new clients in Lagos and Nairobi and started two exciting projects.',
+              text: editMarker('your news, e.g. the clients you welcomed this month'),
             },
           ],
           [
             { type: 'heading', text: 'New faces', level: 3 },
             {
               type: 'text',
-              text: 'Our team grew by two: say hello to our new account managers for East Africa.',
+              text: editMarker('who joined your team'),
             },
           ],
         ],
@@ -98,7 +100,7 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
         type: 'text',
         text: 'Know a business that could use our help? An introduction is the best compliment you can give us.',
       },
-      { type: 'button', label: 'Refer a business', href: 'https://www.example.com/refer' },
+      { type: 'button', label: 'Refer a business', href: editMarker('link to your referral page') },
       SOCIAL,
       FOOTER,
     ],
@@ -119,9 +121,9 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
       { type: 'heading', text: 'What it does for you', level: 2 },
       {
         type: 'text',
-        text: '**Saves time:** the routine work happens automatically.\n\n**Saves money:** one clear monthly price, billed in Naira.\n\n**Works where you are:** built for low bandwidth and mobile.',
+        text: `**Saves time:** ${editMarker('how')}\n\n**Saves money:** ${editMarker('how, e.g. one clear monthly price')}\n\n**Works where you are:** ${editMarker('how')}`,
       },
-      { type: 'button', label: 'See how it works', href: 'https://www.example.com/new' },
+      { type: 'button', label: 'See how it works', href: editMarker('link to the product page') },
       { type: 'divider' },
       {
         type: 'text',
@@ -159,7 +161,7 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
         text: 'A short monthly email keeps you in mind when the customer is ready to buy again.',
       },
       { type: 'divider' },
-      { type: 'button', label: 'Read the full guide', href: 'https://www.example.com/guide' },
+      { type: 'button', label: 'Read the full guide', href: editMarker('link to the full guide') },
       SOCIAL,
       FOOTER,
     ],
@@ -182,15 +184,15 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
         columns: [
           [
             { type: 'heading', text: 'When', level: 3 },
-            { type: 'text', text: '[Date], 2pm – 6pm (WAT)' },
+            { type: 'text', text: editMarker('date, time and time zone') },
           ],
           [
             { type: 'heading', text: 'Where', level: 3 },
-            { type: 'text', text: '[Venue], {{ city | default: "Lagos" }}' },
+            { type: 'text', text: editMarker('venue and city') },
           ],
         ],
       },
-      { type: 'button', label: 'Reserve my seat', href: 'https://www.example.com/register' },
+      { type: 'button', label: 'Reserve my seat', href: editMarker('link to your registration page') },
       {
         type: 'text',
         text: 'Seats are limited, so please register early. Entry is free for our customers.',
@@ -204,21 +206,21 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
     'newsletter-customer-spotlight',
     'Customer spotlight',
     'Tell one customer’s story, add a quote and invite readers to share theirs.',
-    'How one business grew 3× in a year',
+    'Customer spotlight: how one business grew',
     [
       { type: 'heading', text: 'Customer spotlight', level: 1 },
       {
         type: 'text',
-        text: 'Every month we feature a business we are proud to work with. This month: a family-run distributor from Kumasi that tripled its customer base in twelve months.',
+        text: `Every month we feature a business we are proud to work with. This month: ${editMarker('the customer, with their permission, and their result')}`,
       },
       { type: 'heading', text: 'What they did', level: 2 },
       {
         type: 'text',
-        text: 'They started by emailing 200 shop owners a simple offer, followed up twice, and visited everyone who replied. Within a year, word of mouth did the rest.',
+        text: editMarker('what they did, in their own words'),
       },
       {
         type: 'text',
-        text: '*“The emails opened doors. Our team just had to walk through them.”*',
+        text: `*“${editMarker('a quote the customer approved')}”*`,
         align: 'center',
         color: '#0f766e',
       },
@@ -227,7 +229,11 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
         type: 'text',
         text: 'Have a story to share? We would love to feature {{ company | default: "your business" }} next.',
       },
-      { type: 'button', label: 'Share your story', href: 'mailto:stories@example.com' },
+      {
+        type: 'button',
+        label: 'Share your story',
+        href: editMarker('your email address, as mailto:you@yourcompany'),
+      },
       FOOTER,
     ],
     ['case study', 'customer story'],
@@ -248,12 +254,12 @@ export const NEWSLETTER_LAYOUT_TEMPLATES: SeedTemplate[] = [
       { type: 'heading', text: 'Our holiday hours', level: 3 },
       {
         type: 'text',
-        text: '**24 December:** open until 1pm\n\n**25–26 December and 1 January:** closed\n\n**From 2 January:** normal hours',
+        text: editMarker('your holiday opening hours'),
       },
       {
         type: 'button',
         label: 'Claim your thank-you discount',
-        href: 'https://www.example.com/offer',
+        href: editMarker('link to your offer'),
         background: '#15803d',
       },
       SOCIAL,

@@ -26,7 +26,7 @@ export const SEASONAL_TEMPLATES: SeedTemplate[] = [
     'Is {{ company | default: "your team" }}’s sales plan ready for the year?',
     [
       'January is when most teams set their targets for the year — and when the pipeline looks emptiest.',
-      'We help companies fill it early with verified contacts and simple email campaigns, so February starts with meetings in the diary.',
+      'We help companies [[edit: what you offer at the start of the year]], so February starts with meetings in the diary.',
       'Would a short call this month be useful?',
     ],
     ['january', 'planning', 'prospecting'],
@@ -98,8 +98,8 @@ export const SEASONAL_TEMPLATES: SeedTemplate[] = [
     'Thank you for an incredible year',
     [
       'Before the year closes, we wanted to say a simple thank you. Working with {{ company | default: "you" }} has been a highlight.',
-      'This year we grew our team, opened in new cities and, most importantly, helped our customers reach thousands of new buyers.',
-      'Our offices close for the holidays from 24 December and reopen on 2 January.',
+      '[[edit: what your company achieved this year, in one or two true sentences]].',
+      'Our offices close for the holidays from [[edit: closing date]] and reopen on [[edit: reopening date]].',
     ],
     ['year end', 'customers', 'thank you'],
     { signOff: WARM },
@@ -194,8 +194,8 @@ export const SEASONAL_TEMPLATES: SeedTemplate[] = [
     'A clear, honest Black Friday offer for B2B customers.',
     'Our biggest offer of the year (ends Monday)',
     [
-      'For Black Friday we are offering 40% off annual plans — our biggest discount of the year.',
-      'If you have been thinking about growing {{ company | default: "your business" }}’s outreach next year, this is the cheapest way to start. The offer ends on Monday at midnight.',
+      'For Black Friday we are offering [[edit: your offer, e.g. 40% off annual plans]].',
+      'If you have been thinking about it for {{ company | default: "your business" }}, this is the cheapest way to start. The offer ends on [[edit: the end date and time]].',
       'Reply to this email if you have any questions.',
     ],
     ['black friday', 'november', 'offer'],

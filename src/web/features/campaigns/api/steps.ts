@@ -1,6 +1,6 @@
 import type { StepInput, VariantKey } from '@shared/campaigns';
 import type { ContactList, ListContact } from '@shared/lists';
-import type { PersonalizePreview } from '@shared/personalize';
+import type { PersonalizePreview, TestSendResult } from '@shared/personalize';
 import type { SenderAccount } from '@shared/sending';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
@@ -127,9 +127,10 @@ export function useTestSendStep(campaignId: string) {
       variantKey: VariantKey;
       senderAccountId: string;
       to?: string;
-    }): Promise<void> => {
-      await apiRequest('POST', `${campaignPath(campaignId)}/test-send`, request);
-    },
+    }): Promise<TestSendResult> =>
+      (await (
+        await apiRequest('POST', `${campaignPath(campaignId)}/test-send`, request)
+      ).json()) as TestSendResult,
   });
 }
 

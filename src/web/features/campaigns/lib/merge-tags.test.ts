@@ -13,6 +13,10 @@ describe('merge tags', () => {
     expect(custom.map((t) => t.tag)).toEqual(['{{ fields.deal_size }}', '{{ fields.industry }}']);
     expect(tags.some((t) => t.tag === '{{ senderName }}' && t.group === 'Sender')).toBe(true);
     expect(tags.find((t) => t.label === 'Company')?.tag).toBe('{{ company | default: "your company" }}');
+    // "a Nigerian distributor": the country as an adjective, with a fallback that still reads well.
+    expect(tags.find((t) => t.label === 'Country (adjective)')?.tag).toBe(
+      '{{ countryAdjective | default: "local" }}',
+    );
   });
 
   it('inserts at the caret or over the selection', () => {

@@ -14,7 +14,11 @@ export interface MergeTag {
 }
 
 /** Fields that are often empty get a fallback, so a missing value never leaves a gap. */
-const FALLBACKS: Record<string, string> = { firstName: 'there', company: 'your company' };
+const FALLBACKS: Record<string, string> = {
+  firstName: 'there',
+  company: 'your company',
+  countryAdjective: 'local',
+};
 
 export const BUILT_IN_MERGE_TAGS: readonly MergeTag[] = [
   ...CONTACT_MERGE_TAGS.map(

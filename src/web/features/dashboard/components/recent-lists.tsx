@@ -1,4 +1,5 @@
 import type { RecentCampaign, RecentNewsletter } from '@shared/campaign-stats';
+import { readableSubject } from '@shared/subject-text';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Newspaper, Plus, Send } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -206,7 +207,7 @@ export function RecentNewslettersCard() {
                   to={`/newsletters/editor/${newsletter.id}`}
                   className="block truncate font-medium underline-offset-4 hover:underline"
                 >
-                  {newsletter.subject || newsletter.name}
+                  {readableSubject(newsletter.subject) || newsletter.name}
                 </Link>
                 <p className="text-xs text-muted-foreground">
                   {newsletter.kind === 'bulk' ? 'Bulk email' : 'Newsletter'} ·{' '}

@@ -1,11 +1,16 @@
 import type { AdminNewsletterDetail, AdminNewsletterListItem } from '@shared/admin-campaigns';
 import type {
+  NewsletterProgress,
+  NewsletterRecipientPage,
+  NewsletterReport,
+} from '@shared/newsletter-report';
+import type {
   Newsletter,
   NewsletterCreateInput,
   NewsletterKind,
   NewsletterUpdateInput,
 } from '@shared/newsletters';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, throwIfResNotOk } from '@/lib/api';
 
 export const newslettersKey = ['/api/newsletters'] as const;
@@ -85,8 +90,8 @@ export const useUnscheduleNewsletter = () =>
 
 export const useTestSendNewsletter = () =>
   useMutation({
-    mutationFn: ({ id, ...body }: { id: string; senderAccountId: string; to?: string }) =>
-      json<{ ok: true }>('POST', `${path(id)}/test-send`, body),
+    mutationFn: ({ id, ...body }: { id: string; senderAccountId: string; to?: string; asContact?: string }) =>
+      json<{ ok: true; warnings: string[] }>('POST', `${path(id)}/test-send`, body),
   });
 
 /** Uploads an image for an image block; answers its public URL. */
@@ -132,3 +137,61 @@ export function useCancelScheduledNewsletter() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminNewslettersKey }),
   });
 }
+
+/**
+ * Sending progress, polled every 1.5 s while `active` (a send request in flight, or the newsletter is
+ * 'sending'); the newsletter itself is refreshed once it turns 'sent'.
+ */
+export function useNewsletterProgress(id: string, active: boolean) {
+  const queryClient = useQueryClient();
+  return useQuery<NewsletterProgress>({
+    // Outside newslettersKey: refreshing the newsletters must not refetch this in a loop.
+    queryKey: ['newsletter-progress', id],
+    queryFn: async ({ signal }) => {
+      const res = await fetch(`${path(id)}/progress`, { credentials: 'include', signal });
+      await throwIfResNotOk(res);
+      const progress = (await res.json()) as NewsletterProgress;
+      const before = queryClient.getQueryData<NewsletterProgress>(['newsletter-progress', id]);
+      if (progress.status === 'sent' && before?.status !== 'sent') {
+        void queryClient.invalidateQueries({ queryKey: newslettersKey });
+      }
+      return progress;
+    },
+    enabled: active,
+    refetchInterval: (query) => (query.state.data?.status === 'sent' ? false : 1500),
+  });
+}
+
+export function useNewsletterReport(id: string | undefined) {
+  return useQuery<NewsletterReport>({
+    queryKey: ['newsletter-report', id ?? ''],
+    queryFn: async ({ signal }) => {
+      const res = await fetch(`${path(id!)}/report`, { credentials: 'include', signal });
+      await throwIfResNotOk(res);
+      return (await res.json()) as NewsletterReport;
+    },
+    enabled: Boolean(id),
+    // Figures grow while it goes out.
+    refetchInterval: (query) => (query.state.data?.status === 'sending' ? 5000 : false),
+  });
+}
+
+export function useNewsletterRecipients(
+  id: string | undefined,
+  params: { page: number; pageSize: number; q: string },
+) {
+  return useQuery<NewsletterRecipientPage>({
+    queryKey: ['newsletter-report', id ?? '', 'recipients', params],
+    queryFn: async ({ signal }) => {
+      const search = new URLSearchParams({ page: String(params.page), pageSize: String(params.pageSize) });
+      if (params.q.trim()) search.set('q', params.q.trim());
+      const res = await fetch(`${path(id!)}/report/recipients?${search}`, { credentials: 'include', signal });
+      await throwIfResNotOk(res);
+      return (await res.json()) as NewsletterRecipientPage;
+    },
+    enabled: Boolean(id),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const newsletterReportCsvUrl = (id: string) => `${path(id)}/report.csv`;

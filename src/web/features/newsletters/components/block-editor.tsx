@@ -8,6 +8,7 @@ import {
   type NewsletterBlockType,
 } from '@shared/newsletters';
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import {
@@ -16,6 +17,8 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import type { BlockIssue } from '../lib/block-issues';
+import { insertBlock } from '../lib/block-issues';
 import { moveItem, newBlock, newColumnBlock, replaceAt } from '../lib/blocks';
 import { BlockFields } from './block-fields';
 
@@ -169,11 +172,24 @@ export function BlockEditor({
   blocks,
   onChange,
   readOnly,
+  issues = [],
 }: {
   blocks: NewsletterBlock[];
   onChange: (blocks: NewsletterBlock[]) => void;
   readOnly?: boolean;
+  /** Problems to show on their blocks (the save was refused, or would be). */
+  issues?: BlockIssue[];
 }) {
+  // The block the user last worked in: a new block goes below it (above the footer when it is the footer).
+  const [cursor, setCursor] = useState<string | null>(null);
+  const add = (type: NewsletterBlockType) => {
+    const block = newBlock(type);
+    const at = blocks.findIndex((b) => b.id === cursor);
+    if (at < 0) return onChange(insertBlock(blocks, block));
+    const below = blocks[at]!.type === 'footer' && type !== 'footer' ? at : at + 1;
+    onChange(insertBlock(blocks, block, below));
+    setCursor(block.id);
+  };
   return (
     <div className="space-y-3" data-testid="block-editor">
       {blocks.length === 0 && (
@@ -181,42 +197,67 @@ export function BlockEditor({
           Your newsletter is empty. Add a heading, some text or an image to begin.
         </p>
       )}
-      {blocks.map((block, index) => (
-        <Card key={block.id} className="gap-0 py-0" data-testid={`block-${block.type}`}>
-          <div className="flex items-center justify-between border-b px-4 py-1.5">
-            <span className="text-sm font-medium">{BLOCK_TYPE_LABELS[block.type]}</span>
-            {!readOnly && (
-              <BlockActions
-                index={index}
-                count={blocks.length}
-                label={BLOCK_TYPE_LABELS[block.type].toLowerCase()}
-                onMove={(delta) => onChange(moveItem(blocks, index, delta))}
-                onRemove={() => onChange(blocks.filter((_, i) => i !== index))}
-              />
-            )}
-          </div>
-          <CardContent className="p-4">
-            <fieldset disabled={readOnly} className="min-w-0">
-              <BlockFields
-                block={block}
-                onChange={(next) => onChange(replaceAt(blocks, index, next))}
-                renderColumns={(columns) => (
-                  <ColumnsFields
-                    block={columns}
-                    onChange={(next) => onChange(replaceAt(blocks, index, next))}
-                  />
-                )}
-              />
-            </fieldset>
-          </CardContent>
-        </Card>
-      ))}
+      {blocks.map((block, index) => {
+        const own = issues.filter((issue) => issue.blockId === block.id);
+        return (
+          <Card
+            key={block.id}
+            id={`block-${block.id}`}
+            className={own.length > 0 ? 'gap-0 border-destructive py-0' : 'gap-0 py-0'}
+            data-testid={`block-${block.type}`}
+            data-invalid={own.length > 0 ? 'true' : undefined}
+            onFocusCapture={() => setCursor(block.id)}
+          >
+            <div className="flex items-center justify-between border-b px-4 py-1.5">
+              <span className="text-sm font-medium">
+                {index + 1}. {BLOCK_TYPE_LABELS[block.type]}
+              </span>
+              {!readOnly && (
+                <BlockActions
+                  index={index}
+                  count={blocks.length}
+                  label={BLOCK_TYPE_LABELS[block.type].toLowerCase()}
+                  onMove={(delta) => onChange(moveItem(blocks, index, delta))}
+                  onRemove={() => onChange(blocks.filter((_, i) => i !== index))}
+                />
+              )}
+            </div>
+            <CardContent className="p-4">
+              {own.length > 0 && (
+                <ul
+                  className="mb-3 space-y-1 text-sm text-destructive"
+                  role="alert"
+                  data-testid="block-issues"
+                >
+                  {own.map((issue) => (
+                    <li key={`${issue.field}-${issue.message}`}>
+                      <span className="font-medium">{issue.field}:</span> {issue.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <fieldset disabled={readOnly} className="min-w-0">
+                <BlockFields
+                  block={block}
+                  onChange={(next) => onChange(replaceAt(blocks, index, next))}
+                  renderColumns={(columns) => (
+                    <ColumnsFields
+                      block={columns}
+                      onChange={(next) => onChange(replaceAt(blocks, index, next))}
+                    />
+                  )}
+                />
+              </fieldset>
+            </CardContent>
+          </Card>
+        );
+      })}
       {!readOnly && (
         <AddBlockMenu
           types={BLOCK_TYPES}
           testId="add-block"
           disabled={blocks.length >= MAX_NEWSLETTER_BLOCKS}
-          onAdd={(type) => onChange([...blocks, newBlock(type)])}
+          onAdd={add}
         />
       )}
     </div>

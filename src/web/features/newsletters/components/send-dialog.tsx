@@ -26,6 +26,7 @@ import { getErrorMessage } from '@/lib/errors';
 import { formatNumber } from '@/lib/format';
 import { useScheduleNewsletter, useSendNewsletter } from '../api/newsletters';
 import { localInputValue } from '../lib/schedule';
+import { SendProgress } from './send-progress';
 
 function toggle(ids: string[], id: string, on: boolean): string[] {
   return on ? [...new Set([...ids, id])] : ids.filter((x) => x !== id);
@@ -232,8 +233,9 @@ export function SendDialog({
               />
             )}
           </section>
+          {send.isPending && <SendProgress id={newsletter.id} />}
           {error && (
-            <Alert variant="destructive">
+            <Alert variant="destructive" data-testid="send-error">
               <AlertDescription>{error}</AlertDescription>
             </Alert>
           )}

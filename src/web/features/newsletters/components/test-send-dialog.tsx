@@ -1,6 +1,7 @@
 import type { Newsletter } from '@shared/newsletters';
 import { Loader2, MailCheck } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { SendWarnings } from '@/components/send-warnings';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -35,7 +36,9 @@ export function TestSendDialog({
   const { senders } = useListsAndSenders(open);
   const [senderId, setSenderId] = useState('');
   const [to, setTo] = useState('');
+  const [asContact, setAsContact] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [warnings, setWarnings] = useState<readonly string[]>([]);
   const testSend = useTestSendNewsletter();
 
   useEffect(() => {
@@ -48,15 +51,19 @@ export function TestSendDialog({
 
   const submit = async () => {
     setError(null);
+    setWarnings([]);
     if (!(await beforeSend())) return;
     try {
-      await testSend.mutateAsync({
+      const result = await testSend.mutateAsync({
         id: newsletter.id,
         senderAccountId: senderId,
         to: to.trim() || undefined,
+        asContact: asContact.trim() || undefined,
       });
       toast({ title: 'Test sent', description: `Check ${to.trim() || 'your inbox'} in a minute.` });
-      setOpen(false);
+      // The dialog stays open on what the real send would refuse, so it can be read.
+      if (result.warnings.length > 0) setWarnings(result.warnings);
+      else setOpen(false);
     } catch (err) {
       setError(getErrorMessage(err, 'The test could not be sent.'));
     }
@@ -73,7 +80,8 @@ export function TestSendDialog({
         <DialogHeader>
           <DialogTitle>Send a test</DialogTitle>
           <DialogDescription>
-            Merge tags are filled in with your own name; the subject starts with [Test].
+            The message your recipients get — footer, plain-text part and unsubscribe headers included —
+            personalised as a contact of the audience lists. Only the subject starts with [Test].
           </DialogDescription>
         </DialogHeader>
         <div className="space-y-4">
@@ -98,6 +106,18 @@ export function TestSendDialog({
             <Label htmlFor={`${ids}-to`}>Send to</Label>
             <Input id={`${ids}-to`} type="email" value={to} onChange={(e) => setTo(e.target.value)} />
           </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={`${ids}-as`}>Personalise as</Label>
+            <Input
+              id={`${ids}-as`}
+              type="email"
+              value={asContact}
+              placeholder="A contact's email (the lists' first contact if empty)"
+              onChange={(e) => setAsContact(e.target.value)}
+              data-testid="test-send-as"
+            />
+          </div>
+          <SendWarnings warnings={warnings} title="The test was sent, but fix this before sending" />
           {error && (
             <Alert variant="destructive">
               <AlertDescription>{error}</AlertDescription>
@@ -108,7 +128,12 @@ export function TestSendDialog({
           <Button type="button" variant="outline" onClick={() => setOpen(false)}>
             Cancel
           </Button>
-          <Button type="button" onClick={submit} disabled={!senderId || testSend.isPending}>
+          <Button
+            type="button"
+            onClick={submit}
+            disabled={!senderId || testSend.isPending}
+            data-testid="newsletter-test-send-submit"
+          >
             {testSend.isPending && <Loader2 className="size-4 animate-spin" />} Send test
           </Button>
         </DialogFooter>

@@ -1,5 +1,6 @@
 import { NEWSLETTER_STATUSES } from '@shared/campaigns';
 import { NEWSLETTER_KIND_LABELS, NEWSLETTER_STATUS_LABELS } from '@shared/newsletters';
+import { readableSubject } from '@shared/subject-text';
 import { Search } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -98,7 +99,7 @@ export default function AdminNewslettersPage() {
                       {n.name}
                     </Link>
                     <p className="truncate text-xs text-muted-foreground">
-                      {NEWSLETTER_KIND_LABELS[n.kind]} · {n.subject || 'No subject'}
+                      {NEWSLETTER_KIND_LABELS[n.kind]} · {readableSubject(n.subject) || 'No subject'}
                     </p>
                     <p className="text-xs text-muted-foreground">
                       {n.status === 'scheduled'

@@ -28,7 +28,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
-import { getErrorMessage } from '@/lib/errors';
+import { getErrorMessage, parseApiError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import {
   useCreateNewsletter,
@@ -40,7 +40,9 @@ import { BlockEditor } from '../components/block-editor';
 import { EmailPreview } from '../components/email-preview';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
 import { SendDialog } from '../components/send-dialog';
+import { SendProgress } from '../components/send-progress';
 import { TestSendDialog } from '../components/test-send-dialog';
+import { type BlockIssue, blockIssuesFromErrors, checkBlocks, describeIssue } from '../lib/block-issues';
 import { blockId, htmlToBlocks, validBlocks } from '../lib/blocks';
 import { bulkPreviewHtml } from '../lib/preview';
 
@@ -90,6 +92,7 @@ export default function NewsletterEditorPage() {
   const [draft, setDraft] = useState<Draft | null>(id ? null : blankDraft(kindParam));
   const [dirty, setDirty] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [issues, setIssues] = useState<BlockIssue[]>([]);
   const create = useCreateNewsletter();
   const update = useUpdateNewsletter();
   const unschedule = useUnscheduleNewsletter();
@@ -130,6 +133,10 @@ export default function NewsletterEditorPage() {
   }, [template.data]);
 
   const stored = newsletter.data;
+  // A sent newsletter opens its report; the locked editor has nothing more to say about it.
+  useEffect(() => {
+    if (stored?.status === 'sent') navigate(`/newsletters/${stored.id}/report`, { replace: true });
+  }, [stored?.status, stored?.id, navigate]);
   const readOnly = Boolean(stored && (stored.status === 'sending' || stored.status === 'sent'));
   const kind = draft?.kind ?? kindParam;
 
@@ -165,6 +172,23 @@ export default function NewsletterEditorPage() {
   const save = async (quiet = false): Promise<boolean> => {
     if (!draft) return false;
     setError(null);
+    setIssues([]);
+    const showIssues = (found: BlockIssue[]) => {
+      setIssues(found);
+      setError(
+        found.length === 1
+          ? describeIssue(found[0]!, draft.blocks)
+          : `${found.length} blocks need attention. ${describeIssue(found[0]!, draft.blocks)}`,
+      );
+      document.getElementById(`block-${found[0]!.blockId}`)?.scrollIntoView({ block: 'center' });
+    };
+    if (draft.kind === 'newsletter') {
+      const found = checkBlocks(draft.blocks);
+      if (found.length > 0) {
+        showIssues(found);
+        return false;
+      }
+    }
     const body = {
       name: draft.name,
       subject: draft.subject,
@@ -185,7 +209,10 @@ export default function NewsletterEditorPage() {
       }
       return true;
     } catch (err) {
-      setError(getErrorMessage(err, 'Your changes could not be saved. Try again.'));
+      const fieldErrors = parseApiError(err).data?.errors ?? [];
+      const found = draft.kind === 'newsletter' ? blockIssuesFromErrors(draft.blocks, fieldErrors) : [];
+      if (found.length > 0) showIssues(found);
+      else setError(getErrorMessage(err, 'Your changes could not be saved. Try again.'));
       return false;
     }
   };
@@ -236,7 +263,16 @@ export default function NewsletterEditorPage() {
         )}
       </div>
 
-      {readOnly && (
+      {stored?.status === 'sending' && (
+        <div className="space-y-2">
+          <SendProgress id={stored.id} />
+          <Link to={`/newsletters/${stored.id}/report`} className="text-sm underline">
+            Open the report
+          </Link>
+        </div>
+      )}
+
+      {readOnly && stored?.status !== 'sending' && (
         <Alert>
           <AlertDescription>
             This was sent{stored?.sentAt ? ` on ${formatDateTime(stored.sentAt)}` : ''} and can no longer be
@@ -316,7 +352,7 @@ export default function NewsletterEditorPage() {
         </Alert>
       )}
 
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <fieldset disabled={readOnly} className="min-w-0 space-y-4">
           <div className="grid gap-3 sm:grid-cols-2">
             <div className="space-y-1.5">
@@ -357,8 +393,12 @@ export default function NewsletterEditorPage() {
             <>
               <BlockEditor
                 blocks={draft.blocks}
-                onChange={(blocks) => edit({ blocks })}
+                onChange={(blocks) => {
+                  edit({ blocks });
+                  if (issues.length > 0) setIssues(checkBlocks(blocks));
+                }}
                 readOnly={readOnly}
+                issues={issues}
               />
               <UnsafeLinksNotice links={blockLinks} testId="newsletter-unsafe-links" />
             </>

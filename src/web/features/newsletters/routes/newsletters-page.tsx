@@ -1,5 +1,16 @@
 import type { Newsletter, NewsletterKind } from '@shared/newsletters';
-import { Copy, ExternalLink, Mail, MoreHorizontal, Newspaper, Pencil, Plus, Trash2 } from 'lucide-react';
+import { readableSubject } from '@shared/subject-text';
+import {
+  BarChart3,
+  Copy,
+  ExternalLink,
+  Mail,
+  MoreHorizontal,
+  Newspaper,
+  Pencil,
+  Plus,
+  Trash2,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -21,6 +32,11 @@ import { getErrorMessage } from '@/lib/errors';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useDeleteNewsletter, useDuplicateNewsletter, useNewsletters } from '../api/newsletters';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
+import { SendProgress } from '../components/send-progress';
+
+function hrefOf(n: Newsletter): string {
+  return n.status === 'sent' ? `/newsletters/${n.id}/report` : `/newsletters/editor/${n.id}`;
+}
 
 function when(n: Newsletter): string {
   if (n.status === 'scheduled') return `Scheduled for ${formatDateTime(n.scheduledAt)}`;
@@ -50,6 +66,11 @@ function RowActions({ newsletter }: { newsletter: Newsletter }) {
             <Pencil className="size-4" />{' '}
             {newsletter.status === 'draft' || newsletter.status === 'scheduled' ? 'Edit' : 'View'}
           </DropdownMenuItem>
+          {(newsletter.status === 'sending' || newsletter.status === 'sent') && (
+            <DropdownMenuItem onSelect={() => navigate(`/newsletters/${newsletter.id}/report`)}>
+              <BarChart3 className="size-4" /> Report
+            </DropdownMenuItem>
+          )}
           <DropdownMenuItem
             onSelect={async () => {
               try {
@@ -155,17 +176,21 @@ function NewsletterTable({ kind }: { kind: NewsletterKind }) {
           {rows.map((n) => (
             <TableRow key={n.id} data-testid="newsletter-row">
               <TableCell className="max-w-[18rem]">
-                <Link
-                  to={`/newsletters/editor/${n.id}`}
-                  className="block truncate font-medium hover:underline"
-                >
+                <Link to={hrefOf(n)} className="block truncate font-medium hover:underline">
                   {n.name}
                 </Link>
-                <p className="truncate text-xs text-muted-foreground">{n.subject || 'No subject yet'}</p>
+                <p className="truncate text-xs text-muted-foreground">
+                  {readableSubject(n.subject) || 'No subject yet'}
+                </p>
                 <p className="text-xs text-muted-foreground">{when(n)}</p>
               </TableCell>
               <TableCell>
                 <NewsletterStatusBadge status={n.status} />
+                {n.status === 'sending' && (
+                  <div className="mt-2">
+                    <SendProgress id={n.id} compact />
+                  </div>
+                )}
               </TableCell>
               <TableCell className="hidden text-right md:table-cell">
                 {formatNumber(n.recipientCount)}

@@ -423,9 +423,10 @@ export function StepEditorForm({
             const saved = await persistIfNeeded();
             if (!saved) throw new Error('Save the step first: check the highlighted fields.');
             const variantKey = active?.key ?? 'A';
-            await testSend.mutateAsync({ stepId: saved.id, variantKey, senderAccountId, to });
+            const result = await testSend.mutateAsync({ stepId: saved.id, variantKey, senderAccountId, to });
             toast({ title: 'Test email sent', description: `Variant ${variantKey} is on its way to ${to}.` });
             if (saved.created) moveToCreated(saved.id);
+            return result.warnings;
           }}
         />
       )}

@@ -2,6 +2,7 @@ import type { SenderAccount } from '@shared/sending';
 import { Loader2, Send } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { SendWarnings } from '@/components/send-warnings';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -37,7 +38,8 @@ export function TestSendDialog({
   preferredAccountIds: string[];
   defaultTo: string;
   dirty: boolean;
-  onSend: (input: { senderAccountId: string; to: string }) => Promise<void>;
+  /** Answers the test's warnings (unknown merge tags, placeholders): the dialog stays open to show them. */
+  onSend: (input: { senderAccountId: string; to: string }) => Promise<readonly string[]>;
 }) {
   const usable = [...accounts].sort(
     (a, b) => Number(preferredAccountIds.includes(b.id)) - Number(preferredAccountIds.includes(a.id)),
@@ -46,6 +48,7 @@ export function TestSendDialog({
   const [to, setTo] = useState(defaultTo);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [warnings, setWarnings] = useState<readonly string[]>([]);
   const chosen = accountId || usable.find((account) => account.status === 'active')?.id || '';
 
   const submit = async () => {
@@ -59,9 +62,11 @@ export function TestSendDialog({
       return;
     }
     setPending(true);
+    setWarnings([]);
     try {
-      await onSend({ senderAccountId: chosen, to: to.trim() });
-      onOpenChange(false);
+      const found = await onSend({ senderAccountId: chosen, to: to.trim() });
+      if (found.length > 0) setWarnings(found);
+      else onOpenChange(false);
     } catch (failure) {
       setError(getErrorMessage(failure, 'The test email was not sent. Please try again.'));
     } finally {
@@ -123,6 +128,7 @@ export function TestSendDialog({
             </div>
           </form>
         )}
+        <SendWarnings warnings={warnings} title="The test was sent, but fix this before launching" />
         {error && (
           <p className="text-sm text-destructive" role="alert" data-testid="test-send-error">
             {error}

@@ -6,6 +6,7 @@ import {
 } from '@shared/test-runs';
 import { CheckCircle2, Clock, FlaskConical, Loader2, XCircle } from 'lucide-react';
 import { useState } from 'react';
+import { SendWarnings } from '@/components/send-warnings';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -85,13 +86,17 @@ function TestRunDialog({
   const [to, setTo] = useState('');
   const [contact, setContact] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [warnings, setWarnings] = useState<readonly string[]>([]);
   const chosen = to || addresses.data?.addresses[0] || '';
 
   const submit = async () => {
     setError(null);
+    setWarnings([]);
     try {
-      await start.mutateAsync({ to: chosen || undefined, email: contact.trim() || undefined });
-      onOpenChange(false);
+      const run = await start.mutateAsync({ to: chosen || undefined, email: contact.trim() || undefined });
+      // The run goes anyway; the dialog stays open on what the launch would refuse, so it can be read.
+      if (run.warnings && run.warnings.length > 0) setWarnings(run.warnings);
+      else onOpenChange(false);
     } catch (failure) {
       setError(getErrorMessage(failure, 'The test run did not start. Please try again.'));
     }
@@ -148,6 +153,7 @@ function TestRunDialog({
             />
           </div>
         </form>
+        <SendWarnings warnings={warnings} title="The test run started, but fix this before launching" />
         {error && (
           <p className="text-sm text-destructive" role="alert" data-testid="test-run-error">
             {error}

@@ -3,8 +3,10 @@ import {
   IMPORT_DELIMITERS,
   IMPORT_ENCODINGS,
   IMPORT_FIELD_LABELS,
+  IMPORT_MESSAGES,
   type ImportDelimiter,
   type ImportEncoding,
+  type ImportReinspectInput,
   type ImportSummary,
   type ImportTarget,
   type ImportUploadResult,
@@ -18,7 +20,6 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Switch } from '@/components/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { getErrorMessage } from '@/lib/errors';
 import { formatNumber } from '@/lib/format';
@@ -40,6 +41,8 @@ import {
   validateChoices,
 } from '../../lib/import-mapping';
 
+const NO_HEADER = 'none';
+
 function choiceLabel(choice: ColumnChoice | undefined): string | null {
   if (!choice || choice.kind === 'ignore') return null;
   if (choice.kind === 'custom') return `Custom: ${choice.name}`;
@@ -53,10 +56,18 @@ function FileSettings({
   busy,
 }: {
   inspection: ImportUploadResult;
-  onChange: (input: { encoding?: ImportEncoding; delimiter?: ImportDelimiter; hasHeader?: boolean }) => void;
+  onChange: (input: ImportReinspectInput) => void;
   busy: boolean;
 }) {
   const id = useId();
+  const headerLine = inspection.headerLine ?? (inspection.hasHeader ? 1 : null);
+  const headerValue = headerLine === null ? NO_HEADER : String(headerLine);
+  // The detected line is always offered, even when the file's first lines were stored before them.
+  const lines = inspection.firstLines?.length
+    ? inspection.firstLines
+    : headerLine !== null
+      ? [{ line: headerLine, text: inspection.columns.map((c) => c.header).join(', ') }]
+      : [];
   return (
     <div
       className="grid gap-4 rounded-lg border bg-muted/30 p-4 sm:grid-cols-3"
@@ -101,19 +112,28 @@ function FileSettings({
         </Select>
       </div>
       <div className="grid content-start gap-2">
-        <Label htmlFor={`${id}-header`}>Header row</Label>
-        <div className="flex h-9 items-center gap-2">
-          <Switch
-            id={`${id}-header`}
-            checked={inspection.hasHeader}
-            onCheckedChange={(hasHeader) => onChange({ hasHeader })}
-            disabled={busy}
-            data-testid="import-has-header"
-          />
-          <span className="text-sm text-muted-foreground">
-            {inspection.hasHeader ? 'The first row holds column names' : 'The first row is a contact'}
-          </span>
-        </div>
+        <Label htmlFor={`${id}-header`}>Column names are on</Label>
+        <Select
+          value={headerValue}
+          onValueChange={(value) =>
+            onChange(value === NO_HEADER ? { hasHeader: false } : { headerLine: Number(value) })
+          }
+          disabled={busy}
+        >
+          <SelectTrigger id={`${id}-header`} className="w-full" data-testid="import-header-line">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={NO_HEADER}>No header row: every line is a contact</SelectItem>
+            {lines.map((line) => (
+              <SelectItem key={line.line} value={String(line.line)}>
+                <span className="max-w-72 truncate">
+                  Line {line.line}: {line.text || '(empty)'}
+                </span>
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
       </div>
       <p className="text-xs text-muted-foreground sm:col-span-3">
         Detected automatically. Change a setting if the preview below looks wrong (one column holding whole
@@ -143,6 +163,9 @@ export function MappingStep({
     choicesFromMapping(inspection.columns, inspection.suggestedMapping, target),
   );
   const [checkMx, setCheckMx] = useState(false);
+  const capacity = inspection.capacity ?? null;
+  const overLimit = capacity !== null && inspection.estimatedRows > capacity.available;
+  const [importFirst, setImportFirst] = useState(true);
   const [showProblems, setShowProblems] = useState(false);
 
   // A new look at the file (other separator, encoding or header) brings new columns and a new suggestion.
@@ -163,7 +186,16 @@ export function MappingStep({
       {
         mapping: toMapping(choices),
         hasHeader: inspection.hasHeader,
-        ...(target !== 'suppression' ? { options: { checkMx } } : {}),
+        ...(target !== 'suppression'
+          ? {
+              options: {
+                checkMx,
+                ...(overLimit && importFirst && capacity.available > 0
+                  ? { maxRows: capacity.available }
+                  : {}),
+              },
+            }
+          : {}),
       },
       { onSuccess: onStarted },
     );
@@ -181,7 +213,38 @@ export function MappingStep({
           {formatNumber(inspection.estimatedRows)} {inspection.estimatedRows === 1 ? 'row' : 'rows'}
         </span>
         {summary.listName && <span>Into: {summary.listName}</span>}
+        {(inspection.emptyRows ?? 0) > 0 && (
+          <span data-testid="import-empty-rows">
+            {formatNumber(inspection.emptyRows ?? 0)} empty {inspection.emptyRows === 1 ? 'row' : 'rows'}{' '}
+            (skipped)
+          </span>
+        )}
       </div>
+
+      {overLimit && capacity && (
+        <Alert data-testid="import-over-limit">
+          <AlertCircle aria-hidden="true" />
+          <AlertTitle>More contacts than your plan allows</AlertTitle>
+          <AlertDescription>
+            <p>{IMPORT_MESSAGES.overLimit(inspection.estimatedRows, capacity.available)}</p>
+            {capacity.available > 0 ? (
+              <div className="mt-2 flex items-center gap-2">
+                <Checkbox
+                  id={`import-first-${importId}`}
+                  checked={importFirst}
+                  onCheckedChange={(value) => setImportFirst(value === true)}
+                  data-testid="import-first-n"
+                />
+                <Label htmlFor={`import-first-${importId}`}>
+                  {IMPORT_MESSAGES.importFirst(capacity.available)}
+                </Label>
+              </div>
+            ) : (
+              <p className="mt-1">Upgrade your plan or remove contacts before importing.</p>
+            )}
+          </AlertDescription>
+        </Alert>
+      )}
 
       <FileSettings
         inspection={inspection}

@@ -137,6 +137,12 @@ export function ReportStep({ summary, onRestart }: { summary: ImportSummary; onR
       )}
 
       {completed && <ImportCounts summary={summary} />}
+      {completed && summary.emptyRows > 0 && (
+        <p className="flex items-start gap-2 text-sm text-muted-foreground" data-testid="import-empty-rows">
+          <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          {formatNumber(summary.emptyRows)} empty {summary.emptyRows === 1 ? 'row was' : 'rows were'} skipped.
+        </p>
+      )}
       {completed && summary.roleAddressRows > 0 && (
         <p className="flex items-start gap-2 text-sm text-muted-foreground">
           <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
