@@ -178,7 +178,10 @@ describe('tenant isolation', () => {
   it('answers 503 for an AI suggestion where no AI provider is configured', async () => {
     const owner = await createUser(app);
     const { inbound } = await conversation(owner);
-    const response = await as(app, owner.cookie)({
+    const response = await as(
+      app,
+      owner.cookie,
+    )({
       method: 'POST',
       url: `/api/inbox/${inbound.id}/suggest-category`,
     });
