@@ -40,6 +40,7 @@ import { directoryRoutes } from './features/directory/directory.routes';
 import { documentationRoutes } from './features/documentation/documentation.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { importsRoutes } from './features/imports/imports.routes';
+import { inboxRoutes } from './features/inbox/inbox.routes';
 import { leadsRoutes } from './features/leads/leads.routes';
 import { listsRoutes } from './features/lists/lists.routes';
 import { newslettersRoutes } from './features/newsletters/newsletters.routes';
@@ -323,6 +324,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(campaignPreviewRoutes);
   await app.register(testRunRoutes);
   await app.register(campaignStatsRoutes);
+  await app.register(inboxRoutes);
   await app.register(analyticsRoutes);
   await app.register(adminCampaignsRoutes);
   await app.register(templatesRoutes);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCY_CODES } from './currency';
 import { INBOUND_KINDS } from './inbound';
+import { INBOX_CATEGORIES } from './inbox';
 import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_STATUSES, EMAIL_EVENT_TYPES } from './sending';
 
 /*
@@ -134,6 +135,10 @@ export const campaignReplySchema = z.object({
   text: z.string().nullable(),
   receivedAt: z.string(),
   kind: z.enum(INBOUND_KINDS),
+  /** The inbox's category (set by the rules, changed by the user); null: a reply no rule recognised. */
+  category: z.enum(INBOX_CATEGORIES).nullable(),
+  /** Only a person's answer can be marked as won, never an out-of-office or an unsubscribe request. */
+  canMarkWon: z.boolean(),
   /** The contact's resume time while they are still paused (an out-of-office answer paused them). */
   pausedUntil: z.string().nullable(),
   wonAt: z.string().nullable(),

@@ -9,6 +9,7 @@ import {
   inboundMessages,
   outboxMessages,
 } from '../../src/server/db/schema/index';
+import type { InboxCategory } from '../../src/shared/inbox';
 
 /*
  * A campaign as the engine leaves it after some sending, written straight with Drizzle: steps and
@@ -128,7 +129,14 @@ export async function seedEvent(
 export async function seedInbound(
   db: Db,
   message: MessageRow,
-  values: { kind: string; subject?: string; text?: string; at?: Date; from?: string },
+  values: {
+    kind: string;
+    subject?: string;
+    text?: string;
+    at?: Date;
+    from?: string;
+    category?: InboxCategory | null;
+  },
 ) {
   const [row] = await db
     .insert(inboundMessages)
@@ -142,6 +150,7 @@ export async function seedInbound(
       subject: values.subject ?? 'Re: Hello',
       textBody: values.text ?? 'Thanks, let us talk next week.',
       receivedAt: values.at ?? new Date(),
+      category: values.category ?? null,
     })
     .returning();
   return row!;

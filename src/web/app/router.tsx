@@ -65,6 +65,7 @@ const AdminCampaignStepsPage = lazy(() => import('@/features/campaigns/routes/ad
 const AdminCampaignStepEditorPage = lazy(() => import('@/features/campaigns/routes/admin-step-editor-page'));
 const CampaignsPage = lazy(() => import('@/features/campaigns/routes/campaigns-page'));
 const CampaignPage = lazy(() => import('@/features/campaigns/routes/campaign-page'));
+const InboxPage = lazy(() => import('@/features/inbox/routes/inbox-page'));
 const AdminCampaignsPage = lazy(() => import('@/features/campaigns/routes/admin-campaigns-page'));
 const AdminCampaignPage = lazy(() => import('@/features/campaigns/routes/admin-campaign-page'));
 const NewslettersPage = lazy(() => import('@/features/newsletters/routes/newsletters-page'));
@@ -237,6 +238,7 @@ export const routes = [
               { path: 'contact-sync', element: <Navigate to="/admin-dashboard" replace /> },
               { path: 'campaigns', element: <CampaignsPage /> },
               { path: 'campaigns/:id', element: <CampaignPage /> },
+              { path: 'inbox', element: <InboxPage /> },
               { path: 'admin/campaigns', element: <AdminCampaignsPage /> },
               { path: 'admin/campaigns/:id', element: <AdminCampaignPage /> },
               { path: 'campaigns/:campaignId/steps', element: <CampaignStepsPage /> },

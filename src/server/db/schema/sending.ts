@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { INBOX_CATEGORIES } from '../../../shared/inbox';
 import {
   CAMPAIGN_CONTACT_STATUSES,
   type DomainCheck,
@@ -105,6 +106,8 @@ export const senderAccounts = pgTable(
     /** The last failed copy's fixed message (never the server's words); cleared by the next success. */
     sentFolderError: text('sent_folder_error'),
     sentFolderAppendedAt: timestamp('sent_folder_appended_at', { withTimezone: true }),
+    /** Added below replies sent from the inbox. */
+    signature: text('signature'),
     ...timestamps,
   },
   (t) => [
@@ -382,13 +385,68 @@ export const inboundMessages = pgTable(
     /** Parsed extras: bounce status code, diagnostic, out-of-office return date. */
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The inbox's category: set by the rules when the mail arrives, then the user's to change. */
+    category: text('category', { enum: INBOX_CATEGORIES }),
+    categorySource: text('category_source', { enum: ['rule', 'user'] }),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** Out of the inbox's list until then. */
+    snoozedUntil: timestamp('snoozed_until', { withTimezone: true }),
+    note: text('note'),
   },
   (t) => [
     index('inbound_messages_user_idx').on(t.userId, t.receivedAt),
+    // The inbox: a user's matched messages, newest first (unmatched mail keeps only its Message-ID).
+    index('inbound_messages_inbox_idx')
+      .on(t.userId, t.receivedAt.desc(), t.id.desc())
+      .where(sql`${t.campaignId} is not null`),
+    index('inbound_messages_contact_idx').on(t.campaignContactId, t.receivedAt),
+    // The inbox's counts (unread, snoozed, per category) read from the index alone.
+    index('inbound_messages_inbox_counts_idx')
+      .on(t.userId, t.category, t.readAt, t.snoozedUntil)
+      .where(sql`${t.campaignId} is not null`),
     index('inbound_messages_campaign_idx').on(t.campaignId, t.receivedAt),
     uniqueIndex('inbound_messages_account_msgid_key')
       .on(t.senderAccountId, t.messageIdHeader)
       .where(sql`${t.messageIdHeader} is not null`),
+  ],
+);
+
+/**
+ * Replies the user wrote in the inbox, sent through the account the conversation came through and kept
+ * in its thread (the contact's conversation). Their Message-IDs let the next answer find its thread even
+ * when the answering client keeps only In-Reply-To.
+ */
+export const inboxReplies = pgTable(
+  'inbox_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    inboundMessageId: uuid('inbound_message_id').references(() => inboundMessages.id, {
+      onDelete: 'set null',
+    }),
+    campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
+    campaignContactId: uuid('campaign_contact_id').references(() => campaignContacts.id, {
+      onDelete: 'set null',
+    }),
+    /** The campaign message the conversation started from. */
+    outboxMessageId: uuid('outbox_message_id').references(() => outboxMessages.id, { onDelete: 'set null' }),
+    senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
+    /** Without angle brackets, as outbox_messages keeps them. */
+    messageId: text('message_id').notNull(),
+    inReplyTo: text('in_reply_to'),
+    threadReferences: jsonb('thread_references').$type<string[]>().notNull().default([]),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('inbox_replies_message_id_key').on(t.messageId),
+    index('inbox_replies_contact_idx').on(t.campaignContactId, t.sentAt),
+    index('inbox_replies_user_idx').on(t.userId, t.sentAt),
   ],
 );
 

@@ -13,6 +13,7 @@ import {
   type TimelineEntry,
 } from '../../../shared/campaign-stats';
 import type { InboundKind } from '../../../shared/inbound';
+import { canMarkWon } from '../../../shared/inbox';
 import { CAMPAIGN_CONTACT_STATUSES, type EmailEventType } from '../../../shared/sending';
 import type { Database } from '../../db/client';
 import {
@@ -497,6 +498,10 @@ export async function listCampaignReplies(options: {
       text: r.message.textBody,
       receivedAt: r.message.receivedAt.toISOString(),
       kind: r.message.kind as InboundKind,
+      category: r.message.category ?? null,
+      canMarkWon:
+        r.message.campaignContactId !== null &&
+        canMarkWon({ category: r.message.category ?? null, kind: r.message.kind as InboundKind }),
       pausedUntil: r.status ? pausedUntilOf({ status: r.status, pausedUntil: r.pausedUntil }) : null,
       wonAt: iso(r.wonAt),
       dealValue: r.dealValue,

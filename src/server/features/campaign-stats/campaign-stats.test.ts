@@ -1,3 +1,4 @@
+import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,6 +20,7 @@ import type {
   CampaignStats,
   TimelineEntry,
 } from '../../../shared/campaign-stats';
+import { inboundMessages } from '../../db/schema/index';
 
 let app: FastifyInstance;
 let owner: TestUser;
@@ -323,6 +325,33 @@ describe('replies and won deals', () => {
       wonAt: null,
     });
     expect((await get(stranger, `/api/campaigns/${campaign.id}/replies`)).statusCode).toBe(404);
+  });
+
+  it('lists an out-of-office and an unsubscribe request with their categories, offering "won" only for the reply', async () => {
+    const { db } = app.services;
+    const ooo = await seedInbound(db, m.bisi1!, {
+      kind: 'out_of_office',
+      subject: 'Automatic reply: Hello',
+      category: 'out_of_office',
+      at: new Date(reply.receivedAt.getTime() - 60_000),
+    });
+    const unsubscribe = await seedInbound(db, m.bisi1!, {
+      kind: 'unsubscribe_request',
+      subject: 'Re: Hello',
+      text: 'Please remove me from your list.',
+      category: 'unsubscribe_request',
+      at: new Date(reply.receivedAt.getTime() - 120_000),
+    });
+    try {
+      const replies = (await get(owner, `/api/campaigns/${campaign.id}/replies`)).json<CampaignReply[]>();
+      expect(replies.map((r) => [r.id, r.category, r.canMarkWon])).toEqual([
+        [reply.id, null, true],
+        [ooo.id, 'out_of_office', false],
+        [unsubscribe.id, 'unsubscribe_request', false],
+      ]);
+    } finally {
+      await db.delete(inboundMessages).where(inArray(inboundMessages.id, [ooo.id, unsubscribe.id]));
+    }
   });
 
   it('marks a contact won with a deal value, changes it, and unmarks it', async () => {

@@ -7,7 +7,7 @@ import {
   type SimulatedInboundKind,
 } from '../../../shared/inbound';
 import type { Database } from '../../db/client';
-import { devMailMessages, outboxMessages, senderAccounts } from '../../db/schema/index';
+import { devMailMessages, inboxReplies, outboxMessages, senderAccounts } from '../../db/schema/index';
 import { now } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { SystemMailer } from '../../lib/mailer';
@@ -62,7 +62,7 @@ export async function simulateDevMailAnswer(options: {
     .leftJoin(senderAccounts, eq(senderAccounts.id, outboxMessages.senderAccountId))
     .where(inArray(outboxMessages.messageId, [...new Set([messageId, messageId.toLowerCase()])]))
     .limit(1);
-  if (!sent?.messageId) return notCampaign;
+  if (!sent?.messageId) return (await simulateAnswerToInboxReply(options, messageId, caught)) ?? notCampaign;
 
   const at = now();
   const raw = buildSimulatedMail({
@@ -83,6 +83,43 @@ export async function simulateDevMailAnswer(options: {
     raw,
     senderAccountId: sent.senderAccountId,
     userId: sent.userId,
+    senderHealth: options.senderHealth,
+  });
+}
+
+/**
+ * A caught reply the user wrote in the inbox: the contact answers it, and the answer goes through the
+ * same inbound path, where it finds its conversation by the reply's Message-ID.
+ */
+async function simulateAnswerToInboxReply(
+  options: Parameters<typeof simulateDevMailAnswer>[0],
+  messageId: string,
+  caught: typeof devMailMessages.$inferSelect,
+): Promise<InboundResult | null> {
+  const [reply] = await options.db
+    .select()
+    .from(inboxReplies)
+    .where(inArray(inboxReplies.messageId, [...new Set([messageId, messageId.toLowerCase()])]))
+    .limit(1);
+  if (!reply) return null;
+  const raw = buildSimulatedMail({
+    kind: options.kind,
+    at: now(),
+    original: {
+      messageId: reply.messageId,
+      subject: reply.subject,
+      from: reply.fromAddress,
+      to: reply.toAddress,
+      sentAt: reply.sentAt,
+      text: caught.text,
+    },
+  });
+  return processInboundMessage({
+    db: options.db,
+    log: options.log,
+    raw,
+    senderAccountId: reply.senderAccountId,
+    userId: reply.userId,
     senderHealth: options.senderHealth,
   });
 }

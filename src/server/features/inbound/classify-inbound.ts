@@ -42,9 +42,9 @@ const BOUNCE_SUBJECT =
 
 /** Subjects mail programs give automatic absence replies. Anchored: "Re: Automatic reply: …" is a person. */
 const ABSENCE_SUBJECT =
-  /^\s*(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|auto:|out of (?:the )?office|ooo\b|r[ée]ponse automatique|absence|absent|abwesenheit|respuesta autom[aá]tica|risposta automatica|on leave|on (?:annual )?leave|away from (?:the )?office|on vacation|on holiday|en cong[ée])/i;
+  /^\s*(?:automatic reply|auto(?:matic)?[- ]?(?:reply|response)|autoreply|auto:|out of (?:the )?office|ooo\b|r[ée]ponse automatique|absence|absent|abwesenheit|respuesta autom[aá]tica|risposta automatica|on leave|on (?:annual )?leave|away from (?:the )?office|on vacation|on holiday|en cong[ée]|resposta autom[aá]tica|aus[eê]ncia|ausente|fora do escrit[oó]rio|f[ée]rias|jibu la (?:kiotomatiki|moja kwa moja)|nje ya ofisi|likizo|رد تلقائي|خارج المكتب|إجازة|i no dey (?:office|town))/i;
 const ABSENCE_TEXT =
-  /out of (?:the )?office|on (?:annual |sick |maternity |paternity |study |public )?leave|on (?:vacation|holiday)|away from (?:the |my )?(?:office|desk)|limited access to (?:my )?e-?mail|(?:will|shall) be back|be back (?:on|in)|returning (?:on|to)|absente? du bureau|en cong[ée]|en vacances|de retour le|serai de retour|hors du bureau/i;
+  /out of (?:the )?office|on (?:annual |sick |maternity |paternity |study |public )?leave|on (?:vacation|holiday)|away from (?:the |my )?(?:office|desk)|limited access to (?:my )?e-?mail|(?:will|shall) be back|be back (?:on|in)|returning (?:on|to)|absente? du bureau|en cong[ée]|en vacances|de retour le|serai de retour|hors du bureau|fora do escrit[oó]rio|estarei (?:ausente|fora|de volta)|de f[ée]rias|retorno (?:no dia|em|a)|regresso (?:a|no dia)|nje ya ofisi|niko likizo|likizoni|nitarudi|sipo ofisini|خارج المكتب|في إجازة|سأعود|i no dey (?:office|town|around)|i go (?:come )?back (?:on|for)|i dey on leave/i;
 
 /** A first line (or subject) that only asks to be taken off the list, in English, French or Pidgin. */
 const UNSUBSCRIBE_LINE =

@@ -9,6 +9,7 @@ import {
   campaigns,
   emailEvents,
   inboundMessages,
+  inboxReplies,
   outboxMessages,
   senderAccounts,
 } from '../../db/schema/index';
@@ -17,6 +18,7 @@ import { notFound } from '../../lib/errors';
 import type { SystemMailer } from '../../lib/mailer';
 import { checkCampaignHealth, checkSenderBounceRate } from '../sending/sending.service';
 import { extractMessageIds } from './bounce-report';
+import { categorizeInbound } from './categorize-inbound';
 import { classifyInbound, freshText, type InboundClassification } from './classify-inbound';
 import { applyInboundEffects, type MatchedMessage } from './inbound-effects';
 
@@ -78,12 +80,15 @@ export async function processInboundMessage(options: ProcessInboundOptions): Pro
   const outcome = await db.transaction(async (tx) => {
     // Mail that answers nothing we sent is the user's own business: only its Message-ID is kept (so a
     // second look at the mailbox skips it), never who wrote it or what it says.
+    const textBody = freshText(parsed.text ?? '').slice(0, TEXT_BODY_MAX);
     const content = match
       ? {
           fromAddress,
           subject,
-          textBody: freshText(parsed.text ?? '').slice(0, TEXT_BODY_MAX),
+          textBody,
           details: detailsOf(classification, kind),
+          category: categorizeInbound({ kind, subject, text: textBody }),
+          categorySource: 'rule' as const,
         }
       : { fromAddress: null, subject: null, textBody: null, details: {} };
     const [stored] = await tx
@@ -206,6 +211,13 @@ async function findMatchingMessage(options: {
     };
     const best = rows.sort((a, b) => rank(a.messageId) - rank(b.messageId))[0];
     if (best) return toMatch(best);
+    // An answer to a reply the user sent from the inbox, from a client that kept only In-Reply-To: the
+    // conversation's campaign message stands for it.
+    const [fromInbox] = await select()
+      .innerJoin(inboxReplies, eq(inboxReplies.outboxMessageId, outboxMessages.id))
+      .where(owned(inArray(inboxReplies.messageId, variants)))
+      .limit(1);
+    if (fromInbox) return toMatch(fromInbox);
   }
 
   const isReport = ['bounce_hard', 'bounce_soft', 'complaint'].includes(classification.kind);

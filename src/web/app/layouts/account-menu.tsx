@@ -1,7 +1,7 @@
 import type { User } from '@shared/auth';
 import { PLAN_NAMES } from '@shared/plans';
 import { ROLE_LABELS } from '@shared/roles';
-import { ChevronDown, CreditCard, LifeBuoy, Loader2, LogOut, Settings, UserRound } from 'lucide-react';
+import { ChevronDown, CreditCard, Inbox, LifeBuoy, Loader2, LogOut, Settings, UserRound } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
@@ -14,6 +14,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { useInboxCounts } from '@/features/inbox/api/inbox';
 import { useAuth } from '@/hooks/use-auth';
 
 /** Spec §2: the label reads Super Admin or Data Entry Officer for those roles; subscribers see their plan. */
@@ -38,6 +39,8 @@ export function AccountMenu({ user }: { user: User }) {
   const label = getAccountLabel(user);
   // Data entry officers only reach /data-entry and /help (spec §6), so their menu has no account pages.
   const showAccountPages = user.role !== 'data_entry';
+  const showInbox = user.role === 'user';
+  const unread = useInboxCounts(showInbox).data?.unread ?? 0;
 
   return (
     <DropdownMenu>
@@ -46,10 +49,19 @@ export function AccountMenu({ user }: { user: User }) {
         aria-label={`Account menu for ${name}`}
         data-testid="account-menu"
       >
-        <Avatar className="size-8">
+        <Avatar className="relative size-8 overflow-visible">
           <AvatarFallback className="bg-primary text-xs font-semibold text-primary-foreground">
             {initials(user)}
           </AvatarFallback>
+          {showInbox && unread > 0 && (
+            <span
+              className="absolute -top-1 -right-1 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] font-semibold text-white"
+              data-testid="account-menu-unread"
+            >
+              {unread > 99 ? '99+' : unread}
+              <span className="sr-only"> unread in the inbox</span>
+            </span>
+          )}
         </Avatar>
         <span className="hidden max-w-36 truncate font-medium lg:inline">{user.firstName || user.email}</span>
         <ChevronDown className="hidden size-4 text-muted-foreground lg:inline" aria-hidden="true" />
@@ -73,6 +85,19 @@ export function AccountMenu({ user }: { user: User }) {
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuGroup>
+          {showInbox && (
+            <DropdownMenuItem asChild>
+              <Link to="/inbox" data-testid="account-menu-inbox">
+                <Inbox aria-hidden="true" />
+                Inbox
+                {unread > 0 && (
+                  <span className="ml-auto rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-foreground">
+                    {unread}
+                  </span>
+                )}
+              </Link>
+            </DropdownMenuItem>
+          )}
           {showAccountPages && (
             <>
               <DropdownMenuItem asChild>

@@ -1,6 +1,8 @@
+import { INBOX_CATEGORY_LABELS } from '@shared/inbox';
 import { formatPausedUntil } from '@shared/zoned-time';
-import { Loader2, MessageSquareReply, Trophy, Undo2 } from 'lucide-react';
+import { Inbox, Loader2, MessageSquareReply, Trophy, Undo2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -40,6 +42,11 @@ const KIND_LABELS: Record<string, string> = {
   unsubscribe_request: 'Asked to unsubscribe',
   other: 'Other',
 };
+
+function categoryLabel(reply: CampaignReply): string {
+  if (reply.category) return INBOX_CATEGORY_LABELS[reply.category];
+  return KIND_LABELS[reply.kind] ?? reply.kind;
+}
 
 /** "Mark as won": the deal value and its currency; analytics counts it as revenue. */
 function MarkWonDialog({
@@ -204,11 +211,11 @@ export function RepliesPanel({ campaignId, timeZone }: { campaignId: string; tim
                         <span className="font-normal text-muted-foreground"> &lt;{reply.email}&gt;</span>
                       )}
                     </p>
-                    <p className="text-xs text-muted-foreground">
+                    <p className="flex flex-wrap items-center gap-1 text-xs text-muted-foreground">
                       {formatDateTime(reply.receivedAt)}
-                      {reply.kind && reply.kind !== 'reply'
-                        ? ` · ${KIND_LABELS[reply.kind] ?? reply.kind}`
-                        : ''}
+                      <Badge variant="outline" data-testid="reply-category">
+                        {categoryLabel(reply)}
+                      </Badge>
                       {reply.pausedUntil && (
                         <span data-testid="reply-paused-until">
                           {' · '}
@@ -252,7 +259,7 @@ export function RepliesPanel({ campaignId, timeZone }: { campaignId: string; tim
                           Undo
                         </Button>
                       </>
-                    ) : reply.campaignContactId ? (
+                    ) : reply.canMarkWon ? (
                       <Button
                         variant="outline"
                         size="sm"
@@ -263,6 +270,12 @@ export function RepliesPanel({ campaignId, timeZone }: { campaignId: string; tim
                         Mark as won
                       </Button>
                     ) : null}
+                    <Button variant="ghost" size="sm" asChild>
+                      <Link to={`/inbox?m=${encodeURIComponent(reply.id)}`} data-testid="reply-open-inbox">
+                        <Inbox aria-hidden="true" />
+                        Open in inbox
+                      </Link>
+                    </Button>
                   </div>
                 </div>
                 {reply.subject && <p className="text-sm font-medium">{reply.subject}</p>}

@@ -13,7 +13,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { usePageMeta } from '@/hooks/use-page-meta';
 import { getErrorStatus } from '@/lib/errors';
 import { formatNumber } from '@/lib/format';
-import { useCampaign, useCampaignStats } from '../api/campaigns';
+import { useCampaign, useCampaignReplies, useCampaignStats } from '../api/campaigns';
 import { useAdminCampaignFallback } from '../components/admin-fallback';
 import { CampaignActionsMenu, useRunCampaignAction } from '../components/campaign-actions';
 import { CampaignFormDialog } from '../components/campaign-form/campaign-form-dialog';
@@ -42,6 +42,7 @@ export default function CampaignPage() {
   const toAdmin = useAdminCampaignFallback(campaign.error, `/admin/campaigns/${id}`);
   const launched = Boolean(data && data.status !== 'draft');
   const stats = useCampaignStats(id, data?.status === 'active', launched);
+  const replies = useCampaignReplies(id, launched);
   const senders = useQuery<SenderAccount[]>({ queryKey: ['/api/sender-accounts'], staleTime: 60_000 });
   const lists = useQuery<{ lists: ContactList[] }>({ queryKey: ['/api/lists'], staleTime: 60_000 });
   const listNames = useMemo(
@@ -221,9 +222,13 @@ export default function CampaignPage() {
               </TabsTrigger>
               <TabsTrigger value="replies" data-testid="campaign-tab-replies">
                 Replies
-                {stats.data && stats.data.totals.replied > 0 && (
-                  <span className="ml-1 rounded-full bg-muted px-1.5 text-xs tabular-nums text-muted-foreground">
-                    {formatNumber(stats.data.totals.replied)}
+                {/* The same items the tab lists: replies, out-of-office answers and unsubscribe requests. */}
+                {replies.data && replies.data.length > 0 && (
+                  <span
+                    className="ml-1 rounded-full bg-muted px-1.5 text-xs tabular-nums text-muted-foreground"
+                    data-testid="campaign-replies-count"
+                  >
+                    {formatNumber(replies.data.length)}
                   </span>
                 )}
               </TabsTrigger>
