@@ -23,6 +23,8 @@ export const CONTACT_MERGE_TAGS = [
 export const SENDER_MERGE_TAGS = [
   { name: 'senderName', label: 'Your name', example: 'Tunde Bello' },
   { name: 'senderEmail', label: 'Your email', example: 'tunde@example.com' },
+  /** The sending account's company (Settings → Sender accounts); empty when the account names none. */
+  { name: 'senderCompany', label: 'Your company', example: 'Bello Logistics' },
 ] as const;
 
 export const BUILT_IN_MERGE_TAGS: readonly string[] = [

@@ -114,6 +114,8 @@ const hostSchema = z
   .max(253, 'Host name is too long')
   .regex(/^[a-zA-Z0-9.-]+$/, 'Enter a host name like smtp.example.com');
 
+export const SENDER_COMPANY_MAX = 120;
+
 const headerSafe = (max: number, label: string) =>
   z
     .string()
@@ -129,6 +131,8 @@ export const senderAccountInputSchema = z
     fromName: headerSafe(120, 'From name').pipe(z.string().min(1, 'Enter the name recipients will see')),
     fromEmail: emailSchema,
     replyTo: emailSchema.optional().or(z.literal('').transform(() => undefined)),
+    /** The company `{{ senderCompany }}` names; empty clears it. */
+    company: headerSafe(SENDER_COMPANY_MAX, 'Company').optional(),
     postalAddress: z
       .string()
       .trim()
@@ -210,6 +214,7 @@ export const senderAccountSchema = z.object({
   fromName: z.string(),
   fromEmail: z.string(),
   replyTo: z.string().nullable(),
+  company: z.string().nullable(),
   postalAddress: z.string(),
   smtpHost: z.string(),
   smtpPort: z.number(),

@@ -35,6 +35,8 @@ export async function addSenderAccount(
     status?: 'active' | 'paused' | 'failing';
     domainCheck?: DomainCheck | null;
     dailyCap?: number;
+    /** What `{{ senderCompany }}` renders; none by default. */
+    company?: string | null;
     /** Sends through the app's own development mailbox (tests read it with tests/setup/dev-mail.ts). */
     devMailbox?: boolean;
   },
@@ -56,6 +58,7 @@ export async function addSenderAccount(
       status: options.status ?? 'active',
       isDevMailbox: options.devMailbox ?? false,
       dailyCap: options.dailyCap ?? 50,
+      company: options.company ?? null,
       domainCheck: options.domainCheck === undefined ? PASSING_DOMAIN_CHECK : options.domainCheck,
     })
     .returning();

@@ -50,6 +50,8 @@ export const senderAccounts = pgTable(
     fromName: text('from_name').notNull(),
     fromEmail: text('from_email').notNull(),
     replyTo: text('reply_to'),
+    /** Who "we" are in the copy: `{{ senderCompany }}`; null when the sender has not named one. */
+    company: text('company'),
     postalAddress: text('postal_address').notNull(),
     smtpHost: text('smtp_host').notNull(),
     smtpPort: integer('smtp_port').notNull(),

@@ -136,10 +136,16 @@ async function* exportLines(db: Database, userId: string): AsyncGenerator<string
 
 async function senderValuesOf(db: Database, userId: string): Promise<Map<string, SenderValues>> {
   const result = await db.execute(
-    sql`SELECT id, from_name, from_email FROM sender_accounts WHERE user_id = ${userId}`,
+    sql`SELECT id, from_name, from_email, company FROM sender_accounts WHERE user_id = ${userId}`,
   );
-  const rows = (result as unknown as { rows: { id: string; from_name: string; from_email: string }[] }).rows;
-  return new Map(rows.map((r) => [r.id, { fromName: r.from_name, fromEmail: r.from_email }]));
+  const rows = (
+    result as unknown as {
+      rows: { id: string; from_name: string; from_email: string; company: string | null }[];
+    }
+  ).rows;
+  return new Map(
+    rows.map((r) => [r.id, { fromName: r.from_name, fromEmail: r.from_email, company: r.company }]),
+  );
 }
 
 /**
@@ -156,7 +162,11 @@ function readableSubject(
     ...row,
     subject: fillSenderPlaceholders(
       row.subject,
-      sender ?? { fromName: '{{ senderName }}', fromEmail: '{{ senderEmail }}' },
+      sender ?? {
+        fromName: '{{ senderName }}',
+        fromEmail: '{{ senderEmail }}',
+        company: '{{ senderCompany }}',
+      },
       'text',
     ),
   };

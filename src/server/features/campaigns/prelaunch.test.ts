@@ -94,6 +94,61 @@ describe('GET /api/campaigns/:id/prelaunch', () => {
     );
   });
 
+  it('warns, without blocking, when {{ senderCompany }} meets a sender account with no company', async () => {
+    const owner = await createUser(app);
+    const id = tag();
+    const list = await addList(app, {
+      userId: owner.user.id,
+      contacts: [
+        { email: `c-${id}@client.test`, firstName: 'Amaka', company: 'Okafor Foods', countryCode: 'NG' },
+      ],
+    });
+    const named = await addSenderAccount(app, { userId: owner.user.id, company: 'Bello Cold Chain' });
+    const unnamed = await addSenderAccount(app, { userId: owner.user.id });
+    const step = {
+      variants: [
+        {
+          ...cleanStep.variants[0]!,
+          bodyHtml: `${cleanStep.variants[0]!.bodyHtml}<p>{{ senderCompany | default: "our team" }}</p>`,
+        },
+      ],
+    };
+    const { campaign } = await addCampaign(app, {
+      userId: owner.user.id,
+      audience: { listIds: [list.id], leadFilters: [] },
+      accountIds: [named.id, unnamed.id],
+      steps: [step],
+    });
+    const result = await report(owner.user.id, campaign.id);
+    expect(result.blockers).toEqual([]);
+    expect(result.ready).toBe(true);
+    const warning = result.warnings.find((w) => w.code === 'sender_company_missing');
+    expect(warning?.message).toBe(
+      `Sender account ${unnamed.fromEmail} has no company: {{ senderCompany }} shows its fallback in the emails it sends`,
+    );
+    expect(warning?.detail).not.toContain(named.fromEmail);
+    // The tag is the sender's, not the contact's: no contact is counted as missing it.
+    expect(codes(result.warnings)).not.toContain('fallbacks');
+
+    // Every account named: no warning; a copy without the tag never warns.
+    const { campaign: allNamed } = await addCampaign(app, {
+      userId: owner.user.id,
+      audience: { listIds: [list.id], leadFilters: [] },
+      accountIds: [named.id],
+      steps: [step],
+    });
+    expect(codes((await report(owner.user.id, allNamed.id)).warnings)).not.toContain(
+      'sender_company_missing',
+    );
+    const { campaign: noTag } = await addCampaign(app, {
+      userId: owner.user.id,
+      audience: { listIds: [list.id], leadFilters: [] },
+      accountIds: [unnamed.id],
+      steps: [cleanStep],
+    });
+    expect(codes((await report(owner.user.id, noTag.id)).warnings)).not.toContain('sender_company_missing');
+  });
+
   it('warns about the open pixel only when open tracking is on, and counts its cost in the spam score', async () => {
     const owner = await createUser(app);
     const id = tag();

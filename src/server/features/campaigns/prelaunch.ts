@@ -61,6 +61,7 @@ const TAG_LABELS: Record<string, string> = {
   countryAdjective: 'country',
   senderName: 'sender name',
   senderEmail: 'sender email',
+  senderCompany: 'sender company',
 };
 
 function where(step: CampaignStep, variantKey: string): string {
@@ -219,6 +220,7 @@ export async function getPrelaunchReport(options: {
   const audienceSize = await checkAudience(ctx, copy, findings);
   checkTimeZones(ctx, findings);
   const active = checkSenders(ctx, findings);
+  checkSenderCompany(ctx, copy, findings);
   checkDomains(active, findings);
   const schedule = checkSchedule(ctx, active, audienceSize, findings);
 
@@ -248,7 +250,13 @@ function sentHtmlRenderer(ctx: PrelaunchContext): (html: string) => string {
   const footerAccount = accounts[0] ?? null;
   const sampleScope = mergeScope(
     SAMPLE_CONTACT,
-    footerAccount ? { fromName: footerAccount.fromName, fromEmail: footerAccount.fromEmail } : null,
+    footerAccount
+      ? {
+          fromName: footerAccount.fromName,
+          fromEmail: footerAccount.fromEmail,
+          company: footerAccount.company,
+        }
+      : null,
   );
   return (html: string) =>
     htmlAsSent({
@@ -516,11 +524,11 @@ async function walkAudience(ctx: PrelaunchContext, copy: CopyFindings, findings:
   const missing = new Map<string, number>();
   const consent = new Map<string, number>();
   const contactPaths = [...copy.usedPaths.values()].filter(
-    (p) => p.path[0] !== 'senderName' && p.path[0] !== 'senderEmail',
+    (p) => p.path[0] !== 'senderName' && p.path[0] !== 'senderEmail' && p.path[0] !== 'senderCompany',
   );
   const firstAccount = accounts.find((a) => a.status === 'active') ?? accounts[0];
   const urlSender = firstAccount
-    ? { fromName: firstAccount.fromName, fromEmail: firstAccount.fromEmail }
+    ? { fromName: firstAccount.fromName, fromEmail: firstAccount.fromEmail, company: firstAccount.company }
     : null;
   try {
     for await (const contact of audienceOf(ctx.db, ctx.campaign, ctx.ownerRole)) {
@@ -667,6 +675,27 @@ function checkSenders(ctx: PrelaunchContext, findings: Findings): SenderAccountR
     });
   }
   return active;
+}
+
+/**
+ * `{{ senderCompany }}` renders empty (or its fallback) for an account that names no company: worth a word
+ * before the launch, but not a reason to stop it.
+ */
+function checkSenderCompany(ctx: PrelaunchContext, copy: CopyFindings, findings: Findings): void {
+  const used = copy.usedPaths.get('senderCompany');
+  if (!used) return;
+  const without = ctx.accounts.filter((a) => !a.company?.trim());
+  if (without.length === 0) return;
+  const names = without.map((a) => a.fromEmail);
+  const shown = used.withDefault ? 'its fallback' : 'nothing';
+  findings.warnings.push({
+    code: 'sender_company_missing',
+    message:
+      without.length === 1
+        ? `Sender account ${names[0]} has no company: {{ senderCompany }} shows ${shown} in the emails it sends`
+        : `${without.length} sender accounts have no company: {{ senderCompany }} shows ${shown} in the emails they send`,
+    detail: `Add the company in Settings → Sender accounts:\n${names.join('\n')}`,
+  });
 }
 
 /** SPF, DKIM and DMARC of each sending domain, from the accounts' last domain check. */

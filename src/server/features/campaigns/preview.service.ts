@@ -235,7 +235,7 @@ function senderOf(
   account: SenderAccountRow | null,
   user: { email: string; firstName: string | null; lastName: string | null },
 ): PersonalizeSender {
-  if (account) return { fromName: account.fromName, fromEmail: account.fromEmail };
+  if (account) return { fromName: account.fromName, fromEmail: account.fromEmail, company: account.company };
   return {
     fromName: [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email,
     fromEmail: user.email,
@@ -437,7 +437,7 @@ export async function sendCampaignTestEmail(
   const user = await userRow(db, options.userId);
   const to = options.to ?? user.email;
   const chosen = await chooseContact({ ...options, campaign, role: user.role });
-  const sender = { fromName: account.fromName, fromEmail: account.fromEmail };
+  const sender = { fromName: account.fromName, fromEmail: account.fromEmail, company: account.company };
   const rendered = renderForContact({
     subject: variant.subject,
     html: variant.bodyHtml,

@@ -48,14 +48,21 @@ const variant = (subject: string, bodyHtml: string): StepInput['variants'][numbe
 const SIGNED = (text: string) =>
   `<p>Hello {{ firstName }},</p><p>${text}</p><p>Best regards,<br>{{ senderName }}<br>{{ senderEmail }}</p>`;
 
-async function setUp(contacts: number, body: (step: number) => string = (n) => SIGNED(`Step ${n}.`)) {
+async function setUp(
+  contacts: number,
+  body: (step: number) => string = (n) => SIGNED(`Step ${n}.`),
+  companies: { sam?: string | null; sade?: string | null } = {},
+) {
   const owner: TestUser = await createUser(app, {
     plan: 'starter',
     status: 'active',
     periodEnd: new Date(Date.now() + 400 * DAY),
   });
-  const sam = await createSinkAccount(app, owner.user.id, { fromName: 'Sam Sender' });
-  const sade = await createSinkAccount(app, owner.user.id, { fromName: 'Sade Sender' });
+  const sam = await createSinkAccount(app, owner.user.id, { fromName: 'Sam Sender', company: companies.sam });
+  const sade = await createSinkAccount(app, owner.user.id, {
+    fromName: 'Sade Sender',
+    company: companies.sade,
+  });
   const emails = testEmails(contacts);
   const list = await createListWithContacts(
     app,
@@ -214,5 +221,31 @@ describe('every message is true to the mailbox that sends it', () => {
         .where(eq(senderAccounts.id, row.senderAccountId!));
       expect(String(mail.html).match(/— [^<]*/)?.[0]).toBe(`— ${account!.fromName.slice(0, 3)}...`);
     }
+  });
+
+  it('{{ senderCompany }} names the sending account’s company, or the fallback for an account with none', async () => {
+    const { owner, sam, campaign } = await setUp(
+      4,
+      (n) =>
+        `<p>Step ${n}.</p><p>We at {{ senderCompany | default: "our team" }} grow tomatoes.</p><p>[{{ senderCompany }}]</p>`,
+      { sam: 'Sam & Sons Farms', sade: null },
+    );
+    await runSequence(owner, 1);
+    const delivered = await deliveries(campaign.id);
+    expect(delivered).toHaveLength(4);
+    for (const { row, mail } of delivered) {
+      if (row.senderAccountId === sam.id) {
+        expect(mail.html).toContain('We at Sam &amp; Sons Farms grow tomatoes.');
+        expect(mail.html).toContain('[Sam &amp; Sons Farms]');
+        expect(mail.text).toContain('We at Sam & Sons Farms grow tomatoes.');
+      } else {
+        expect(mail.html).toContain('We at our team grow tomatoes.');
+        expect(mail.html).toContain('[]');
+        expect(mail.html).not.toContain('Sam &amp; Sons');
+      }
+      expect(String(mail.html)).not.toMatch(/[\uE000-\uE00F]/);
+      expect(String(mail.text)).not.toMatch(/[\uE000-\uE00F]/);
+    }
+    expect(new Set(delivered.map((d) => d.row.senderAccountId)).size).toBe(2);
   });
 });

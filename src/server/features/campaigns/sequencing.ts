@@ -196,7 +196,12 @@ async function pickWinners(db: Database, campaign: CampaignRow, steps: CampaignS
 /** The campaign's accounts, active ones first, oldest first (for templates that need a real sender). */
 async function campaignSenders(db: Database, campaignId: string): Promise<SenderIdentity[]> {
   return db
-    .select({ id: senderAccounts.id, fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
+    .select({
+      id: senderAccounts.id,
+      fromName: senderAccounts.fromName,
+      fromEmail: senderAccounts.fromEmail,
+      company: senderAccounts.company,
+    })
     .from(campaignSenderAccounts)
     .innerJoin(senderAccounts, eq(senderAccounts.id, campaignSenderAccounts.senderAccountId))
     .where(eq(campaignSenderAccounts.campaignId, campaignId))

@@ -40,7 +40,11 @@ export async function renderWebVersion(options: { db: Database; token: string })
   if (!row) return null;
   const [sender] = row.senderAccountIds.length
     ? await options.db
-        .select({ fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
+        .select({
+          fromName: senderAccounts.fromName,
+          fromEmail: senderAccounts.fromEmail,
+          company: senderAccounts.company,
+        })
         .from(senderAccounts)
         .where(and(eq(senderAccounts.userId, row.userId), eq(senderAccounts.id, row.senderAccountIds[0]!)))
         .limit(1)
@@ -118,7 +122,7 @@ export async function sendNewsletterTest(options: {
     subject: row.subject,
     html: sendableHtml(row),
     contact: toPersonalizeContact(contact),
-    sender: { fromName: account.fromName, fromEmail: account.fromEmail },
+    sender: { fromName: account.fromName, fromEmail: account.fromEmail, company: account.company },
     seed: `${row.id}:${contact.email}`,
   });
   const { mail } = composeTestMessage({

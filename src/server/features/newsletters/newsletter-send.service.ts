@@ -190,7 +190,12 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
   // Sender values are filled by the dispatcher for the account that sends each copy; this one is for a
   // template that reshapes them and so needs a real account (personalize.ts, renderForQueue).
   const [fallbackSender] = await db
-    .select({ id: senderAccounts.id, fromName: senderAccounts.fromName, fromEmail: senderAccounts.fromEmail })
+    .select({
+      id: senderAccounts.id,
+      fromName: senderAccounts.fromName,
+      fromEmail: senderAccounts.fromEmail,
+      company: senderAccounts.company,
+    })
     .from(campaignSenderAccounts)
     .innerJoin(senderAccounts, eq(senderAccounts.id, campaignSenderAccounts.senderAccountId))
     .where(eq(campaignSenderAccounts.campaignId, campaignId))

@@ -1,5 +1,5 @@
 import type { UnsafeUrl } from '../../../shared/mail-links';
-import { placeholdersIntact, SENDER_PLACEHOLDERS } from '../sending/sending.service';
+import { placeholdersIntact, SENDER_PLACEHOLDERS, senderCompanyOr } from '../sending/sending.service';
 import { countryAdjectiveOf } from './demonyms';
 import { sanitizeMailHtml } from './link-sanitizer';
 import { compileTemplate, pathLabel, renderTemplate } from './merge-tags';
@@ -49,6 +49,8 @@ export function toPersonalizeContact(row: {
 export interface PersonalizeSender {
   fromName: string;
   fromEmail: string;
+  /** The sender account's company (`{{ senderCompany }}`); null or absent: none. */
+  company?: string | null;
 }
 
 export interface RenderedForContact {
@@ -129,6 +131,7 @@ export function mergeScope(
     countryCode: clean(contact.countryCode).toUpperCase(),
     senderName: clean(sender?.fromName),
     senderEmail: clean(sender?.fromEmail),
+    senderCompany: clean(sender?.company),
     fields,
   };
 }
@@ -197,7 +200,12 @@ export function renderForQueue(input: {
   fallbackSender: SenderIdentity | null;
 }): RenderedForContact & { renderedFor: string | null } {
   if (!reshapesSender(input.subject) && !reshapesSender(input.html)) {
-    const rendered = renderForContact({ ...input, sender: SENDER_PLACEHOLDERS });
+    const rendered = renderForContact({
+      ...input,
+      subject: companyFallbacksToMarkers(input.subject, 'text'),
+      html: companyFallbacksToMarkers(input.html, 'html'),
+      sender: SENDER_PLACEHOLDERS,
+    });
     if (placeholdersIntact(rendered.subject) && placeholdersIntact(rendered.html)) {
       return { ...rendered, renderedFor: null };
     }
@@ -208,8 +216,31 @@ export function renderForQueue(input: {
 
 // `{{ senderName }}` or `{{ senderName | default: "…" }}`: a value a placeholder can stand in for.
 const PLAIN_SENDER_OUTPUT =
-  /\{\{-?\s*sender(?:Name|Email)\s*(?:\|\s*default\s*:\s*(?:"[^"]*"|'[^']*')\s*)?-?\}\}/g;
-const SENDER_TAG = /sender(?:Name|Email)/;
+  /\{\{-?\s*sender(?:Name|Email|Company)\s*(?:\|\s*default\s*:\s*(?:"[^"]*"|'[^']*')\s*)?-?\}\}/g;
+const SENDER_TAG = /sender(?:Name|Email|Company)/;
+// The company may be empty at send time, so its fallback travels with the placeholder.
+const COMPANY_WITH_FALLBACK = /\{\{-?\s*senderCompany\s*\|\s*default\s*:\s*(?:"([^"]*)"|'([^']*)')\s*-?\}\}/g;
+
+function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** `{{ senderCompany | default: "x" }}` as the marker the dispatcher fills (the fallback as its part shows it). */
+function companyFallbacksToMarkers(source: string, mode: 'html' | 'text'): string {
+  if (!source.includes('senderCompany')) return source;
+  return source.replace(
+    COMPANY_WITH_FALLBACK,
+    (_, double: string | undefined, single: string | undefined) => {
+      const fallback = double ?? single ?? '';
+      return senderCompanyOr(mode === 'html' ? escapeHtml(fallback) : fallback);
+    },
+  );
+}
 const reshapes = new Map<string, boolean>();
 
 /** Whether a template uses the sender's values other than as plain output (a filter, a condition, an assign). */

@@ -312,6 +312,36 @@ describe('sender accounts', () => {
   });
 
   describe('update, pause, resume, delete', () => {
+    it('stores the company on create and update; another user cannot change it', async () => {
+      const owner = await paidUser();
+      const other = await paidUser();
+      const account = await create(owner, { company: '  Kano Foods Ltd  ' });
+      expect(account.company).toBe('Kano Foods Ltd');
+      expect((await storedRow(account.id)).company).toBe('Kano Foods Ltd');
+
+      const patch = (user: TestUser, company: unknown) =>
+        call(user)({
+          method: 'PATCH',
+          url: `/api/sender-accounts/${account.id}`,
+          payload: input({ fromEmail: account.fromEmail, smtpPassword: undefined, company }),
+        });
+      const changed = await patch(owner, 'Kano Foods Group');
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json<SenderAccount>().company).toBe('Kano Foods Group');
+
+      const foreign = await patch(other, 'Hijacked Ltd');
+      expect(foreign.statusCode).toBe(404);
+      expect((await storedRow(account.id)).company).toBe('Kano Foods Group');
+
+      const tooLong = await patch(owner, 'x'.repeat(121));
+      expect(tooLong.statusCode).toBe(400);
+      expect(tooLong.body).toContain('Company must be at most 120 characters');
+
+      const cleared = await patch(owner, '');
+      expect(cleared.json<SenderAccount>().company).toBeNull();
+      expect((await storedRow(account.id)).company).toBeNull();
+    });
+
     it('keeps the stored password when none is sent and replaces it when one is', async () => {
       const user = await paidUser();
       const account = await create(user);

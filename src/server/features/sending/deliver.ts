@@ -38,7 +38,7 @@ export function composeForAccount(
   const { message, account, campaign } = d;
   const content = withSenderValues(
     { subject: message.subject, html: message.html, text: message.text ?? '' },
-    { fromName: account.fromName, fromEmail: account.fromEmail },
+    { fromName: account.fromName, fromEmail: account.fromEmail, company: account.company },
   );
   const mail = buildMailOptions({
     messageId: message.messageId!,

@@ -14,13 +14,28 @@ const OPEN = '\uE000';
 const CLOSE = '\uE00F';
 const NAME = `${OPEN}\uE001${CLOSE}`;
 const EMAIL = `${OPEN}\uE002${CLOSE}`;
+const COMPANY = `${OPEN}\uE003${CLOSE}`;
+/*
+ * The company may be empty, so `{{ senderCompany | default: "our team" }}` cannot be decided at queue time:
+ * the tag becomes this marker around its fallback (already in the form of its part: escaped in HTML), and
+ * the fill uses the fallback when the sending account names no company.
+ */
+const COMPANY_OR = `${OPEN}\uE004`;
+const COMPANY_OR_PATTERN = /\uE000\uE004([^\uE000-\uE00F]*)\uE00F/g;
 
-/** What queue-time rendering uses as the sender: `{{ senderName }}` and `{{ senderEmail }}` become placeholders. */
-export const SENDER_PLACEHOLDERS = { fromName: NAME, fromEmail: EMAIL } as const;
+/** What queue-time rendering uses as the sender: `{{ senderName }}`, `{{ senderEmail }}` and `{{ senderCompany }}` become placeholders. */
+export const SENDER_PLACEHOLDERS = { fromName: NAME, fromEmail: EMAIL, company: COMPANY } as const;
+
+/** The marker `{{ senderCompany | default: "…" }}` becomes at queue time (see COMPANY_OR). */
+export function senderCompanyOr(fallback: string): string {
+  return `${COMPANY_OR}${fallback.replace(/[\uE000-\uE00F]/g, '')}${CLOSE}`;
+}
 
 export interface SenderValues {
   fromName: string;
   fromEmail: string;
+  /** The account's company; null or empty: none (the tag renders empty, or its fallback). */
+  company?: string | null;
 }
 
 const ANY_MARK = /[\uE000-\uE00F]/;
@@ -37,7 +52,9 @@ export function hasSenderPlaceholders(text: string | null | undefined): boolean 
  */
 export function placeholdersIntact(text: string): boolean {
   if (!ANY_MARK.test(text)) return true;
-  return !ANY_MARK.test(text.replaceAll(NAME, '').replaceAll(EMAIL, ''));
+  return !ANY_MARK.test(
+    text.replaceAll(NAME, '').replaceAll(EMAIL, '').replaceAll(COMPANY, '').replace(COMPANY_OR_PATTERN, ''),
+  );
 }
 
 function escapeHtml(value: string): string {
@@ -49,14 +66,18 @@ function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-/** The text with the sending account's name and address in place of the placeholders. */
+/** The text with the sending account's name, address and company in place of the placeholders. */
 export function fillSenderPlaceholders(text: string, sender: SenderValues, mode: 'html' | 'text'): string {
   if (!ANY_MARK.test(text)) return text;
   const name = sender.fromName.trim();
   const email = sender.fromEmail.trim();
+  const company = sender.company?.trim() ?? '';
+  const shown = (value: string) => (mode === 'html' ? escapeHtml(value) : value);
   return text
-    .replaceAll(NAME, mode === 'html' ? escapeHtml(name) : name)
-    .replaceAll(EMAIL, mode === 'html' ? escapeHtml(email) : email);
+    .replaceAll(NAME, shown(name))
+    .replaceAll(EMAIL, shown(email))
+    .replaceAll(COMPANY, shown(company))
+    .replace(COMPANY_OR_PATTERN, (_, fallback: string) => (company ? shown(company) : fallback));
 }
 
 /**

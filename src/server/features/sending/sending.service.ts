@@ -22,5 +22,7 @@ export {
   placeholdersIntact,
   SENDER_PLACEHOLDERS,
   type SenderValues,
+  senderCompanyOr,
+  withSenderValues,
 } from './sender-placeholders';
 export { composeTestMessage, type TestMessageAccount } from './test-message';

@@ -21,6 +21,8 @@ export interface TestMessageAccount {
   fromName: string;
   fromEmail: string;
   replyTo: string | null;
+  /** Fills `{{ senderCompany }}`; absent or null: no company. */
+  company?: string | null;
   postalAddress: string;
   imapEnabled: boolean;
   isDevMailbox: boolean;
@@ -54,7 +56,11 @@ export function composeTestMessage(input: {
   });
   const content = withSenderValues(
     { subject: input.subject, html: asEmailDocument(prepared.html), text: prepared.text },
-    { fromName: input.account.fromName, fromEmail: input.account.fromEmail },
+    {
+      fromName: input.account.fromName,
+      fromEmail: input.account.fromEmail,
+      company: input.account.company,
+    },
   );
   const messageId = makeMessageId(input.account.fromEmail);
   const mail = buildMailOptions({

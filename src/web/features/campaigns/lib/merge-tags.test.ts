@@ -12,6 +12,12 @@ describe('merge tags', () => {
     const custom = tags.filter((t) => t.group === 'Custom fields');
     expect(custom.map((t) => t.tag)).toEqual(['{{ fields.deal_size }}', '{{ fields.industry }}']);
     expect(tags.some((t) => t.tag === '{{ senderName }}' && t.group === 'Sender')).toBe(true);
+    // The sending account may name no company, so the picker inserts the tag with a fallback.
+    expect(tags.find((t) => t.label === 'Your company')).toEqual({
+      label: 'Your company',
+      tag: '{{ senderCompany | default: "our team" }}',
+      group: 'Sender',
+    });
     expect(tags.find((t) => t.label === 'Company')?.tag).toBe('{{ company | default: "your company" }}');
     // "a Nigerian distributor": the country as an adjective, with a fallback that still reads well.
     expect(tags.find((t) => t.label === 'Country (adjective)')?.tag).toBe(

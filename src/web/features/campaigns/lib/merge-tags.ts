@@ -18,6 +18,8 @@ const FALLBACKS: Record<string, string> = {
   firstName: 'there',
   company: 'your company',
   countryAdjective: 'local',
+  // A sender account need not name a company.
+  senderCompany: 'our team',
 };
 
 export const BUILT_IN_MERGE_TAGS: readonly MergeTag[] = [
@@ -25,7 +27,7 @@ export const BUILT_IN_MERGE_TAGS: readonly MergeTag[] = [
     (t): MergeTag => ({ label: t.label, tag: mergeTagSnippet(t.name, FALLBACKS[t.name]), group: 'Contact' }),
   ),
   ...SENDER_MERGE_TAGS.map(
-    (t): MergeTag => ({ label: t.label, tag: mergeTagSnippet(t.name), group: 'Sender' }),
+    (t): MergeTag => ({ label: t.label, tag: mergeTagSnippet(t.name, FALLBACKS[t.name]), group: 'Sender' }),
   ),
 ];
 

@@ -71,6 +71,7 @@ const account: SenderAccount = {
   fromName: 'Kora Sales',
   fromEmail: 'sales@kora.ng',
   replyTo: null,
+  company: null,
   postalAddress: '12 Admiralty Way, Lekki, Lagos',
   smtpHost: 'smtp.gmail.com',
   smtpPort: 465,

@@ -20,6 +20,8 @@ export interface SenderFormValues {
   fromName: string;
   fromEmail: string;
   replyTo: string;
+  /** Who "we" are: `{{ senderCompany }}` in the copy. */
+  company: string;
   postalAddress: string;
   smtpHost: string;
   smtpPort: string;
@@ -94,6 +96,7 @@ export function emptySenderForm(defaults: { fromName?: string; timeZone?: string
     fromName: defaults.fromName ?? '',
     fromEmail: '',
     replyTo: '',
+    company: '',
     postalAddress: '',
     smtpHost: '',
     smtpPort: '587',
@@ -126,6 +129,7 @@ export function senderFormFromAccount(account: SenderAccount): SenderFormValues 
     fromName: account.fromName,
     fromEmail: account.fromEmail,
     replyTo: account.replyTo ?? '',
+    company: account.company ?? '',
     postalAddress: account.postalAddress,
     smtpHost: account.smtpHost,
     // The test mailbox's connection is Tambari's (hidden in the form, ignored on save) and may run on any
@@ -204,6 +208,7 @@ export function toSenderInput(values: SenderFormValues, mode: SenderFormMode): S
     fromName: values.fromName,
     fromEmail: values.fromEmail,
     replyTo: values.replyTo.trim(),
+    company: values.company.trim(),
     postalAddress: values.postalAddress,
     smtpHost: values.smtpHost,
     smtpPort: values.smtpPort.trim(),

@@ -303,7 +303,15 @@ export function SenderAccountFields({
             type="email"
             inputMode="email"
             description="Where replies go when not to the from address."
-            className="sm:col-span-2"
+          />
+          <TextField
+            form={form}
+            name="company"
+            label="Company"
+            optional
+            autoComplete="organization"
+            placeholder="Kano Foods Ltd"
+            description="Who “we” are: {{ senderCompany }} in your emails."
           />
         </div>
         <FormField

@@ -1,0 +1,1 @@
+ALTER TABLE "sender_accounts" ADD COLUMN "company" text;
