@@ -23,7 +23,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     '{{ company | default: "Your team" }} and late supplier payments',
     [
       'Most finance teams we speak to in {{ city | default: "your city" }} lose hours every week chasing invoices and reconciling transfers by hand.',
-      'We built a tool that matches incoming payments to invoices automatically and sends polite reminders for you. Teams using it close their books days earlier.',
+      'At {{ senderCompany | default: "our company" }}, we built a tool that matches incoming payments to invoices automatically and sends polite reminders for you. Teams using it close their books days earlier.',
       'Would it be useful if I sent you a two-minute video showing how it works?',
     ],
     ['problem', 'finance', 'video'],
@@ -35,7 +35,7 @@ export const COLD_INTRODUCTION_TEMPLATES: SeedTemplate[] = [
     'Helping {{ city | default: "local" }} businesses grow',
     [
       'We work with businesses in {{ city | default: "your area" }}, and one theme keeps coming up: [[edit: the problem your local customers mention most]].',
-      'We help teams like {{ company | default: "yours" }} with [[edit: what you offer, in one line]].',
+      'At {{ senderCompany | default: "our company" }}, we help teams like {{ company | default: "yours" }} with [[edit: what you offer, in one line]].',
       'Open to a 15-minute call next week to see whether it fits?',
     ],
     ['local', 'africa', 'meeting'],

@@ -11,7 +11,7 @@ export const EVENT_INVITATION_TEMPLATES: SeedTemplate[] = [
     'Invites prospects to a free online session. Fill in the topic, date and time before sending.',
     'You’re invited: a free webinar for {{ company | default: "your team" }}',
     [
-      'We are hosting a free 45-minute webinar on [[edit: the topic]], and I’d love for you to join.',
+      '{{ senderCompany | default: "Our team" }} is hosting a free 45-minute webinar on [[edit: the topic]], and I’d love for you to join.',
       '<strong>When:</strong> [[edit: date and time, with the time zone]]<br><strong>Where:</strong> online — the link follows when you register<br><strong>Who should attend:</strong> founders, sales and marketing leads',
       'Reply “count me in” and I’ll save you a seat.',
     ],
@@ -35,7 +35,7 @@ export const EVENT_INVITATION_TEMPLATES: SeedTemplate[] = [
     'Invites contacts to visit your stand at a trade fair or expo.',
     'Visit us at the trade fair',
     [
-      'We will be exhibiting at the upcoming trade fair and would be delighted to welcome you at our stand.',
+      '{{ senderCompany | default: "Our team" }} will be exhibiting at the upcoming trade fair, and we would be delighted to welcome you at our stand.',
       'Come and see our latest products, meet the team and enjoy a special show discount. If you let me know when you plan to visit, I’ll make sure someone is there to meet you personally.',
     ],
     ['trade fair', 'expo', 'exhibition'],
@@ -58,7 +58,7 @@ export const EVENT_INVITATION_TEMPLATES: SeedTemplate[] = [
     'Invites contacts to a practical training workshop.',
     'An invitation to a free, hands-on workshop',
     [
-      'We are running a free, hands-on workshop where you will [[edit: what participants will do or learn]] with our team beside you.',
+      '{{ senderCompany | default: "Our team" }} is running a free, hands-on workshop where you will [[edit: what participants will do or learn]] with us beside you.',
       '[[edit: date, time and place, or how to join online]].',
       'Places are limited to 15 people. Would you like one?',
     ],

@@ -58,6 +58,15 @@ describe('the template library', () => {
     expect(LIBRARY_TEMPLATES.some((t) => t.bodyHtml.includes('{{ countryAdjective'))).toBe(true);
   });
 
+  it('names the sender’s company with {{ senderCompany }}, always with a fallback (an account may name none)', () => {
+    const users = LIBRARY_TEMPLATES.filter((t) => texts(t).includes('senderCompany'));
+    expect(users.map((t) => t.slug)).toEqual(
+      expect.arrayContaining(['event-webinar-invite', 'event-trade-fair-stand', 'intro-problem-first']),
+    );
+    const bare = /\{\{-?\s*senderCompany(?!\s*\|\s*default\s*:\s*["'][^"']+["'])/;
+    expect(users.filter((t) => bare.test(texts(t))).map((t) => t.slug)).toEqual([]);
+  });
+
   it('hard-codes no time zone and leaves no greeting without a name ("Bonjour ,")', () => {
     expect(
       LIBRARY_TEMPLATES.filter((t) => /\bWAT\b|West Africa Time/i.test(texts(t))).map((t) => t.slug),
