@@ -87,7 +87,7 @@ export async function startTestRun(options: {
     email: options.input.email,
     campaignContactId: options.input.campaignContactId,
   });
-  const sender = { fromName: account.fromName, fromEmail: account.fromEmail };
+  const sender = { fromName: account.fromName, fromEmail: account.fromEmail, company: account.company };
   // The contact's key for the A/B split and spintax: their campaign row once copied in, else the address.
   const contactKey =
     'id' in chosen.contact && chosen.contact.id ? String(chosen.contact.id) : chosen.contact.email;

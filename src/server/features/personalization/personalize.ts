@@ -160,8 +160,12 @@ export function renderForContact(input: {
   seed: string;
 }): RenderedForContact {
   const scope = mergeScope(input.contact, input.sender);
-  const subjectSource = spin(input.subject, `${input.seed}|subject`);
-  const htmlSource = spin(input.html, `${input.seed}|html`);
+  let subjectSource = spin(input.subject, `${input.seed}|subject`);
+  let htmlSource = spin(input.html, `${input.seed}|html`);
+  if (input.sender?.company === SENDER_PLACEHOLDERS.company) {
+    subjectSource = companyFallbacksToMarkers(subjectSource, 'text');
+    htmlSource = companyFallbacksToMarkers(htmlSource, 'html');
+  }
   const subject = renderTemplate(subjectSource, scope, 'text');
   const html = renderTemplate(htmlSource, scope, 'html');
   const fallbacks = new Set<string>();
@@ -185,9 +189,9 @@ export interface SenderIdentity extends PersonalizeSender {
 }
 
 /**
- * A message rendered at queue time, before the account that sends it is known: `{{ senderName }}` and
- * `{{ senderEmail }}` become placeholders that the dispatcher fills with the sending account's values
- * (sending/sender-placeholders.ts). A template that cuts or reshapes them (`truncate`, `slice`, a
+ * A message rendered at queue time, before the account that sends it is known: `{{ senderName }}`,
+ * `{{ senderEmail }}` and `{{ senderCompany }}` (with its fallback) become placeholders that the
+ * dispatcher fills with the sending account's values (sending/sender-placeholders.ts). A template that cuts or reshapes them (`truncate`, `slice`, a
  * comparison) cannot be filled later: it is rendered for a real account instead — the one the contact
  * is bound to, else the campaign's first — and `renderedFor` names it, so the message goes from it.
  */
@@ -200,12 +204,7 @@ export function renderForQueue(input: {
   fallbackSender: SenderIdentity | null;
 }): RenderedForContact & { renderedFor: string | null } {
   if (!reshapesSender(input.subject) && !reshapesSender(input.html)) {
-    const rendered = renderForContact({
-      ...input,
-      subject: companyFallbacksToMarkers(input.subject, 'text'),
-      html: companyFallbacksToMarkers(input.html, 'html'),
-      sender: SENDER_PLACEHOLDERS,
-    });
+    const rendered = renderForContact({ ...input, sender: SENDER_PLACEHOLDERS });
     if (placeholdersIntact(rendered.subject) && placeholdersIntact(rendered.html)) {
       return { ...rendered, renderedFor: null };
     }

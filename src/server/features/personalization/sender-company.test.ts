@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withSenderValues } from '../sending/sending.service';
+import { SENDER_PLACEHOLDERS, withSenderValues } from '../sending/sending.service';
 import { renderForContact, renderForQueue, SAMPLE_CONTACT } from './personalize';
 
 /*
@@ -74,5 +74,18 @@ describe('{{ senderCompany }}', () => {
     });
     expect(queued.renderedFor).toBe('acc-1');
     expect(queued.html).toBe('<p>BELLO &amp; SONS</p>');
+  });
+
+  it('keeps the fallback wherever the sender is a placeholder (an earlier step’s subject in a thread)', () => {
+    const earlier = renderForContact({
+      subject: SUBJECT,
+      html: '',
+      contact: SAMPLE_CONTACT,
+      sender: SENDER_PLACEHOLDERS,
+      seed: 's',
+    });
+    expect(withSenderValues({ subject: earlier.subject, html: '', text: null }, withoutCompany).subject).toBe(
+      'News from our team',
+    );
   });
 });
