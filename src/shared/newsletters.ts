@@ -261,6 +261,8 @@ export const newsletterUpdateSchema = z.object({
   html: bodyHtml.optional(),
   listIds: z.array(z.uuid()).max(50).optional(),
   senderAccountIds: z.array(z.uuid()).max(40).optional(),
+  /** Listed on the public archive; the one setting that may change after the send. */
+  inArchive: z.boolean().optional(),
 });
 export type NewsletterUpdateInput = z.input<typeof newsletterUpdateSchema>;
 
@@ -303,11 +305,24 @@ export const newsletterSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   webUrl: z.string(),
+  inArchive: z.boolean(),
   recipientCount: z.number(),
   stats: newsletterStatsSchema.optional(),
 });
 export type Newsletter = z.infer<typeof newsletterSchema>;
 export type NewsletterStats = z.infer<typeof newsletterStatsSchema>;
+
+/** The user's public archive of sent newsletters. */
+export const newsletterArchiveSchema = z.object({
+  enabled: z.boolean(),
+  /** The public address while the archive is on; null while it is off. */
+  url: z.string().nullable(),
+});
+export type NewsletterArchive = z.infer<typeof newsletterArchiveSchema>;
+export const newsletterArchiveUpdateSchema = z.object({ enabled: z.boolean() });
+
+/** At most this many newsletters are listed on the archive page, newest first. */
+export const ARCHIVE_PAGE_LIMIT = 100;
 
 export const newsletterImageSchema = z.object({ url: z.string() });
 

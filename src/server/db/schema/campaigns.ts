@@ -167,6 +167,8 @@ export const newsletters = pgTable(
     campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'set null' }),
     /** Opaque id of the public web version (/n/<token>). */
     webToken: text('web_token').notNull(),
+    /** Listed on the sender's public archive (once sent, and while the archive is on). */
+    inArchive: boolean('in_archive').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -174,6 +176,23 @@ export const newsletters = pgTable(
     uniqueIndex('newsletters_web_token_key').on(t.webToken),
     index('newsletters_scheduled_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
   ],
+);
+
+/**
+ * A user's public archive of sent newsletters (/archive/<slug>): off until they turn it on. The slug is
+ * random and can be replaced, which retires the old address.
+ */
+export const newsletterArchives = pgTable(
+  'newsletter_archives',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    enabled: boolean('enabled').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('newsletter_archives_slug_key').on(t.slug)],
 );
 
 /** The template library (user_id null, managed by super admins) and each user's own saved templates. */

@@ -109,7 +109,7 @@ describe('processInboundMessage', () => {
     // Written on 24 November 2026: "I will be back on Monday 7 December."
     const result = await process(answerTo('outlook-ooo.eml', { messageId: message.messageId! }), account.id);
     expect(result).toMatchObject({ kind: 'out_of_office', matched: true });
-    expect(result.detail).toContain('2026-12-07');
+    expect(result.detail).toContain('Mon 7 Dec 2026');
 
     const paused = await contactRow(app, contact.id);
     expect(paused.status).toBe('paused');

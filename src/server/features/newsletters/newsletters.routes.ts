@@ -13,6 +13,8 @@ import {
 import {
   NEWSLETTER_IMAGE_MAX_BYTES,
   NEWSLETTER_MESSAGES,
+  newsletterArchiveSchema,
+  newsletterArchiveUpdateSchema,
   newsletterCreateSchema,
   newsletterImageSchema,
   newsletterListQuerySchema,
@@ -24,6 +26,14 @@ import {
 } from '../../../shared/newsletters';
 import { AppError, errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
+import { PAGE_HEADERS } from '../tracking/tracking.service';
+import {
+  getNewsletterArchive,
+  loadPublicArchive,
+  regenerateNewsletterArchiveSlug,
+  setNewsletterArchiveEnabled,
+} from './newsletter-archive.service';
+import { ARCHIVE_NOT_FOUND_PAGE, renderArchivePage } from './newsletter-archive-page';
 import { renderWebVersion, sendNewsletterTest } from './newsletter-delivery';
 import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
 import {
@@ -93,6 +103,51 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
       if (!request.isMultipart()) throw new AppError('bad_request', NEWSLETTER_MESSAGES.imageMissing);
       const saved = await saveNewsletterImage({ dataDir: env.DATA_DIR, appUrl, parts: request.parts() });
       return reply.code(201).send(saved);
+    },
+  );
+
+  // The public archive of sent newsletters: off until the user turns it on.
+  app.get(
+    '/api/newsletter-archive',
+    { schema: { tags, response: { 200: newsletterArchiveSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return getNewsletterArchive({ db, appUrl, userId: user.id });
+    },
+  );
+
+  app.put(
+    '/api/newsletter-archive',
+    {
+      schema: {
+        tags,
+        body: newsletterArchiveUpdateSchema,
+        response: { 200: newsletterArchiveSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return setNewsletterArchiveEnabled({ db, appUrl, userId: user.id, enabled: request.body.enabled });
+    },
+  );
+
+  app.post(
+    '/api/newsletter-archive/regenerate',
+    { schema: { tags, response: { 200: newsletterArchiveSchema, ...errors } } },
+    async (request) => {
+      const { user } = await requireSession(request);
+      return regenerateNewsletterArchiveSlug({ db, appUrl, userId: user.id });
+    },
+  );
+
+  // Public: the sender's archive page. No session, no tracking.
+  app.get(
+    '/archive/:slug',
+    { schema: { hide: true, params: z.object({ slug: z.string().max(100) }) } },
+    async (request, reply) => {
+      const archive = await loadPublicArchive({ db, slug: request.params.slug });
+      if (!archive) return reply.code(404).headers(PAGE_HEADERS).send(ARCHIVE_NOT_FOUND_PAGE);
+      return reply.code(200).headers(PAGE_HEADERS).send(renderArchivePage(archive));
     },
   );
 

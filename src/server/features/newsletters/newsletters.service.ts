@@ -62,6 +62,7 @@ export function toNewsletterDto(
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     webUrl: webUrlOf(options.appUrl, row),
+    inArchive: row.inArchive,
     recipientCount: options.recipientCount ?? 0,
     ...(options.stats ? { stats: options.stats } : {}),
   };
@@ -279,10 +280,21 @@ export async function updateNewsletter(options: {
     html?: string;
     listIds?: string[];
     senderAccountIds?: string[];
+    inArchive?: boolean;
   };
 }): Promise<Newsletter> {
   const { db, input } = options;
   const row = await getNewsletterRow(options);
+  const { inArchive, ...edits } = input;
+  // The archive switch alone may change at any status: sent issues are what the archive lists.
+  if (inArchive !== undefined && Object.values(edits).every((value) => value === undefined)) {
+    const [updated] = await db
+      .update(newsletters)
+      .set({ inArchive, updatedAt: now() })
+      .where(and(eq(newsletters.id, row.id), eq(newsletters.userId, options.userId)))
+      .returning();
+    return newsletterDto(db, options.appUrl, updated!);
+  }
   if (!EDITABLE.has(row.status)) throw new AppError('conflict', NEWSLETTER_MESSAGES.notEditable);
   // Sending checks them again (a list may be deleted meanwhile); another account's ids are refused here.
   await assertOwnLists({ db, userId: options.userId, ids: input.listIds ?? [], path: 'listIds' });
@@ -311,6 +323,7 @@ export async function updateNewsletter(options: {
       ...content,
       ...(input.listIds ? { listIds: [...new Set(input.listIds)] } : {}),
       ...(input.senderAccountIds ? { senderAccountIds: [...new Set(input.senderAccountIds)] } : {}),
+      ...(inArchive !== undefined ? { inArchive } : {}),
       updatedAt: now(),
     })
     // The status guard: a send that started meanwhile wins, and this edit is refused.
@@ -355,6 +368,7 @@ export async function duplicateNewsletter(options: {
       listIds: row.listIds,
       senderAccountIds: row.senderAccountIds,
       webToken: newWebToken(),
+      inArchive: row.inArchive,
       createdAt: at,
       updatedAt: at,
     })

@@ -67,6 +67,11 @@ describe("a campaign's own protection", () => {
       bouncePausePercent: 5,
       complaintPausePercent: 0.3,
     });
+    // The inbox lists campaigns that paused themselves from the campaign list.
+    const listed = await as(app, owner.cookie)({ method: 'GET', url: '/api/campaigns?status=paused' });
+    expect(listed.json<{ id: string; pausedReason: string | null }[]>()).toContainEqual(
+      expect.objectContaining({ id: campaign.id, pausedReason: row.pausedReason }),
+    );
     const mail = await waitForMail(app, owner.email, { subject: `Campaign paused: ${campaign.name}` });
     expect(mail.text).toContain('2 of its 20 emails bounced');
     expect(mail.text).toContain(`/campaigns/${campaign.id}`);

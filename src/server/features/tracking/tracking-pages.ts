@@ -32,21 +32,27 @@ input:focus-visible{outline:3px solid #1d4ed8;outline-offset:1px}
 .check input{margin-top:.25rem}
 .error{color:#b91c1c;font-weight:600}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+a{color:#1d4ed8}
+.issues{list-style:none;padding:0;margin:1rem 0 0}
+.issues li{padding:.75rem 0;border-top:1px solid #e7e5e4}
+.issues time{display:block;color:#57534e;font-size:.875rem}
 `;
 
-/** A page of the recipient-facing kind (subscribe forms use it too): title escaped, body as given. */
-export function publicPage(title: string, body: string): string {
-  return page(title, body);
+/**
+ * A page of the recipient-facing kind (subscribe forms and the newsletter archive use it too): title
+ * escaped, body as given. Kept out of search engines unless the page is meant to be found.
+ */
+export function publicPage(title: string, body: string, options: { indexable?: boolean } = {}): string {
+  return page(title, body, options.indexable ?? false);
 }
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, indexable = false): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
+${indexable ? '' : '<meta name="robots" content="noindex, nofollow">\n'}<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}">
 </head>
 <body>

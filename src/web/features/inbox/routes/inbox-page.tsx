@@ -13,6 +13,7 @@ import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { type InboxListParams, useInboxCounts, useInboxFilters, useInboxList } from '../api/inbox';
 import { InboxList } from '../components/inbox-list';
+import { PausedCampaignsAlert } from '../components/paused-campaigns-alert';
 import { ThreadPane } from '../components/thread-pane';
 
 const STATUS_LABELS: Record<InboxStatus, string> = {
@@ -76,6 +77,8 @@ export default function InboxPage() {
           </p>
         )}
       </div>
+
+      <PausedCampaignsAlert />
 
       <div className={cn('grid gap-4 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]')}>
         <section className={cn('min-w-0 space-y-3', selected && 'hidden lg:block')} aria-label="Messages">

@@ -6,6 +6,7 @@ import type {
 } from '@shared/newsletter-report';
 import type {
   Newsletter,
+  NewsletterArchive,
   NewsletterCreateInput,
   NewsletterKind,
   NewsletterUpdateInput,
@@ -195,3 +196,25 @@ export function useNewsletterRecipients(
 }
 
 export const newsletterReportCsvUrl = (id: string) => `${path(id)}/report.csv`;
+
+export const newsletterArchiveKey = ['/api/newsletter-archive'] as const;
+
+export function useNewsletterArchive() {
+  return useQuery<NewsletterArchive>({ queryKey: newsletterArchiveKey });
+}
+
+function useArchiveMutation<TInput>(run: (input: TInput) => Promise<NewsletterArchive>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (saved) => queryClient.setQueryData(newsletterArchiveKey, saved),
+  });
+}
+
+export const useSetNewsletterArchive = () =>
+  useArchiveMutation((enabled: boolean) =>
+    json<NewsletterArchive>('PUT', '/api/newsletter-archive', { enabled }),
+  );
+
+export const useRegenerateNewsletterArchive = () =>
+  useArchiveMutation(() => json<NewsletterArchive>('POST', '/api/newsletter-archive/regenerate'));

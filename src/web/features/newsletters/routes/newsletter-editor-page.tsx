@@ -36,6 +36,7 @@ import {
   useUnscheduleNewsletter,
   useUpdateNewsletter,
 } from '../api/newsletters';
+import { ArchiveSwitch } from '../components/archive-switch';
 import { BlockEditor } from '../components/block-editor';
 import { EmailPreview } from '../components/email-preview';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
@@ -343,6 +344,11 @@ export default function NewsletterEditorPage() {
           !stored && (
             <span className="text-sm text-muted-foreground">Save the draft to send a test or send it.</span>
           )
+        )}
+        {stored && (
+          <div className="ml-auto">
+            <ArchiveSwitch id={stored.id} />
+          </div>
         )}
       </div>
 

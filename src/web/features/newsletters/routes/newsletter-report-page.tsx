@@ -21,6 +21,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { newsletterReportCsvUrl, useNewsletterRecipients, useNewsletterReport } from '../api/newsletters';
+import { ArchiveSwitch } from '../components/archive-switch';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
 import { SendProgress } from '../components/send-progress';
 
@@ -308,6 +309,9 @@ export default function NewsletterReportPage() {
         {report.sentAt && (
           <p className="text-xs text-muted-foreground">Sent {formatDateTime(report.sentAt)}</p>
         )}
+        <div className="mt-2">
+          <ArchiveSwitch id={id} />
+        </div>
       </div>
       {report.status === 'sending' && <SendProgress id={id} />}
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">

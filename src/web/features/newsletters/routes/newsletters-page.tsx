@@ -31,6 +31,7 @@ import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useDeleteNewsletter, useDuplicateNewsletter, useNewsletters } from '../api/newsletters';
+import { ArchiveCard } from '../components/archive-card';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
 import { SendProgress } from '../components/send-progress';
 
@@ -246,6 +247,7 @@ export default function NewslettersPage() {
         </TabsList>
       </Tabs>
       <NewsletterTable kind={kind} />
+      <ArchiveCard />
     </div>
   );
 }
