@@ -31,7 +31,7 @@ test('a subscriber writes a two-step sequence with an A/B test, previews it and 
   const subjectA = page.getByTestId('step-subject-A');
   await subjectA.fill('Hello {{ firstName | default: "there" }}, a quick idea for ');
   await page.getByTestId('subject-merge-tag-A').click();
-  await page.getByRole('menuitem', { name: /Company/ }).click();
+  await page.getByRole('menuitem', { name: /^Company/ }).click();
   await expect(subjectA).toHaveValue(
     'Hello {{ firstName | default: "there" }}, a quick idea for {{ company | default: "your company" }}',
   );

@@ -179,7 +179,7 @@ export function useNewsletterReport(id: string | undefined) {
 
 export function useNewsletterRecipients(
   id: string | undefined,
-  params: { page: number; pageSize: number; q: string },
+  params: { page: number; pageSize: number; q: string; version?: string },
 ) {
   return useQuery<NewsletterRecipientPage>({
     queryKey: ['newsletter-report', id ?? '', 'recipients', params],

@@ -182,11 +182,12 @@ function HoursChart({ hours }: { hours: NewsletterReportHour[] }) {
   );
 }
 
-function Recipients({ id }: { id: string }) {
+/** `version` changes as the send moves on (status, delivered), so the statuses follow the report. */
+function Recipients({ id, version }: { id: string; version: string }) {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(25);
   const [q, setQ] = useState('');
-  const query = useNewsletterRecipients(id, { page, pageSize, q });
+  const query = useNewsletterRecipients(id, { page, pageSize, q, version });
   return (
     <Card>
       <CardHeader>
@@ -338,7 +339,7 @@ export default function NewsletterReportPage() {
           />
         </CardContent>
       </Card>
-      <Recipients id={id} />
+      <Recipients id={id} version={`${report.status}:${report.summary.delivered}`} />
     </div>
   );
 }
