@@ -39,6 +39,10 @@ export async function openAccountMenu(page: Page): Promise<Locator> {
  * modal sheet is open, everything outside it, the notifications included, is aria-hidden.)
  */
 export async function dismissToast(page: Page): Promise<void> {
-  await toast(page).getByRole('button', { name: 'Close', includeHidden: true }).click();
+  // A notification lives five seconds: on a slow run it may be closing on its own as we reach for it.
+  await toast(page)
+    .getByRole('button', { name: 'Close', includeHidden: true })
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
   await expect(toast(page)).toHaveCount(0);
 }
