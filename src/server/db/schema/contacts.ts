@@ -69,6 +69,11 @@ export const directoryContacts = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     verifiedBy: text('verified_by'),
     invalidReason: text('invalid_reason'),
+    /**
+     * When the email verifier last asked this record's mail server (verify-directory job): a record is
+     * asked again after 90 days; null = never asked (first in line).
+     */
+    emailCheckedAt: timestamp('email_checked_at', { withTimezone: true }),
     createdBy: text('created_by'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -99,6 +104,10 @@ export const directoryContacts = pgTable(
       .on(t.category, t.companyName, t.id)
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_company_idx').on(t.companyName, t.id).where(sql`${t.deletedAt} is null`),
+    // The verify-directory job's queue: never-asked records first, then the oldest answers.
+    index('directory_contacts_email_check_idx')
+      .on(sql`${t.emailCheckedAt} NULLS FIRST`, t.id)
+      .where(sql`${t.deletedAt} is null and not ${t.synthetic}`),
     index('directory_contacts_created_idx').on(t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
     // "Newest first" within a country or a category (a small country is otherwise found by walking
     // the whole created_at index).
