@@ -247,6 +247,7 @@ const campaignBaseSchema = z.object({
   updatedAt: z.string(),
   audience: z.object({
     listIds: z.array(z.string()),
+    segmentIds: z.array(z.string()),
     leadFilters: campaignAudienceSchema.shape.leadFilters.unwrap(),
   }),
   senderAccountIds: z.array(z.string()),

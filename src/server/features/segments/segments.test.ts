@@ -3,7 +3,12 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCampaign, seedContact } from '../../../../tests/factories/campaign-stats';
-import { createListWithContacts, testEmails } from '../../../../tests/factories/campaigns';
+import {
+  addStepViaApi,
+  createCampaignViaApi,
+  createListWithContacts,
+  testEmails,
+} from '../../../../tests/factories/campaigns';
 import { createSinkAccount } from '../../../../tests/factories/dispatch';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
@@ -341,6 +346,48 @@ describe('segments API', () => {
       .where(eq(campaignContacts.campaignId, (await sentCampaignId(newsletter.id))!));
     expect(recipients.map((r) => r.email).sort()).toEqual(audience.sort());
     expect(recipients).toHaveLength(segment.count);
+  });
+
+  it('a campaign launched on a list narrowed by a segment enrolls exactly the counted contacts', async () => {
+    const { user, list, emails } = await seeded();
+    const segment = (
+      await call(user)({
+        method: 'POST',
+        url: '/api/segments',
+        payload: {
+          listId: list.id,
+          name: 'Won',
+          match: 'any',
+          rules: [
+            { type: 'custom', field: 'stage', operator: 'equals', value: 'won' },
+            { type: 'engagement', event: 'opened', operator: 'in_last_days', days: 7 },
+          ],
+        },
+      })
+    ).json<SegmentWithCount>();
+    expect(segment.count).toBe(2); // Ada and Chidi; Femi is suppressed
+    const account = await createSinkAccount(app, user.user.id);
+    const campaign = await createCampaignViaApi(app, user.cookie, {
+      audience: { listIds: [list.id], segmentIds: [segment.id], leadFilters: [] },
+      senderAccountIds: [account.id],
+    });
+    expect(campaign.audience.segmentIds).toEqual([segment.id]);
+    await addStepViaApi(app, user.cookie, campaign.id);
+    // The draft campaign needs the segment: deleting it is refused and names the campaign.
+    const refused = await call(user)({ method: 'DELETE', url: `/api/segments/${segment.id}` });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain(`the campaign “${campaign.name}”`);
+
+    const launched = await call(user)({ method: 'POST', url: `/api/campaigns/${campaign.id}/launch` });
+    expect(launched.statusCode, launched.body).toBe(200);
+    const enrolled = await app.services.db
+      .select({ email: campaignContacts.email })
+      .from(campaignContacts)
+      .where(eq(campaignContacts.campaignId, campaign.id));
+    expect(enrolled.map((r) => r.email).sort()).toEqual([emails.ada, emails.chidi].sort());
+    expect(enrolled).toHaveLength(segment.count);
+    // Launched, the audience is copied: the segment may go.
+    expect((await call(user)({ method: 'DELETE', url: `/api/segments/${segment.id}` })).statusCode).toBe(200);
   });
 
   async function sentCampaignId(newsletterId: string): Promise<string | null> {

@@ -1,5 +1,6 @@
 import {
   OPERATOR_LABELS,
+  SEGMENT_FIELD_LABELS,
   type Segment,
   type SegmentMatch,
   type SegmentRule,
@@ -70,7 +71,7 @@ function RuleRowFields({
   const kind = valueKind(row);
   const n = index + 1;
   return (
-    <div className="space-y-1" data-testid="segment-rule">
+    <div className="space-y-1 rounded-md border p-2 sm:border-0 sm:p-0" data-testid="segment-rule">
       <div className="grid grid-cols-[1fr_auto] gap-2 sm:grid-cols-[minmax(0,11rem)_minmax(0,10rem)_1fr_auto]">
         <Select value={row.what} onValueChange={(what) => onChange(withField(row, what))}>
           <SelectTrigger className="w-full" aria-label={`Rule ${n} field`}>
@@ -295,7 +296,7 @@ function SegmentBuilderDialog({
               <span className="text-destructive">{getErrorMessage(count.error, 'The count failed.')}</span>
             ) : count.data ? (
               <>
-                <strong>{contacts(count.data.count)}</strong> match
+                <strong>{contacts(count.data.count)}</strong> {count.data.count === 1 ? 'matches' : 'match'}
                 {count.isFetching && (
                   <Loader2 className="ml-2 inline size-3.5 animate-spin" aria-label="Counting" />
                 )}
@@ -326,10 +327,13 @@ function SegmentBuilderDialog({
 
 function describeRule(rule: SegmentRule): string {
   if (rule.type === 'engagement') {
-    return `${rule.event} ${OPERATOR_LABELS[rule.operator]} ${rule.days} days`;
+    return `${rule.event} ${OPERATOR_LABELS[rule.operator]} ${rule.days} days`.replace(/^./, (c) =>
+      c.toUpperCase(),
+    );
   }
   const value = Array.isArray(rule.value) ? rule.value.join(', ') : (rule.value ?? '');
-  return `${rule.field} ${OPERATOR_LABELS[rule.operator]} ${value}`.trim();
+  const field = rule.type === 'custom' ? rule.field : SEGMENT_FIELD_LABELS[rule.field];
+  return `${field} ${OPERATOR_LABELS[rule.operator]} ${value}`.trim();
 }
 
 function SegmentItem({
