@@ -13,12 +13,13 @@ import { buildQueryString, getJson } from '@/lib/http';
 /** Every segment query sits under this prefix, so saving one refreshes pickers and counts. */
 export const segmentsQueryKey = ['/api/segments'] as const;
 
-export function useSegments(listId?: string) {
+export function useSegments(listId?: string, enabled = true) {
   const query = listId ? { listId } : {};
   return useQuery<{ segments: Segment[] }>({
     queryKey: [...segmentsQueryKey, 'list', query],
     queryFn: ({ signal }) => getJson(`/api/segments${buildQueryString(query)}`, signal),
     staleTime: 30_000,
+    enabled,
   });
 }
 

@@ -55,12 +55,16 @@ export function SendDialog({
   const { lists, senders } = useListsAndSenders(open);
   const [listIds, setListIds] = useState<string[]>(newsletter.listIds);
   // The segment narrowing each list (by list id); one per list, as the server requires.
-  const allSegments = useSegments();
+  const allSegments = useSegments(undefined, open);
   const [segmentByList, setSegmentByList] = useState<Record<string, string>>({});
+  const [segmentsLoaded, setSegmentsLoaded] = useState(false);
   useEffect(() => {
-    const saved = allSegments.data?.segments.filter((s) => newsletter.segmentIds.includes(s.id)) ?? [];
+    // Once: the saved choice fills the pickers, later refetches never overwrite the user's picks.
+    if (segmentsLoaded || !allSegments.data) return;
+    const saved = allSegments.data.segments.filter((s) => newsletter.segmentIds.includes(s.id));
     setSegmentByList(Object.fromEntries(saved.map((s) => [s.listId, s.id])));
-  }, [allSegments.data, newsletter.segmentIds]);
+    setSegmentsLoaded(true);
+  }, [allSegments.data, newsletter.segmentIds, segmentsLoaded]);
   const segmentIds = listIds.flatMap((id) => (segmentByList[id] ? [segmentByList[id]] : []));
   const segmentCounts = useSegmentCounts(segmentIds);
   const [senderIds, setSenderIds] = useState<string[]>(newsletter.senderAccountIds);
