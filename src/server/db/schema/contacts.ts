@@ -20,6 +20,7 @@ import {
   SUPPRESSION_REASONS,
   VERIFICATION_STATUSES,
 } from '../../../shared/contacts';
+import type { SegmentRule } from '../../../shared/segments';
 import { users } from './auth';
 
 /*
@@ -387,5 +388,33 @@ export const signupConsents = pgTable(
   (t) => [
     index('signup_consents_form_email_idx').on(t.formId, t.emailNormalized, t.requestedAt),
     index('signup_consents_ip_idx').on(t.ipHash, t.requestedAt),
+  ],
+);
+
+/**
+ * A saved narrowing of one list: its members matching `rules` (all or any of them), evaluated when it is
+ * counted or sent to, so a segment follows the list as it changes. Rules are checked by
+ * src/shared/segments.ts on the way in; the stored JSON is trusted only after that.
+ */
+export const segments = pgTable(
+  'segments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    match: text('match', { enum: ['all', 'any'] })
+      .notNull()
+      .default('all'),
+    rules: jsonb('rules').$type<SegmentRule[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [
+    index('segments_user_list_idx').on(t.userId, t.listId),
+    uniqueIndex('segments_list_name_key').on(t.listId, sql`lower(${t.name})`),
   ],
 );
