@@ -6,6 +6,7 @@ export * from './data-entry';
 export * from './dev-mailbox';
 export * from './imap-idle';
 export * from './imports';
+export * from './newsletter-report';
 export * from './operations';
 export * from './payments';
 export * from './platform-settings';
