@@ -87,8 +87,18 @@ SELECT $q$
   ON CONFLICT (campaign_id, metric, key) DO UPDATE SET n = c.n + excluded.n, url = coalesce(c.url, excluded.url)
 $q$
 $f$;--> statement-breakpoint
+-- Most statements carry no newsletter event (a send's 'sent' row, another campaign's opens): a cached
+-- static query says so before the fold's text is planned.
 CREATE FUNCTION newsletter_report_track() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM 1 FROM newsletter_report_new e
+  WHERE e.campaign_id IS NOT NULL
+    AND e.type IN ('opened', 'clicked', 'bounced', 'unsubscribed', 'complained')
+    AND EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = e.campaign_id)
+  LIMIT 1;
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
   EXECUTE format(newsletter_report_fold_sql(), 'newsletter_report_new');
   RETURN NULL;
 END $$;--> statement-breakpoint
