@@ -105,13 +105,102 @@ END $$;--> statement-breakpoint
 CREATE TRIGGER newsletter_report_insert AFTER INSERT ON email_events
   REFERENCING NEW TABLE AS newsletter_report_new
   FOR EACH STATEMENT EXECUTE FUNCTION newsletter_report_track();--> statement-breakpoint
--- Builds the figures from scratch out of every event on record (here for the newsletters already sent;
--- later to repair drift). The lock makes writers wait in their trigger until the new figures are
--- committed, so their deltas land on top of a consistent base.
+-- The send's own figures follow the same way: the outbox's messages by state (metric `outbox`, key = the
+-- state) and the recipients (metric `recipients`), so progress and the report count nothing at read time.
+-- Static SQL (plans cached per connection): an outbox UPDATE runs for every message the dispatcher moves.
+-- A campaign deleted in the same statement (its rows cascading away) is skipped, its counters go with it.
+CREATE FUNCTION newsletter_report_outbox_track() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO newsletter_report_counts AS c (campaign_id, metric, key, n)
+    SELECT r.campaign_id, 'outbox', r.state, count(*)
+    FROM newsletter_report_outbox_new r
+    WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = r.campaign_id)
+      AND EXISTS (SELECT 1 FROM campaigns k WHERE k.id = r.campaign_id)
+    GROUP BY 1, 3
+    ORDER BY 1, 3
+    ON CONFLICT (campaign_id, metric, key) DO UPDATE SET n = c.n + excluded.n;
+  ELSIF TG_OP = 'UPDATE' THEN
+    INSERT INTO newsletter_report_counts AS c (campaign_id, metric, key, n)
+    SELECT r.campaign_id, 'outbox', r.state, sum(r.d)
+    FROM (
+      SELECT campaign_id, state, 1 AS d FROM newsletter_report_outbox_new
+      UNION ALL
+      SELECT campaign_id, state, -1 AS d FROM newsletter_report_outbox_old
+    ) r
+    WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = r.campaign_id)
+      AND EXISTS (SELECT 1 FROM campaigns k WHERE k.id = r.campaign_id)
+    GROUP BY 1, 3
+    HAVING sum(r.d) <> 0
+    ORDER BY 1, 3
+    ON CONFLICT (campaign_id, metric, key) DO UPDATE SET n = c.n + excluded.n;
+  ELSE
+    INSERT INTO newsletter_report_counts AS c (campaign_id, metric, key, n)
+    SELECT r.campaign_id, 'outbox', r.state, -count(*)
+    FROM newsletter_report_outbox_old r
+    WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = r.campaign_id)
+      AND EXISTS (SELECT 1 FROM campaigns k WHERE k.id = r.campaign_id)
+    GROUP BY 1, 3
+    ORDER BY 1, 3
+    ON CONFLICT (campaign_id, metric, key) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER newsletter_report_outbox_insert AFTER INSERT ON outbox_messages
+  REFERENCING NEW TABLE AS newsletter_report_outbox_new
+  FOR EACH STATEMENT EXECUTE FUNCTION newsletter_report_outbox_track();--> statement-breakpoint
+CREATE TRIGGER newsletter_report_outbox_update AFTER UPDATE ON outbox_messages
+  REFERENCING OLD TABLE AS newsletter_report_outbox_old NEW TABLE AS newsletter_report_outbox_new
+  FOR EACH STATEMENT EXECUTE FUNCTION newsletter_report_outbox_track();--> statement-breakpoint
+CREATE TRIGGER newsletter_report_outbox_delete AFTER DELETE ON outbox_messages
+  REFERENCING OLD TABLE AS newsletter_report_outbox_old
+  FOR EACH STATEMENT EXECUTE FUNCTION newsletter_report_outbox_track();--> statement-breakpoint
+CREATE FUNCTION newsletter_report_recipients_track() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO newsletter_report_counts AS c (campaign_id, metric, key, n)
+    SELECT r.campaign_id, 'recipients', '', count(*)
+    FROM newsletter_report_recipients_new r
+    WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = r.campaign_id)
+      AND EXISTS (SELECT 1 FROM campaigns k WHERE k.id = r.campaign_id)
+    GROUP BY 1
+    ORDER BY 1
+    ON CONFLICT (campaign_id, metric, key) DO UPDATE SET n = c.n + excluded.n;
+  ELSE
+    INSERT INTO newsletter_report_counts AS c (campaign_id, metric, key, n)
+    SELECT r.campaign_id, 'recipients', '', -count(*)
+    FROM newsletter_report_recipients_old r
+    WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = r.campaign_id)
+      AND EXISTS (SELECT 1 FROM campaigns k WHERE k.id = r.campaign_id)
+    GROUP BY 1
+    ORDER BY 1
+    ON CONFLICT (campaign_id, metric, key) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER newsletter_report_recipients_insert AFTER INSERT ON campaign_contacts
+  REFERENCING NEW TABLE AS newsletter_report_recipients_new
+  FOR EACH STATEMENT EXECUTE FUNCTION newsletter_report_recipients_track();--> statement-breakpoint
+CREATE TRIGGER newsletter_report_recipients_delete AFTER DELETE ON campaign_contacts
+  REFERENCING OLD TABLE AS newsletter_report_recipients_old
+  FOR EACH STATEMENT EXECUTE FUNCTION newsletter_report_recipients_track();--> statement-breakpoint
+-- Builds the figures from scratch out of every event, message and recipient on record (here for the
+-- newsletters already sent; later to repair drift). The lock makes writers wait in their trigger until
+-- the new figures are committed, so their deltas land on top of a consistent base.
 CREATE FUNCTION newsletter_report_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   LOCK TABLE newsletter_report_counts, newsletter_report_seen IN ACCESS EXCLUSIVE MODE;
   TRUNCATE newsletter_report_counts, newsletter_report_seen;
   EXECUTE format(newsletter_report_fold_sql(), 'email_events');
+  INSERT INTO newsletter_report_counts (campaign_id, metric, key, n)
+  SELECT o.campaign_id, 'outbox', o.state, count(*)
+  FROM outbox_messages o
+  WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = o.campaign_id)
+  GROUP BY 1, 3;
+  INSERT INTO newsletter_report_counts (campaign_id, metric, key, n)
+  SELECT r.campaign_id, 'recipients', '', count(*)
+  FROM campaign_contacts r
+  WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = r.campaign_id)
+  GROUP BY 1;
 END $$;--> statement-breakpoint
 SELECT newsletter_report_rebuild();

@@ -2,18 +2,19 @@ import { bigint, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { campaigns } from './campaigns';
 
 /*
- * A newsletter's report, kept as its events are recorded: a statement-level trigger on email_events
- * (hand-written in migration 0044_newsletter_report) folds each INSERT or COPY batch of a newsletter's
- * send into these two tables, so the report reads a hundred counter rows instead of aggregating a
- * million events. Keyed by the send's engine campaign (newsletters.campaign_id).
+ * A newsletter's report, kept as its send moves on: statement-level triggers on email_events,
+ * outbox_messages and campaign_contacts (hand-written in migration 0044_newsletter_report) fold each
+ * INSERT, UPDATE, DELETE or COPY batch of a newsletter's send into these two tables, so progress and
+ * the report read a hundred counter rows instead of counting a million events and every recipient.
+ * Keyed by the send's engine campaign (newsletters.campaign_id).
  */
 
 /**
  * One counter per (metric, key): `opens`, `unique_opens`, `machine_opens`, `clicks`, `unique_clickers`,
  * `machine_clicks`, `bounces`, `unsubscribes`, `complaints` (key ''), `link_clicks` / `link_unique`
  * (key = md5 of the clicked URL, which `url` holds on the link_clicks row: a URL may be too long for
- * an index) and `hour_opens` / `hour_clicks` (key = hours since sent_at, '0'–'47').
- * People only for opens, clicks, links and hours, as the report shows them.
+ * an index), `hour_opens` / `hour_clicks` (key = hours since sent_at, '0'–'47'), `outbox` (key = a
+ * message state: the outbox's messages by state) and `recipients` (key ''). People only for opens, clicks, links and hours, as the report shows them.
  */
 export const newsletterReportCounts = pgTable(
   'newsletter_report_counts',

@@ -5,10 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSinkAccount } from '../../../../tests/factories/dispatch';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { NewsletterReport } from '../../../shared/newsletter-report';
+import type { NewsletterProgress, NewsletterReport } from '../../../shared/newsletter-report';
 import type { Newsletter } from '../../../shared/newsletters';
 import type { Database } from '../../db/client';
-import { emailEvents, newsletterReportCounts, newsletters, outboxMessages } from '../../db/schema/index';
+import {
+  campaignContacts,
+  emailEvents,
+  newsletterReportCounts,
+  newsletters,
+  outboxMessages,
+} from '../../db/schema/index';
 
 /*
  * The report's counters (kept by the email_events trigger, migration 0044_newsletter_report) against a
@@ -157,6 +163,26 @@ async function recompute(db: Database, userId: string, campaignId: string, sentA
   return { summary: summary!, links, hours };
 }
 
+/** Recipients and outbox states counted row by row (the former queries), as progress shows them. */
+async function recountSend(db: Database, campaignId: string) {
+  const [row] = rowsOf<Record<string, number>>(
+    await db.execute(sql`
+      select
+        (select count(*)::int from campaign_contacts where campaign_id = ${campaignId}) as recipients,
+        count(*) filter (where state not in ('sent', 'failed', 'bounced', 'suppressed', 'cancelled'))::int as queued,
+        count(*) filter (where state = 'sent')::int as sent,
+        count(*) filter (where state in ('failed', 'bounced', 'suppressed', 'cancelled'))::int as failed
+      from outbox_messages where campaign_id = ${campaignId}`),
+  );
+  return row!;
+}
+
+async function progress(user: TestUser, id: string) {
+  const response = await as(app, user.cookie)({ method: 'GET', url: `/api/newsletters/${id}/progress` });
+  expect(response.statusCode).toBe(200);
+  return response.json<NewsletterProgress>();
+}
+
 async function report(user: TestUser, id: string) {
   const response = await as(app, user.cookie)({ method: 'GET', url: `/api/newsletters/${id}/report` });
   expect(response.statusCode).toBe(200);
@@ -228,5 +254,50 @@ describe('newsletter report counters', () => {
       .orderBy(newsletterReportCounts.metric, newsletterReportCounts.key);
     expect(after).toEqual(before);
     await expectMatches(user, send);
+  });
+
+  it('follow the outbox and the recipients as messages move, one by one or in bulk, and go', async () => {
+    const rand = random(0xba5e);
+    const user = await createUser(app);
+    const send = await sentNewsletter(user, 10);
+    const db = app.services.db;
+    const expectProgress = async () => {
+      const expected = await recountSend(db, send.campaignId);
+      expect(await progress(user, send.id)).toMatchObject(expected);
+      const got = await report(user, send.id);
+      expect(got.summary.recipients).toBe(expected.recipients);
+      expect(got.summary.failed).toBe(expected.failed);
+      const page = await as(
+        app,
+        user.cookie,
+      )({
+        method: 'GET',
+        url: `/api/newsletters/${send.id}/report/recipients?page=1&pageSize=5`,
+      });
+      expect(page.json<{ total: number }>().total).toBe(expected.recipients);
+    };
+    await expectProgress();
+    const states = ['queued', 'sending', 'sent', 'failed', 'bounced', 'suppressed', 'cancelled'] as const;
+    for (let round = 0; round < 30; round++) {
+      const message = send.messages[Math.floor(rand() * send.messages.length)]!;
+      const state = states[Math.floor(rand() * states.length)]!;
+      if (round % 5 === 4) {
+        // A bulk move, some rows already in that state, and an update that leaves the state alone.
+        await db.update(outboxMessages).set({ state }).where(eq(outboxMessages.campaignId, send.campaignId));
+        await db
+          .update(outboxMessages)
+          .set({ attempts: sql`${outboxMessages.attempts} + 1` })
+          .where(eq(outboxMessages.campaignId, send.campaignId));
+      } else {
+        await db.update(outboxMessages).set({ state }).where(eq(outboxMessages.id, message.id));
+      }
+    }
+    await expectProgress();
+    // A recipient erased: their message goes with them (cascade).
+    await db.delete(campaignContacts).where(eq(campaignContacts.id, send.messages[0]!.campaignContactId!));
+    await expectProgress();
+    const rebuilt = await recountSend(db, send.campaignId);
+    await db.execute(sql`select newsletter_report_rebuild()`);
+    expect(await progress(user, send.id)).toMatchObject(rebuilt);
   });
 });

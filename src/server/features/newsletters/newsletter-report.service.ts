@@ -35,39 +35,39 @@ const OUTBOX_FAILED = new Set(['failed', 'bounced', 'suppressed', 'cancelled']);
 const LINKS_MAX = 200;
 const HOURS = 48;
 
-async function outboxCounts(db: Database, campaignId: string) {
+type CountRow = { metric: string; key: string; url: string | null; n: number };
+
+/*
+ * Everything the report and progress show of a send, from the counter rows the triggers of migration
+ * 0044_newsletter_report keep (schema/newsletter-report.ts): a hundred rows or so, read by their primary
+ * key whatever the number of recipients and events. The owner check ran before (getNewsletterRow).
+ */
+async function readCounts(db: Database, campaignId: string): Promise<CountRow[]> {
   const rows = await db
-    .select({ state: outboxMessages.state, n: sql<number>`count(*)::int` })
-    .from(outboxMessages)
-    .where(eq(outboxMessages.campaignId, campaignId))
-    .groupBy(outboxMessages.state);
-  const counts = { queued: 0, sent: 0, failed: 0, bounced: 0 };
+    .select({
+      metric: newsletterReportCounts.metric,
+      key: newsletterReportCounts.key,
+      url: newsletterReportCounts.url,
+      n: newsletterReportCounts.n,
+    })
+    .from(newsletterReportCounts)
+    .where(eq(newsletterReportCounts.campaignId, campaignId));
+  return rows.map((row) => ({ ...row, n: Number(row.n) }));
+}
+
+/** Recipients and the outbox's messages by state (progress while it goes out, the report's first figures). */
+function sendFigures(rows: CountRow[]) {
+  const counts = { recipients: 0, queued: 0, sent: 0, failed: 0, bounced: 0 };
   for (const row of rows) {
-    const n = Number(row.n);
-    if (row.state === 'sent') counts.sent += n;
-    else if (OUTBOX_FAILED.has(row.state)) {
-      counts.failed += n;
-      if (row.state === 'bounced') counts.bounced += n;
-    } else counts.queued += n;
+    if (row.metric === 'recipients') counts.recipients += row.n;
+    if (row.metric !== 'outbox') continue;
+    if (row.key === 'sent') counts.sent += row.n;
+    else if (OUTBOX_FAILED.has(row.key)) {
+      counts.failed += row.n;
+      if (row.key === 'bounced') counts.bounced += row.n;
+    } else counts.queued += row.n;
   }
   return counts;
-}
-
-async function recipientCount(db: Database, campaignId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(campaignContacts)
-    .where(eq(campaignContacts.campaignId, campaignId));
-  return Number(row?.n ?? 0);
-}
-
-/** Recipients and outbox states of a send (progress while it goes out, the report's first figures). */
-async function sendFigures(db: Database, campaignId: string) {
-  const [counts, recipients] = await Promise.all([
-    outboxCounts(db, campaignId),
-    recipientCount(db, campaignId),
-  ]);
-  return { ...counts, recipients };
 }
 
 export async function getNewsletterProgress(options: {
@@ -80,19 +80,19 @@ export async function getNewsletterProgress(options: {
   if (!row.campaignId) {
     return { status: row.status, preparing: false, recipients: 0, queued: 0, sent: 0, failed: 0 };
   }
-  const [[campaign], counts, recipients] = await Promise.all([
+  const [[campaign], rows] = await Promise.all([
     db
       .select({ startedAt: campaigns.startedAt })
       .from(campaigns)
       .where(eq(campaigns.id, row.campaignId))
       .limit(1),
-    outboxCounts(db, row.campaignId),
-    recipientCount(db, row.campaignId),
+    readCounts(db, row.campaignId),
   ]);
+  const counts = sendFigures(rows);
   return {
     status: row.status,
     preparing: row.status === 'sending' && !campaign?.startedAt,
-    recipients,
+    recipients: counts.recipients,
     queued: counts.queued,
     sent: counts.sent,
     failed: counts.failed,
@@ -117,21 +117,8 @@ function emptyHours() {
   return Array.from({ length: HOURS }, (_, hour) => ({ hour, opens: 0, clicks: 0 }));
 }
 
-/*
- * The event figures of a send: the counter rows the email_events trigger keeps (migration
- * 0044_newsletter_report, schema/newsletter-report.ts), a hundred rows or so read by their primary key
- * whatever the number of events. The owner check ran before (getNewsletterRow).
- */
-async function eventFigures(db: Database, campaignId: string) {
-  const rows = await db
-    .select({
-      metric: newsletterReportCounts.metric,
-      key: newsletterReportCounts.key,
-      url: newsletterReportCounts.url,
-      n: newsletterReportCounts.n,
-    })
-    .from(newsletterReportCounts)
-    .where(eq(newsletterReportCounts.campaignId, campaignId));
+/** Opens, clicks, bounces…, the links and the 48 hours, from the counters the email_events trigger keeps. */
+function eventFigures(rows: CountRow[]) {
   const events: EventFigures = {
     opens: 0,
     uniqueOpens: 0,
@@ -154,7 +141,7 @@ async function eventFigures(db: Database, campaignId: string) {
     return link;
   };
   for (const row of rows) {
-    const n = Number(row.n);
+    const { n } = row;
     if (row.metric in COUNTER_METRICS) {
       events[COUNTER_METRICS[row.metric as keyof typeof COUNTER_METRICS]] = n;
     } else if (row.metric === 'link_clicks') {
@@ -213,11 +200,9 @@ async function computeReport(db: Database, row: NewsletterRow): Promise<Newslett
   if (!row.campaignId) {
     return { ...base, summary: EMPTY_SUMMARY, links: [], hours: emptyHours() };
   }
-  const [sendCounts, figures] = await Promise.all([
-    sendFigures(db, row.campaignId),
-    eventFigures(db, row.campaignId),
-  ]);
-  const { events, links, hours } = figures;
+  const rows = await readCounts(db, row.campaignId);
+  const sendCounts = sendFigures(rows);
+  const { events, links, hours } = eventFigures(rows);
   // A bounce reported after the server accepted the message (a bounce email) leaves it 'sent' in the
   // outbox: it was not delivered either.
   const lateBounces = Math.max(0, events.bounces - sendCounts.bounced);
@@ -346,7 +331,19 @@ export async function listNewsletterRecipients(options: {
       .orderBy(sql`lower(${campaignContacts.email})`)
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
-    db.select({ n: sql<number>`count(*)::int` }).from(campaignContacts).where(where),
+    // Without a search the total is the recipients counter; a search counts its matches.
+    query.q
+      ? db.select({ n: sql<number>`count(*)::int` }).from(campaignContacts).where(where)
+      : db
+          .select({ n: newsletterReportCounts.n })
+          .from(newsletterReportCounts)
+          .where(
+            and(
+              eq(newsletterReportCounts.campaignId, row.campaignId),
+              eq(newsletterReportCounts.metric, 'recipients'),
+              eq(newsletterReportCounts.key, ''),
+            ),
+          ),
   ]);
   return { items: await describeRecipients(db, row, contacts), total: Number(total?.n ?? 0) };
 }
