@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSinkAccount } from '../../../../tests/factories/dispatch';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { NewsletterProgress, NewsletterReport } from '../../../shared/newsletter-report';
+import type {
+  NewsletterProgress,
+  NewsletterRecipientPage,
+  NewsletterReport,
+} from '../../../shared/newsletter-report';
 import type { Newsletter } from '../../../shared/newsletters';
 import type { Database } from '../../db/client';
 import {
@@ -299,5 +303,40 @@ describe('newsletter report counters', () => {
     const rebuilt = await recountSend(db, send.campaignId);
     await db.execute(sql`select newsletter_report_rebuild()`);
     expect(await progress(user, send.id)).toMatchObject(rebuilt);
+  });
+
+  it('pages recipients by keyset exactly as by page number, with a search too', async () => {
+    const user = await createUser(app);
+    const send = await sentNewsletter(user, 11);
+    const get = async (query: string) => {
+      const response = await as(
+        app,
+        user.cookie,
+      )({
+        method: 'GET',
+        url: `/api/newsletters/${send.id}/report/recipients?${query}`,
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json<NewsletterRecipientPage>();
+    };
+    for (const q of ['', '&q=r1']) {
+      const byNumber: string[][] = [];
+      for (let page = 1; page <= 4; page++) {
+        byNumber.push((await get(`page=${page}&pageSize=3${q}`)).items.map((r) => r.email));
+      }
+      const byKeyset: string[][] = [];
+      let after: string | null = null;
+      for (let page = 1; page <= 4; page++) {
+        const cursor: string = after === null ? '' : `&after=${encodeURIComponent(after)}`;
+        const result = await get(`page=${page}&pageSize=3${q}${cursor}`);
+        byKeyset.push(result.items.map((r) => r.email));
+        after = result.next;
+        if (after === null) break;
+      }
+      expect(byKeyset).toEqual(byNumber.filter((items) => items.length > 0));
+      expect(byKeyset.flat()).toEqual([...byKeyset.flat()].sort());
+    }
+    expect((await get('page=1&pageSize=3')).total).toBe(11);
+    expect((await get('page=4&pageSize=3')).next).toBeNull();
   });
 });

@@ -311,26 +311,32 @@ export async function listNewsletterRecipients(options: {
 }): Promise<NewsletterRecipientPage> {
   const { db, query } = options;
   const row = await getNewsletterRow(options);
-  if (!row.campaignId) return { items: [], total: 0 };
+  if (!row.campaignId) return { items: [], total: 0, next: null };
   const where = and(
     eq(campaignContacts.campaignId, row.campaignId),
     query.q
       ? sql`lower(${campaignContacts.email}) like ${`%${escapeLike(query.q.toLowerCase())}%`}`
       : undefined,
   );
-  const [contacts, [total]] = await Promise.all([
+  const [rows, [total]] = await Promise.all([
     db
       .select({
         id: campaignContacts.id,
         email: campaignContacts.email,
         firstName: campaignContacts.firstName,
         lastName: campaignContacts.lastName,
+        key: sql<string>`lower(${campaignContacts.email})`,
       })
       .from(campaignContacts)
-      .where(where)
+      .where(
+        // Keyset on the (campaign, lower(email)) unique index; else the page by its number.
+        query.after !== undefined
+          ? and(where, sql`lower(${campaignContacts.email}) > ${query.after}`)
+          : where,
+      )
       .orderBy(sql`lower(${campaignContacts.email})`)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
+      .limit(query.pageSize + 1)
+      .offset(query.after !== undefined ? 0 : (query.page - 1) * query.pageSize),
     // Without a search the total is the recipients counter; a search counts its matches.
     query.q
       ? db.select({ n: sql<number>`count(*)::int` }).from(campaignContacts).where(where)
@@ -345,7 +351,12 @@ export async function listNewsletterRecipients(options: {
             ),
           ),
   ]);
-  return { items: await describeRecipients(db, row, contacts), total: Number(total?.n ?? 0) };
+  const contacts = rows.slice(0, query.pageSize);
+  return {
+    items: await describeRecipients(db, row, contacts),
+    total: Number(total?.n ?? 0),
+    next: rows.length > query.pageSize ? contacts[contacts.length - 1]!.key : null,
+  };
 }
 
 const EXPORT_BATCH = 1000;
