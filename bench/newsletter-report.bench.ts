@@ -4,7 +4,7 @@
 // of its own. Then 100 report loads (summary, links, 48 hours) through the service the API uses, and
 // 100 recipient pages (first page, random pages by number, an email search) and 100 by keyset (from a
 // page's start at random depths, as Next and Previous go), each timed. The seed's events go
-// through the email_events trigger that keeps the report's counters (migration 0044_newsletter_report).
+// through the email_events trigger that keeps the report's counters (migration *_newsletter_report).
 // `npm run bench -- newsletter-report [--db postgres|pglite] [--count N]`. Goal: report p95 ≤ 200 ms.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

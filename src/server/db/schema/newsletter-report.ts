@@ -3,7 +3,7 @@ import { campaigns } from './campaigns';
 
 /*
  * A newsletter's report, kept as its send moves on: statement-level triggers on email_events,
- * outbox_messages and campaign_contacts (hand-written in migration 0044_newsletter_report) fold each
+ * outbox_messages and campaign_contacts (hand-written in migration *_newsletter_report) fold each
  * INSERT, UPDATE, DELETE or COPY batch of a newsletter's send into these two tables, so progress and
  * the report read a hundred counter rows instead of counting a million events and every recipient.
  * Keyed by the send's engine campaign (newsletters.campaign_id).

@@ -21,7 +21,7 @@ import {
 } from '../../db/schema/index';
 
 /*
- * The report's counters (kept by the email_events trigger, migration 0044_newsletter_report) against a
+ * The report's counters (kept by the email_events trigger, migration *_newsletter_report) against a
  * from-scratch aggregation of the event log, the way the report read it before: a random stream of
  * events written in random batches — single rows, multi-row inserts, concurrent writers —, with noise
  * the report must skip (another user's newsletter, an event under the wrong owner, engine-only types,

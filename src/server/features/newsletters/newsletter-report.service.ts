@@ -39,7 +39,7 @@ type CountRow = { metric: string; key: string; url: string | null; n: number };
 
 /*
  * Everything the report and progress show of a send, from the counter rows the triggers of migration
- * 0044_newsletter_report keep (schema/newsletter-report.ts): a hundred rows or so, read by their primary
+ * *_newsletter_report keep (schema/newsletter-report.ts): a hundred rows or so, read by their primary
  * key whatever the number of recipients and events. The owner check ran before (getNewsletterRow).
  */
 async function readCounts(db: Database, campaignId: string): Promise<CountRow[]> {
