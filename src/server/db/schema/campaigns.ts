@@ -177,6 +177,8 @@ export const newsletters = pgTable(
     index('newsletters_user_idx').on(t.userId, t.createdAt),
     uniqueIndex('newsletters_web_token_key').on(t.webToken),
     index('newsletters_scheduled_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
+    // The report's trigger finds an event's newsletter by its engine campaign (newsletter-report.ts).
+    index('newsletters_campaign_idx').on(t.campaignId).where(sql`${t.campaignId} is not null`),
   ],
 );
 
