@@ -84,6 +84,7 @@ import { createLogSink } from './lib/log-sink';
 import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
+import { registerPublicSite } from './lib/public-site';
 import type { Secrets } from './lib/secrets';
 import { seedLibraryTemplates } from './seed/templates/index';
 
@@ -346,6 +347,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     });
   }
+  // robots.txt, sitemap.xml and the prerendered public pages (issue #19 §3).
+  registerPublicSite(app, { appUrl: env.APP_URL, webDist });
 
   return app;
 }

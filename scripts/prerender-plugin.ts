@@ -1,0 +1,118 @@
+/**
+ * Issue #19 §3: after `vite build` writes the client, renders every public page to HTML with its spec §2
+ * metadata (title, description, keywords, robots, Open Graph and Twitter cards) so crawlers and visitors
+ * without JavaScript get the content. The pages go to dist/web/prerendered/ with a manifest (path → file);
+ * the server sends them to visitors without a session (src/server/lib/public-site.ts) and the client
+ * hydrates them (src/web/main.tsx).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Plugin, ResolvedConfig } from 'vite';
+import { createServer } from 'vite';
+import {
+  PRERENDER_DIR,
+  PRERENDER_MANIFEST,
+  PUBLIC_PAGE_PATHS,
+  prerenderFileName,
+} from '../src/shared/public-site';
+
+interface PageMeta {
+  title: string;
+  description: string;
+  keywords?: string;
+  robots: string;
+}
+
+interface PrerenderModule {
+  renderPage(path: string): Promise<{ html: string; meta: PageMeta }>;
+  finish(): void;
+}
+
+/** Set while the plugin's own SSR server loads the config, so that server does not prerender again. */
+const CHILD_FLAG = 'TAMBARI_PRERENDERING';
+
+function escapeAttribute(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/** The head tags of a page: what usePageMeta writes at run time, here in the HTML itself. */
+export function headTags(meta: PageMeta): string {
+  const tags: Array<[string, string, string | undefined]> = [
+    ['name', 'description', meta.description],
+    ['name', 'keywords', meta.keywords],
+    ['name', 'robots', meta.robots],
+    ['property', 'og:title', meta.title],
+    ['property', 'og:description', meta.description],
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', 'Tambari'],
+    ['name', 'twitter:card', 'summary_large_image'],
+    ['name', 'twitter:title', meta.title],
+    ['name', 'twitter:description', meta.description],
+  ];
+  const lines = [`<title>${escapeAttribute(meta.title)}</title>`];
+  for (const [attribute, key, content] of tags) {
+    if (content) lines.push(`<meta ${attribute}="${key}" content="${escapeAttribute(content)}" />`);
+  }
+  return lines.join('\n    ');
+}
+
+/** The built index.html with a page's head tags and its rendered markup in #root. */
+export function composePage(template: string, html: string, meta: PageMeta): string {
+  const withHead = template
+    .replace(/<title>[\s\S]*?<\/title>/, '')
+    .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
+    .replace('</head>', `    ${headTags(meta)}\n  </head>`);
+  if (!withHead.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
+  return (
+    withHead
+      .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="">${html}</div>`)
+      // The content is in the page: no need to tell the visitor it needs JavaScript to read it.
+      .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '')
+  );
+}
+
+export function prerenderPublicPages(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'tambari:prerender-public-pages',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async closeBundle() {
+      if (process.env[CHILD_FLAG] || config.build.ssr) return;
+      const outDir = config.build.outDir;
+      const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
+      process.env[CHILD_FLAG] = '1';
+      const server = await createServer({
+        configFile: config.configFile,
+        mode: 'production',
+        logLevel: 'error',
+        appType: 'custom',
+        server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+      });
+      try {
+        const module = (await server.ssrLoadModule('/prerender.tsx')) as PrerenderModule;
+        const target = path.join(outDir, PRERENDER_DIR);
+        await mkdir(target, { recursive: true });
+        const manifest: Record<string, string> = {};
+        for (const pagePath of PUBLIC_PAGE_PATHS) {
+          const { html, meta } = await module.renderPage(pagePath);
+          const file = prerenderFileName(pagePath);
+          await writeFile(path.join(target, file), composePage(template, html, meta));
+          manifest[pagePath] = file;
+        }
+        module.finish();
+        await writeFile(path.join(target, PRERENDER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+        config.logger.info(`prerendered ${PUBLIC_PAGE_PATHS.length} public pages into ${PRERENDER_DIR}/`);
+      } finally {
+        await server.close();
+        delete process.env[CHILD_FLAG];
+      }
+    },
+  };
+}
