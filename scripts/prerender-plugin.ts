@@ -5,8 +5,10 @@
  * the server sends them to visitors without a session (src/server/lib/public-site.ts) and the client
  * hydrates them (src/web/main.tsx).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
 import type { Plugin, ResolvedConfig } from 'vite';
 import { createServer } from 'vite';
 import {
@@ -109,10 +111,41 @@ export function prerenderPublicPages(): Plugin {
         module.finish();
         await writeFile(path.join(target, PRERENDER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
         config.logger.info(`prerendered ${PUBLIC_PAGE_PATHS.length} public pages into ${PRERENDER_DIR}/`);
+        config.logger.info(`compressed ${await precompress(outDir)} files (.br, .gz)`);
       } finally {
         await server.close();
         delete process.env[CHILD_FLAG];
       }
     },
   };
+}
+
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|xml)$/;
+
+/**
+ * Writes a Brotli (.br) and a gzip (.gz) copy beside every text file of the built client, once, at build
+ * time: @fastify/static's `preCompressed` sends them to browsers that accept them (issue #19 §3: the
+ * public pages' JavaScript and CSS travel compressed, with no compression work per request).
+ */
+export async function precompress(dir: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if ((await stat(file)).size < 1024) continue;
+    const content = await readFile(file);
+    const [br, gz] = await Promise.all([
+      promisify(brotliCompress)(content, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+        },
+      }),
+      promisify(gzip)(content, { level: 9 }),
+    ]);
+    await writeFile(`${file}.br`, br);
+    await writeFile(`${file}.gz`, gz);
+    count += 1;
+  }
+  return count;
 }

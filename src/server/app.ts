@@ -339,6 +339,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text file (scripts/prerender-plugin.ts).
+      preCompressed: true,
       // Vite fingerprints everything under assets/, so those files never change under the same name.
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
