@@ -34,6 +34,7 @@ import { testRunRoutes } from './features/campaigns/test-run.routes';
 import { costOptimizationRoutes } from './features/cost-optimization/cost-optimization.routes';
 import { currencyRoutes } from './features/currency/currency.routes';
 import { createRatesCache } from './features/currency/currency.service';
+import { databaseDownloadRoutes } from './features/database-download/database-download.routes';
 import { devMailboxRoutes } from './features/dev-mailbox/dev-mailbox.routes';
 import { type DevMailbox, startDevMailbox } from './features/dev-mailbox/dev-mailbox.server';
 import { directoryRoutes } from './features/directory/directory.routes';
@@ -313,6 +314,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(referenceRoutes);
   await app.register(leadsRoutes);
   await app.register(listsRoutes);
+  await app.register(databaseDownloadRoutes);
   await app.register(signupFormsRoutes);
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);

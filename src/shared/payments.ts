@@ -60,6 +60,8 @@ export const pricingPlanSchema = z.object({
   countryLimit: z.number().int(),
   /** -1 = all categories */
   categoryLimit: z.number().int(),
+  /** directory records a month through /database-download; 0 = not included, -1 = unlimited */
+  downloadLimit: z.number().int(),
   sortOrder: z.number().int(),
   active: z.boolean(),
 });
@@ -80,6 +82,7 @@ export const adminUpdatePricingPlanSchema = z
     senderAccountLimit: z.number().int().min(1).max(1000).optional(),
     countryLimit: limit.optional(),
     categoryLimit: limit.optional(),
+    downloadLimit: limit.optional(),
     sortOrder: z.number().int().min(0).max(1000).optional(),
     active: z.boolean().optional(),
   })
@@ -98,6 +101,7 @@ export const userPlanSchema = z.object({
   senderAccountLimit: z.number().int(),
   countryLimit: z.number().int(),
   categoryLimit: z.number().int(),
+  downloadLimit: z.number().int(),
   subscriptionStatus: z.string().nullable(),
   subscriptionInterval: z.enum(BILLING_INTERVALS).nullable(),
   subscriptionCurrentPeriodEnd: z.string().nullable(),
@@ -111,6 +115,7 @@ export const PLAN_LIMIT_KINDS = [
   'senderAccounts',
   'countries',
   'categories',
+  'downloads',
 ] as const;
 export type PlanLimitKind = (typeof PLAN_LIMIT_KINDS)[number];
 

@@ -130,7 +130,8 @@ export const senderAccountInputSchema = z
     label: headerSafe(80, 'Name').optional(),
     fromName: headerSafe(120, 'From name').pipe(z.string().min(1, 'Enter the name recipients will see')),
     fromEmail: emailSchema,
-    replyTo: emailSchema.optional().or(z.literal('').transform(() => undefined)),
+    /** Omitted on update keeps the stored value; empty clears it (so do company, label, dkimSelector). */
+    replyTo: z.literal('').or(emailSchema).optional(),
     /** The company `{{ senderCompany }}` names; empty clears it. */
     company: headerSafe(SENDER_COMPANY_MAX, 'Company').optional(),
     postalAddress: z

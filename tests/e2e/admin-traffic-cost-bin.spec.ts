@@ -31,8 +31,11 @@ test('website traffic: a signed-out visit to a public page is counted without a 
   const beacon = visitorPage.waitForResponse((r) => r.url().endsWith('/api/traffic/page-view'));
   await visitorPage.goto('/features');
   expect((await beacon).status()).toBe(204);
+  // The page view is sent after the route changes: wait for it, or closing the tab may cancel it.
+  const pricingBeacon = visitorPage.waitForResponse((r) => r.url().endsWith('/api/traffic/page-view'));
   await visitorPage.getByRole('link', { name: 'Pricing' }).first().click();
   await expect(visitorPage).toHaveURL(/\/pricing$/);
+  expect((await pricingBeacon).status()).toBe(204);
   // Nothing was stored in the visitor's browser to follow them.
   expect(await visitor.cookies()).toEqual([]);
   await visitor.close();

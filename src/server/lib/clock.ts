@@ -15,3 +15,13 @@ export function advanceClock(ms: number): void {
 export function resetClock(): void {
   offsetMs = 0;
 }
+
+/** The first instant of the month `at` falls in (UTC): where the plans' per-month allowances start. */
+export function startOfUtcMonth(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+/** The first instant of the month after `at`'s (UTC): when a monthly allowance renews. */
+export function startOfNextUtcMonth(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+}

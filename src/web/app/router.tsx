@@ -46,6 +46,7 @@ const AdminSubscriptionsPage = lazy(() => import('@/features/admin/routes/admin-
 const DataEntryPage = lazy(() => import('@/features/data-entry/routes/data-entry-page'));
 const LeadDiscoveryPage = lazy(() => import('@/features/contacts/routes/lead-discovery-page'));
 const ListDetailPage = lazy(() => import('@/features/contacts/routes/list-detail-page'));
+const DatabaseDownloadPage = lazy(() => import('@/features/contacts/routes/database-download-page'));
 const ImportPage = lazy(() => import('@/features/contacts/routes/import-page'));
 const AdminContactDatabasePage = lazy(() => import('@/features/contacts/routes/admin-contact-database-page'));
 const AdminImportPage = lazy(() => import('@/features/contacts/routes/admin-import-page'));
@@ -194,6 +195,7 @@ export const routes = [
               { path: 'lead-discovery', element: <LeadDiscoveryPage /> },
               { path: 'lead-discovery/import', element: <ImportPage /> },
               { path: 'lead-discovery/lists/:listId', element: <ListDetailPage /> },
+              { path: 'database-download', element: <DatabaseDownloadPage /> },
               { path: 'contacts', element: <Navigate to="/lead-discovery" replace /> },
               { path: 'admin/contact-database', element: <AdminContactDatabasePage /> },
               { path: 'admin/contact-database/import', element: <AdminImportPage /> },

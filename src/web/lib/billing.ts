@@ -96,6 +96,8 @@ export interface LimitSource {
   senderAccountLimit?: number | null;
   countryLimit?: number | null;
   categoryLimit?: number | null;
+  /** Directory contacts a month through /database-download; 0 = not included. */
+  downloadLimit?: number | null;
 }
 
 export interface LimitRow {
@@ -274,6 +276,13 @@ export function planFeatureLines(plan: LimitSource & { id: PlanId }): string[] {
         : formatLimit(plan.categoryLimit, { one: 'category', other: 'categories' });
       lines.push(`${countries}, ${categories} in lead discovery`);
     }
+  }
+  if (plan.downloadLimit != null && plan.downloadLimit !== 0) {
+    lines.push(
+      isUnlimited(plan.downloadLimit)
+        ? 'Unlimited database downloads'
+        : `${formatLimit(plan.downloadLimit, { one: 'database contact', other: 'database contacts' })} to download a month`,
+    );
   }
   if (hasSenderRotation(plan)) lines.push('Smart sender rotation');
   return lines;

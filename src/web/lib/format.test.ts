@@ -30,4 +30,16 @@ describe('humanizeDates', () => {
     );
     expect(humanizeDates('Order 12345 of 3 items', 'en-GB')).toBe('Order 12345 of 3 items');
   });
+
+  it('leaves a date that is part of a file name, a path or an id as it is', () => {
+    for (const text of [
+      'Saved as tambari-contacts-2026-11-27.csv.',
+      'See /archive/2026-11-27/issue',
+      'Backup 2026-11-27.tar.gz is ready',
+      'Run report_2026-11-27 again',
+    ]) {
+      expect(humanizeDates(text, 'en-GB')).toBe(text);
+    }
+    expect(humanizeDates('Back on 2026-12-01.', 'en-GB')).toBe('Back on 1 Dec 2026.');
+  });
 });

@@ -40,8 +40,12 @@ export function formatNumber(value: number): string {
   return new Intl.NumberFormat().format(value);
 }
 
-/** An ISO 8601 date or timestamp inside a sentence ("2026-12-01", "2026-12-01T07:00:00.000Z"). */
-const ISO_IN_TEXT = /\b(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+/**
+ * An ISO 8601 date or timestamp inside a sentence ("2026-12-01", "2026-12-01T07:00:00.000Z"), but not one
+ * that is part of a file name, a path or an id ("contacts-2026-11-27.csv", "/archive/2026-11-27/").
+ */
+const ISO_IN_TEXT =
+  /(?<![\w./-])(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w/-]|\.\w)/g;
 
 /**
  * Rewrites machine dates that reach a message (a server's text, an error) the way people read them:

@@ -4,6 +4,7 @@ export * from './campaigns';
 export * from './contacts';
 export * from './data-entry';
 export * from './dev-mailbox';
+export * from './downloads';
 export * from './imap-idle';
 export * from './imports';
 export * from './operations';

@@ -25,6 +25,8 @@ export const pricingPlans = pgTable('pricing_plans', {
   senderAccountLimit: integer('sender_account_limit').notNull(),
   countryLimit: integer('country_limit').notNull(),
   categoryLimit: integer('category_limit').notNull(),
+  /** Directory records a month through /database-download; 0 = not included, -1 = unlimited. */
+  downloadLimit: integer('download_limit').notNull().default(0),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

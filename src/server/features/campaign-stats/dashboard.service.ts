@@ -8,7 +8,7 @@ import {
 } from '../../../shared/campaign-stats';
 import type { Database } from '../../db/client';
 import { campaignContacts, campaigns, newsletters } from '../../db/schema/index';
-import { now } from '../../lib/clock';
+import { now, startOfUtcMonth } from '../../lib/clock';
 import { countFromFacets } from '../directory/directory.service';
 import { availableLeadScope } from '../leads/leads.service';
 import { countRecipients } from '../plans/plan-access.service';
@@ -19,11 +19,6 @@ import { countsByCampaign } from './campaign-stats.service';
  * /api/user/{campaigns,newsletters}/recent). "This month" is the calendar month in UTC, the same month
  * the plan's per-month limits count.
  */
-
-/** The first instant of the month `at` falls in (UTC). */
-export function startOfUtcMonth(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-}
 
 /** Campaign rows (one per campaign, newsletter or bulk send) → their recipients. */
 async function recipientCounts(db: Database, campaignIds: string[]): Promise<Map<string, number>> {

@@ -18,8 +18,7 @@ import {
   type UserStats,
 } from '../../../shared/campaign-stats';
 import { campaigns, leadScopes, newsletters } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { startOfUtcMonth } from './dashboard.service';
+import { now, startOfUtcMonth } from '../../lib/clock';
 
 let app: FastifyInstance;
 

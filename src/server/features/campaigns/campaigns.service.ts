@@ -18,7 +18,7 @@ import {
   emailEvents,
   outboxMessages,
 } from '../../db/schema/index';
-import { now } from '../../lib/clock';
+import { now, startOfUtcMonth } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { assertOwnLists } from '../lists/lists.service';
@@ -200,10 +200,6 @@ export async function listCampaigns(options: {
       replied: Number(e?.replied ?? 0),
     };
   });
-}
-
-function startOfUtcMonth(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
 }
 
 /** Spec §6: campaigns created this calendar month count against the plan's campaign limit. */

@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { CampaignAudience, CampaignStep } from '../../../shared/campaigns';
 import { shownUrl, type UnsafeUrl } from '../../../shared/mail-links';
 import type { PersonalizePreview, PreviewContact, TestSendResult } from '../../../shared/personalize';
 import type { Database } from '../../db/client';
-import {
-  campaignContacts,
-  campaignSenderAccounts,
-  contactLists,
-  senderAccounts,
-  users,
-} from '../../db/schema/index';
+import { campaignContacts, campaignSenderAccounts, senderAccounts, users } from '../../db/schema/index';
 import { AppError, notFound } from '../../lib/errors';
 import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
+import { customFieldsOfLists } from '../lists/lists.service';
 import {
   findMergeTagProblems,
   type PersonalizeContact,
@@ -163,26 +158,6 @@ export async function firstActiveAccount(
   return row?.account ?? null;
 }
 
-/** The custom fields of the audience's lists: merge tags a campaign to them may use. */
-export async function knownFieldsOf(
-  db: Database,
-  userId: string,
-  listIds: readonly string[],
-): Promise<string[]> {
-  if (listIds.length === 0) return [];
-  const rows = await db
-    .select({ customFields: contactLists.customFields })
-    .from(contactLists)
-    .where(
-      and(
-        eq(contactLists.userId, userId),
-        inArray(contactLists.id, [...listIds]),
-        isNull(contactLists.deletedAt),
-      ),
-    );
-  return [...new Set(rows.flatMap((r) => r.customFields ?? []))];
-}
-
 async function loadVariant(db: Database, campaign: CampaignRow, stepId: string, variantKey: string) {
   const steps = await loadSteps({ db, campaignId: campaign.id });
   const step = steps.find((s) => s.id === stepId);
@@ -305,7 +280,7 @@ export async function previewCampaignStep(
   const [chosen, account, knownFields] = await Promise.all([
     chooseContact({ ...options, campaign, role: user.role }),
     firstActiveAccount(db, campaign),
-    knownFieldsOf(db, campaign.userId, campaign.audience.listIds ?? []),
+    customFieldsOfLists(db, campaign.userId, campaign.audience.listIds ?? []),
   ]);
   const sender = senderOf(account, user);
   const rendered = renderForContact({
@@ -353,7 +328,7 @@ export async function previewContent(
   const { db } = options;
   const user = await userRow(db, options.userId);
   const listIds = options.listIds ?? [];
-  const knownFields = await knownFieldsOf(db, options.userId, listIds);
+  const knownFields = await customFieldsOfLists(db, options.userId, listIds);
   let contact: PersonalizeContact | null = null;
   if (listIds.length > 0) {
     try {
@@ -431,7 +406,7 @@ export async function sendCampaignTestEmail(
   const warnings = testSendWarnings({
     subject: variant.subject,
     html: variant.bodyHtml,
-    knownFields: await knownFieldsOf(db, campaign.userId, campaign.audience.listIds ?? []),
+    knownFields: await customFieldsOfLists(db, campaign.userId, campaign.audience.listIds ?? []),
   });
   const account = await getSenderAccountRow({ db, userId: options.userId, id: options.senderAccountId });
   const user = await userRow(db, options.userId);

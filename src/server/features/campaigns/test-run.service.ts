@@ -11,17 +11,12 @@ import { campaigns, campaignTestRunMessages, campaignTestRuns, senderAccounts } 
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { customFieldsOfLists } from '../lists/lists.service';
 import { renderForContact, renderSeed, testSendWarnings } from '../personalization/personalization.service';
 import { sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
 import { composeTestMessage } from '../sending/sending.service';
 import { getCampaignRow } from './campaigns.service';
-import {
-  knownFieldsOf as audienceFieldsOf,
-  chooseContact,
-  firstActiveAccount,
-  type TestSendContext,
-  userRow,
-} from './preview.service';
+import { chooseContact, firstActiveAccount, type TestSendContext, userRow } from './preview.service';
 import { chooseVariant } from './sequencing';
 import { loadSteps } from './steps.service';
 import { repliesInThread, replyReferences, replySubject } from './thread-reply';
@@ -96,7 +91,7 @@ export async function startTestRun(options: {
   const copies: { position: number; subject: string; html: string; threaded: boolean }[] = [];
   let threadSubject: string | null = null;
   const warnings: string[] = [];
-  const knownFields = await audienceFieldsOf(db, userId, campaign.audience.listIds ?? []);
+  const knownFields = await customFieldsOfLists(db, userId, campaign.audience.listIds ?? []);
   for (const step of [...steps].sort((a, b) => a.position - b.position)) {
     const variant = chooseVariant(step, contactKey);
     if (!variant) continue;

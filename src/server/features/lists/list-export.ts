@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { LIST_CONTACT_FIELDS } from '../../../shared/contacts';
+import { escapeCsvFormula } from '../../../shared/imports';
 import type { Database } from '../../db/client';
 import { getListRow, listContactBatches } from './lists.service';
 
@@ -10,8 +11,7 @@ import { getListRow, listContactBatches } from './lists.service';
  * which can run commands or leak data; a leading apostrophe makes it plain text (OWASP CSV injection).
  */
 export function escapeCsvCell(value: string | null | undefined): string {
-  if (value == null) return '';
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return value == null ? '' : escapeCsvFormula(value);
 }
 
 export function exportFileName(listName: string): string {

@@ -165,6 +165,29 @@ export async function assertOwnLists(options: {
   }
 }
 
+/**
+ * The custom fields of a user's live lists: the merge tags a campaign or newsletter to them may use
+ * besides the built-in ones. Another user's or a deleted list adds nothing.
+ */
+export async function customFieldsOfLists(
+  db: Database,
+  userId: string,
+  listIds: readonly string[],
+): Promise<string[]> {
+  if (listIds.length === 0) return [];
+  const rows = await db
+    .select({ customFields: contactLists.customFields })
+    .from(contactLists)
+    .where(
+      and(
+        eq(contactLists.userId, userId),
+        inArray(contactLists.id, [...listIds]),
+        isNull(contactLists.deletedAt),
+      ),
+    );
+  return [...new Set(rows.flatMap((r) => r.customFields ?? []))];
+}
+
 export async function getListById(options: {
   db: Database;
   userId: string;

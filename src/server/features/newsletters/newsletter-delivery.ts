@@ -5,13 +5,14 @@ import { newsletters, senderAccounts } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import type { SenderNetwork } from '../../lib/network-guard';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
+import { customFieldsOfLists } from '../lists/lists.service';
 import { renderForContact, toPersonalizeContact } from '../personalization/personalization.service';
 import { getSenderAccountRow, sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
 import { composeTestMessage } from '../sending/sending.service';
 import { hasVisibleContent } from './bulk-html';
 import { sendableHtml } from './newsletter-send.service';
 import { getNewsletterRow } from './newsletters.service';
-import { findNewsletterPlaceholders, listFields } from './presend-check';
+import { findNewsletterPlaceholders } from './presend-check';
 
 /*
  * The two ways to see a newsletter outside the send: a test email to yourself through one of your
@@ -113,7 +114,7 @@ export async function sendNewsletterTest(options: {
   // The test goes anyway; what a real send would refuse (presend-check.ts) comes back as warnings.
   const warnings = findNewsletterPlaceholders({
     ...row,
-    knownFields: await listFields(db, user.id, row.listIds),
+    knownFields: await customFieldsOfLists(db, user.id, row.listIds),
   }).map((issue) => issue.message);
   const account = await getSenderAccountRow({ db, userId: user.id, id: options.input.senderAccountId });
   const to = options.input.to ?? user.email;

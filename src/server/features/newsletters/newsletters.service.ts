@@ -13,7 +13,7 @@ import {
 } from '../../../shared/newsletters';
 import type { Database } from '../../db/client';
 import { campaignContacts, emailEvents, newsletters } from '../../db/schema/index';
-import { now } from '../../lib/clock';
+import { now, startOfUtcMonth } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
@@ -196,16 +196,12 @@ export async function getNewsletter(options: {
   return newsletterDto(options.db, options.appUrl, await getNewsletterRow(options));
 }
 
-function startOfMonth(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-}
-
 /** Newsletters and bulk emails created this calendar month count against the plan's monthly allowance. */
 export async function countNewslettersThisMonth(db: Database, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(newsletters)
-    .where(and(eq(newsletters.userId, userId), gte(newsletters.createdAt, startOfMonth(now()))));
+    .where(and(eq(newsletters.userId, userId), gte(newsletters.createdAt, startOfUtcMonth(now()))));
   return Number(row?.n ?? 0);
 }
 

@@ -1,4 +1,3 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { CheckIssue } from '../../../shared/errors';
 import {
   BLOCK_TYPE_LABELS,
@@ -13,8 +12,8 @@ import {
   textUrls,
 } from '../../../shared/placeholders';
 import type { Database } from '../../db/client';
-import { contactLists } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
+import { customFieldsOfLists } from '../lists/lists.service';
 import { findCopyPlaceholders, mergeTagPlaceholders } from '../personalization/personalization.service';
 
 /*
@@ -31,26 +30,6 @@ export const PRESEND_MESSAGES = {
 
 /** Most placeholders named in the message; `errors` lists them all. */
 const NAMED = 2;
-
-/** The custom fields of the lists: the merge tags a newsletter to them may use besides the built-in ones. */
-export async function listFields(
-  db: Database,
-  userId: string,
-  listIds: readonly string[],
-): Promise<string[]> {
-  if (listIds.length === 0) return [];
-  const rows = await db
-    .select({ customFields: contactLists.customFields })
-    .from(contactLists)
-    .where(
-      and(
-        eq(contactLists.userId, userId),
-        inArray(contactLists.id, [...listIds]),
-        isNull(contactLists.deletedAt),
-      ),
-    );
-  return [...new Set(rows.flatMap((r) => r.customFields ?? []))];
-}
 
 /** A block's words as the author wrote them (merge tags included) and its links. */
 function blockContent(block: NewsletterBlock | ColumnBlock): { text: string; links: string[] } {
@@ -159,7 +138,7 @@ export async function assertNoPlaceholders(options: {
   };
   listIds: readonly string[];
 }): Promise<void> {
-  const knownFields = await listFields(options.db, options.userId, options.listIds);
+  const knownFields = await customFieldsOfLists(options.db, options.userId, options.listIds);
   const issues = findNewsletterPlaceholders({ ...options.row, knownFields });
   if (issues.length === 0) return;
   const more = issues.length - NAMED;

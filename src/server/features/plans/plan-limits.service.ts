@@ -20,6 +20,8 @@ export interface PlanLimits {
   senderAccounts: number;
   countries: number;
   categories: number;
+  /** directory records a month through /database-download */
+  downloads: number;
 }
 
 const LIMIT_COLUMN: Record<PlanLimitKind, keyof PricingPlan> = {
@@ -29,6 +31,7 @@ const LIMIT_COLUMN: Record<PlanLimitKind, keyof PricingPlan> = {
   senderAccounts: 'senderAccountLimit',
   countries: 'countryLimit',
   categories: 'categoryLimit',
+  downloads: 'downloadLimit',
 };
 
 /** How each limit reads in a sentence: singular, plural, and the period it counts over. */
@@ -39,6 +42,7 @@ const LIMIT_WORDS: Record<PlanLimitKind, { one: string; many: string; per: strin
   senderAccounts: { one: 'sender account', many: 'sender accounts', per: '' },
   countries: { one: 'country', many: 'countries', per: '', all: 'all countries' },
   categories: { one: 'business category', many: 'business categories', per: '', all: 'all categories' },
+  downloads: { one: 'contact download', many: 'contact downloads', per: ' a month' },
 };
 
 async function loadUser(db: Database, userId: string) {
@@ -85,6 +89,7 @@ function toLimits(plan: PricingPlan): PlanLimits {
     senderAccounts: plan.senderAccountLimit,
     countries: plan.countryLimit,
     categories: plan.categoryLimit,
+    downloads: plan.downloadLimit,
   };
 }
 
@@ -113,6 +118,7 @@ export async function getUserPlan({ db, userId }: { db: Database; userId: string
     senderAccountLimit: limitsPlan.senderAccountLimit,
     countryLimit: limitsPlan.countryLimit,
     categoryLimit: limitsPlan.categoryLimit,
+    downloadLimit: limitsPlan.downloadLimit,
     subscriptionStatus: row.subscriptionStatus,
     subscriptionInterval: (row.subscriptionInterval ?? null) as BillingInterval | null,
     subscriptionCurrentPeriodEnd: row.subscriptionCurrentPeriodEnd?.toISOString() ?? null,

@@ -27,6 +27,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     senderAccountLimit: 1,
     countryLimit: 1,
     categoryLimit: 1,
+    downloadLimit: 0,
     sortOrder: 0,
   },
   {
@@ -41,6 +42,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     senderAccountLimit: 3,
     countryLimit: -1,
     categoryLimit: -1,
+    downloadLimit: 2_000,
     sortOrder: 1,
   },
   {
@@ -55,6 +57,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     senderAccountLimit: 10,
     countryLimit: -1,
     categoryLimit: -1,
+    downloadLimit: 10_000,
     sortOrder: 2,
   },
   {
@@ -69,6 +72,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     senderAccountLimit: 40,
     countryLimit: -1,
     categoryLimit: -1,
+    downloadLimit: -1,
     sortOrder: 3,
   },
 ];
@@ -95,6 +99,7 @@ export function toPricingPlan(row: PlanRow): PricingPlan {
     senderAccountLimit: row.senderAccountLimit,
     countryLimit: row.countryLimit,
     categoryLimit: row.categoryLimit,
+    downloadLimit: row.downloadLimit,
     sortOrder: row.sortOrder,
     active: row.active,
   };

@@ -161,17 +161,17 @@ function duplicateFrom(fromEmail: string): AppError {
 function plainColumns(input: SenderAccountFields) {
   return {
     label: input.label?.trim() || input.fromEmail,
-    fromName: input.fromName,
-    fromEmail: input.fromEmail,
     replyTo: input.replyTo || null,
     company: input.company?.trim() || null,
+    dkimSelector: input.dkimSelector || null,
+    fromName: input.fromName,
+    fromEmail: input.fromEmail,
     postalAddress: input.postalAddress,
     dailyCap: input.dailyCap,
     warmupEnabled: input.warmupEnabled,
     warmupStart: input.warmupStart,
     warmupIncrement: input.warmupIncrement,
     timeZone: input.timeZone,
-    dkimSelector: input.dkimSelector || null,
     sentFolderEnabled: input.sentFolderEnabled,
   };
 }
@@ -267,6 +267,10 @@ export async function updateSenderAccount(
   assertValidTimeZone(input.timeZone);
   const at = now();
   const changes: Partial<typeof senderAccounts.$inferInsert> = { ...plainColumns(input), updatedAt: at };
+  // An optional identity field the update does not mention keeps its stored value (empty clears it).
+  for (const field of ['label', 'replyTo', 'company', 'dkimSelector'] as const) {
+    if (input[field] === undefined) delete changes[field];
+  }
   if (input.warmupEnabled && !current.warmupEnabled)
     changes.warmupStartedOn = accountLocalDate(at, input.timeZone);
   if (!input.warmupEnabled) changes.warmupStartedOn = null;

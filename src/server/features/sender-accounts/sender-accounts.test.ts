@@ -342,6 +342,41 @@ describe('sender accounts', () => {
       expect((await storedRow(account.id)).company).toBeNull();
     });
 
+    it('leaves the company, reply-to, name and DKIM selector alone when an update omits them', async () => {
+      const user = await paidUser();
+      const account = await create(user, {
+        company: 'Kano Foods Ltd',
+        replyTo: 'sales@kanofoods.test',
+        label: 'Sales desk',
+        dkimSelector: 's1',
+      });
+      const payload: Record<string, unknown> = input({ fromEmail: account.fromEmail, dailyCap: 90 });
+      delete payload.smtpPassword;
+      const renamed = await call(user)({
+        method: 'PATCH',
+        url: `/api/sender-accounts/${account.id}`,
+        payload,
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(renamed.json<SenderAccount>()).toMatchObject({
+        dailyCap: 90,
+        company: 'Kano Foods Ltd',
+        replyTo: 'sales@kanofoods.test',
+        label: 'Sales desk',
+      });
+      expect((await storedRow(account.id)).dkimSelector).toBe('s1');
+
+      // An empty value is the user clearing the field.
+      const cleared = await call(user)({
+        method: 'PATCH',
+        url: `/api/sender-accounts/${account.id}`,
+        payload: { ...payload, company: '', replyTo: '', dkimSelector: '' },
+      });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      expect(cleared.json<SenderAccount>()).toMatchObject({ company: null, replyTo: null });
+      expect((await storedRow(account.id)).dkimSelector).toBeNull();
+    });
+
     it('keeps the stored password when none is sent and replaces it when one is', async () => {
       const user = await paidUser();
       const account = await create(user);

@@ -27,6 +27,7 @@ const LIMIT_FIELDS = [
   { key: 'senderAccountLimit', label: 'Sender accounts', scope: false },
   { key: 'countryLimit', label: 'Countries', scope: true },
   { key: 'categoryLimit', label: 'Business categories', scope: true },
+  { key: 'downloadLimit', label: 'Contact downloads a month', scope: false },
 ] as const;
 
 type LimitKey = (typeof LIMIT_FIELDS)[number]['key'];

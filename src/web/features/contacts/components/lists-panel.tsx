@@ -342,6 +342,12 @@ export function ListsPanel() {
             <Trash2 aria-hidden="true" />
             Recycle bin
           </Button>
+          <Button variant="ghost" asChild>
+            <Link to="/database-download" data-testid="open-database-download">
+              <Download aria-hidden="true" />
+              Database download
+            </Link>
+          </Button>
           <Button variant="outline" asChild>
             <Link to="/lead-discovery/import" data-testid="import-csv">
               <FileUp aria-hidden="true" />

@@ -250,7 +250,8 @@ describe('validateSenderForm', () => {
       dailyCap: 120,
       timeZone: 'Africa/Lagos',
     });
-    expect(result.input.replyTo).toBeUndefined();
+    // Blank is sent as empty: on an edit that clears the stored reply-to (omitting it would keep it).
+    expect(result.input.replyTo).toBe('');
   });
 
   it('names a port outside 1–65535 on the port field, and takes any other', () => {

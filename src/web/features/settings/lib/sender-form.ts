@@ -222,7 +222,7 @@ export function toSenderInput(values: SenderFormValues, mode: SenderFormMode): S
     warmupStart: values.warmupStart.trim(),
     warmupIncrement: values.warmupIncrement.trim(),
     timeZone: values.timeZone,
-    dkimSelector: blankToUndefined(values.dkimSelector),
+    dkimSelector: values.dkimSelector.trim(),
   };
   if (values.imapEnabled) {
     input.imapHost = blankToUndefined(values.imapHost);
