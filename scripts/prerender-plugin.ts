@@ -62,9 +62,21 @@ export function headTags(meta: PageMeta): string {
   return lines.join('\n    ');
 }
 
-/** The built index.html with a page's head tags and its rendered markup in #root. */
-export function composePage(template: string, html: string, meta: PageMeta): string {
+/**
+ * The built index.html with a page's head tags and its rendered markup in #root. The stylesheets given
+ * (href → CSS) are inlined: the page paints from the HTML alone, without waiting for a second request.
+ */
+export function composePage(
+  template: string,
+  html: string,
+  meta: PageMeta,
+  styles: ReadonlyMap<string, string> = new Map(),
+): string {
   const withHead = template
+    .replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (link, href: string) => {
+      const css = styles.get(href);
+      return css === undefined ? link : `<style>${css}</style>`;
+    })
     .replace(/<title>[\s\S]*?<\/title>/, '')
     .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
     .replace('</head>', `    ${headTags(meta)}\n  </head>`);
@@ -89,6 +101,10 @@ export function prerenderPublicPages(): Plugin {
       if (process.env[CHILD_FLAG] || config.build.ssr) return;
       const outDir = config.build.outDir;
       const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
+      const styles = new Map<string, string>();
+      for (const [, href] of template.matchAll(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"/g)) {
+        styles.set(href!, await readFile(path.join(outDir, href!), 'utf8'));
+      }
       process.env[CHILD_FLAG] = '1';
       const server = await createServer({
         configFile: config.configFile,
@@ -105,7 +121,7 @@ export function prerenderPublicPages(): Plugin {
         for (const pagePath of PUBLIC_PAGE_PATHS) {
           const { html, meta } = await module.renderPage(pagePath);
           const file = prerenderFileName(pagePath);
-          await writeFile(path.join(target, file), composePage(template, html, meta));
+          await writeFile(path.join(target, file), composePage(template, html, meta, styles));
           manifest[pagePath] = file;
         }
         module.finish();

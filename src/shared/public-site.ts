@@ -42,6 +42,7 @@ export const NOT_INDEXED_PATH_PREFIXES = [
   '/upgrade',
   '/launch',
   '/data-entry',
+  '/database-download',
   '/admin',
   '/payment',
   '/checkout',

@@ -36,6 +36,21 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     expect(firstHeading(page)).toBe('Plans that grow with your outreach');
   });
 
+  it('inlines the stylesheet, so the page paints without a second request', () => {
+    const built = template.replace(
+      '</head>',
+      '<link rel="stylesheet" crossorigin href="/assets/index-abc.css">\n</head>',
+    );
+    const page = composePage(
+      built,
+      '<h1>Hi</h1>',
+      getPageMeta('/about', 'About'),
+      new Map([['/assets/index-abc.css', 'h1{color:red}']]),
+    );
+    expect(page).toContain('<style>h1{color:red}</style>');
+    expect(page).not.toContain('index-abc.css');
+  });
+
   it('renders every public page signed out, with its heading and its own indexable metadata', async () => {
     for (const path of PUBLIC_PAGE_PATHS) {
       const { html, meta } = await renderPage(path);
