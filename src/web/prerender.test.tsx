@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { getPageMeta } from '@/app/page-meta';
 import { finish, renderPage } from '@/prerender';
-import { composePage } from '../../scripts/prerender-plugin';
+import { composePage } from '@/prerender-html';
 
 const template = readFileSync(new URL('./index.html', import.meta.url), 'utf8');
 
