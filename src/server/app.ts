@@ -60,6 +60,7 @@ import { referenceRoutes } from './features/reference/reference.routes';
 import { referenceCitiesCacheView, referenceCountsCacheView } from './features/reference/reference.service';
 import { schedulesRoutes } from './features/schedules/schedules.routes';
 import { scraperRoutes } from './features/scraper/scraper.routes';
+import { segmentsRoutes } from './features/segments/segments.routes';
 import { resealSenderSecrets } from './features/sender-accounts/reseal-secrets';
 import { senderAccountsRoutes } from './features/sender-accounts/sender-accounts.routes';
 import { isPublicSignupPost, signupFormsRoutes } from './features/signup-forms/signup-forms.routes';
@@ -315,6 +316,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(leadsRoutes);
   await app.register(listsRoutes);
   await app.register(databaseDownloadRoutes);
+  await app.register(segmentsRoutes);
   await app.register(signupFormsRoutes);
   await app.register(suppressionRoutes);
   await app.register(senderAccountsRoutes);

@@ -39,6 +39,8 @@ const bodyHtml = z.string().max(2 * 1024 * 1024, 'The email body is too large (m
 export const campaignAudienceSchema = z.object({
   /** The user's own lists. */
   listIds: z.array(z.uuid()).max(50).default([]),
+  /** Segments narrowing some of those lists: at most one per list, and its list among listIds. */
+  segmentIds: z.array(z.uuid()).max(50).optional(),
   /** Saved lead-discovery filters (the same shape as GET /api/leads query). */
   leadFilters: z
     .array(
@@ -245,6 +247,7 @@ const campaignBaseSchema = z.object({
   updatedAt: z.string(),
   audience: z.object({
     listIds: z.array(z.string()),
+    segmentIds: z.array(z.string()),
     leadFilters: campaignAudienceSchema.shape.leadFilters.unwrap(),
   }),
   senderAccountIds: z.array(z.string()),

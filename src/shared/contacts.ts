@@ -15,7 +15,8 @@ export type ContactSource = (typeof CONTACT_SOURCES)[number];
 export const VERIFICATION_STATUSES = ['verified', 'unverified', 'invalid'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 /** How a verification result was reached (the evidence behind "Verified"). */
-export const VERIFICATION_METHODS = ['officer_check'] as const;
+/** officer_check: a data entry officer confirmed it; email_check: the mail server accepted the mailbox. */
+export const VERIFICATION_METHODS = ['officer_check', 'email_check'] as const;
 /** The statuses lead discovery can filter on (invalid contacts are never shown to subscribers). */
 export const LEAD_VERIFICATION_FILTERS = ['verified', 'unverified'] as const;
 /** "Verified within" choices the lead filters offer, in days. */

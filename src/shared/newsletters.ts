@@ -260,6 +260,8 @@ export const newsletterUpdateSchema = z.object({
   blocks: newsletterBlocksSchema.optional(),
   html: bodyHtml.optional(),
   listIds: z.array(z.uuid()).max(50).optional(),
+  /** Segments narrowing some of the lists: at most one per list, its list among listIds. */
+  segmentIds: z.array(z.uuid()).max(50).optional(),
   senderAccountIds: z.array(z.uuid()).max(40).optional(),
   /** Listed on the public archive; the one setting that may change after the send. */
   inArchive: z.boolean().optional(),
@@ -268,6 +270,7 @@ export type NewsletterUpdateInput = z.input<typeof newsletterUpdateSchema>;
 
 export const newsletterSendSchema = z.object({
   listIds: z.array(z.uuid()).min(1, NEWSLETTER_MESSAGES.needsLists).max(50),
+  segmentIds: z.array(z.uuid()).max(50).optional(),
   senderAccountIds: z.array(z.uuid()).min(1, NEWSLETTER_MESSAGES.needsSenders).max(40),
 });
 export const newsletterScheduleSchema = newsletterSendSchema.extend({
@@ -299,6 +302,7 @@ export const newsletterSchema = z.object({
   text: z.string(),
   status: z.enum(NEWSLETTER_STATUSES),
   listIds: z.array(z.string()),
+  segmentIds: z.array(z.string()),
   senderAccountIds: z.array(z.string()),
   scheduledAt: z.string().nullable(),
   sentAt: z.string().nullable(),

@@ -24,7 +24,11 @@ import { dispatchOutboxJobWith } from '../features/sending/dispatch-outbox.job';
 import { recoverOutboxLeasesJob } from '../features/sending/recover-outbox-leases.job';
 import { purgeSiteTrafficJob } from '../features/site-traffic/purge-site-traffic.job';
 import { rollUpSiteTrafficJob } from '../features/site-traffic/roll-up-site-traffic.job';
-import { recheckGreylistedJob, verifyListJob } from '../features/verification/verify-list.job';
+import {
+  recheckGreylistedJob,
+  verifyDirectoryJob,
+  verifyListJob,
+} from '../features/verification/verify-list.job';
 import type { AnyJobDefinition } from './define-job';
 
 /**
@@ -61,6 +65,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   // Email verification
   verifyListJob,
   recheckGreylistedJob,
+  verifyDirectoryJob,
   // The operator's console: figures, the log table's bounds, alert rules, the recycle bin
   rollUpPlatformStatsJob,
   rollUpSiteTrafficJob,

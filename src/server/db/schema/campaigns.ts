@@ -160,6 +160,8 @@ export const newsletters = pgTable(
     text: text('text').notNull().default(''),
     status: text('status', { enum: NEWSLETTER_STATUSES }).notNull().default('draft'),
     listIds: uuid('list_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Segments narrowing some of those lists (at most one per list; segments.service checks). */
+    segmentIds: uuid('segment_ids').array().notNull().default(sql`'{}'::uuid[]`),
     senderAccountIds: uuid('sender_account_ids').array().notNull().default(sql`'{}'::uuid[]`),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),

@@ -20,6 +20,7 @@ import {
   SUPPRESSION_REASONS,
   VERIFICATION_STATUSES,
 } from '../../../shared/contacts';
+import type { SegmentRule } from '../../../shared/segments';
 import { users } from './auth';
 
 /*
@@ -69,6 +70,11 @@ export const directoryContacts = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     verifiedBy: text('verified_by'),
     invalidReason: text('invalid_reason'),
+    /**
+     * When the email verifier last asked this record's mail server (verify-directory job): a record is
+     * asked again after 90 days; null = never asked (first in line).
+     */
+    emailCheckedAt: timestamp('email_checked_at', { withTimezone: true }),
     createdBy: text('created_by'),
     ...timestamps,
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -99,6 +105,10 @@ export const directoryContacts = pgTable(
       .on(t.category, t.companyName, t.id)
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_company_idx').on(t.companyName, t.id).where(sql`${t.deletedAt} is null`),
+    // The verify-directory job's queue: never-asked records first, then the oldest answers.
+    index('directory_contacts_email_check_idx')
+      .on(sql`${t.emailCheckedAt} NULLS FIRST`, t.id)
+      .where(sql`${t.deletedAt} is null and not ${t.synthetic}`),
     index('directory_contacts_created_idx').on(t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
     // "Newest first" within a country or a category (a small country is otherwise found by walking
     // the whole created_at index).
@@ -378,5 +388,33 @@ export const signupConsents = pgTable(
   (t) => [
     index('signup_consents_form_email_idx').on(t.formId, t.emailNormalized, t.requestedAt),
     index('signup_consents_ip_idx').on(t.ipHash, t.requestedAt),
+  ],
+);
+
+/**
+ * A saved narrowing of one list: its members matching `rules` (all or any of them), evaluated when it is
+ * counted or sent to, so a segment follows the list as it changes. Rules are checked by
+ * src/shared/segments.ts on the way in; the stored JSON is trusted only after that.
+ */
+export const segments = pgTable(
+  'segments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    match: text('match', { enum: ['all', 'any'] })
+      .notNull()
+      .default('all'),
+    rules: jsonb('rules').$type<SegmentRule[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [
+    index('segments_user_list_idx').on(t.userId, t.listId),
+    uniqueIndex('segments_list_name_key').on(t.listId, sql`lower(${t.name})`),
   ],
 );

@@ -7,10 +7,12 @@ import { AppError } from '../../lib/errors';
 import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.service';
 import { scopedFilters } from '../leads/leads.service';
 import { assertListNotFrozen } from '../lists/lists.service';
+import { segmentFilters } from '../segments/segments.service';
 import { filterSuppressed } from '../suppression/suppression.service';
 
 /*
- * Who a campaign (or a newsletter/bulk send) goes to: the members of the user's lists, then the
+ * Who a campaign (or a newsletter/bulk send) goes to: the members of the user's lists (each narrowed by
+ * its chosen segment, if any: the segment's count counts exactly these), then the
  * directory contacts matching saved lead-discovery filters; one recipient per address (case-insensitive,
  * the first occurrence wins, so list data with its custom fields beats the directory's), suppressed
  * addresses left out. Walked in keyset batches: no list is held in memory, only the addresses seen.
@@ -56,6 +58,7 @@ async function* listBatches(
   db: Database,
   userId: string,
   listIds: string[],
+  segmentIds: string[],
 ): AsyncGenerator<AudienceContact[]> {
   if (listIds.length === 0) return;
   const live = await db
@@ -72,6 +75,7 @@ async function* listBatches(
   if (live.length !== new Set(listIds).size) throw new AppError('validation', CAMPAIGN_MESSAGES.listNotFound);
   // A list frozen by an admin is no audience: launching, scheduling and sending all stop here.
   for (const list of live) assertListNotFrozen(list);
+  const narrowed = await segmentFilters({ db, userId, listIds, segmentIds });
   for (const listId of new Set(listIds)) {
     let lastId = 0;
     for (;;) {
@@ -79,7 +83,12 @@ async function* listBatches(
         .select()
         .from(listContacts)
         .where(
-          and(eq(listContacts.userId, userId), eq(listContacts.listId, listId), gt(listContacts.id, lastId)),
+          and(
+            eq(listContacts.userId, userId),
+            eq(listContacts.listId, listId),
+            gt(listContacts.id, lastId),
+            narrowed.get(listId),
+          ),
         )
         .orderBy(asc(listContacts.id))
         .limit(BATCH);
@@ -151,7 +160,7 @@ export async function* resolveAudienceBatches(options: {
   const seen = new Set<string>();
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   const sources = [
-    listBatches(db, userId, options.audience.listIds ?? []),
+    listBatches(db, userId, options.audience.listIds ?? [], options.audience.segmentIds ?? []),
     leadBatches(db, { id: userId, role: options.role }, options.audience.leadFilters ?? []),
   ];
   for (const source of sources) {

@@ -23,6 +23,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
+import { segmentFilters } from '../segments/segments.service';
 import { assertOwnSenderAccounts } from '../sender-accounts/sender-accounts.service';
 import { loadSteps } from './steps.service';
 
@@ -84,7 +85,11 @@ function toBaseDto(row: CampaignRow, senderAccountIds: string[], contactCount: n
     completedAt: iso(row.completedAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    audience: { listIds: row.audience?.listIds ?? [], leadFilters: row.audience?.leadFilters ?? [] },
+    audience: {
+      listIds: row.audience?.listIds ?? [],
+      segmentIds: row.audience?.segmentIds ?? [],
+      leadFilters: row.audience?.leadFilters ?? [],
+    },
     senderAccountIds,
     windowStartMinute: row.windowStartMinute,
     windowEndMinute: row.windowEndMinute,
@@ -227,7 +232,11 @@ export async function assertCampaignAllowance(options: { db: Database; actor: Ca
 async function assertOwnTargets(
   db: Database,
   userId: string,
-  targets: { listIds?: readonly string[]; senderAccountIds?: readonly string[] },
+  targets: {
+    listIds?: readonly string[];
+    segmentIds?: readonly string[];
+    senderAccountIds?: readonly string[];
+  },
 ) {
   await assertOwnLists({
     db,
@@ -236,6 +245,8 @@ async function assertOwnTargets(
     path: 'audience.listIds',
     message: CAMPAIGN_MESSAGES.listNotFound,
   });
+  // The segments are the user's, each narrowing one of the chosen lists.
+  await segmentFilters({ db, userId, listIds: targets.listIds ?? [], segmentIds: targets.segmentIds ?? [] });
   await assertOwnSenderAccounts({
     db,
     userId,
@@ -270,6 +281,7 @@ export async function createCampaign(options: {
   const { db, actor, input } = options;
   await assertOwnTargets(db, actor.id, {
     listIds: input.audience.listIds,
+    segmentIds: input.audience.segmentIds,
     senderAccountIds: input.senderAccountIds,
   });
   await assertCampaignAllowance({ db, actor });
@@ -323,6 +335,7 @@ export async function updateCampaign(options: {
   }
   await assertOwnTargets(db, options.userId, {
     listIds: input.audience?.listIds,
+    segmentIds: input.audience?.segmentIds,
     senderAccountIds: input.senderAccountIds,
   });
   const updated = await db.transaction(async (trx) => {

@@ -47,7 +47,11 @@ export function toLeadDto(row: DirectoryRow): Lead {
     // "Verified" needs evidence: a result, its date, and a real record (sample data is never verified).
     verified: row.verificationStatus === 'verified' && row.verifiedAt !== null && !row.synthetic,
     verifiedAt: row.verificationStatus === 'unverified' ? null : (row.verifiedAt?.toISOString() ?? null),
-    verificationMethod: row.verifiedBy ? 'officer_check' : null,
+    verificationMethod: !row.verifiedBy
+      ? null
+      : row.verifiedBy === 'email_check'
+        ? 'email_check'
+        : 'officer_check',
     createdAt: row.createdAt.toISOString(),
   };
 }

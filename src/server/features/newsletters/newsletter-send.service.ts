@@ -47,6 +47,8 @@ const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
 
 interface SendTargets {
   listIds: string[];
+  /** Segments narrowing some of the lists (segments.service checks they fit). */
+  segmentIds?: string[];
   senderAccountIds: string[];
 }
 
@@ -83,14 +85,18 @@ async function checkTargets(db: Database, userId: string, targets: SendTargets):
 }
 
 /** Refuses an empty audience, and one larger than the plan's recipient limit. */
-async function checkAudience(db: Database, userId: string, listIds: string[]): Promise<void> {
+async function checkAudience(db: Database, userId: string, targets: SendTargets): Promise<void> {
   const limits = await getPlanLimits({ db, userId });
   const cap = limits.recipients < 0 ? 1 : limits.recipients + 1;
   let n = 0;
   for await (const batch of resolveAudienceBatches({
     db,
     userId,
-    audience: { listIds, leadFilters: [] },
+    audience: {
+      listIds: unique(targets.listIds),
+      segmentIds: unique(targets.segmentIds ?? []),
+      leadFilters: [],
+    },
     limit: cap,
   })) {
     n += batch.length;
@@ -111,7 +117,7 @@ export async function sendNewsletter(
   }
   checkContent(row);
   await checkTargets(db, userId, ctx.input);
-  await checkAudience(db, userId, unique(ctx.input.listIds));
+  await checkAudience(db, userId, ctx.input);
   await assertNoPlaceholders({ db, userId, row, listIds: ctx.input.listIds });
   const claimed = await startSend(ctx, row, ctx.input, ['draft', 'scheduled']);
   if (!claimed) throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
@@ -136,6 +142,7 @@ async function startSend(
       .set({
         status: 'sending',
         listIds: unique(targets.listIds),
+        segmentIds: unique(targets.segmentIds ?? []),
         senderAccountIds: unique(targets.senderAccountIds),
         sentAt: at,
         updatedAt: at,
@@ -150,7 +157,7 @@ async function startSend(
         name: (row.subject || row.name).slice(0, 200),
         kind: row.kind,
         status: 'active',
-        audience: { listIds: claimed.listIds, leadFilters: [] },
+        audience: { listIds: claimed.listIds, segmentIds: claimed.segmentIds, leadFilters: [] },
         windowStartMinute: 0,
         windowEndMinute: 1440,
         sendDays: [1, 2, 3, 4, 5, 6, 7],
@@ -206,7 +213,7 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
   const batches = resolveAudienceBatches({
     db,
     userId: row.userId,
-    audience: { listIds: row.listIds, leadFilters: [] },
+    audience: { listIds: row.listIds, segmentIds: row.segmentIds, leadFilters: [] },
   });
   let pending: AudienceContact[] = [];
   const flush = async (contacts: AudienceContact[]) => {
@@ -304,7 +311,7 @@ export async function scheduleNewsletter(options: {
   }
   checkContent(row);
   await checkTargets(db, userId, options.input);
-  await checkAudience(db, userId, unique(options.input.listIds));
+  await checkAudience(db, userId, options.input);
   await assertNoPlaceholders({ db, userId, row, listIds: options.input.listIds });
   const [updated] = await db
     .update(newsletters)
@@ -312,6 +319,7 @@ export async function scheduleNewsletter(options: {
       status: 'scheduled',
       scheduledAt: when,
       listIds: unique(options.input.listIds),
+      segmentIds: unique(options.input.segmentIds ?? []),
       senderAccountIds: unique(options.input.senderAccountIds),
       updatedAt: at,
     })
@@ -383,11 +391,15 @@ export async function runNewsletterSchedule(
     .orderBy(newsletters.scheduledAt)
     .limit(50);
   for (const row of due) {
-    const targets = { listIds: row.listIds, senderAccountIds: row.senderAccountIds };
+    const targets = {
+      listIds: row.listIds,
+      segmentIds: row.segmentIds,
+      senderAccountIds: row.senderAccountIds,
+    };
     try {
       checkContent(row);
       await checkTargets(db, row.userId, targets);
-      await checkAudience(db, row.userId, row.listIds);
+      await checkAudience(db, row.userId, targets);
       await assertNoPlaceholders({ db, userId: row.userId, row, listIds: row.listIds });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

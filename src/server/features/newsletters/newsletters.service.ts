@@ -17,6 +17,7 @@ import { now, startOfUtcMonth } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
+import { segmentFilters } from '../segments/segments.service';
 import { assertOwnSenderAccounts } from '../sender-accounts/sender-accounts.service';
 import { bulkText, sanitizeBulkHtml } from './bulk-html';
 
@@ -56,6 +57,7 @@ export function toNewsletterDto(
     text: row.text,
     status: row.status,
     listIds: row.listIds,
+    segmentIds: row.segmentIds,
     senderAccountIds: row.senderAccountIds,
     scheduledAt: iso(row.scheduledAt),
     sentAt: iso(row.sentAt),
@@ -275,6 +277,7 @@ export async function updateNewsletter(options: {
     blocks?: NewsletterBlock[];
     html?: string;
     listIds?: string[];
+    segmentIds?: string[];
     senderAccountIds?: string[];
     inArchive?: boolean;
   };
@@ -294,6 +297,10 @@ export async function updateNewsletter(options: {
   if (!EDITABLE.has(row.status)) throw new AppError('conflict', NEWSLETTER_MESSAGES.notEditable);
   // Sending checks them again (a list may be deleted meanwhile); another account's ids are refused here.
   await assertOwnLists({ db, userId: options.userId, ids: input.listIds ?? [], path: 'listIds' });
+  if (input.segmentIds) {
+    const listIds = input.listIds ?? row.listIds;
+    await segmentFilters({ db, userId: options.userId, listIds, segmentIds: input.segmentIds });
+  }
   await assertOwnSenderAccounts({
     db,
     userId: options.userId,
@@ -318,6 +325,7 @@ export async function updateNewsletter(options: {
       preheader,
       ...content,
       ...(input.listIds ? { listIds: [...new Set(input.listIds)] } : {}),
+      ...(input.segmentIds ? { segmentIds: [...new Set(input.segmentIds)] } : {}),
       ...(input.senderAccountIds ? { senderAccountIds: [...new Set(input.senderAccountIds)] } : {}),
       ...(inArchive !== undefined ? { inArchive } : {}),
       updatedAt: now(),
@@ -362,6 +370,7 @@ export async function duplicateNewsletter(options: {
       html: row.html,
       text: row.text,
       listIds: row.listIds,
+      segmentIds: row.segmentIds,
       senderAccountIds: row.senderAccountIds,
       webToken: newWebToken(),
       inArchive: row.inArchive,

@@ -59,6 +59,15 @@ export async function isSuppressed(options: {
 }
 
 /**
+ * SQL: the address in `normalizedEmail` (already trimmed and lower-cased, as list_contacts keeps it) is not
+ * suppressed for this user, hashed in SQL exactly as hashEmail does, so a count in SQL leaves out the
+ * addresses filterSuppressed leaves out at send time.
+ */
+export function notSuppressedSql(userId: string, normalizedEmail: SQL): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM ${suppressions} WHERE (${suppressions.userId} = ${userId} OR ${suppressions.userId} IS NULL) AND ${suppressions.emailHash} = encode(sha256(convert_to(${normalizedEmail}, 'UTF8')), 'hex'))`;
+}
+
+/**
  * The addresses among `emails` that this user may not mail, as given. One query per 1,000 addresses,
  * for send-time checks and imports.
  */

@@ -1,11 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { type MailExchanger, startMailExchanger } from '../../../../tests/fakes/mail-exchanger';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { ListVerification } from '../../../shared/verification';
-import { emailVerifications, listContacts } from '../../db/schema';
+import { EMAIL_VERIFICATION_REASONS, type ListVerification } from '../../../shared/verification';
+import { directoryContacts, emailVerifications, listContacts } from '../../db/schema';
+import { advanceClock, resetClock } from '../../lib/clock';
 import { createList } from '../lists/lists.service';
 import { runListVerification, verifyAndRecord } from './verification.service';
 import {
@@ -14,6 +16,7 @@ import {
   type VerifierOptions,
   verifyAddresses,
 } from './verify-addresses';
+import { EMAIL_CHECK_VERIFIER, verifyDueDirectoryRecords } from './verify-directory';
 
 /*
  * The verifier against real SMTP servers on loopback that answer as receiving servers do: a known
@@ -192,6 +195,79 @@ describe('email verification', () => {
         .where(eq(emailVerifications.email, 'ama@slow.com.gh'));
       // The greylisting server lets the second attempt through.
       expect(ama).toMatchObject({ status: 'valid', reason: 'accepted', retryAt: null });
+    });
+
+    it("sets directory records' status from their mail server, dated, and asks again only after 90 days", async () => {
+      const tag = uniqueTag();
+      const domain = `${tag.toLowerCase()}.co.ke`;
+      const server = await startMailExchanger({ mailboxes: [`ada@${domain}`, `officer@${domain}`] });
+      const own: VerifierOptions = {
+        ...verifier,
+        mailHostsOf: async (d) => (d === domain ? [{ host: '127.0.0.1', port: server.port }] : []),
+      };
+      try {
+        const officerVerifiedAt = new Date(Date.now() - 10 * 86_400_000);
+        const rows = await insertDirectoryContacts(app, tag, [
+          { email: `ada@${domain}` },
+          { email: `gone@${domain}`, verificationStatus: 'verified', verifiedBy: 'officer-1' },
+          {
+            email: `officer@${domain}`,
+            verificationStatus: 'verified',
+            verifiedBy: 'officer-2',
+            verifiedAt: officerVerifiedAt,
+          },
+          { email: `sample@${domain}`, synthetic: true },
+          { email: `x@nomail-${domain}` },
+        ]);
+        const ids = rows.map((row) => row.id);
+        const run = await verifyDueDirectoryRecords({ db: app.services.db, verifier: own, ids });
+        expect(run).toEqual({ asked: 4, verified: 1, invalid: 2, undecided: 0 });
+
+        const after = await app.services.db
+          .select()
+          .from(directoryContacts)
+          .where(inArray(directoryContacts.id, ids));
+        const byEmail = new Map(after.map((row) => [row.email.split('@')[0], row]));
+        expect(byEmail.get('ada')).toMatchObject({
+          verificationStatus: 'verified',
+          verifiedBy: EMAIL_CHECK_VERIFIER,
+        });
+        expect(byEmail.get('ada')!.verifiedAt).toBeInstanceOf(Date);
+        // A mailbox its server refuses is not verified, whoever verified it before.
+        expect(byEmail.get('gone')).toMatchObject({
+          verificationStatus: 'invalid',
+          verifiedBy: null,
+          invalidReason: EMAIL_VERIFICATION_REASONS.rejected,
+        });
+        // An officer's recent check stands; the answer only dates the record's last ask.
+        expect(byEmail.get('officer')).toMatchObject({
+          verificationStatus: 'verified',
+          verifiedBy: 'officer-2',
+        });
+        expect(byEmail.get('officer')!.verifiedAt).toEqual(officerVerifiedAt);
+        expect(byEmail.get('x')).toMatchObject({
+          verificationStatus: 'invalid',
+          invalidReason: EMAIL_VERIFICATION_REASONS.no_mx,
+        });
+        // Sample data is never asked and never verified.
+        expect(byEmail.get('sample')).toMatchObject({
+          verificationStatus: 'unverified',
+          emailCheckedAt: null,
+        });
+
+        // Nothing is due again until 90 days have passed.
+        expect(await verifyDueDirectoryRecords({ db: app.services.db, verifier: own, ids })).toMatchObject({
+          asked: 0,
+        });
+        advanceClock(91 * 86_400_000);
+        expect(await verifyDueDirectoryRecords({ db: app.services.db, verifier: own, ids })).toMatchObject({
+          asked: 4,
+        });
+        expect(server.dataAttempts).toBe(0);
+      } finally {
+        resetClock();
+        await server.close();
+      }
     });
   });
 });

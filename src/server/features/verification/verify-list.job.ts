@@ -6,6 +6,7 @@ import {
   runListVerification,
   VERIFY_LIST_JOB,
 } from './verification.service';
+import { verifyDueDirectoryRecords } from './verify-directory';
 
 /** A "Verify list" run, resumable: it saves progress per batch. */
 export const verifyListJob = defineJob({
@@ -31,5 +32,21 @@ export const recheckGreylistedJob = defineJob({
   async run({ services, log }) {
     const probed = await recheckGreylisted({ db: services.db, verifier: productionVerifier(services.env) });
     if (probed > 0) log.info({ probed }, 'greylisted addresses asked again');
+  },
+});
+
+/** The directory's email evidence: never-asked records first, then answers older than 90 days. */
+export const verifyDirectoryJob = defineJob({
+  name: 'verify-directory',
+  description:
+    "Asks mail servers about directory records never checked or last checked over 90 days ago, and sets each record's status from the answer.",
+  payload: z.object({}),
+  cron: '23 * * * *',
+  async run({ services, log }) {
+    const run = await verifyDueDirectoryRecords({
+      db: services.db,
+      verifier: productionVerifier(services.env),
+    });
+    if (run.asked > 0) log.info(run, 'directory records verified');
   },
 });

@@ -41,8 +41,12 @@ export function LeadVerification({ lead }: { lead: Lead }) {
       <Tooltip>
         <TooltipTrigger asChild>{badge}</TooltipTrigger>
         <TooltipContent>
-          {lead.verificationMethod === 'officer_check' ? 'Checked by a data entry officer' : 'Checked'} on{' '}
-          {formatDate(lead.verifiedAt)}
+          {lead.verificationMethod === 'officer_check'
+            ? 'Checked by a data entry officer'
+            : lead.verificationMethod === 'email_check'
+              ? 'Mailbox confirmed by its mail server'
+              : 'Checked'}{' '}
+          on {formatDate(lead.verifiedAt)}
         </TooltipContent>
       </Tooltip>
     );

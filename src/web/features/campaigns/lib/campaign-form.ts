@@ -18,6 +18,8 @@ export type LeadFilterDraft = CampaignAudience['leadFilters'][number];
 export interface CampaignFormState {
   name: string;
   listIds: string[];
+  /** Segments narrowing some of the chosen lists (one per list). */
+  segmentIds: string[];
   leadFilters: LeadFilterDraft[];
   senderAccountIds: string[];
   startMode: 'now' | 'later';
@@ -67,6 +69,7 @@ export function emptyCampaignForm(name = ''): CampaignFormState {
   return {
     name,
     listIds: [],
+    segmentIds: [],
     leadFilters: [],
     senderAccountIds: [],
     startMode: 'now',
@@ -125,6 +128,7 @@ export function formFromCampaign(campaign: {
   return {
     name: campaign.name,
     listIds: [...(campaign.audience?.listIds ?? [])],
+    segmentIds: [...(campaign.audience?.segmentIds ?? [])],
     leadFilters: [...(campaign.audience?.leadFilters ?? [])],
     senderAccountIds: [...campaign.senderAccountIds],
     startMode: campaign.scheduledAt ? 'later' : 'now',
@@ -253,7 +257,7 @@ export function toCampaignSettings(form: CampaignFormState): CampaignSettingsInp
   const cap = form.dailyCap.trim() ? Number(form.dailyCap.trim()) : null;
   const settings: CampaignSettingsInput = {
     name: form.name.trim(),
-    audience: { listIds: form.listIds, leadFilters: form.leadFilters },
+    audience: { listIds: form.listIds, segmentIds: form.segmentIds, leadFilters: form.leadFilters },
     senderAccountIds: form.senderAccountIds,
     scheduledAt:
       form.startMode === 'later' && form.scheduledAt ? new Date(form.scheduledAt).toISOString() : null,

@@ -43,6 +43,7 @@ import { listExportUrl, useList, useListContacts, useRemoveListContacts } from '
 import { ListContactDialog } from '../components/list-contact-dialog';
 import { ListFormDialog } from '../components/list-form-dialog';
 import { ListVerificationCard } from '../components/list-verification-card';
+import { SegmentsCard } from '../components/segments-card';
 import { SignupFormCard } from '../components/signup-form-card';
 import { useDeleteListWithUndo } from '../components/use-delete-list';
 import {
@@ -199,6 +200,7 @@ export default function ListDetailPage() {
       </div>
 
       {data && <ListVerificationCard listId={data.id} />}
+      {data && <SegmentsCard listId={data.id} customFields={data.customFields} />}
       {data && <SignupFormCard listId={data.id} listName={data.name} />}
 
       <Card className="py-4">

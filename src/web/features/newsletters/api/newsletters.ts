@@ -73,6 +73,8 @@ export const useDuplicateNewsletter = () =>
 
 export interface SendTargets {
   listIds: string[];
+  /** At most one per list, narrowing it. */
+  segmentIds: string[];
   senderAccountIds: string[];
 }
 

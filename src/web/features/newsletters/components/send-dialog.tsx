@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CalendarClock, Loader2, Send } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { SegmentPicker, useSegmentCounts, useSegments } from '@/components/segments/segment-picker';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -53,6 +54,19 @@ export function SendDialog({
   const ids = useId();
   const { lists, senders } = useListsAndSenders(open);
   const [listIds, setListIds] = useState<string[]>(newsletter.listIds);
+  // The segment narrowing each list (by list id); one per list, as the server requires.
+  const allSegments = useSegments(undefined, open);
+  const [segmentByList, setSegmentByList] = useState<Record<string, string>>({});
+  const [segmentsLoaded, setSegmentsLoaded] = useState(false);
+  useEffect(() => {
+    // Once: the saved choice fills the pickers, later refetches never overwrite the user's picks.
+    if (segmentsLoaded || !allSegments.data) return;
+    const saved = allSegments.data.segments.filter((s) => newsletter.segmentIds.includes(s.id));
+    setSegmentByList(Object.fromEntries(saved.map((s) => [s.listId, s.id])));
+    setSegmentsLoaded(true);
+  }, [allSegments.data, newsletter.segmentIds, segmentsLoaded]);
+  const segmentIds = listIds.flatMap((id) => (segmentByList[id] ? [segmentByList[id]] : []));
+  const segmentCounts = useSegmentCounts(segmentIds);
   const [senderIds, setSenderIds] = useState<string[]>(newsletter.senderAccountIds);
   const [when, setWhen] = useState<'now' | 'later'>(newsletter.status === 'scheduled' ? 'later' : 'now');
   const [at, setAt] = useState(() =>
@@ -73,16 +87,20 @@ export function SendDialog({
     if (senderIds.length === 0 && active.length === 1) setSenderIds([active[0]!.id]);
   }, [open, senders.data, senderIds.length]);
 
-  const recipients = (lists.data?.lists ?? [])
-    .filter((l) => listIds.includes(l.id))
-    .reduce((n, l) => n + l.contactCount, 0);
+  const chosenLists = (lists.data?.lists ?? []).filter((l) => listIds.includes(l.id));
+  // A segment's count is exact (suppressions applied); a whole list's is its size, an upper bound.
+  const recipients = chosenLists.reduce((n, l) => {
+    const segment = segmentByList[l.id];
+    return n + (segment ? (segmentCounts.get(segment) ?? 0) : l.contactCount);
+  }, 0);
+  const exact = chosenLists.length === 1 && Boolean(segmentByList[chosenLists[0]!.id]);
 
   const submit = async () => {
     setError(null);
     if (!(await beforeSend())) return;
     try {
       if (when === 'now') {
-        await send.mutateAsync({ id: newsletter.id, listIds, senderAccountIds: senderIds });
+        await send.mutateAsync({ id: newsletter.id, listIds, segmentIds, senderAccountIds: senderIds });
         toast({
           title: 'Sending',
           description: 'Your email is on its way. Progress shows on the newsletters page.',
@@ -96,6 +114,7 @@ export function SendDialog({
         const saved = await schedule.mutateAsync({
           id: newsletter.id,
           listIds,
+          segmentIds,
           senderAccountIds: senderIds,
           scheduledAt: date.toISOString(),
         });
@@ -135,34 +154,46 @@ export function SendDialog({
                 first.
               </p>
             ) : (
-              <div className="max-h-48 space-y-1 overflow-y-auto rounded-md border p-2">
+              <div className="max-h-64 space-y-1 overflow-y-auto rounded-md border p-2">
                 {lists.data!.lists.map((list) => (
-                  <div
-                    key={list.id}
-                    className="flex items-center gap-2 rounded px-1 py-1 text-sm hover:bg-muted"
-                  >
-                    <Checkbox
-                      id={`${ids}-list-${list.id}`}
-                      checked={listIds.includes(list.id)}
-                      onCheckedChange={(v) => setListIds(toggle(listIds, list.id, v === true))}
-                      data-testid={`send-list-${list.name}`}
-                    />
-                    <Label
-                      htmlFor={`${ids}-list-${list.id}`}
-                      className="flex-1 cursor-pointer truncate font-normal"
-                    >
-                      {list.name}
-                    </Label>
-                    <span className="text-xs text-muted-foreground">
-                      {formatNumber(list.contactCount)} contacts
-                    </span>
+                  <div key={list.id} className="space-y-1">
+                    <div className="flex items-center gap-2 rounded px-1 py-1 text-sm hover:bg-muted">
+                      <Checkbox
+                        id={`${ids}-list-${list.id}`}
+                        checked={listIds.includes(list.id)}
+                        onCheckedChange={(v) => setListIds(toggle(listIds, list.id, v === true))}
+                        data-testid={`send-list-${list.name}`}
+                      />
+                      <Label
+                        htmlFor={`${ids}-list-${list.id}`}
+                        className="flex-1 cursor-pointer truncate font-normal"
+                      >
+                        {list.name}
+                      </Label>
+                      <span className="text-xs text-muted-foreground">
+                        {formatNumber(list.contactCount)} contacts
+                      </span>
+                    </div>
+                    {listIds.includes(list.id) && (
+                      <SegmentPicker
+                        listId={list.id}
+                        listName={list.name}
+                        value={segmentByList[list.id] ?? null}
+                        onChange={(segmentId) => {
+                          const { [list.id]: _previous, ...rest } = segmentByList;
+                          setSegmentByList(segmentId ? { ...rest, [list.id]: segmentId } : rest);
+                        }}
+                      />
+                    )}
                   </div>
                 ))}
               </div>
             )}
             {listIds.length > 0 && (
-              <p className="text-xs text-muted-foreground">
-                Up to {formatNumber(recipients)} recipients (duplicates are sent once).
+              <p className="text-xs text-muted-foreground" data-testid="send-recipients">
+                {exact
+                  ? `${formatNumber(recipients)} ${recipients === 1 ? 'recipient' : 'recipients'}.`
+                  : `Up to ${formatNumber(recipients)} recipients (duplicates are sent once).`}
               </p>
             )}
           </section>

@@ -9,6 +9,7 @@ import {
   CountryPicker,
   categoryName,
 } from '@/components/contacts/reference-pickers';
+import { SegmentPicker, useSegments } from '@/components/segments/segment-picker';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -148,15 +149,30 @@ function LeadSelectionBuilder({
  */
 export function AudienceFields({
   listIds,
+  segmentIds,
   leadFilters,
   onChange,
   error,
 }: {
   listIds: string[];
+  segmentIds: string[];
   leadFilters: LeadFilterDraft[];
-  onChange: (next: { listIds: string[]; leadFilters: LeadFilterDraft[] }) => void;
+  onChange: (next: { listIds: string[]; segmentIds: string[]; leadFilters: LeadFilterDraft[] }) => void;
   error?: string;
 }) {
+  const segments = useSegments();
+  const listOf = new Map((segments.data?.segments ?? []).map((s) => [s.id, s.listId]));
+  const segmentOf = (listId: string) => segmentIds.find((id) => listOf.get(id) === listId) ?? null;
+  /** One segment per list: choosing one replaces the list's previous choice. */
+  const chooseSegment = (listId: string, segmentId: string | null) =>
+    onChange({
+      listIds,
+      segmentIds: [
+        ...segmentIds.filter((id) => listOf.get(id) !== listId),
+        ...(segmentId ? [segmentId] : []),
+      ],
+      leadFilters,
+    });
   const lists = useQuery<{ lists: ContactList[] }>({ queryKey: ['/api/lists'], staleTime: 30_000 });
   const { byCode } = useCountries();
   const [building, setBuilding] = useState(false);
@@ -168,6 +184,8 @@ export function AudienceFields({
   const toggleList = (id: string, checked: boolean) =>
     onChange({
       listIds: checked ? [...listIds, id] : listIds.filter((value) => value !== id),
+      // A list taken out takes its segment with it.
+      segmentIds: checked ? segmentIds : segmentIds.filter((s) => listOf.get(s) !== id),
       leadFilters,
     });
 
@@ -213,23 +231,33 @@ export function AudienceFields({
             {allLists.map((list) => {
               const id = `audience-list-${list.id}`;
               return (
-                <li key={list.id} className="flex items-center gap-3 px-3 py-2.5">
-                  <Checkbox
-                    id={id}
-                    checked={listIds.includes(list.id)}
-                    onCheckedChange={(checked) => toggleList(list.id, checked === true)}
-                    data-testid="audience-list"
-                    data-list-name={list.name}
-                  />
-                  <Label
-                    htmlFor={id}
-                    className="flex min-w-0 flex-1 items-center justify-between gap-3 font-normal"
-                  >
-                    <span className="truncate">{list.name}</span>
-                    <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
-                      {formatNumber(list.contactCount)} {list.contactCount === 1 ? 'contact' : 'contacts'}
-                    </span>
-                  </Label>
+                <li key={list.id} className="space-y-2 px-3 py-2.5">
+                  <div className="flex items-center gap-3">
+                    <Checkbox
+                      id={id}
+                      checked={listIds.includes(list.id)}
+                      onCheckedChange={(checked) => toggleList(list.id, checked === true)}
+                      data-testid="audience-list"
+                      data-list-name={list.name}
+                    />
+                    <Label
+                      htmlFor={id}
+                      className="flex min-w-0 flex-1 items-center justify-between gap-3 font-normal"
+                    >
+                      <span className="truncate">{list.name}</span>
+                      <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
+                        {formatNumber(list.contactCount)} {list.contactCount === 1 ? 'contact' : 'contacts'}
+                      </span>
+                    </Label>
+                  </div>
+                  {listIds.includes(list.id) && (
+                    <SegmentPicker
+                      listId={list.id}
+                      listName={list.name}
+                      value={segmentOf(list.id)}
+                      onChange={(segmentId) => chooseSegment(list.id, segmentId)}
+                    />
+                  )}
                 </li>
               );
             })}
@@ -272,7 +300,7 @@ export function AudienceFields({
                   className="size-7 shrink-0"
                   aria-label="Remove this selection"
                   onClick={() =>
-                    onChange({ listIds, leadFilters: leadFilters.filter((_, i) => i !== index) })
+                    onChange({ listIds, segmentIds, leadFilters: leadFilters.filter((_, i) => i !== index) })
                   }
                 >
                   <X aria-hidden="true" />
@@ -285,7 +313,7 @@ export function AudienceFields({
           <LeadSelectionBuilder
             onCancel={() => setBuilding(false)}
             onAdd={(filter) => {
-              onChange({ listIds, leadFilters: [...leadFilters, filter] });
+              onChange({ listIds, segmentIds, leadFilters: [...leadFilters, filter] });
               setBuilding(false);
             }}
           />

@@ -308,6 +308,7 @@ export function CampaignFormDialog({
             {step === 'audience' && (
               <AudienceFields
                 listIds={form.listIds}
+                segmentIds={form.segmentIds}
                 leadFilters={form.leadFilters}
                 onChange={(next) => patch(next)}
                 error={errors.audience}

@@ -1,0 +1,2 @@
+ALTER TABLE "directory_contacts" ADD COLUMN "email_checked_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "directory_contacts_email_check_idx" ON "directory_contacts" USING btree ("email_checked_at" NULLS FIRST,"id") WHERE "directory_contacts"."deleted_at" is null and not "directory_contacts"."synthetic";
