@@ -51,6 +51,16 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     expect(page).not.toContain('index-abc.css');
   });
 
+  it('loads the app’s scripts at low priority: the page paints from its HTML', () => {
+    const built = template.replace(
+      '</head>',
+      '<link rel="modulepreload" crossorigin href="/assets/a.js">\n</head>',
+    );
+    const page = composePage(built, '<h1>Hi</h1>', getPageMeta('/about', 'About'));
+    expect(page).toContain('<script type="module" fetchpriority="low" src="/main.tsx">');
+    expect(page).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/a.js">');
+  });
+
   it('renders every public page signed out, with its heading and its own indexable metadata', async () => {
     for (const path of PUBLIC_PAGE_PATHS) {
       const { html, meta } = await renderPage(path);
