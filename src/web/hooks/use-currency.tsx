@@ -16,7 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 
-import { hydratingPrerenderedPage } from '@/lib/prerender-state';
+import { hydratingPrerenderedPage, useHydrationSettled } from '@/lib/prerender-state';
 
 /** Spec §3 browser storage: the saved display currency. */
 export const CURRENCY_STORAGE_KEY = 'tambari.currency';
@@ -93,14 +93,17 @@ export function CurrencyProvider({ children }: { children: ReactNode }) {
     if (stored) setChosen(stored);
   }, [saved]);
 
+  // On a prerendered page the lookups wait until it has hydrated (see useHydrationSettled).
+  const settled = useHydrationSettled();
   const geoQuery = useQuery<GeoAnswer>({
     queryKey: GEO_QUERY_KEY,
-    enabled: saved === null,
+    enabled: settled && saved === null,
     retry: false,
   });
 
   const ratesQuery = useQuery<CurrencyRates>({
     queryKey: RATES_QUERY_KEY,
+    enabled: settled,
     staleTime: RATES_STALE_TIME,
     gcTime: RATES_STALE_TIME,
     retry: false,
