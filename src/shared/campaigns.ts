@@ -36,11 +36,21 @@ const subject = z
 /** Bodies are HTML from the editor; 2 MB is the engine's limit too. */
 const bodyHtml = z.string().max(2 * 1024 * 1024, 'The email body is too large (max 2 MB)');
 
+/** Which verifier verdicts an audience leaves out (see campaignAudienceSchema.skipUnverified). */
+export const AUDIENCE_VERIFICATION_SKIPS = ['none', 'invalid', 'risky'] as const;
+export type AudienceVerificationSkip = (typeof AUDIENCE_VERIFICATION_SKIPS)[number];
+export const DEFAULT_VERIFICATION_SKIP: AudienceVerificationSkip = 'invalid';
+
 export const campaignAudienceSchema = z.object({
   /** The user's own lists. */
   listIds: z.array(z.uuid()).max(50).default([]),
   /** Segments narrowing some of those lists: at most one per list, and its list among listIds. */
   segmentIds: z.array(z.uuid()).max(50).optional(),
+  /**
+   * Addresses the email verifier judged, left out when sending: `invalid` (the default) skips those
+   * their server refused; `risky` also skips catch-all, role, full and greylisted ones; `none` sends to all.
+   */
+  skipUnverified: z.enum(AUDIENCE_VERIFICATION_SKIPS).optional(),
   /** Saved lead-discovery filters (the same shape as GET /api/leads query). */
   leadFilters: z
     .array(
@@ -249,6 +259,7 @@ const campaignBaseSchema = z.object({
     listIds: z.array(z.string()),
     segmentIds: z.array(z.string()),
     leadFilters: campaignAudienceSchema.shape.leadFilters.unwrap(),
+    skipUnverified: z.enum(AUDIENCE_VERIFICATION_SKIPS),
   }),
   senderAccountIds: z.array(z.string()),
   windowStartMinute: z.number(),

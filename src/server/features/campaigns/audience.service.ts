@@ -1,5 +1,9 @@
 import { and, asc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
-import { CAMPAIGN_MESSAGES, type CampaignAudience } from '../../../shared/campaigns';
+import {
+  CAMPAIGN_MESSAGES,
+  type CampaignAudience,
+  DEFAULT_VERIFICATION_SKIP,
+} from '../../../shared/campaigns';
 import { ADD_ALL_MATCHING_MAX, emailDedupeKey } from '../../../shared/contacts';
 import type { Database } from '../../db/client';
 import { contactLists, directoryContacts, listContacts } from '../../db/schema/index';
@@ -9,13 +13,15 @@ import { scopedFilters } from '../leads/leads.service';
 import { assertListNotFrozen } from '../lists/lists.service';
 import { segmentFilters } from '../segments/segments.service';
 import { filterSuppressed } from '../suppression/suppression.service';
+import { addressesJudged } from '../verification/verification.service';
 
 /*
  * Who a campaign (or a newsletter/bulk send) goes to: the members of the user's lists (each narrowed by
  * its chosen segment, if any: the segment's count counts exactly these), then the
  * directory contacts matching saved lead-discovery filters; one recipient per address (case-insensitive,
  * the first occurrence wins, so list data with its custom fields beats the directory's), suppressed
- * addresses left out. Walked in keyset batches: no list is held in memory, only the addresses seen.
+ * addresses left out, and so are those the email verifier judged invalid (or risky too, as the audience
+ * asks). Walked in keyset batches: no list is held in memory, only the addresses seen.
  */
 
 export interface AudienceContact {
@@ -159,6 +165,9 @@ export async function* resolveAudienceBatches(options: {
   const { db, userId } = options;
   const seen = new Set<string>();
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
+  const skip = options.audience.skipUnverified ?? DEFAULT_VERIFICATION_SKIP;
+  const skipStatuses =
+    skip === 'risky' ? (['invalid', 'risky'] as const) : skip === 'invalid' ? (['invalid'] as const) : [];
   const sources = [
     listBatches(db, userId, options.audience.listIds ?? [], options.audience.segmentIds ?? []),
     leadBatches(db, { id: userId, role: options.role }, options.audience.leadFilters ?? []),
@@ -173,8 +182,12 @@ export async function* resolveAudienceBatches(options: {
         fresh.push(contact);
       }
       if (fresh.length === 0) continue;
-      const blocked = await filterSuppressed({ db, userId, emails: fresh.map((c) => c.email) });
-      const allowed = fresh.filter((c) => !blocked.has(c.email)).slice(0, remaining);
+      const emails = fresh.map((c) => c.email);
+      const [blocked, judged] = await Promise.all([
+        filterSuppressed({ db, userId, emails }),
+        addressesJudged({ db, emails, statuses: skipStatuses }),
+      ]);
+      const allowed = fresh.filter((c) => !blocked.has(c.email) && !judged.has(c.email)).slice(0, remaining);
       remaining -= allowed.length;
       if (allowed.length > 0) yield allowed;
       if (remaining <= 0) return;

@@ -6,6 +6,7 @@ import {
   type CampaignUpdateInput,
   type campaignSettingsSchema,
   type campaignUpdateSchema,
+  DEFAULT_VERIFICATION_SKIP,
 } from '../../../shared/campaigns';
 import type { CampaignStatus } from '../../../shared/sending';
 import type { Database } from '../../db/client';
@@ -89,6 +90,7 @@ function toBaseDto(row: CampaignRow, senderAccountIds: string[], contactCount: n
       listIds: row.audience?.listIds ?? [],
       segmentIds: row.audience?.segmentIds ?? [],
       leadFilters: row.audience?.leadFilters ?? [],
+      skipUnverified: row.audience?.skipUnverified ?? DEFAULT_VERIFICATION_SKIP,
     },
     senderAccountIds,
     windowStartMinute: row.windowStartMinute,

@@ -12,7 +12,7 @@ import { createSinkAccount } from '../../../../tests/factories/dispatch';
 import { createUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import type { Campaign, CampaignListItem, CampaignStep } from '../../../shared/campaigns';
-import { campaignContacts, campaigns, outboxMessages } from '../../db/schema/index';
+import { campaignContacts, campaigns, emailVerifications, outboxMessages } from '../../db/schema/index';
 import { addSuppression } from '../suppression/suppression.service';
 import { resolveAudience } from './audience.service';
 
@@ -553,5 +553,50 @@ describe('audience', () => {
       .where(eq(campaignContacts.campaignId, campaign.id));
     expect(contacts.map((c) => c.email).sort()).toEqual([emails[0]!, emails[1]!, emails[3]!].sort());
     expect(contacts.find((c) => c.email === emails[0])!.fields).toEqual({ industry: 'Agriculture' });
+  });
+
+  it('leaves out the addresses the verifier judged invalid (by default) or risky too, as the audience asks', async () => {
+    const { owner, account, call } = await ready(0);
+    const [good, refused, catchAll, never] = testEmails(4, 'verdict');
+    const list = await createListWithContacts(app, owner.user.id, [
+      { email: good!.toUpperCase() },
+      { email: refused! },
+      { email: catchAll! },
+      { email: never! },
+    ]);
+    const verdict = (
+      email: string,
+      status: 'valid' | 'invalid' | 'risky',
+      reason: 'accepted' | 'rejected' | 'catch_all',
+    ) => ({ email, domain: email.split('@')[1]!, status, reason, checkedAt: new Date() });
+    await app.services.db
+      .insert(emailVerifications)
+      .values([
+        verdict(good!, 'valid', 'accepted'),
+        verdict(refused!, 'invalid', 'rejected'),
+        verdict(catchAll!, 'risky', 'catch_all'),
+      ]);
+    const sentTo = async (skipUnverified?: 'none' | 'invalid' | 'risky') => {
+      const emails: string[] = [];
+      for await (const c of resolveAudience({
+        db: app.services.db,
+        userId: owner.user.id,
+        audience: { listIds: [list.id], leadFilters: [], ...(skipUnverified ? { skipUnverified } : {}) },
+      }))
+        emails.push(c.email.toLowerCase());
+      return emails.sort();
+    };
+    expect(await sentTo()).toEqual([good!, catchAll!, never!].sort());
+    expect(await sentTo('risky')).toEqual([good!, never!].sort());
+    expect(await sentTo('none')).toEqual([good!, refused!, catchAll!, never!].sort());
+
+    const campaign = await createCampaignViaApi(app, owner.cookie, {
+      audience: { listIds: [list.id], skipUnverified: 'risky' },
+      senderAccountIds: [account.id],
+    });
+    expect(campaign.audience.skipUnverified).toBe('risky');
+    await addStepViaApi(app, owner.cookie, campaign.id);
+    const launched = await call({ method: 'POST', url: `/api/campaigns/${campaign.id}/launch` });
+    expect(launched.json<Campaign>().contactCount).toBe(2);
   });
 });

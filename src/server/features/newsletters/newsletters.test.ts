@@ -458,6 +458,31 @@ describe('newsletters: sending', () => {
     });
     expect(stranger.statusCode).toBe(400);
     expect(stranger.json().errors).toEqual([{ path: 'asContact', message: expect.any(String) }]);
+
+    // Sent to a segment, the test stands for the segment's first contact, not the list's.
+    const segment = await req({
+      method: 'POST',
+      url: '/api/segments',
+      payload: {
+        listId,
+        name: 'Gone only',
+        rules: [{ type: 'field', field: 'firstName', operator: 'equals', value: 'Gone' }],
+      },
+    });
+    expect(segment.statusCode, segment.body).toBe(201);
+    const narrowed = await req({
+      method: 'PATCH',
+      url: `/api/newsletters/${newsletter.id}`,
+      payload: { segmentIds: [segment.json<{ id: string }>().id] },
+    });
+    expect(narrowed.statusCode, narrowed.body).toBe(200);
+    const segmented = await req({
+      method: 'POST',
+      url: `/api/newsletters/${newsletter.id}/test-send`,
+      payload: { senderAccountId: account.id },
+    });
+    expect(segmented.statusCode, segmented.body).toBe(200);
+    await caught('[Test] Hello Gone');
   });
 });
 

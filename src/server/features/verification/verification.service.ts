@@ -73,6 +73,32 @@ export async function verifyAndRecord(options: {
   return due.length;
 }
 
+/**
+ * The addresses among `emails` (as given) whose latest verdict is one of `statuses`: what an audience
+ * leaves out before sending. Addresses never verified are not in it.
+ */
+export async function addressesJudged(options: {
+  db: Database;
+  emails: readonly string[];
+  statuses: readonly ('invalid' | 'risky')[];
+}): Promise<Set<string>> {
+  if (options.emails.length === 0 || options.statuses.length === 0) return new Set();
+  const normalOf = new Map(
+    options.emails.map((e) => [e, normaliseForVerification(e)?.email ?? e.trim().toLowerCase()]),
+  );
+  const rows = await options.db
+    .select({ email: emailVerifications.email })
+    .from(emailVerifications)
+    .where(
+      and(
+        inArray(emailVerifications.email, [...new Set(normalOf.values())]),
+        inArray(emailVerifications.status, [...options.statuses]),
+      ),
+    );
+  const judged = new Set(rows.map((row) => row.email));
+  return new Set(options.emails.filter((e) => judged.has(normalOf.get(e)!)));
+}
+
 export async function startListVerification(options: {
   db: Database;
   queue: Queue;

@@ -1,9 +1,11 @@
 import {
+  type AudienceVerificationSkip,
   type CampaignAudience,
   type CampaignSettingsInput,
   campaignSettingsSchema,
   DEFAULT_BOUNCE_PAUSE_PERCENT,
   DEFAULT_COMPLAINT_PAUSE_PERCENT,
+  DEFAULT_VERIFICATION_SKIP,
 } from '@shared/campaigns';
 import type { TimezoneMode } from '@shared/sending';
 import { minutesToTime, timeToMinutes } from './campaign-display';
@@ -21,6 +23,8 @@ export interface CampaignFormState {
   /** Segments narrowing some of the chosen lists (one per list). */
   segmentIds: string[];
   leadFilters: LeadFilterDraft[];
+  /** Which verifier verdicts the audience leaves out when sending. */
+  skipUnverified: AudienceVerificationSkip;
   senderAccountIds: string[];
   startMode: 'now' | 'later';
   /** A `datetime-local` value in the browser's own time zone. */
@@ -71,6 +75,7 @@ export function emptyCampaignForm(name = ''): CampaignFormState {
     listIds: [],
     segmentIds: [],
     leadFilters: [],
+    skipUnverified: DEFAULT_VERIFICATION_SKIP,
     senderAccountIds: [],
     startMode: 'now',
     scheduledAt: '',
@@ -130,6 +135,7 @@ export function formFromCampaign(campaign: {
     listIds: [...(campaign.audience?.listIds ?? [])],
     segmentIds: [...(campaign.audience?.segmentIds ?? [])],
     leadFilters: [...(campaign.audience?.leadFilters ?? [])],
+    skipUnverified: campaign.audience?.skipUnverified ?? DEFAULT_VERIFICATION_SKIP,
     senderAccountIds: [...campaign.senderAccountIds],
     startMode: campaign.scheduledAt ? 'later' : 'now',
     scheduledAt: toLocalInput(campaign.scheduledAt),
@@ -257,7 +263,12 @@ export function toCampaignSettings(form: CampaignFormState): CampaignSettingsInp
   const cap = form.dailyCap.trim() ? Number(form.dailyCap.trim()) : null;
   const settings: CampaignSettingsInput = {
     name: form.name.trim(),
-    audience: { listIds: form.listIds, segmentIds: form.segmentIds, leadFilters: form.leadFilters },
+    audience: {
+      listIds: form.listIds,
+      segmentIds: form.segmentIds,
+      leadFilters: form.leadFilters,
+      skipUnverified: form.skipUnverified,
+    },
     senderAccountIds: form.senderAccountIds,
     scheduledAt:
       form.startMode === 'later' && form.scheduledAt ? new Date(form.scheduledAt).toISOString() : null,

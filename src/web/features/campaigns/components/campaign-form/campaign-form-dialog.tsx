@@ -39,6 +39,7 @@ import {
 import { AudienceFields } from './audience-fields';
 import { ScheduleFields } from './schedule-fields';
 import { SenderFields, useSenderAccountList } from './sender-fields';
+import { VerificationSkipField } from './verification-skip-field';
 
 /** The server's field errors (`errors: [{ path, message }]`) as form errors. */
 function serverFieldErrors(error: unknown): FormErrors {
@@ -306,13 +307,19 @@ export function CampaignFormDialog({
               </div>
             )}
             {step === 'audience' && (
-              <AudienceFields
-                listIds={form.listIds}
-                segmentIds={form.segmentIds}
-                leadFilters={form.leadFilters}
-                onChange={(next) => patch(next)}
-                error={errors.audience}
-              />
+              <div className="space-y-6">
+                <AudienceFields
+                  listIds={form.listIds}
+                  segmentIds={form.segmentIds}
+                  leadFilters={form.leadFilters}
+                  onChange={(next) => patch(next)}
+                  error={errors.audience}
+                />
+                <VerificationSkipField
+                  value={form.skipUnverified}
+                  onChange={(skipUnverified) => patch({ skipUnverified })}
+                />
+              </div>
             )}
             {step === 'senders' && (
               <SenderFields
