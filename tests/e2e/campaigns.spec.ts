@@ -212,9 +212,34 @@ test('a cold campaign with open tracking turned on is warned of the pixel’s sp
   await page.getByTestId('prelaunch-run').click();
   const warning = page.locator('[data-testid="prelaunch-item"][data-code="open_tracking"]');
   await expect(warning).toContainText(
-    'The open-tracking pixel adds about 1.4–2 spam points to a short email (SpamAssassin HTML_IMAGE_ONLY); turn it off unless you need opens',
+    'Open tracking is on: the pixel goes only into emails where SpamAssassin does not count it',
   );
-  await expect(warning).toContainText(/Step 1: \+\d\.\d \(HTML_IMAGE_ONLY_\d\d\)/);
+  await expect(warning).toContainText(/Step 1: the pixel would cost \+\d\.\d \(HTML_IMAGE_ONLY_\d\d\)/);
   // A warning, not a blocker: the user may launch with opens on.
   await expect(page.getByTestId('prelaunch-ready')).toHaveAttribute('data-ready', 'true');
+
+  // The score of the message as sent, the engine that scored it and the rules that fired, per step.
+  const spam = page.getByTestId('prelaunch-spam');
+  await expect(spam).toBeVisible();
+  await expect(page.getByTestId('prelaunch-spam-engine')).toHaveAttribute(
+    'data-engine',
+    /^(spamassassin|builtin)$/,
+  );
+  await expect(page.getByTestId('prelaunch-spam-engine')).toContainText(
+    /Scored by (SpamAssassin|Built-in rules)/,
+  );
+  await expect(spam.getByTestId('prelaunch-spam-copy')).toHaveCount(1);
+  await expect(spam.getByTestId('prelaunch-spam-score')).toContainText(/^\d+\.\d \/ 5/);
+  // Sent without the pixel, so no HTML_IMAGE_ONLY rule among those that fired.
+  await expect(spam).not.toContainText('HTML_IMAGE_ONLY');
+  if (process.env.E2E_SCREENSHOTS) {
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await spam.scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: `${process.env.E2E_SCREENSHOTS}/prelaunch-spam-${width}.png`,
+        fullPage: false,
+      });
+    }
+  }
 });

@@ -17,7 +17,7 @@ export interface EngineVerdict {
   score: number;
   required: number;
   rules: SpamRuleHit[];
-  /** The program that answered, or why the built-in rules did. */
+  /** The program that answered (`spamassassin, local rules`), or why the built-in rules did. */
   note: string;
 }
 
@@ -91,13 +91,13 @@ export async function scoreComposedMessage(message: {
   timeoutMs?: number;
 }): Promise<EngineVerdict> {
   if (!spamAssassinEnabled() && !message.programs) {
-    return { ...builtinVerdict(message), note: 'Tambari’s built-in rules (SpamAssassin is turned off here)' };
+    return { ...builtinVerdict(message), note: 'SpamAssassin is turned off on this server' };
   }
   const programs = message.programs ?? findSpamAssassin();
   if (!programs.spamc && !programs.spamassassin) {
     return {
       ...builtinVerdict(message),
-      note: 'Tambari’s built-in rules (SpamAssassin is not installed on this server)',
+      note: 'SpamAssassin is not installed on this server',
     };
   }
   const key = createHash('sha256').update(message.key).digest('base64url');
@@ -108,10 +108,10 @@ export async function scoreComposedMessage(message: {
     } catch (error) {
       return {
         ...builtinVerdict(message),
-        note: `Tambari’s built-in rules (SpamAssassin failed: ${error instanceof Error ? error.message : String(error)})`,
+        note: `SpamAssassin failed: ${error instanceof Error ? error.message : String(error)}`,
       };
     }
-    if (!verdict) return { ...builtinVerdict(message), note: 'Tambari’s built-in rules' };
+    if (!verdict) return { ...builtinVerdict(message), note: 'SpamAssassin gave no verdict' };
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(key, verdict);
   }
@@ -121,6 +121,6 @@ export async function scoreComposedMessage(message: {
     required: verdict.required,
     // The informational rules at 0 points (HTML_MESSAGE, NO_RECEIVED…) say nothing about the copy.
     rules: verdict.rules.filter((r) => r.score !== 0),
-    note: `SpamAssassin (${verdict.program}, local rules)`,
+    note: `${verdict.program}, local rules`,
   };
 }

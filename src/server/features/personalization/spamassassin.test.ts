@@ -109,7 +109,7 @@ describe('the spam engine choosing between SpamAssassin and the built-in rules',
       timeoutMs: 300,
     });
     expect(verdict.engine).toBe('builtin');
-    expect(verdict.note).toMatch(/SpamAssassin failed: spamassassin took longer than/);
+    expect(verdict.note).toMatch(/^SpamAssassin failed: spamassassin took longer than/);
   });
 
   it('answers a fake SpamAssassin’s report as SpamAssassin’s verdict', async () => {
@@ -122,7 +122,7 @@ describe('the spam engine choosing between SpamAssassin and the built-in rules',
       key: 'fake-sa',
       programs: { spamc: null, spamassassin: fake },
     });
-    expect(verdict).toMatchObject({ engine: 'spamassassin', score: 1.4 });
+    expect(verdict).toMatchObject({ engine: 'spamassassin', score: 1.4, note: 'spamassassin, local rules' });
     // Informational 0-point rules are left out of what the check shows.
     expect(verdict.rules.map((r) => r.rule)).toEqual(['HTML_IMAGE_ONLY_12', 'SOME_LONG_RULE']);
   });

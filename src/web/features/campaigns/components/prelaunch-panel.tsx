@@ -87,7 +87,7 @@ function SpamScores({ spam }: { spam: SpamReport }) {
           data-testid="prelaunch-spam-engine"
           data-engine={spam.engine}
         >
-          Scored by <span className="font-medium text-foreground">{engine}</span> — {spam.note};{' '}
+          Scored by <span className="font-medium text-foreground">{engine}</span> ({spam.note}) ·{' '}
           {spam.required} marks spam
         </p>
       </div>
