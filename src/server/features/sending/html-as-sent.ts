@@ -57,6 +57,7 @@ export function composeMessageAsSent(input: {
     trackOpens: input.trackOpens,
     trackClicks: input.trackClicks,
     bodyFormat: input.bodyFormat,
+    kind: input.kind,
     pixel: input.pixel,
   });
   const given = input.account ?? {};

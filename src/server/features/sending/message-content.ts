@@ -1,6 +1,6 @@
 import { compile } from 'html-to-text';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { type BodyFormat, TRACKING_PATHS } from '../../../shared/sending';
+import { type BodyFormat, type CampaignKind, TRACKING_PATHS } from '../../../shared/sending';
 import { AppError } from '../../lib/errors';
 import { hasSenderPlaceholders } from './sender-placeholders';
 
@@ -79,7 +79,8 @@ function isTrackableUrl(href: string, ownPrefixes: readonly string[]): boolean {
  * where it cannot be what makes the part "image only": a document already longer than that (our footer
  * only adds to it) or one that already carries the author's own images. A short, image-free email goes
  * without a pixel — its opens are not tracked, and the pre-launch check says so. `always` is the old
- * placement, kept for measuring it (bench/template-spam.bench.ts).
+ * placement: newsletters and bulk email keep it (a mailing, read and reported as one), and
+ * bench/template-spam.bench.ts measures the old cold-email figures with it.
  */
 export const IMAGE_ONLY_MAX_CHARS = 3_200;
 export type PixelPlacement = 'when_free' | 'always';
@@ -206,9 +207,13 @@ export function prepareQueuedBody(input: {
   trackOpens: boolean;
   trackClicks: boolean;
   bodyFormat?: BodyFormat;
+  /** Cold outreach (`campaign`, the default) places the pixel `when_free`; newsletters and bulk `always`. */
+  kind?: CampaignKind;
   pixel?: PixelPlacement;
 }): { html: string; text: string; links: string[]; pixel: boolean } {
   const format = input.bodyFormat ?? 'html';
+  // A newsletter is a mailing and is read as one; its opens are its report. Cold email is one-to-one.
+  input = { ...input, pixel: input.pixel ?? ((input.kind ?? 'campaign') === 'campaign' ? 'when_free' : 'always') };
   if (format === 'text') {
     // Still through prepareMessageContent: the same size limits and the same text conversion.
     const content = prepareMessageContent({ ...input, trackOpens: false, trackClicks: false });

@@ -134,6 +134,7 @@ export async function queueMessages(options: {
         trackOpens: campaign.trackOpens,
         trackClicks: campaign.trackClicks,
         bodyFormat: campaign.bodyFormat,
+        kind: campaign.kind,
       });
       return {
         token,
