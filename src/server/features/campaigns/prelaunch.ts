@@ -21,6 +21,7 @@ import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import {
   analyzeMergeTags,
+  type EngineVerdict,
   findCopyPlaceholders,
   flattenSpintax,
   htmlImageOnly,
@@ -174,6 +175,7 @@ interface PrelaunchContext {
   accounts: SenderAccountRow[];
   knownFields: string[];
   appUrl?: string;
+  spamEngine: 'auto' | 'builtin';
 }
 
 /** What the copy checks hand to the audience check: the merge tags used and the per-contact URLs. */
@@ -195,6 +197,11 @@ export async function getPrelaunchReport(options: {
   campaignId: string;
   /** APP_URL: the open pixel and tracked links are built on it (their length counts for spam filters). */
   appUrl?: string;
+  /**
+   * `auto` (the check the user runs): SpamAssassin where installed. `builtin`: our rules only — the launch
+   * reads the report for its blockers, which no spam score is, so it does not wait for SpamAssassin.
+   */
+  spamEngine?: 'auto' | 'builtin';
 }): Promise<PrelaunchReport> {
   const { db, userId } = options;
   const campaign = await getCampaignRow({ db, userId, id: options.campaignId });
@@ -212,6 +219,7 @@ export async function getPrelaunchReport(options: {
     accounts,
     knownFields,
     appUrl: options.appUrl,
+    spamEngine: options.spamEngine ?? 'auto',
   };
   const findings: Findings = { blockers: [], warnings: [], passed: [] };
 
@@ -487,12 +495,28 @@ async function checkSpamAsSent(ctx: PrelaunchContext, copies: VariantCopy[], fin
   const withoutPixel: string[] = [];
   let warned = 0;
   let worst = 0;
-  for (const copy of copies) {
+  // Composed in order, scored two at a time (a SpamAssassin run is a second or more of one core).
+  const composedCopies = copies.map((copy) => ({ copy, composed: compose(copy) }));
+  const verdicts = new Array<EngineVerdict | null>(copies.length).fill(null);
+  let next = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let i = next++; i < composedCopies.length; i = next++) {
+        const { composed } = composedCopies[i]!;
+        if (!composed) continue;
+        verdicts[i] = await scoreComposedMessage({
+          ...composed.message,
+          key: composed.key,
+          ...(ctx.spamEngine === 'builtin' ? { builtinOnly: true } : {}),
+        });
+      }
+    }),
+  );
+  for (const [i, { copy, composed }] of composedCopies.entries()) {
     const at = where(copy.step, copy.key);
     const ids = { stepId: copy.step.id, variantKey: copy.key };
-    const composed = compose(copy);
-    if (!composed) continue;
-    const verdict = await scoreComposedMessage({ ...composed.message, key: composed.key });
+    const verdict = verdicts[i];
+    if (!composed || !verdict) continue;
     spam.engine = verdict.engine;
     spam.note = verdict.note;
     spam.required = verdict.required;

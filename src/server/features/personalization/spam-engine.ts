@@ -89,7 +89,12 @@ export async function scoreComposedMessage(message: {
   key: string;
   programs?: ReturnType<typeof findSpamAssassin>;
   timeoutMs?: number;
+  /** Our rules only, whatever is installed (the launch's own check). */
+  builtinOnly?: boolean;
 }): Promise<EngineVerdict> {
+  if (message.builtinOnly) {
+    return { ...builtinVerdict(message), note: 'the launch checks with the built-in rules' };
+  }
   if (!spamAssassinEnabled() && !message.programs) {
     return { ...builtinVerdict(message), note: 'SpamAssassin is turned off on this server' };
   }
