@@ -213,7 +213,10 @@ export function prepareQueuedBody(input: {
 }): { html: string; text: string; links: string[]; pixel: boolean } {
   const format = input.bodyFormat ?? 'html';
   // A newsletter is a mailing and is read as one; its opens are its report. Cold email is one-to-one.
-  input = { ...input, pixel: input.pixel ?? ((input.kind ?? 'campaign') === 'campaign' ? 'when_free' : 'always') };
+  input = {
+    ...input,
+    pixel: input.pixel ?? ((input.kind ?? 'campaign') === 'campaign' ? 'when_free' : 'always'),
+  };
   if (format === 'text') {
     // Still through prepareMessageContent: the same size limits and the same text conversion.
     const content = prepareMessageContent({ ...input, trackOpens: false, trackClicks: false });
