@@ -5,8 +5,9 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 
 import { ErrorBoundary } from '@/app/error-boundary';
+import { preloadLazyRoutes } from '@/app/preload-lazy-routes';
 import { AppProviders } from '@/app/providers';
-import { createAppRouter } from '@/app/router';
+import { createAppRouter, routes } from '@/app/router';
 import { hydratingPrerenderedPage } from '@/lib/prerender-state';
 import { queryClient, USER_QUERY_KEY } from '@/lib/query-client';
 
@@ -30,10 +31,17 @@ if (hydratingPrerenderedPage) {
   // session cookie, so the visitor is signed out (as the page was rendered) and the session check, a 401
   // the browser would log, is not needed. Signing in sets the user as before.
   queryClient.setQueryData(USER_QUERY_KEY, null);
+  // The page's own code first, so hydration never suspends with the visitor's first click in between.
   // As a transition, hydration yields to the browser every few milliseconds instead of one long task.
-  startTransition(() => {
-    hydrateRoot(container, app);
-  });
+  void preloadLazyRoutes(routes, window.location.pathname)
+    .catch(() => {
+      // A chunk that failed to load: hydrating still shows the error screen with its reload button.
+    })
+    .then(() =>
+      startTransition(() => {
+        hydrateRoot(container, app);
+      }),
+    );
 } else {
   createRoot(container).render(app);
 }

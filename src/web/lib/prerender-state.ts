@@ -19,6 +19,8 @@ const listeners = new Set<() => void>();
  */
 export function useMarkHydrationSettled(): void {
   useEffect(() => {
+    // Marks the document live (browser tests wait for it before clicking on a prerendered page).
+    document.documentElement.dataset.hydrated = 'true';
     if (settled) return;
     settled = true;
     for (const listener of listeners) listener();
