@@ -61,6 +61,8 @@ export interface DataTableEmpty {
   title: string;
   description?: ReactNode;
   action?: ReactNode;
+  /** The empty state's test id; `<testId>-empty` by default. */
+  testId?: string;
 }
 
 export interface DataTableSelection {
@@ -210,7 +212,7 @@ export function DataTable<T>({
   return (
     <div className={cn('space-y-4', className)}>
       {isEmpty ? (
-        <EmptyState empty={empty} testId={testId && `${testId}-empty`} />
+        <EmptyState empty={empty} testId={empty.testId ?? (testId && `${testId}-empty`)} />
       ) : (
         <>
           {renderCard && !showSkeleton && (
