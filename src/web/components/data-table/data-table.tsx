@@ -65,12 +65,16 @@ export interface DataTableEmpty {
   testId?: string;
 }
 
-export interface DataTableSelection {
+export interface DataTableSelection<T = unknown> {
   /** Selected row ids. */
   selected: ReadonlySet<string>;
   onChange: (selected: Set<string>) => void;
   /** Rows that cannot be selected (their checkbox is disabled). */
   canSelect?: (id: string) => boolean;
+  /** The row checkbox's accessible name ("Select ada@example.com"); "Select row" by default. */
+  rowLabel?: (row: T) => string;
+  /** The header checkbox's accessible name; "Select all rows on this page" by default. */
+  allLabel?: string;
 }
 
 export interface DataTablePagination {
@@ -94,7 +98,7 @@ export interface DataTableProps<T> {
   stale?: boolean;
   sort?: ListSort;
   onSortChange?: (sort: ListSort | undefined) => void;
-  selection?: DataTableSelection;
+  selection?: DataTableSelection<T>;
   pagination?: DataTablePagination;
   empty: DataTableEmpty;
   /** One card per row below `md`, in place of the sideways-scrolling table. */
@@ -111,7 +115,7 @@ export interface DataTableProps<T> {
 const SELECT_COLUMN_ID = '__select';
 
 function selectionColumn<T>(
-  selection: DataTableSelection,
+  selection: DataTableSelection<T>,
   getRowId: (row: T) => string,
 ): ColumnDef<T, unknown> {
   return {
@@ -124,7 +128,7 @@ function selectionColumn<T>(
       const chosen = selectable.filter((id) => selection.selected.has(id)).length;
       return (
         <Checkbox
-          aria-label="Select all rows on this page"
+          aria-label={selection.allLabel ?? 'Select all rows on this page'}
           checked={chosen > 0 && chosen === selectable.length ? true : chosen > 0 ? 'indeterminate' : false}
           disabled={selectable.length === 0}
           onCheckedChange={(checked) => {
@@ -140,7 +144,7 @@ function selectionColumn<T>(
       const id = getRowId(row.original);
       return (
         <Checkbox
-          aria-label="Select row"
+          aria-label={selection.rowLabel?.(row.original) ?? 'Select row'}
           checked={selection.selected.has(id)}
           disabled={!(selection.canSelect?.(id) ?? true)}
           onCheckedChange={(checked) => {
