@@ -159,6 +159,17 @@ function selectionColumn<T>(
   };
 }
 
+/**
+ * A sortable header cycles ascending → descending → the screen's default. Columns sort only when they opt
+ * in (`enableSorting: true`) and the screen handles a sort; the server sorts, so a column needs no
+ * accessor to be sortable.
+ */
+function nextSort(id: string, direction: false | 'asc' | 'desc'): ListSort | undefined {
+  if (direction === false) return { id, desc: false };
+  if (direction === 'asc') return { id, desc: true };
+  return undefined;
+}
+
 function SortIcon({ direction }: { direction: false | 'asc' | 'desc' }) {
   if (direction === 'asc') return <ArrowUp className="size-3.5" aria-hidden="true" />;
   if (direction === 'desc') return <ArrowDown className="size-3.5" aria-hidden="true" />;
@@ -197,16 +208,7 @@ export function DataTable<T>({
     manualSorting: true,
     manualPagination: true,
     manualFiltering: true,
-    enableSortingRemoval: true,
-    // Columns sort only when they opt in (`enableSorting: true`) and the screen handles a sort.
-    enableSorting: Boolean(onSortChange),
-    sortDescFirst: false,
     state: { sorting, rowSelection },
-    onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      const first = next[0];
-      onSortChange?.(first ? { id: first.id, desc: first.desc } : undefined);
-    },
   });
 
   const showSkeleton = loading || rows === undefined;
@@ -214,7 +216,7 @@ export function DataTable<T>({
   const visibleColumns = table.getVisibleLeafColumns();
 
   return (
-    <div className={cn('space-y-4', className)}>
+    <div className={cn('min-w-0 space-y-4', className)}>
       {isEmpty ? (
         <EmptyState empty={empty} testId={empty.testId ?? (testId && `${testId}-empty`)} />
       ) : (
@@ -261,11 +263,11 @@ export function DataTable<T>({
                                 : undefined
                           }
                         >
-                          {header.column.getCanSort() ? (
+                          {onSortChange && header.column.columnDef.enableSorting === true ? (
                             <button
                               type="button"
                               className="-ml-2 inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                              onClick={header.column.getToggleSortingHandler()}
+                              onClick={() => onSortChange(nextSort(header.column.id, direction))}
                               data-testid={`sort-${header.column.id}`}
                             >
                               {content}
