@@ -86,6 +86,7 @@ import { createLogSink } from './lib/log-sink';
 import { loggerOptions } from './lib/logger';
 import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
+import { registerPublicSite } from './lib/public-site';
 import type { Secrets } from './lib/secrets';
 import { seedLibraryTemplates } from './seed/templates/index';
 
@@ -342,6 +343,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text file (scripts/prerender-plugin.ts).
+      preCompressed: true,
       // Vite fingerprints everything under assets/, so those files never change under the same name.
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
@@ -350,6 +353,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     });
   }
+  // robots.txt, sitemap.xml and the prerendered public pages (issue #19 §3).
+  registerPublicSite(app, { appUrl: env.APP_URL, webDist });
 
   return app;
 }

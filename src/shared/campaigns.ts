@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES, TIMEZONE_MODES } from './sending';
+import { BODY_FORMATS, CAMPAIGN_STATUSES, TIMEZONE_MODES } from './sending';
 import { timeZoneSchema } from './time-zone';
 
 /*
@@ -117,6 +117,7 @@ export const campaignSettingsSchema = z
     /** Off for cold outreach (PRODUCT.md): see OPEN_TRACKING_REASON. Newsletters and bulk set their own. */
     trackOpens: z.boolean().default(false),
     trackClicks: z.boolean().default(true),
+    bodyFormat: z.enum(BODY_FORMATS).default('html'),
     bouncePausePercent: bouncePausePercent.default(DEFAULT_BOUNCE_PAUSE_PERCENT),
     complaintPausePercent: complaintPausePercent.default(DEFAULT_COMPLAINT_PAUSE_PERCENT),
     trackingDomain: z
@@ -137,9 +138,25 @@ export const campaignSettingsSchema = z
     }
     if (v.windowStartMinute === v.windowEndMinute) return; // all day
   });
+/** What each body format sends, shown beside the choice. */
+export const BODY_FORMAT_LABELS: Record<(typeof BODY_FORMATS)[number], { label: string; hint: string }> = {
+  html: {
+    label: 'Formatted (HTML)',
+    hint: 'Your formatting as written, with a plain-text copy for mail programs that want one.',
+  },
+  text_html: {
+    label: 'Plain text first, with a minimal HTML copy',
+    hint: 'Reads like a typed email: the text as sent, plus a bare HTML copy (paragraphs and links) so link clicks can be tracked.',
+  },
+  text: {
+    label: 'Plain text only',
+    hint: 'The most personal look and the fewest spam points: no HTML part, so no open pixel and no tracked links.',
+  },
+};
+
 /** Why a cold campaign starts with open tracking off: shown beside the toggle. */
 export const OPEN_TRACKING_REASON =
-  'Off by default: an open pixel in a short cold email costs spam points with SpamAssassin (HTML_IMAGE_ONLY rules), and Apple Mail and Gmail fetch images for the reader, so opens are unreliable. Replies and clicks are the signal.';
+  'Off by default: an open pixel in a short cold email costs spam points with SpamAssassin (HTML_IMAGE_ONLY rules), and Apple Mail and Gmail fetch images for the reader, so opens are unreliable. Replies and clicks are the signal. When on, the pixel goes only into emails where it costs no points (long ones, or ones with images of their own): short emails go without it.';
 
 export type CampaignSettingsInput = z.input<typeof campaignSettingsSchema>;
 
@@ -273,6 +290,7 @@ const campaignBaseSchema = z.object({
   domainPacePerHour: z.number().nullable(),
   trackOpens: z.boolean(),
   trackClicks: z.boolean(),
+  bodyFormat: z.enum(BODY_FORMATS),
   trackingDomain: z.string().nullable(),
   bouncePausePercent: z.number(),
   complaintPausePercent: z.number(),
@@ -321,6 +339,7 @@ export const campaignUpdateSchema = z
     domainPacePerHour: z.number().int().min(1).max(10_000).nullable(),
     trackOpens: z.boolean(),
     trackClicks: z.boolean(),
+    bodyFormat: z.enum(BODY_FORMATS),
     bouncePausePercent,
     complaintPausePercent,
     trackingDomain: z

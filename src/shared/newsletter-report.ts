@@ -93,12 +93,20 @@ export const newsletterRecipientsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
   q: z.string().trim().max(200).optional(),
+  /**
+   * Keyset: the page starts after this recipient (`next` of the page before), read straight from the
+   * (campaign, lower(email)) index however deep; `page` then only says where it is. Without it the page
+   * is found by its number (an offset).
+   */
+  after: z.string().max(400).optional(),
 });
 export type NewsletterRecipientsQuery = z.infer<typeof newsletterRecipientsQuerySchema>;
 
 export const newsletterRecipientPageSchema = z.object({
   items: z.array(newsletterRecipientRowSchema),
   total: z.number().int(),
+  /** The `after` of the next page, or null on the last one. */
+  next: z.string().nullable(),
 });
 export type NewsletterRecipientPage = z.infer<typeof newsletterRecipientPageSchema>;
 

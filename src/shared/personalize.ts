@@ -114,7 +114,7 @@ export type TestSendResult = z.infer<typeof testSendResultSchema>;
 
 /** The pre-launch warning of a cold campaign with open tracking on (PRODUCT.md, "Open tracking and cold email"). */
 export const OPEN_TRACKING_WARNING =
-  'The open-tracking pixel adds about 1.4–2 spam points to a short email (SpamAssassin HTML_IMAGE_ONLY); turn it off unless you need opens';
+  'Open tracking is on: the pixel goes only into emails where SpamAssassin does not count it (long enough, or already carrying images), so short emails are sent without it and their opens are not counted';
 
 export const prelaunchItemSchema = z.object({
   code: z.string(),
@@ -124,6 +124,38 @@ export const prelaunchItemSchema = z.object({
   detail: z.string().optional(),
 });
 export type PrelaunchItem = z.infer<typeof prelaunchItemSchema>;
+
+export const SPAM_ENGINES = ['spamassassin', 'builtin'] as const;
+
+export const spamRuleHitSchema = z.object({
+  rule: z.string(),
+  score: z.number(),
+  description: z.string(),
+});
+export type SpamRuleHit = z.infer<typeof spamRuleHitSchema>;
+
+/** One step (variant) as it will be sent, scored: SpamAssassin's verdict where installed, else ours. */
+export const prelaunchSpamCopySchema = z.object({
+  at: z.string(),
+  stepId: z.string(),
+  variantKey: z.string(),
+  score: z.number(),
+  rules: z.array(spamRuleHitSchema),
+  /** Tambari's wording hints (its word list and habits), shown beside the engine's rules, never added to them. */
+  hints: z.array(spamRuleHitSchema),
+  /** Whether the open pixel is in the message (tracking on and the pixel free of spam points). */
+  pixel: z.boolean(),
+});
+
+export const prelaunchSpamSchema = z.object({
+  /** Which engine scored: `spamassassin` (spamc/spamassassin on the server) or `builtin` (our rules). */
+  engine: z.enum(SPAM_ENGINES),
+  /** The SpamAssassin program, or why the built-in rules scored. */
+  note: z.string(),
+  required: z.number(),
+  copies: z.array(prelaunchSpamCopySchema),
+});
+export type PrelaunchSpam = z.infer<typeof prelaunchSpamSchema>;
 
 export const prelaunchReportSchema = z.object({
   ready: z.boolean(),
@@ -135,6 +167,8 @@ export const prelaunchReportSchema = z.object({
   estimatedFinish: z.string().nullable(),
   /** Messages a day the campaign can send with its accounts, window, gaps and cap. */
   dailyCapacity: z.number().int(),
+  /** The spam score of every step as it will be sent; absent from reports made before it existed. */
+  spam: prelaunchSpamSchema.optional(),
 });
 export type PrelaunchReport = z.infer<typeof prelaunchReportSchema>;
 

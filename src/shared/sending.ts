@@ -62,6 +62,13 @@ export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
 export const CAMPAIGN_KINDS = ['campaign', 'newsletter', 'bulk'] as const;
 export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+/**
+ * How a message's body is sent. `html`: the formatted HTML with a plain-text alternative (the default).
+ * `text`: plain text only (text/plain, no HTML part: no pixel, no tracked links). `text_html`: plain text
+ * first with a minimal HTML copy of it (paragraphs and links only), so clicks can be tracked.
+ */
+export const BODY_FORMATS = ['html', 'text_html', 'text'] as const;
+export type BodyFormat = (typeof BODY_FORMATS)[number];
 /** Spec §3 statuses; newsletters use draft/scheduled/sent of their own in the campaigns issue. */
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'active', 'paused', 'completed', 'stopped'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];

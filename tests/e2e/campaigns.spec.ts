@@ -101,6 +101,18 @@ test('a campaign built from a template is checked, launched and shows its contac
   await expect(reason).toContainText('costs spam points with SpamAssassin (HTML_IMAGE_ONLY rules)');
   await expect(reason).toContainText('Apple Mail and Gmail');
   await expect(reason).toContainText('Replies and clicks are the signal.');
+  // Plain text first, with a minimal HTML copy: chosen here, kept by the campaign.
+  await expect(dialog.getByTestId('body-format-html')).toHaveAttribute('data-state', 'checked');
+  await dialog.getByLabel('Plain text first, with a minimal HTML copy', { exact: true }).click();
+  await expect(dialog.getByTestId('body-format-text_html')).toHaveAttribute('data-state', 'checked');
+  if (process.env.E2E_SCREENSHOTS) {
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await dialog.getByTestId('body-format').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/body-format-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+  }
   await page.getByTestId('window-all-day').click();
   await page.getByTestId('send-day-6').click();
   await page.getByTestId('send-day-7').click();
@@ -111,6 +123,8 @@ test('a campaign built from a template is checked, launched and shows its contac
   const campaignId = /\/campaigns\/([0-9a-f-]{36})\/steps/.exec(page.url())?.[1] ?? '';
   await expect(page.getByTestId('steps-campaign-name')).toHaveText(campaignName);
   await expect(page.getByTestId('step-card-1')).toBeVisible();
+  const saved = await page.request.get(`/api/campaigns/${campaignId}`);
+  expect(((await saved.json()) as { bodyFormat: string }).bodyFormat).toBe('text_html');
 
   // A follow-up step two days later.
   await page.getByTestId('add-step').click();
@@ -128,7 +142,8 @@ test('a campaign built from a template is checked, launched and shows its contac
   await expect(page.getByTestId('campaign-status').first()).toHaveText('Draft');
   await expect(page.getByTestId('step-stats-row')).toHaveCount(2);
   await page.getByTestId('prelaunch-run').click();
-  await expect(page.getByTestId('prelaunch-audience')).toHaveText('3');
+  // Where SpamAssassin is installed it scores each step: seconds on a loaded machine.
+  await expect(page.getByTestId('prelaunch-audience')).toHaveText('3', { timeout: 60_000 });
   await expect(page.getByTestId('prelaunch-ready')).toHaveAttribute('data-ready', 'true');
   // Open tracking is off, so the check says nothing about the pixel.
   await expect(page.locator('[data-testid="prelaunch-item"][data-code="open_tracking"]')).toHaveCount(0);
@@ -211,10 +226,36 @@ test('a cold campaign with open tracking turned on is warned of the pixel’s sp
   await page.goto(`/campaigns/${campaignId}`);
   await page.getByTestId('prelaunch-run').click();
   const warning = page.locator('[data-testid="prelaunch-item"][data-code="open_tracking"]');
+  await expect(page.getByTestId('prelaunch-ready')).toBeVisible({ timeout: 60_000 });
   await expect(warning).toContainText(
-    'The open-tracking pixel adds about 1.4–2 spam points to a short email (SpamAssassin HTML_IMAGE_ONLY); turn it off unless you need opens',
+    'Open tracking is on: the pixel goes only into emails where SpamAssassin does not count it',
   );
-  await expect(warning).toContainText(/Step 1: \+\d\.\d \(HTML_IMAGE_ONLY_\d\d\)/);
+  await expect(warning).toContainText(/Step 1: the pixel would cost \+\d\.\d \(HTML_IMAGE_ONLY_\d\d\)/);
   // A warning, not a blocker: the user may launch with opens on.
   await expect(page.getByTestId('prelaunch-ready')).toHaveAttribute('data-ready', 'true');
+
+  // The score of the message as sent, the engine that scored it and the rules that fired, per step.
+  const spam = page.getByTestId('prelaunch-spam');
+  await expect(spam).toBeVisible();
+  await expect(page.getByTestId('prelaunch-spam-engine')).toHaveAttribute(
+    'data-engine',
+    /^(spamassassin|builtin)$/,
+  );
+  await expect(page.getByTestId('prelaunch-spam-engine')).toContainText(
+    /Scored by (SpamAssassin|Built-in rules)/,
+  );
+  await expect(spam.getByTestId('prelaunch-spam-copy')).toHaveCount(1);
+  await expect(spam.getByTestId('prelaunch-spam-score')).toContainText(/^\d+\.\d \/ 5/);
+  // Sent without the pixel, so no HTML_IMAGE_ONLY rule among those that fired.
+  await expect(spam).not.toContainText('HTML_IMAGE_ONLY');
+  if (process.env.E2E_SCREENSHOTS) {
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await spam.scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: `${process.env.E2E_SCREENSHOTS}/prelaunch-spam-${width}.png`,
+        fullPage: false,
+      });
+    }
+  }
 });

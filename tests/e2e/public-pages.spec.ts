@@ -64,3 +64,48 @@ test('the public pages fit a phone screen without sideways scrolling', async ({ 
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
 });
+
+/** Issue #19 §3: the public pages arrive as HTML with their content and metadata, before any script runs. */
+test('a public page is readable without JavaScript, with its title, description and heading', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/features');
+  await expect(page).toHaveTitle('Features | Tambari');
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /^Lead discovery across/);
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Features | Tambari');
+  await expect(page.getByTestId('features-title')).toBeVisible();
+  await page.goto('/pricing');
+  await expect(page).toHaveTitle('Pricing | Tambari');
+  await expect(page.locator('h1')).toHaveText('Plans that grow with your outreach');
+  await context.close();
+});
+
+test('the prerendered pages come alive in the browser without a hydration error', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  for (const path of ['/', '/pricing', '/features', '/help']) {
+    await page.goto(path);
+    // The currency selector replaces its placeholder once the app runs.
+    await expect(page.getByTestId('currency-selector')).toBeVisible();
+  }
+  await page.getByTestId('currency-selector').click();
+  await page.getByTestId('currency-option-NGN').click();
+  await expect(page.getByTestId('currency-selector')).toHaveAttribute('data-currency', 'NGN');
+  expect(errors.filter((text) => /hydrat|#418|#423|#425/i.test(text))).toEqual([]);
+});
+
+test('robots.txt and sitemap.xml describe the public site', async ({ request }) => {
+  const robots = await request.get('/robots.txt');
+  expect(robots.ok()).toBe(true);
+  expect(await robots.text()).toMatch(/Disallow: \/dashboard[\s\S]*Sitemap: .+\/sitemap\.xml/);
+  const sitemap = await request.get('/sitemap.xml');
+  expect(sitemap.headers()['content-type']).toContain('xml');
+  const xml = await sitemap.text();
+  expect(xml).toMatch(/<loc>[^<]+\/pricing<\/loc>/);
+  expect(xml).not.toContain('/dashboard');
+});

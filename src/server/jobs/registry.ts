@@ -13,7 +13,10 @@ import { purgeStaleImportsJob } from '../features/imports/purge-stale-imports.jo
 import { pollSenderMailboxJob } from '../features/inbound/poll-sender-mailbox.job';
 import { pollSenderMailboxesJob } from '../features/inbound/poll-sender-mailboxes.job';
 import { purgeDeletedListsJob } from '../features/lists/purge-deleted-lists.job';
-import { sendScheduledNewslettersJob } from '../features/newsletters/send-scheduled-newsletters.job';
+import {
+  queueNewsletterAudienceJob,
+  sendScheduledNewslettersJob,
+} from '../features/newsletters/send-scheduled-newsletters.job';
 import { expireAbandonedCheckoutsJob } from '../features/payments/expire-abandoned-checkouts.job';
 import { renewSubscriptionsJob } from '../features/payments/renew-subscriptions.job';
 import { purgeDeletedDirectoryContactsJob } from '../features/recycle-bin/purge-deleted-directory-contacts.job';
@@ -60,6 +63,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   startScheduledCampaignsJob,
   sendCampaignTestRunJob,
   sendScheduledNewslettersJob,
+  queueNewsletterAudienceJob,
   // The scraper (/admin/scraper)
   runScrapeJobJob,
   // Email verification

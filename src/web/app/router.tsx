@@ -1,8 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, ScrollRestoration, useLocation } from 'react-router';
-import { AdminNotFoundPage } from '@/app/admin-not-found-page';
 import { RootRouteErrorBoundary, RouteErrorBoundary } from '@/app/error-boundary';
-import { AppLayout } from '@/app/layouts/app-layout';
+import { AppLayout } from '@/app/layouts/lazy-app-layout';
 import { PublicLayout } from '@/app/layouts/public-layout';
 import { SessionLayout } from '@/app/layouts/session-layout';
 import { NotFoundPage } from '@/app/not-found-page';
@@ -10,6 +9,9 @@ import { isAdminPath } from '@/app/paths';
 import { PublicOnlyRoute } from '@/app/public-only-route';
 import { FullPageLoader } from '@/components/page-loader';
 
+const AdminNotFoundPage = lazy(() =>
+  import('@/app/admin-not-found-page').then((m) => ({ default: m.AdminNotFoundPage })),
+);
 const LandingPage = lazy(() => import('@/features/landing/routes/landing-page'));
 const AuthPage = lazy(() => import('@/features/auth/routes/auth-page'));
 const ForgotPasswordPage = lazy(() => import('@/features/auth/routes/forgot-password-page'));

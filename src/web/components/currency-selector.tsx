@@ -1,27 +1,19 @@
-import type { CurrencyInfo } from '@shared/currency';
 import { ChevronDown } from 'lucide-react';
+import { type ComponentProps, lazy, Suspense, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCurrency } from '@/hooks/use-currency';
 import { cn } from '@/lib/utils';
 
-const GROUPS = ['Africa', 'International'] as const;
+const loadMenu = () => import('@/components/currency-menu');
+const CurrencyMenu = lazy(loadMenu);
 
 /**
  * The symbol in a small chip. Flag emoji are not drawn by every system (Windows shows two letters, some
  * Linux desktops an empty box), so the symbol is what identifies the currency at a glance.
  */
-function CurrencySymbol({ symbol }: { symbol: string }) {
+export function CurrencySymbol({ symbol }: { symbol: string }) {
   return (
     <span
       aria-hidden="true"
@@ -32,16 +24,43 @@ function CurrencySymbol({ symbol }: { symbol: string }) {
   );
 }
 
-function groupCurrencies(currencies: readonly CurrencyInfo[]) {
-  return GROUPS.map((group) => ({ group, items: currencies.filter((c) => c.group === group) })).filter(
-    (entry) => entry.items.length > 0,
+/** The selector's button: the menu's trigger once the menu is loaded, and the same button before. */
+export function CurrencyTrigger({
+  size,
+  className,
+  showName,
+  testId,
+  ...buttonProps
+}: { size: 'sm' | 'default'; className?: string | undefined; showName: boolean; testId: string } & Omit<
+  ComponentProps<typeof Button>,
+  'size'
+>) {
+  const { currency, currencyInfo } = useCurrency();
+  return (
+    <Button
+      variant="outline"
+      size={size}
+      className={cn('gap-1.5 font-medium tabular-nums', className)}
+      aria-label={`${currency}, ${currencyInfo.name}: change display currency`}
+      aria-haspopup="menu"
+      data-testid={testId}
+      data-currency={currency}
+      {...buttonProps}
+    >
+      <CurrencySymbol symbol={currencyInfo.symbol} />
+      <span>{currency}</span>
+      {showName && <span className="hidden text-muted-foreground lg:inline">{currencyInfo.name}</span>}
+      <ChevronDown className="size-3.5 text-muted-foreground" aria-hidden="true" />
+    </Button>
   );
 }
 
 /**
  * Spec §2/§3: the display-currency menu of the public header, the pricing and the payment screens. A
- * placeholder stands in while the currency is being worked out; choosing one sets it and closes the menu
- * (Radix closes on select). Prices are still charged in NGN.
+ * placeholder stands in while the currency is being worked out. The menu's code (Radix's menu and its
+ * positioning) is fetched when the visitor first points at, focuses or presses the button, so the public
+ * pages' first load does not carry it (issue #19 §3); pressing the button opens the menu as soon as it is
+ * there. Prices are still charged in NGN.
  */
 export function CurrencySelector({
   className,
@@ -57,7 +76,8 @@ export function CurrencySelector({
   showName?: boolean;
   testId?: string;
 }) {
-  const { currency, currencyInfo, setCurrency, supportedCurrencies, isLoading } = useCurrency();
+  const { isLoading } = useCurrency();
+  const [menuWanted, setMenuWanted] = useState(false);
 
   if (isLoading) {
     return (
@@ -70,48 +90,22 @@ export function CurrencySelector({
     );
   }
 
+  const trigger = (
+    <CurrencyTrigger
+      size={size}
+      className={className}
+      showName={showName}
+      testId={testId}
+      aria-expanded={false}
+      onPointerEnter={() => void loadMenu()}
+      onFocus={() => void loadMenu()}
+      onClick={() => setMenuWanted(true)}
+    />
+  );
+  if (!menuWanted) return trigger;
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button
-          variant="outline"
-          size={size}
-          className={cn('gap-1.5 font-medium tabular-nums', className)}
-          aria-label={`${currency}, ${currencyInfo.name}: change display currency`}
-          data-testid={testId}
-          data-currency={currency}
-        >
-          <CurrencySymbol symbol={currencyInfo.symbol} />
-          <span>{currency}</span>
-          {showName && <span className="hidden text-muted-foreground lg:inline">{currencyInfo.name}</span>}
-          <ChevronDown className="size-3.5 text-muted-foreground" aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align={align} className="w-60" data-testid={`${testId}-menu`}>
-        <DropdownMenuRadioGroup value={currency} onValueChange={setCurrency}>
-          {groupCurrencies(supportedCurrencies).map(({ group, items }, index) => (
-            <div key={group} role="group" aria-label={group}>
-              {index > 0 && <DropdownMenuSeparator />}
-              <DropdownMenuLabel className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">
-                {group}
-              </DropdownMenuLabel>
-              {items.map((item) => (
-                <DropdownMenuRadioItem
-                  key={item.code}
-                  value={item.code}
-                  data-testid={`currency-option-${item.code}`}
-                >
-                  <CurrencySymbol symbol={item.symbol} />
-                  <span className="flex-1">{item.name}</span>
-                  <span className="text-xs text-muted-foreground tabular-nums">{item.code}</span>
-                </DropdownMenuRadioItem>
-              ))}
-            </div>
-          ))}
-        </DropdownMenuRadioGroup>
-        <DropdownMenuSeparator />
-        <p className="px-2 py-1.5 text-xs text-muted-foreground">Payments are always charged in Naira (₦).</p>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Suspense fallback={trigger}>
+      <CurrencyMenu className={className} align={align} size={size} showName={showName} testId={testId} />
+    </Suspense>
   );
 }

@@ -16,6 +16,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 
+import { hydratingPrerenderedPage, useHydrationSettled } from '@/lib/prerender-state';
+
 /** Spec §3 browser storage: the saved display currency. */
 export const CURRENCY_STORAGE_KEY = 'tambari.currency';
 
@@ -78,17 +80,30 @@ export function mergeRates(answer: Partial<CurrencyRates> | undefined | null): R
  * (looked up by our server, PRODUCT.md) mapped to a currency and saved; otherwise USD.
  */
 export function CurrencyProvider({ children }: { children: ReactNode }) {
-  const [saved] = useState(readSavedCurrency);
-  const [chosen, setChosen] = useState<CurrencyCode | null>(saved);
+  // A prerendered page hydrates as it was rendered (no currency yet) and reads the saved one just after.
+  const [saved, setSaved] = useState<CurrencyCode | null | undefined>(() =>
+    hydratingPrerenderedPage ? undefined : readSavedCurrency(),
+  );
+  const [chosen, setChosen] = useState<CurrencyCode | null>(saved ?? null);
 
+  useEffect(() => {
+    if (saved !== undefined) return;
+    const stored = readSavedCurrency();
+    setSaved(stored);
+    if (stored) setChosen(stored);
+  }, [saved]);
+
+  // On a prerendered page the lookups wait until it has hydrated (see useHydrationSettled).
+  const settled = useHydrationSettled();
   const geoQuery = useQuery<GeoAnswer>({
     queryKey: GEO_QUERY_KEY,
-    enabled: saved === null,
+    enabled: settled && saved === null,
     retry: false,
   });
 
   const ratesQuery = useQuery<CurrencyRates>({
     queryKey: RATES_QUERY_KEY,
+    enabled: settled,
     staleTime: RATES_STALE_TIME,
     gcTime: RATES_STALE_TIME,
     retry: false,

@@ -19,7 +19,7 @@ import {
   VARIANT_KEYS,
   WINNER_METRICS,
 } from '../../../shared/campaigns';
-import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, TIMEZONE_MODES } from '../../../shared/sending';
+import { BODY_FORMATS, CAMPAIGN_KINDS, CAMPAIGN_STATUSES, TIMEZONE_MODES } from '../../../shared/sending';
 import { TEST_RUN_STEP_STATES } from '../../../shared/test-runs';
 import { users } from './auth';
 import { senderAccounts } from './sending';
@@ -69,6 +69,8 @@ export const campaigns = pgTable(
     domainPacePerHour: integer('domain_pace_per_hour'),
     trackOpens: boolean('track_opens').notNull().default(true),
     trackClicks: boolean('track_clicks').notNull().default(true),
+    /** How the body is sent (shared/campaigns.ts BODY_FORMATS): formatted HTML, or plain text first. */
+    bodyFormat: text('body_format', { enum: BODY_FORMATS }).notNull().default('html'),
     /** A CNAME of the user's pointing at us, used in tracking links instead of APP_URL. */
     trackingDomain: text('tracking_domain'),
     /** The campaign pauses itself when hard bounces pass this share of its sends (after 20 sends)… */
@@ -177,6 +179,8 @@ export const newsletters = pgTable(
     index('newsletters_user_idx').on(t.userId, t.createdAt),
     uniqueIndex('newsletters_web_token_key').on(t.webToken),
     index('newsletters_scheduled_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
+    // The report's trigger finds an event's newsletter by its engine campaign (newsletter-report.ts).
+    index('newsletters_campaign_idx').on(t.campaignId).where(sql`${t.campaignId} is not null`),
   ],
 );
 

@@ -7,6 +7,7 @@ export * from './dev-mailbox';
 export * from './downloads';
 export * from './imap-idle';
 export * from './imports';
+export * from './newsletter-report';
 export * from './operations';
 export * from './payments';
 export * from './platform-settings';

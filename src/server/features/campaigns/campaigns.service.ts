@@ -104,6 +104,7 @@ function toBaseDto(row: CampaignRow, senderAccountIds: string[], contactCount: n
     domainPacePerHour: row.domainPacePerHour,
     trackOpens: row.trackOpens,
     trackClicks: row.trackClicks,
+    bodyFormat: row.bodyFormat,
     trackingDomain: row.trackingDomain,
     bouncePausePercent: row.bouncePausePercent,
     complaintPausePercent: row.complaintPausePercent,

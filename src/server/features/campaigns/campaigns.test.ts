@@ -78,20 +78,28 @@ describe('campaign settings and steps', () => {
       // Cold outreach starts without the open pixel (PRODUCT.md); clicks stay tracked.
       trackOpens: false,
       trackClicks: true,
+      bodyFormat: 'html',
     });
 
-    // The user may turn it on; the campaign keeps what it was given.
+    // The user may turn it on, and send plain text first; the campaign keeps what it was given.
     const patched = await call({
       method: 'PATCH',
       url: `/api/campaigns/${campaign.id}`,
-      payload: { name: 'Lagos distributors Q3', dailyCap: 40, trackOpens: true },
+      payload: { name: 'Lagos distributors Q3', dailyCap: 40, trackOpens: true, bodyFormat: 'text_html' },
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json<Campaign>()).toMatchObject({
       name: 'Lagos distributors Q3',
       dailyCap: 40,
       trackOpens: true,
+      bodyFormat: 'text_html',
     });
+    const badFormat = await call({
+      method: 'PATCH',
+      url: `/api/campaigns/${campaign.id}`,
+      payload: { bodyFormat: 'rtf' },
+    });
+    expect(badFormat.statusCode).toBe(400);
 
     const badGap = await call({
       method: 'PATCH',

@@ -153,6 +153,8 @@ export async function launchCampaign(
     userId: actor.id,
     campaignId: campaign.id,
     appUrl: ctx.appUrl,
+    // Its blockers are all the launch reads; no spam score blocks, so SpamAssassin is not waited for.
+    spamEngine: 'builtin',
   });
   if (report.blockers.length > 0)
     throw new AppError('unprocessable', CAMPAIGN_MESSAGES.fixBeforeLaunch, { errors: report.blockers });

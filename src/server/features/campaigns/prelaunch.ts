@@ -5,6 +5,7 @@ import {
   OPEN_TRACKING_WARNING,
   type PrelaunchItem,
   type PrelaunchReport,
+  type PrelaunchSpam,
   SPAM_SCORE_THRESHOLD,
 } from '../../../shared/personalize';
 import { isIanaTimeZone } from '../../../shared/time-zone';
@@ -20,6 +21,7 @@ import { now } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import {
   analyzeMergeTags,
+  type EngineVerdict,
   findCopyPlaceholders,
   flattenSpintax,
   htmlImageOnly,
@@ -28,13 +30,14 @@ import {
   renderTemplate,
   SAMPLE_CONTACT,
   scanTemplateUrls,
+  scoreComposedMessage,
   scoreSpam,
   suggestTag,
   visibleText,
 } from '../personalization/personalization.service';
 import type { SenderAccountRow } from '../sender-accounts/sender-accounts.service';
 import { effectiveDailyCap } from '../sender-accounts/sender-accounts.service';
-import { htmlAsSent, resolveTrackingBaseUrl } from '../sending/sending.service';
+import { composeMessageAsSent, resolveTrackingBaseUrl } from '../sending/sending.service';
 import { type AudienceContact, resolveAudience } from './audience.service';
 import { type CampaignRow, getCampaignRow } from './campaigns.service';
 import { CONSENT_COUNTRIES, checkLinks, dailyCapacity, estimateFinish } from './prelaunch-checks';
@@ -172,6 +175,7 @@ interface PrelaunchContext {
   accounts: SenderAccountRow[];
   knownFields: string[];
   appUrl?: string;
+  spamEngine: 'auto' | 'builtin';
 }
 
 /** What the copy checks hand to the audience check: the merge tags used and the per-contact URLs. */
@@ -185,9 +189,6 @@ interface CopyFindings {
 interface CopyTally {
   tagProblems: number;
   linkProblems: number;
-  spamWarnings: number;
-  worstSpam: number;
-  pixelCosts: { at: string; rule: string; score: number }[];
 }
 
 export async function getPrelaunchReport(options: {
@@ -196,6 +197,11 @@ export async function getPrelaunchReport(options: {
   campaignId: string;
   /** APP_URL: the open pixel and tracked links are built on it (their length counts for spam filters). */
   appUrl?: string;
+  /**
+   * `auto` (the check the user runs): SpamAssassin where installed. `builtin`: our rules only — the launch
+   * reads the report for its blockers, which no spam score is, so it does not wait for SpamAssassin.
+   */
+  spamEngine?: 'auto' | 'builtin';
 }): Promise<PrelaunchReport> {
   const { db, userId } = options;
   const campaign = await getCampaignRow({ db, userId, id: options.campaignId });
@@ -213,10 +219,12 @@ export async function getPrelaunchReport(options: {
     accounts,
     knownFields,
     appUrl: options.appUrl,
+    spamEngine: options.spamEngine ?? 'auto',
   };
   const findings: Findings = { blockers: [], warnings: [], passed: [] };
 
   const copy = checkCopy(ctx, findings);
+  const spam = await checkSpamAsSent(ctx, copy.copies, findings);
   const audienceSize = await checkAudience(ctx, copy, findings);
   checkTimeZones(ctx, findings);
   const active = checkSenders(ctx, findings);
@@ -230,13 +238,14 @@ export async function getPrelaunchReport(options: {
     audienceSize,
     estimatedFinish: schedule.finish ? schedule.finish.toISOString() : null,
     dailyCapacity: schedule.capacity,
+    spam,
   };
 }
 
 // --- The copy: merge tags, unsubscribe tags, links, spam score -----------------------------------------
 
-/** Renders a copy as it will be sent: open pixel, tracked links, document wrapper and footer. */
-function sentHtmlRenderer(ctx: PrelaunchContext): (html: string) => string {
+/** Composes a copy as it will be sent (sending's composer): body format, pixel, tracked links, footer, headers. */
+function sentMessageComposer(ctx: PrelaunchContext) {
   const { campaign, accounts } = ctx;
   let trackingBaseUrl = (ctx.appUrl ?? 'https://app.tambari.ng').replace(/\/+$/, '');
   try {
@@ -247,32 +256,38 @@ function sentHtmlRenderer(ctx: PrelaunchContext): (html: string) => string {
   } catch {
     // A malformed tracking domain is the settings form's to report; APP_URL is near enough for lengths.
   }
-  const footerAccount = accounts[0] ?? null;
+  const account = accounts.find((a) => a.status === 'active') ?? accounts[0] ?? null;
   const sampleScope = mergeScope(
     SAMPLE_CONTACT,
-    footerAccount
-      ? {
-          fromName: footerAccount.fromName,
-          fromEmail: footerAccount.fromEmail,
-          company: footerAccount.company,
-        }
-      : null,
+    account ? { fromName: account.fromName, fromEmail: account.fromEmail, company: account.company } : null,
   );
-  return (html: string) =>
-    htmlAsSent({
-      html: renderTemplate(html, sampleScope, 'html').output,
+  return (copy: { subject: string; html: string }, pixel?: 'always') => {
+    const input = {
+      subject: renderTemplate(flattenSpintax(copy.subject), sampleScope, 'text').output,
+      html: renderTemplate(flattenSpintax(copy.html), sampleScope, 'html').output,
       trackOpens: campaign.trackOpens,
       trackClicks: campaign.trackClicks,
       trackingBaseUrl,
-      senderName: footerAccount?.fromName,
-      postalAddress: footerAccount?.postalAddress,
-      fromEmail: footerAccount?.fromEmail,
+      bodyFormat: campaign.bodyFormat,
       kind: campaign.kind,
-    });
+      account,
+      to: {
+        name: [SAMPLE_CONTACT.firstName, SAMPLE_CONTACT.lastName].filter(Boolean).join(' ') || null,
+        email: SAMPLE_CONTACT.email,
+      },
+      pixel,
+    };
+    try {
+      return { key: JSON.stringify(input), message: composeMessageAsSent(input) };
+    } catch {
+      // A body or address the send would refuse is reported by the other checks.
+      return null;
+    }
+  };
 }
 
 function checkCopy(ctx: PrelaunchContext, findings: Findings): CopyFindings {
-  const { campaign, steps } = ctx;
+  const { steps } = ctx;
   const copies: VariantCopy[] = steps.flatMap((step) =>
     step.variants.map((v) => ({ step, key: v.key, subject: v.subject, html: v.bodyHtml })),
   );
@@ -282,9 +297,8 @@ function checkCopy(ctx: PrelaunchContext, findings: Findings): CopyFindings {
       message: 'Add at least one step: the campaign has no email to send',
     });
   }
-  const sentHtmlOf = sentHtmlRenderer(ctx);
   const result: CopyFindings = { copies, usedPaths: new Map(), perContactUrls: [] };
-  const tally: CopyTally = { tagProblems: 0, linkProblems: 0, spamWarnings: 0, worstSpam: 0, pixelCosts: [] };
+  const tally: CopyTally = { tagProblems: 0, linkProblems: 0 };
   for (const copy of copies) {
     const at = where(copy.step, copy.key);
     const ids = { stepId: copy.step.id, variantKey: copy.key };
@@ -293,29 +307,12 @@ function checkCopy(ctx: PrelaunchContext, findings: Findings): CopyFindings {
     checkMergeTags(ctx, copy, flatHtml, { at, ids }, result, tally, findings);
     checkPlaceholders(copy, { at, ids }, findings);
     checkCopyLinks(flatHtml, { at, ids }, result, tally, findings);
-    checkSpam(campaign, copy, flatHtml, sentHtmlOf(flatHtml), { at, ids }, tally, findings);
   }
   if (copies.length > 0) {
     if (tally.tagProblems === 0)
       findings.passed.push({ code: 'merge_tags', message: 'Every merge tag is known and well formed' });
     if (tally.linkProblems === 0)
       findings.passed.push({ code: 'links', message: 'Links look complete and none is shortened' });
-    if (tally.spamWarnings === 0) {
-      findings.passed.push({
-        code: 'spam_score',
-        message: `Spam score ${tally.worstSpam} at most (below ${SPAM_SCORE_THRESHOLD})`,
-      });
-    }
-  }
-  if (campaign.kind === 'campaign' && campaign.trackOpens && copies.length > 0) {
-    findings.warnings.push({
-      code: 'open_tracking',
-      message: OPEN_TRACKING_WARNING,
-      detail:
-        tally.pixelCosts.length > 0
-          ? tally.pixelCosts.map((c) => `${c.at}: +${c.score.toFixed(1)} (${c.rule})`).join('\n')
-          : 'SpamAssassin adds nothing for the pixel to these emails (long enough, or they already carry images), but Apple Mail and Gmail fetch images for the reader, so opens stay unreliable.',
-    });
   }
   findings.passed.push({
     code: 'unsubscribe',
@@ -486,33 +483,94 @@ function checkCopyLinks(
   }
 }
 
-function checkSpam(
-  campaign: CampaignRow,
-  copy: VariantCopy,
-  flatHtml: string,
-  sentHtml: string,
-  { at, ids }: CopyPlace,
-  tally: CopyTally,
-  findings: Findings,
-): void {
-  const spam = scoreSpam({ subject: flattenSpintax(copy.subject), html: flatHtml, sentHtml });
-  if (campaign.trackOpens && !/<img\b/i.test(flatHtml)) {
-    const cost = htmlImageOnly(sentHtml);
-    if (cost) tally.pixelCosts.push({ at, rule: cost.rule, score: cost.score });
-  }
-  tally.worstSpam = Math.max(tally.worstSpam, spam.score);
-  if (spam.spammy) {
-    tally.spamWarnings++;
-    findings.warnings.push({
-      code: 'spam_score',
-      message: `${at}: spam score ${spam.score} (above ${SPAM_SCORE_THRESHOLD}) — this copy may land in spam`,
-      detail: spam.hits
-        .slice(0, 8)
-        .map((hit) => `${hit.description} (+${hit.score.toFixed(1)})`)
-        .join('\n'),
+/**
+ * Every copy composed as it will be sent and scored: SpamAssassin's verdict where it is installed, else
+ * the built-in emulation of its local rules; Tambari's wording hints beside it. The open-tracking warning
+ * names the steps that go without the pixel (where it would have cost points).
+ */
+async function checkSpamAsSent(ctx: PrelaunchContext, copies: VariantCopy[], findings: Findings) {
+  const { campaign } = ctx;
+  const compose = sentMessageComposer(ctx);
+  const spam: PrelaunchSpam = { engine: 'builtin', note: '', required: SPAM_SCORE_THRESHOLD, copies: [] };
+  const withoutPixel: string[] = [];
+  let warned = 0;
+  let worst = 0;
+  // Composed in order, scored two at a time (a SpamAssassin run is a second or more of one core).
+  const composedCopies = copies.map((copy) => ({ copy, composed: compose(copy) }));
+  const verdicts = new Array<EngineVerdict | null>(copies.length).fill(null);
+  let next = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let i = next++; i < composedCopies.length; i = next++) {
+        const { composed } = composedCopies[i]!;
+        if (!composed) continue;
+        verdicts[i] = await scoreComposedMessage({
+          ...composed.message,
+          key: composed.key,
+          ...(ctx.spamEngine === 'builtin' ? { builtinOnly: true } : {}),
+        });
+      }
+    }),
+  );
+  for (const [i, { copy, composed }] of composedCopies.entries()) {
+    const at = where(copy.step, copy.key);
+    const ids = { stepId: copy.step.id, variantKey: copy.key };
+    const verdict = verdicts[i];
+    if (!composed || !verdict) continue;
+    spam.engine = verdict.engine;
+    spam.note = verdict.note;
+    spam.required = verdict.required;
+    const flatHtml = flattenSpintax(copy.html);
+    const wording = scoreSpam({ subject: flattenSpintax(copy.subject), html: flatHtml });
+    const hints = wording.hits.filter((h) => h.rule !== 'image_only' && h.rule !== 'low_text_ratio');
+    spam.copies.push({
+      at,
       ...ids,
+      score: verdict.score,
+      rules: verdict.rules,
+      hints: hints.map((h) => ({ rule: h.rule, score: h.score, description: h.description })),
+      pixel: composed.message.pixel,
+    });
+    if (campaign.trackOpens && !composed.message.pixel && composed.message.html) {
+      const always = compose(copy, 'always');
+      const cost = always ? htmlImageOnly(always.message.html) : null;
+      withoutPixel.push(cost ? `${at}: the pixel would cost +${cost.score.toFixed(1)} (${cost.rule})` : at);
+    }
+    const hintTotal = hints.reduce((sum, h) => sum + h.score, 0);
+    worst = Math.max(worst, verdict.score);
+    if (verdict.score >= verdict.required || hintTotal > SPAM_SCORE_THRESHOLD) {
+      warned++;
+      findings.warnings.push({
+        code: 'spam_score',
+        message:
+          verdict.score >= verdict.required
+            ? `${at}: spam score ${verdict.score} (${verdict.engine === 'spamassassin' ? 'SpamAssassin' : 'built-in rules'}, ${verdict.required} marks spam) — this copy may land in spam`
+            : `${at}: the wording looks like spam (${Math.round(hintTotal * 10) / 10} points of Tambari's wording hints)`,
+        detail: [...verdict.rules, ...hints]
+          .slice(0, 8)
+          .map((hit) => `${hit.description} (+${hit.score.toFixed(1)})`)
+          .join('\n'),
+        ...ids,
+      });
+    }
+  }
+  if (spam.copies.length > 0 && warned === 0) {
+    findings.passed.push({
+      code: 'spam_score',
+      message: `Spam score ${worst} at most as sent (${spam.engine === 'spamassassin' ? 'SpamAssassin' : 'built-in rules'}; ${spam.required} marks spam)`,
     });
   }
+  if (campaign.kind === 'campaign' && campaign.trackOpens && copies.length > 0) {
+    findings.warnings.push({
+      code: 'open_tracking',
+      message: OPEN_TRACKING_WARNING,
+      detail:
+        withoutPixel.length > 0
+          ? `Sent without the pixel (opens not counted):\n${withoutPixel.join('\n')}`
+          : 'Every step carries the pixel at no spam cost, but Apple Mail and Gmail fetch images for the reader, so opens stay unreliable.',
+    });
+  }
+  return spam;
 }
 
 // --- The audience: size, fallbacks, privacy-law countries ----------------------------------------------

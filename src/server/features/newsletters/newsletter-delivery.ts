@@ -61,22 +61,23 @@ export async function renderWebVersion(options: { db: Database; token: string })
 }
 
 /**
- * Who a test stands for: the named contact of the audience lists, else the first of them; with no lists
- * yet, a reader we know nothing about (every merge tag takes its fallback), never the sender.
+ * Who a test stands for: the named contact of the audience (its lists narrowed by their segments), else
+ * the first of it; with no lists yet, a reader we know nothing about (every merge tag takes its
+ * fallback), never the sender.
  */
 async function testContact(
   db: Database,
   userId: string,
-  listIds: string[],
+  audience: { listIds: string[]; segmentIds: string[] },
   asContact: string | undefined,
 ): Promise<AudienceContact | typeof NEUTRAL_CONTACT> {
   const wanted = asContact?.trim().toLowerCase();
   let first: AudienceContact | null = null;
-  if (listIds.length > 0) {
+  if (audience.listIds.length > 0) {
     for await (const batch of resolveAudienceBatches({
       db,
       userId,
-      audience: { listIds, leadFilters: [] },
+      audience: { ...audience, leadFilters: [] },
     })) {
       first ??= batch[0] ?? null;
       if (!wanted) break;
@@ -118,7 +119,12 @@ export async function sendNewsletterTest(options: {
   }).map((issue) => issue.message);
   const account = await getSenderAccountRow({ db, userId: user.id, id: options.input.senderAccountId });
   const to = options.input.to ?? user.email;
-  const contact = await testContact(db, user.id, row.listIds, options.input.asContact);
+  const contact = await testContact(
+    db,
+    user.id,
+    { listIds: row.listIds, segmentIds: row.segmentIds },
+    options.input.asContact,
+  );
   const rendered = renderForContact({
     subject: row.subject,
     html: sendableHtml(row),

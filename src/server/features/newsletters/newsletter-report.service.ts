@@ -13,48 +13,61 @@ import type {
   RecipientReportStatus,
 } from '../../../shared/newsletter-report';
 import type { Database } from '../../db/client';
-import { campaignContacts, campaigns, emailEvents, outboxMessages } from '../../db/schema/index';
+import {
+  campaignContacts,
+  campaigns,
+  emailEvents,
+  newsletterReportCounts,
+  outboxMessages,
+} from '../../db/schema/index';
 import { getNewsletterRow, type NewsletterRow } from './newsletters.service';
 
 /*
  * Progress while a newsletter goes out and its report afterwards. Everything is read through the send's
- * engine campaign with indexed paths: the outbox by (campaign_id, state), the event log by
- * (campaign_id, type, occurred_at), a recipient's messages by campaign_contact_id and their events by
- * outbox_message_id. Another user's newsletter answers 404 (getNewsletterRow).
+ * engine campaign with indexed paths: the outbox by (campaign_id, state), the recipients by
+ * (campaign_id, lower(email)), the event figures from the counters the email_events trigger keeps
+ * (newsletter_report_counts: a hundred rows whatever the number of events), a recipient's messages by
+ * campaign_contact_id and their events by outbox_message_id. Another user's newsletter answers 404
+ * (getNewsletterRow).
  */
 
 const OUTBOX_FAILED = new Set(['failed', 'bounced', 'suppressed', 'cancelled']);
 const LINKS_MAX = 200;
 const HOURS = 48;
 
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
+type CountRow = { metric: string; key: string; url: string | null; n: number };
+
+/*
+ * Everything the report and progress show of a send, from the counter rows the triggers of migration
+ * *_newsletter_report keep (schema/newsletter-report.ts): a hundred rows or so, read by their primary
+ * key whatever the number of recipients and events. The owner check ran before (getNewsletterRow).
+ */
+async function readCounts(db: Database, campaignId: string): Promise<CountRow[]> {
+  const rows = await db
+    .select({
+      metric: newsletterReportCounts.metric,
+      key: newsletterReportCounts.key,
+      url: newsletterReportCounts.url,
+      n: newsletterReportCounts.n,
+    })
+    .from(newsletterReportCounts)
+    .where(eq(newsletterReportCounts.campaignId, campaignId));
+  return rows.map((row) => ({ ...row, n: Number(row.n) }));
 }
 
-async function outboxCounts(db: Database, campaignId: string) {
-  const rows = await db
-    .select({ state: outboxMessages.state, n: sql<number>`count(*)::int` })
-    .from(outboxMessages)
-    .where(eq(outboxMessages.campaignId, campaignId))
-    .groupBy(outboxMessages.state);
-  const counts = { queued: 0, sent: 0, failed: 0, bounced: 0 };
+/** Recipients and the outbox's messages by state (progress while it goes out, the report's first figures). */
+function sendFigures(rows: CountRow[]) {
+  const counts = { recipients: 0, queued: 0, sent: 0, failed: 0, bounced: 0 };
   for (const row of rows) {
-    const n = Number(row.n);
-    if (row.state === 'sent') counts.sent += n;
-    else if (OUTBOX_FAILED.has(row.state)) {
-      counts.failed += n;
-      if (row.state === 'bounced') counts.bounced += n;
-    } else counts.queued += n;
+    if (row.metric === 'recipients') counts.recipients += row.n;
+    if (row.metric !== 'outbox') continue;
+    if (row.key === 'sent') counts.sent += row.n;
+    else if (OUTBOX_FAILED.has(row.key)) {
+      counts.failed += row.n;
+      if (row.key === 'bounced') counts.bounced += row.n;
+    } else counts.queued += row.n;
   }
   return counts;
-}
-
-async function recipientCount(db: Database, campaignId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(campaignContacts)
-    .where(eq(campaignContacts.campaignId, campaignId));
-  return Number(row?.n ?? 0);
 }
 
 export async function getNewsletterProgress(options: {
@@ -67,100 +80,88 @@ export async function getNewsletterProgress(options: {
   if (!row.campaignId) {
     return { status: row.status, preparing: false, recipients: 0, queued: 0, sent: 0, failed: 0 };
   }
-  const [[campaign], counts, recipients] = await Promise.all([
+  const [[campaign], rows] = await Promise.all([
     db
       .select({ startedAt: campaigns.startedAt })
       .from(campaigns)
       .where(eq(campaigns.id, row.campaignId))
       .limit(1),
-    outboxCounts(db, row.campaignId),
-    recipientCount(db, row.campaignId),
+    readCounts(db, row.campaignId),
   ]);
+  const counts = sendFigures(rows);
   return {
     status: row.status,
     preparing: row.status === 'sending' && !campaign?.startedAt,
-    recipients,
+    recipients: counts.recipients,
     queued: counts.queued,
     sent: counts.sent,
     failed: counts.failed,
   };
 }
 
-async function eventSummary(db: Database, row: NewsletterRow, campaignId: string) {
-  const result = await db.execute(sql`
-    select
-      count(*) filter (where type = 'opened' and not machine)::int as opens,
-      count(distinct campaign_contact_id) filter (where type = 'opened' and not machine)::int as unique_opens,
-      count(*) filter (where type = 'opened' and machine)::int as machine_opens,
-      count(*) filter (where type = 'clicked' and not machine)::int as clicks,
-      count(distinct campaign_contact_id) filter (where type = 'clicked' and not machine)::int as unique_clickers,
-      count(*) filter (where type = 'clicked' and machine)::int as machine_clicks,
-      count(distinct campaign_contact_id) filter (where type = 'bounced')::int as bounces,
-      count(distinct campaign_contact_id) filter (where type = 'unsubscribed')::int as unsubscribes,
-      count(distinct campaign_contact_id) filter (where type = 'complained')::int as complaints
-    from ${emailEvents}
-    where ${emailEvents.campaignId} = ${campaignId}
-      and ${emailEvents.userId} = ${row.userId}
-      and ${emailEvents.type} in ('opened', 'clicked', 'bounced', 'unsubscribed', 'complained')
-  `);
-  const [r] = rowsOf<Record<string, number>>(result);
-  const n = (key: string) => Number(r?.[key] ?? 0);
-  return {
-    opens: n('opens'),
-    uniqueOpens: n('unique_opens'),
-    machineOpens: n('machine_opens'),
-    clicks: n('clicks'),
-    uniqueClickers: n('unique_clickers'),
-    machineClicks: n('machine_clicks'),
-    bounces: n('bounces'),
-    unsubscribes: n('unsubscribes'),
-    complaints: n('complaints'),
+const COUNTER_METRICS = {
+  opens: 'opens',
+  unique_opens: 'uniqueOpens',
+  machine_opens: 'machineOpens',
+  clicks: 'clicks',
+  unique_clickers: 'uniqueClickers',
+  machine_clicks: 'machineClicks',
+  bounces: 'bounces',
+  unsubscribes: 'unsubscribes',
+  complaints: 'complaints',
+} as const;
+
+type EventFigures = Pick<NewsletterReportSummary, (typeof COUNTER_METRICS)[keyof typeof COUNTER_METRICS]>;
+
+function emptyHours() {
+  return Array.from({ length: HOURS }, (_, hour) => ({ hour, opens: 0, clicks: 0 }));
+}
+
+/** Opens, clicks, bounces…, the links and the 48 hours, from the counters the email_events trigger keeps. */
+function eventFigures(rows: CountRow[]) {
+  const events: EventFigures = {
+    opens: 0,
+    uniqueOpens: 0,
+    machineOpens: 0,
+    clicks: 0,
+    uniqueClickers: 0,
+    machineClicks: 0,
+    bounces: 0,
+    unsubscribes: 0,
+    complaints: 0,
   };
-}
-
-async function linkFigures(db: Database, row: NewsletterRow, campaignId: string) {
-  const result = await db.execute(sql`
-    select ${emailEvents.detail} as url, count(*)::int as clicks,
-      count(distinct ${emailEvents.campaignContactId})::int as uniq
-    from ${emailEvents}
-    where ${emailEvents.campaignId} = ${campaignId}
-      and ${emailEvents.userId} = ${row.userId}
-      and ${emailEvents.type} = 'clicked'
-      and not ${emailEvents.machine}
-      and ${emailEvents.detail} is not null
-    group by 1
-    order by 2 desc, 1
-    limit ${LINKS_MAX}
-  `);
-  return rowsOf<{ url: string; clicks: number; uniq: number }>(result).map((l) => ({
-    url: l.url,
-    clicks: Number(l.clicks),
-    unique: Number(l.uniq),
-  }));
-}
-
-async function hourFigures(db: Database, row: NewsletterRow, campaignId: string, start: Date) {
-  const end = new Date(start.getTime() + HOURS * 3600_000);
-  const result = await db.execute(sql`
-    select floor(extract(epoch from (${emailEvents.occurredAt} - ${start.toISOString()}::timestamptz)) / 3600)::int as hour,
-      ${emailEvents.type} as type, count(*)::int as n
-    from ${emailEvents}
-    where ${emailEvents.campaignId} = ${campaignId}
-      and ${emailEvents.userId} = ${row.userId}
-      and ${emailEvents.type} in ('opened', 'clicked')
-      and not ${emailEvents.machine}
-      and ${emailEvents.occurredAt} >= ${start.toISOString()}::timestamptz
-      and ${emailEvents.occurredAt} < ${end.toISOString()}::timestamptz
-    group by 1, 2
-  `);
-  const hours = Array.from({ length: HOURS }, (_, hour) => ({ hour, opens: 0, clicks: 0 }));
-  for (const r of rowsOf<{ hour: number; type: string; n: number }>(result)) {
-    const slot = hours[Number(r.hour)];
-    if (!slot) continue;
-    if (r.type === 'opened') slot.opens += Number(r.n);
-    else slot.clicks += Number(r.n);
+  const hours = emptyHours();
+  const links = new Map<string, { url: string | null; clicks: number; unique: number }>();
+  const linkOf = (key: string) => {
+    let link = links.get(key);
+    if (!link) {
+      link = { url: null, clicks: 0, unique: 0 };
+      links.set(key, link);
+    }
+    return link;
+  };
+  for (const row of rows) {
+    const { n } = row;
+    if (row.metric in COUNTER_METRICS) {
+      events[COUNTER_METRICS[row.metric as keyof typeof COUNTER_METRICS]] = n;
+    } else if (row.metric === 'link_clicks') {
+      const link = linkOf(row.key);
+      link.clicks = n;
+      link.url = row.url;
+    } else if (row.metric === 'link_unique') {
+      linkOf(row.key).unique = n;
+    } else if (row.metric === 'hour_opens' || row.metric === 'hour_clicks') {
+      const slot = hours[Number(row.key)];
+      if (!slot) continue;
+      if (row.metric === 'hour_opens') slot.opens = n;
+      else slot.clicks = n;
+    }
   }
-  return hours;
+  const linkList = [...links.values()]
+    .filter((l): l is { url: string; clicks: number; unique: number } => l.url !== null)
+    .sort((a, b) => b.clicks - a.clicks || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+    .slice(0, LINKS_MAX);
+  return { events, links: linkList, hours };
 }
 
 const EMPTY_SUMMARY: NewsletterReportSummary = {
@@ -178,58 +179,13 @@ const EMPTY_SUMMARY: NewsletterReportSummary = {
   complaints: 0,
 };
 
-/*
- * A report reads every event of the send (a million for a large newsletter: seconds of aggregation),
- * while its figures move slowly once the send is over. So each report is kept for a short while and,
- * once older, served as it is while one fresh computation runs behind it (stale-while-revalidate):
- * only the first load of a newsletter waits for the aggregation. The owner check runs on every load,
- * before the cache is read. The key carries the status, so the end of a send is never served stale.
- */
-const REPORT_FRESH_MS = 15_000;
-const REPORT_CACHE_MAX = 500;
-const reportCache = new Map<
-  string,
-  { at: number; value: NewsletterReport | null; pending: Promise<NewsletterReport> | null }
->();
-
-async function loadReport(db: Database, row: NewsletterRow): Promise<NewsletterReport> {
-  const key = `${row.id}:${row.status}`;
-  const entry = reportCache.get(key) ?? { at: 0, value: null, pending: null };
-  if (entry.value && Date.now() - entry.at < REPORT_FRESH_MS) return entry.value;
-  if (!entry.pending) {
-    entry.pending = computeReport(db, row)
-      .then((value) => {
-        entry.value = value;
-        entry.at = Date.now();
-        return value;
-      })
-      .finally(() => {
-        entry.pending = null;
-      });
-    reportCache.delete(key);
-    reportCache.set(key, entry);
-    while (reportCache.size > REPORT_CACHE_MAX) reportCache.delete(reportCache.keys().next().value!);
-  }
-  if (entry.value) {
-    // Served stale while it refreshes; a failed refresh is tried again by the next load.
-    entry.pending?.catch(() => undefined);
-    return entry.value;
-  }
-  return entry.pending!;
-}
-
-/** Forgets every kept report (tests; a newsletter whose figures must be read afresh). */
-export function clearNewsletterReportCache(): void {
-  reportCache.clear();
-}
-
 export async function getNewsletterReport(options: {
   db: Database;
   userId: string;
   id: string;
 }): Promise<NewsletterReport> {
   const row = await getNewsletterRow(options);
-  return loadReport(options.db, row);
+  return computeReport(options.db, row);
 }
 
 async function computeReport(db: Database, row: NewsletterRow): Promise<NewsletterReport> {
@@ -242,30 +198,20 @@ async function computeReport(db: Database, row: NewsletterRow): Promise<Newslett
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
   };
   if (!row.campaignId) {
-    return {
-      ...base,
-      summary: EMPTY_SUMMARY,
-      links: [],
-      hours: Array.from({ length: HOURS }, (_, hour) => ({ hour, opens: 0, clicks: 0 })),
-    };
+    return { ...base, summary: EMPTY_SUMMARY, links: [], hours: emptyHours() };
   }
-  const start = row.sentAt ?? row.createdAt;
-  const [recipients, counts, events, links, hours] = await Promise.all([
-    recipientCount(db, row.campaignId),
-    outboxCounts(db, row.campaignId),
-    eventSummary(db, row, row.campaignId),
-    linkFigures(db, row, row.campaignId),
-    hourFigures(db, row, row.campaignId, start),
-  ]);
+  const rows = await readCounts(db, row.campaignId);
+  const sendCounts = sendFigures(rows);
+  const { events, links, hours } = eventFigures(rows);
   // A bounce reported after the server accepted the message (a bounce email) leaves it 'sent' in the
   // outbox: it was not delivered either.
-  const lateBounces = Math.max(0, events.bounces - counts.bounced);
+  const lateBounces = Math.max(0, events.bounces - sendCounts.bounced);
   return {
     ...base,
     summary: {
-      recipients,
-      delivered: Math.max(0, counts.sent - lateBounces),
-      failed: counts.failed,
+      recipients: sendCounts.recipients,
+      delivered: Math.max(0, sendCounts.sent - lateBounces),
+      failed: sendCounts.failed,
       ...events,
     },
     links,
@@ -365,29 +311,52 @@ export async function listNewsletterRecipients(options: {
 }): Promise<NewsletterRecipientPage> {
   const { db, query } = options;
   const row = await getNewsletterRow(options);
-  if (!row.campaignId) return { items: [], total: 0 };
+  if (!row.campaignId) return { items: [], total: 0, next: null };
   const where = and(
     eq(campaignContacts.campaignId, row.campaignId),
     query.q
       ? sql`lower(${campaignContacts.email}) like ${`%${escapeLike(query.q.toLowerCase())}%`}`
       : undefined,
   );
-  const [contacts, [total]] = await Promise.all([
+  const [rows, [total]] = await Promise.all([
     db
       .select({
         id: campaignContacts.id,
         email: campaignContacts.email,
         firstName: campaignContacts.firstName,
         lastName: campaignContacts.lastName,
+        key: sql<string>`lower(${campaignContacts.email})`,
       })
       .from(campaignContacts)
-      .where(where)
+      .where(
+        // Keyset on the (campaign, lower(email)) unique index; else the page by its number.
+        query.after !== undefined
+          ? and(where, sql`lower(${campaignContacts.email}) > ${query.after}`)
+          : where,
+      )
       .orderBy(sql`lower(${campaignContacts.email})`)
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ n: sql<number>`count(*)::int` }).from(campaignContacts).where(where),
+      .limit(query.pageSize + 1)
+      .offset(query.after !== undefined ? 0 : (query.page - 1) * query.pageSize),
+    // Without a search the total is the recipients counter; a search counts its matches.
+    query.q
+      ? db.select({ n: sql<number>`count(*)::int` }).from(campaignContacts).where(where)
+      : db
+          .select({ n: newsletterReportCounts.n })
+          .from(newsletterReportCounts)
+          .where(
+            and(
+              eq(newsletterReportCounts.campaignId, row.campaignId),
+              eq(newsletterReportCounts.metric, 'recipients'),
+              eq(newsletterReportCounts.key, ''),
+            ),
+          ),
   ]);
-  return { items: await describeRecipients(db, row, contacts), total: Number(total?.n ?? 0) };
+  const contacts = rows.slice(0, query.pageSize);
+  return {
+    items: await describeRecipients(db, row, contacts),
+    total: Number(total?.n ?? 0),
+    next: rows.length > query.pageSize ? contacts[contacts.length - 1]!.key : null,
+  };
 }
 
 const EXPORT_BATCH = 1000;

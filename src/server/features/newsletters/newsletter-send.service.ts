@@ -43,6 +43,9 @@ export interface SendContext {
 /** A send that made no progress for this long lost its process; the job takes it over. */
 export const STALLED_SEND_MS = 10 * 60 * 1000;
 const SEND_BATCH = 500;
+/** Flushes queued inside the "send now" request (the audience comes in batches of 1,000); the job queues the rest. */
+const IN_REQUEST_BATCHES = 1;
+export const QUEUE_NEWSLETTER_AUDIENCE_JOB = 'queue-newsletter-audience';
 const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
 
 interface SendTargets {
@@ -121,7 +124,7 @@ export async function sendNewsletter(
   await assertNoPlaceholders({ db, userId, row, listIds: ctx.input.listIds });
   const claimed = await startSend(ctx, row, ctx.input, ['draft', 'scheduled']);
   if (!claimed) throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
-  await queueAudience(ctx, claimed.campaignId);
+  await beginQueueing(ctx, claimed.campaignId);
   return newsletterDto(db, ctx.appUrl, await getNewsletterRow({ db, userId, id: row.id }));
 }
 
@@ -186,14 +189,34 @@ export function sendableHtml(row: Pick<NewsletterRow, 'kind' | 'html' | 'subject
 }
 
 /**
- * Copies the audience into the campaign and queues one rendered message per new contact. Safe to run
- * again on a send that was interrupted.
+ * Queues the first recipients at once (so sending has begun when the page shows it) and hands a larger
+ * audience to the queue-newsletter-audience job, so no request or cron tick waits for a million renders.
+ * Without a job queue (some tests), the whole audience is queued here.
  */
-export async function queueAudience(ctx: SendContext, campaignId: string): Promise<number> {
+async function beginQueueing(ctx: SendContext, campaignId: string): Promise<void> {
+  const first = await queueAudience(ctx, campaignId, {
+    maxBatches: ctx.queue ? IN_REQUEST_BATCHES : undefined,
+  });
+  if (!first.done && ctx.queue) {
+    // One job per send at a time; a second "start" while it runs is the same work.
+    await ctx.queue.send(QUEUE_NEWSLETTER_AUDIENCE_JOB, { campaignId }, { singletonKey: campaignId });
+  }
+}
+
+/**
+ * Copies the audience into the campaign and queues one rendered message per new contact. Safe to run
+ * again on a send that was interrupted. With `maxBatches`, stops after that many batches (`done` false,
+ * the campaign not yet started): the rest is the queue-newsletter-audience job's.
+ */
+export async function queueAudience(
+  ctx: SendContext,
+  campaignId: string,
+  options: { maxBatches?: number } = {},
+): Promise<{ queued: number; done: boolean }> {
   const { db } = ctx;
   const [row] = await db.select().from(newsletters).where(eq(newsletters.campaignId, campaignId)).limit(1);
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
-  if (!row || !campaign || campaign.startedAt) return 0;
+  if (!row || !campaign || campaign.startedAt) return { queued: 0, done: true };
   // Sender values are filled by the dispatcher for the account that sends each copy; this one is for a
   // template that reshapes them and so needs a real account (personalize.ts, renderForQueue).
   const [fallbackSender] = await db
@@ -266,12 +289,18 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
       return result.queued;
     });
   };
+  let flushed = 0;
   for await (const batch of batches) {
     pending.push(...batch);
     if (pending.length >= SEND_BATCH) {
       await flush(pending);
       pending = [];
+      flushed += 1;
       if (ctx.queue) await wakeDispatchers({ queue: ctx.queue, parallelism: ctx.dispatchConcurrency ?? 2 });
+      if (options.maxBatches !== undefined && flushed >= options.maxBatches) {
+        // Stop here (the generator's finally closes the walk); the job queues the rest.
+        return { queued, done: false };
+      }
     }
   }
   if (pending.length > 0) await flush(pending);
@@ -282,7 +311,7 @@ export async function queueAudience(ctx: SendContext, campaignId: string): Promi
   if (ctx.queue && queued > 0) {
     await wakeDispatchers({ queue: ctx.queue, parallelism: ctx.dispatchConcurrency ?? 2 });
   }
-  return queued;
+  return { queued, done: true };
 }
 
 export async function scheduleNewsletter(options: {
@@ -417,7 +446,7 @@ export async function runNewsletterSchedule(
     }
     const claimed = await startSend(ctx, row, targets, ['scheduled']);
     if (!claimed) continue; // unscheduled, or another worker took it
-    await queueAudience(ctx, claimed.campaignId);
+    await beginQueueing(ctx, claimed.campaignId);
     summary.started++;
   }
 
@@ -447,7 +476,7 @@ export async function runNewsletterSchedule(
       )
       .returning({ id: campaigns.id });
     if (!mine) continue;
-    await queueAudience(ctx, campaignId);
+    await beginQueueing(ctx, campaignId);
     summary.resumed++;
   }
 

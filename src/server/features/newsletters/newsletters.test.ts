@@ -5,6 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createListWithContacts } from '../../../../tests/factories/campaigns';
 import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
 import { multipartBody } from '../../../../tests/factories/imports';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
@@ -18,10 +19,17 @@ import {
   newsletters,
   outboxMessages,
 } from '../../db/schema/index';
+import type { Queue } from '../../jobs/queue';
 import { advanceClock, resetClock } from '../../lib/clock';
 import { drainOutbox } from '../sending/sending.service';
 import { addSuppression } from '../suppression/suppression.service';
-import { finishNewsletterSends, runNewsletterSchedule } from './newsletter-send.service';
+import {
+  finishNewsletterSends,
+  QUEUE_NEWSLETTER_AUDIENCE_JOB,
+  queueAudience,
+  runNewsletterSchedule,
+  sendNewsletter,
+} from './newsletter-send.service';
 
 let app: FastifyInstance;
 let sink: SmtpSink;
@@ -458,6 +466,98 @@ describe('newsletters: sending', () => {
     });
     expect(stranger.statusCode).toBe(400);
     expect(stranger.json().errors).toEqual([{ path: 'asContact', message: expect.any(String) }]);
+
+    // Sent to a segment, the test stands for the segment's first contact, not the list's.
+    const segment = await req({
+      method: 'POST',
+      url: '/api/segments',
+      payload: {
+        listId,
+        name: 'Gone only',
+        rules: [{ type: 'field', field: 'firstName', operator: 'equals', value: 'Gone' }],
+      },
+    });
+    expect(segment.statusCode, segment.body).toBe(201);
+    const narrowed = await req({
+      method: 'PATCH',
+      url: `/api/newsletters/${newsletter.id}`,
+      payload: { segmentIds: [segment.json<{ id: string }>().id] },
+    });
+    expect(narrowed.statusCode, narrowed.body).toBe(200);
+    const segmented = await req({
+      method: 'POST',
+      url: `/api/newsletters/${newsletter.id}/test-send`,
+      payload: { senderAccountId: account.id },
+    });
+    expect(segmented.statusCode, segmented.body).toBe(200);
+    await caught('[Test] Hello Gone');
+  });
+});
+
+describe('newsletters: a large audience', () => {
+  it('queues the first recipients in the request and hands the rest to a job that finishes the send', async () => {
+    const user = await createUser(app, {
+      plan: 'starter',
+      status: 'active',
+      periodEnd: new Date(Date.now() + 30 * 86_400_000),
+    });
+    const account = await createSinkAccount(app, user.user.id, { fromName: 'Kano Foods' });
+    const total = 1_234;
+    const list = await createListWithContacts(
+      app,
+      user.user.id,
+      Array.from({ length: total }, (_, i) => ({
+        email: `reader-${i}-${randomUUID().slice(0, 6)}@example.com`,
+      })),
+    );
+    const newsletter = (
+      await create(user, {
+        kind: 'newsletter',
+        name: 'Big',
+        subject: 'Hello {{ firstName | default: "friend" }}',
+        blocks,
+      })
+    ).json<Newsletter>();
+    const sent: { name: string; data: unknown; options: unknown }[] = [];
+    const queue = {
+      send: async (name: string, data: unknown, options?: unknown) => {
+        sent.push({ name, data, options });
+        return null;
+      },
+    } as unknown as Queue;
+    const ctx = { db: app.services.db, queue, appUrl: 'http://tambari.test' };
+
+    const started = await sendNewsletter({
+      ...ctx,
+      userId: user.user.id,
+      id: newsletter.id,
+      input: { listIds: [list.id], senderAccountIds: [account.id] },
+    });
+    expect(started.status).toBe('sending');
+    const [row] = await app.services.db.select().from(newsletters).where(eq(newsletters.id, newsletter.id));
+    const campaignId = row!.campaignId!;
+    const queuedNow = await app.services.db
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.campaignId, campaignId));
+    expect(queuedNow).toHaveLength(1_000);
+    const handOff = sent.filter((job) => job.name === QUEUE_NEWSLETTER_AUDIENCE_JOB);
+    expect(handOff).toEqual([
+      { name: QUEUE_NEWSLETTER_AUDIENCE_JOB, data: { campaignId }, options: { singletonKey: campaignId } },
+    ]);
+    const [notYet] = await app.services.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+    expect(notYet!.startedAt).toBeNull();
+
+    // The job: the rest of the audience, nobody twice; then the send is fully queued.
+    expect(await queueAudience(ctx, campaignId)).toEqual({ queued: total - 1_000, done: true });
+    const all = await app.services.db
+      .select({ email: outboxMessages.toEmail })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.campaignId, campaignId));
+    expect(new Set(all.map((m) => m.email)).size).toBe(total);
+    expect(all).toHaveLength(total);
+    const [done] = await app.services.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+    expect(done!.startedAt).not.toBeNull();
   });
 });
 

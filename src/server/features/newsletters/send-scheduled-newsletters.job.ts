@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { defineJob } from '../../jobs/define-job';
-import { runNewsletterSchedule } from './newsletter-send.service';
+import {
+  QUEUE_NEWSLETTER_AUDIENCE_JOB,
+  queueAudience,
+  runNewsletterSchedule,
+} from './newsletter-send.service';
 
 /**
  * Every minute: starts newsletters and bulk emails whose scheduled time has come, takes over sends whose
@@ -24,5 +28,24 @@ export const sendScheduledNewslettersJob = defineJob({
     if (summary.started + summary.failed + summary.resumed + summary.finished > 0) {
       log.info(summary, 'newsletter sends');
     }
+  },
+});
+
+/**
+ * Queues the rest of a large newsletter's audience after "send now" queued the first batches. Safe to
+ * run twice: recipients already in the campaign are skipped; a send whose job died is taken over by the
+ * schedule above once it stops making progress.
+ */
+export const queueNewsletterAudienceJob = defineJob({
+  name: QUEUE_NEWSLETTER_AUDIENCE_JOB,
+  description: "Queues a large newsletter's or bulk email's remaining recipients, batch by batch.",
+  payload: z.object({ campaignId: z.uuid() }),
+  async run({ services, log, payload }) {
+    const { db, queue, env } = services;
+    const { queued } = await queueAudience(
+      { db, queue, appUrl: env.APP_URL, dispatchConcurrency: env.DISPATCH_CONCURRENCY },
+      payload.campaignId,
+    );
+    log.info({ campaignId: payload.campaignId, queued }, 'newsletter audience queued');
   },
 });

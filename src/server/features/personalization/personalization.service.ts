@@ -21,5 +21,7 @@ export {
   mergeTagPlaceholders,
   testSendWarnings,
 } from './placeholders';
+export { builtinVerdict, type EngineVerdict, scoreComposedMessage } from './spam-engine';
 export { extractLinks, htmlImageOnly, scoreSpam, visibleText } from './spam-rules';
+export { parseSpamAssassinReport } from './spamassassin';
 export { flattenSpintax } from './spintax';

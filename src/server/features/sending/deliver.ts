@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { now } from '../../lib/clock';
+import { composeOutgoing } from './compose-outgoing';
 import type { DeliveryFailure, DispatchedMessage } from './delivery-outcomes';
 import type { DispatchContext } from './dispatch';
-import { buildMailOptions, resolveTrackingBaseUrl, unsubscribeMailtoFor } from './message-envelope';
-import { composeRawMessage } from './raw-message';
-import { withSenderValues } from './sender-placeholders';
+import { resolveTrackingBaseUrl } from './message-envelope';
 
 /*
  * The last leg of dispatch: a message with its account becomes the exact bytes that leave, is recorded
@@ -36,33 +35,23 @@ export function composeForAccount(
   defaultTrackingDomain: string | null = null,
 ): ReadyMessage {
   const { message, account, campaign } = d;
-  const content = withSenderValues(
-    { subject: message.subject, html: message.html, text: message.text ?? '' },
-    { fromName: account.fromName, fromEmail: account.fromEmail, company: account.company },
-  );
-  const mail = buildMailOptions({
+  const { mail, raw } = composeOutgoing({
+    content: { subject: message.subject, html: message.html, text: message.text ?? '' },
+    account,
     messageId: message.messageId!,
     token: message.token,
     trackingBaseUrl: resolveTrackingBaseUrl({
       appUrl: ctx.env.APP_URL,
       trackingDomain: campaign.trackingDomain || defaultTrackingDomain,
     }),
-    from: { name: account.fromName, email: account.fromEmail },
-    replyTo: account.replyTo,
     to: { name: message.toName, email: message.toEmail },
-    subject: content.subject,
-    html: content.html,
-    text: content.text ?? '',
-    postalAddress: account.postalAddress,
-    senderName: account.fromName,
-    unsubscribeMailto: unsubscribeMailtoFor(account, message.token),
     kind: campaign.kind,
     inReplyTo: message.inReplyTo,
     references: message.threadReferences,
   });
   return {
     dispatched: d,
-    raw: composeRawMessage(mail),
+    raw,
     from: mail.from.address,
     to: mail.to.address,
     messageId: mail.messageId,

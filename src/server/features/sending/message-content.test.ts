@@ -13,6 +13,8 @@ function prepare(html: string, overrides: Partial<Parameters<typeof prepareMessa
     trackingBaseUrl: BASE,
     trackOpens: true,
     trackClicks: true,
+    // The pixel's mechanics; where it is left out is pixel placement's (message-as-sent.test.ts).
+    pixel: 'always',
     ...overrides,
   });
 }

@@ -1,6 +1,6 @@
 import { compile } from 'html-to-text';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { TRACKING_PATHS } from '../../../shared/sending';
+import { type BodyFormat, type CampaignKind, TRACKING_PATHS } from '../../../shared/sending';
 import { AppError } from '../../lib/errors';
 import { hasSenderPlaceholders } from './sender-placeholders';
 
@@ -72,6 +72,27 @@ function isTrackableUrl(href: string, ownPrefixes: readonly string[]): boolean {
   return !ownPrefixes.some((prefix) => href.startsWith(prefix));
 }
 
+/*
+ * SpamAssassin's HTML_IMAGE_ONLY_04…32 fire on an HTML part that holds any <img> and is at most 3,200
+ * characters long, markup included (docs/sending.md): a 1×1 open pixel in a short cold email costs it
+ * 0.6–2.8 points, wherever in the body it sits. `when_free` (the default) therefore puts the pixel only
+ * where it cannot be what makes the part "image only": a document already longer than that (our footer
+ * only adds to it) or one that already carries the author's own images. A short, image-free email goes
+ * without a pixel — its opens are not tracked, and the pre-launch check says so. `always` is the old
+ * placement: newsletters and bulk email keep it (a mailing, read and reported as one), and
+ * bench/template-spam.bench.ts measures the old cold-email figures with it.
+ */
+export const IMAGE_ONLY_MAX_CHARS = 3_200;
+export type PixelPlacement = 'when_free' | 'always';
+
+function pixelIsFree(documentHtml: string): boolean {
+  // Code points never outnumber UTF-16 units, and a code point is at most two of them.
+  if (documentHtml.length > 2 * IMAGE_ONLY_MAX_CHARS) return true;
+  if (documentHtml.length > IMAGE_ONLY_MAX_CHARS && [...documentHtml].length > IMAGE_ONLY_MAX_CHARS)
+    return true;
+  return /<img[\s/>]/i.test(documentHtml.replace(/<!--[\s\S]*?-->/g, ''));
+}
+
 export function prepareMessageContent(input: {
   html: string;
   text?: string | null;
@@ -79,8 +100,10 @@ export function prepareMessageContent(input: {
   trackingBaseUrl: string;
   trackOpens: boolean;
   trackClicks: boolean;
-}): { html: string; text: string; links: string[] } {
-  const { html, token, trackOpens, trackClicks } = input;
+  /** Where the open pixel may go (see IMAGE_ONLY_MAX_CHARS); `when_free` unless said. */
+  pixel?: PixelPlacement;
+}): { html: string; text: string; links: string[]; pixel: boolean } {
+  const { html, token, trackClicks } = input;
   if (typeof html !== 'string') throw new AppError('validation', 'The email body is missing');
   assertBodySize(html, 'email body');
   const givenText = typeof input.text === 'string' && input.text.trim() !== '' ? input.text : null;
@@ -91,7 +114,10 @@ export function prepareMessageContent(input: {
   // The text part comes from the original HTML: tracking plain-text links is spammy and unreadable.
   const text = givenText ?? htmlToText(html);
   const links: string[] = [];
-  if (!trackOpens && !trackClicks && !html.includes(NO_TRACK_ATTRIBUTE)) return { html, text, links };
+  const trackOpens = input.trackOpens && (input.pixel === 'always' || pixelIsFree(asEmailDocument(html)));
+  if (!trackOpens && !trackClicks && !html.includes(NO_TRACK_ATTRIBUTE)) {
+    return { html, text, links, pixel: false };
+  }
 
   const document = parseDocument(html);
   let changed = false;
@@ -137,7 +163,72 @@ export function prepareMessageContent(input: {
     html: changed ? DomUtils.getOuterHTML(document, { encodeEntities: 'utf8', emptyAttrs: true }) : html,
     text,
     links,
+    pixel: trackOpens,
   };
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+}
+
+/**
+ * The minimal HTML copy of a plain-text body (body format `text_html`): its paragraphs and line breaks,
+ * and its web addresses as links — nothing else, so it reads as the typed email it stands for.
+ */
+export function minimalHtmlFromText(text: string): string {
+  const linked = (line: string) =>
+    escapeHtml(line).replace(
+      /https?:\/\/[^\s<>"\][]+[^\s<>"\][.,;:!?)]/g,
+      (url) => `<a href="${url}">${url}</a>`,
+    );
+  return text
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${paragraph.split('\n').map(linked).join('<br>')}</p>`)
+    .join('\n');
+}
+
+/**
+ * The body as the outbox stores it, in the campaign's body format (shared/sending.ts BODY_FORMATS): the
+ * HTML document with tracking applied and the plain-text part — or, for `text`, no HTML at all (an empty
+ * string: the message goes out as a single text/plain part). queueMessages and the pre-launch check's
+ * composeMessageAsSent both call this, so what is scored is what is queued.
+ */
+export function prepareQueuedBody(input: {
+  html: string;
+  text?: string | null;
+  token: string;
+  trackingBaseUrl: string;
+  trackOpens: boolean;
+  trackClicks: boolean;
+  bodyFormat?: BodyFormat;
+  /** Cold outreach (`campaign`, the default) places the pixel `when_free`; newsletters and bulk `always`. */
+  kind?: CampaignKind;
+  pixel?: PixelPlacement;
+}): { html: string; text: string; links: string[]; pixel: boolean } {
+  const format = input.bodyFormat ?? 'html';
+  // A newsletter is a mailing and is read as one; its opens are its report. Cold email is one-to-one.
+  input = {
+    ...input,
+    pixel: input.pixel ?? ((input.kind ?? 'campaign') === 'campaign' ? 'when_free' : 'always'),
+  };
+  if (format === 'text') {
+    // Still through prepareMessageContent: the same size limits and the same text conversion.
+    const content = prepareMessageContent({ ...input, trackOpens: false, trackClicks: false });
+    return { html: '', text: content.text, links: [], pixel: false };
+  }
+  if (format === 'text_html') {
+    const text = prepareMessageContent({ ...input, trackOpens: false, trackClicks: false }).text;
+    const content = prepareMessageContent({ ...input, html: minimalHtmlFromText(text), text });
+    return { ...content, html: asEmailDocument(content.html) };
+  }
+  const content = prepareMessageContent(input);
+  return { ...content, html: asEmailDocument(content.html) };
 }
 
 // A doctype, <html>, <head> or <body>: HTML5 lets a document leave out the tags it does not need.

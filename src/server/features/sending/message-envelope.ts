@@ -224,7 +224,11 @@ export function buildMailOptions(input: {
         : `<${unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
-    html: insertAtEndOfBody(input.html, footerHtml(senderName, postalAddress, unsubscribeUrl, kind)),
+    // No HTML part (body format `text`): the footer is in the text part only.
+    html:
+      input.html === ''
+        ? ''
+        : insertAtEndOfBody(input.html, footerHtml(senderName, postalAddress, unsubscribeUrl, kind)),
     text: `${input.text.trimEnd()}\n\n${footerText(senderName, postalAddress, unsubscribeUrl, kind)}\n`,
     // Strings only ever: never let a body or attachment be read from a path or fetched from a URL.
     disableFileAccess: true,

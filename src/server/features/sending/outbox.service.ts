@@ -5,7 +5,7 @@ import type { campaigns } from '../../db/schema';
 import type { Queue } from '../../jobs/queue';
 import { now } from '../../lib/clock';
 import { getDefaultTrackingDomain } from '../platform-settings/platform-settings.service';
-import { asEmailDocument, prepareMessageContent } from './message-content';
+import { prepareQueuedBody } from './message-content';
 import { resolveTrackingBaseUrl } from './message-envelope';
 
 /*
@@ -126,13 +126,15 @@ export async function queueMessages(options: {
     const tokens = newTrackingTokens(chunk.length);
     const rows = chunk.map((message, i): OutboxInsert => {
       const token = tokens[i]!;
-      const content = prepareMessageContent({
+      const content = prepareQueuedBody({
         html: message.html,
         text: message.text ?? null,
         token,
         trackingBaseUrl,
         trackOpens: campaign.trackOpens,
         trackClicks: campaign.trackClicks,
+        bodyFormat: campaign.bodyFormat,
+        kind: campaign.kind,
       });
       return {
         token,
@@ -142,7 +144,7 @@ export async function queueMessages(options: {
         toEmail: message.toEmail.trim(),
         toName: message.toName ?? null,
         subject: message.subject,
-        html: asEmailDocument(content.html),
+        html: content.html,
         text: content.text,
         links: content.links,
         sendAfter: message.sendAfter ?? at,

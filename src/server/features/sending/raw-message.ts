@@ -38,6 +38,7 @@ export interface ComposedMail {
   inReplyTo?: string;
   references?: string[];
   headers: Record<string, string>;
+  /** Empty: a plain-text-only message (body format `text`). */
   html: string;
   text: string;
 }
@@ -108,8 +109,12 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
     ...(mail.references?.length ? [headerLine('References', mail.references.join(' '))] : []),
     ...Object.entries(mail.headers).map(([key, value]) => headerLine(key, value)),
     'MIME-Version: 1.0',
-    foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76),
   ];
+  if (mail.html === '') {
+    // Body format `text`: one text/plain part, no multipart wrapper.
+    return Buffer.from(`${headers.join('\r\n')}\r\n${textPart('text/plain', mail.text)}\r\n`, 'utf8');
+  }
+  headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
   const message =
     `${headers.join('\r\n')}\r\n\r\n` +
     `--${boundary}\r\n${textPart('text/plain', mail.text)}\r\n` +

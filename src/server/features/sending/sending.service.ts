@@ -5,7 +5,7 @@
 
 export { checkCampaignHealth } from './campaign-health';
 export { drainOutbox, type SentStepHook, type SentStepMessage } from './dispatch';
-export { htmlAsSent } from './html-as-sent';
+export { composeMessageAsSent, htmlAsSent, type MessageAsSent } from './html-as-sent';
 export { asEmailDocument, prepareMessageContent } from './message-content';
 export {
   buildMailOptions,

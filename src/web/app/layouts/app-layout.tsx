@@ -11,6 +11,7 @@ import { getViewMode } from '@/app/view-mode';
 import { FullPageLoader, PageLoader } from '@/components/page-loader';
 import { SubscriptionBlocked } from '@/components/subscription-blocked';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet';
+import { TooltipProvider } from '@/components/ui/tooltip';
 import { useAuth } from '@/hooks/use-auth';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
@@ -61,44 +62,52 @@ export function AppLayout({ children }: { children?: ReactNode } = {}) {
 
   const viewMode = getViewMode(pathname, user.role);
 
+  // Spec §9's tooltip timings (700 ms, 300 ms to skip): tooltips live in the signed-in app only, so their
+  // provider (and Radix's positioning code) stays out of the public pages' first load.
   return (
-    <div className="flex min-h-dvh bg-muted/30">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-md bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to content
-      </a>
-      <aside
-        className="sticky top-0 hidden h-dvh w-64 shrink-0 bg-sidebar text-sidebar-foreground md:block"
-        aria-label="Sidebar"
-        data-testid="sidebar"
-      >
-        <SidebarNav role={user.role} viewMode={viewMode} />
-      </aside>
-      <Sheet open={mobileOpen} onOpenChange={setMobileOpen}>
-        <SheetContent
-          side="left"
-          className="w-72 border-sidebar-border bg-sidebar p-0 text-sidebar-foreground [&>button]:text-sidebar-foreground"
-          data-testid="mobile-sidebar"
+    <TooltipProvider delayDuration={700} skipDelayDuration={300}>
+      <div className="flex min-h-dvh bg-muted/30">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-md bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
         >
-          <SheetTitle className="sr-only">Navigation</SheetTitle>
-          <SheetDescription className="sr-only">Go to another page of Tambari.</SheetDescription>
-          <SidebarNav role={user.role} viewMode={viewMode} onNavigate={() => setMobileOpen(false)} />
-        </SheetContent>
-      </Sheet>
-      <div className="flex min-w-0 flex-1 flex-col">
-        <AppHeader user={user} title={title} viewMode={viewMode} onOpenMenu={() => setMobileOpen(true)} />
-        <main id="main" className="flex flex-1 flex-col px-4 py-6 sm:px-6 lg:px-8" data-view-mode={viewMode}>
-          {decision.type === 'blocked' ? (
-            <SubscriptionBlocked issue={decision.issue} user={user} />
-          ) : (
-            <ErrorBoundary key={pathname}>
-              <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
-            </ErrorBoundary>
-          )}
-        </main>
+          Skip to content
+        </a>
+        <aside
+          className="sticky top-0 hidden h-dvh w-64 shrink-0 bg-sidebar text-sidebar-foreground md:block"
+          aria-label="Sidebar"
+          data-testid="sidebar"
+        >
+          <SidebarNav role={user.role} viewMode={viewMode} />
+        </aside>
+        <Sheet open={mobileOpen} onOpenChange={setMobileOpen}>
+          <SheetContent
+            side="left"
+            className="w-72 border-sidebar-border bg-sidebar p-0 text-sidebar-foreground [&>button]:text-sidebar-foreground"
+            data-testid="mobile-sidebar"
+          >
+            <SheetTitle className="sr-only">Navigation</SheetTitle>
+            <SheetDescription className="sr-only">Go to another page of Tambari.</SheetDescription>
+            <SidebarNav role={user.role} viewMode={viewMode} onNavigate={() => setMobileOpen(false)} />
+          </SheetContent>
+        </Sheet>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <AppHeader user={user} title={title} viewMode={viewMode} onOpenMenu={() => setMobileOpen(true)} />
+          <main
+            id="main"
+            className="flex flex-1 flex-col px-4 py-6 sm:px-6 lg:px-8"
+            data-view-mode={viewMode}
+          >
+            {decision.type === 'blocked' ? (
+              <SubscriptionBlocked issue={decision.issue} user={user} />
+            ) : (
+              <ErrorBoundary key={pathname}>
+                <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
+              </ErrorBoundary>
+            )}
+          </main>
+        </div>
       </div>
-    </div>
+    </TooltipProvider>
   );
 }

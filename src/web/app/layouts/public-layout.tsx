@@ -3,10 +3,12 @@ import { Outlet } from 'react-router';
 import { PublicFooter } from '@/components/marketing/public-footer';
 import { PublicHeader } from '@/components/marketing/public-header';
 import { usePageViewBeacon } from '@/lib/page-view-beacon';
+import { useMarkHydrationSettled } from '@/lib/prerender-state';
 
 /** The public site's frame: only signed-out visitors see it, so its pages are the ones counted. */
 export function PublicLayout() {
   usePageViewBeacon();
+  useMarkHydrationSettled();
   return (
     <div className="flex min-h-dvh flex-col">
       <a

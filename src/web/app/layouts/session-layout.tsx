@@ -1,4 +1,4 @@
-import { AppLayout } from '@/app/layouts/app-layout';
+import { AppLayout } from '@/app/layouts/lazy-app-layout';
 import { PublicLayout } from '@/app/layouts/public-layout';
 import { FullPageLoader } from '@/components/page-loader';
 import { useAuth } from '@/hooks/use-auth';

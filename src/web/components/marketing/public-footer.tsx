@@ -90,7 +90,7 @@ export function PublicFooter() {
                       {link.label}
                     </Link>
                   ) : (
-                    <span className="text-sidebar-muted/70">{link.label}</span>
+                    <span className="text-sidebar-muted">{link.label}</span>
                   )}
                 </li>
               ))}

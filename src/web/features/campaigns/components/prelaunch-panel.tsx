@@ -11,7 +11,12 @@ import { getErrorMessage, parseApiError } from '@/lib/errors';
 import { formatDate, formatNumber } from '@/lib/format';
 import { getPlanLimitMessage } from '@/lib/plan-limit';
 import { cn } from '@/lib/utils';
-import { type PrelaunchItem, useCampaignAction, usePrelaunchReport } from '../api/campaigns';
+import {
+  type PrelaunchItem,
+  type PrelaunchReport,
+  useCampaignAction,
+  usePrelaunchReport,
+} from '../api/campaigns';
 
 const TONE = {
   blocker: { icon: XCircle, className: 'text-destructive', label: 'Must fix' },
@@ -58,6 +63,85 @@ function ItemList({
         </li>
       ))}
     </ul>
+  );
+}
+
+type SpamReport = NonNullable<PrelaunchReport['spam']>;
+
+/**
+ * The spam score of every step as it will be sent: which engine scored (SpamAssassin on the server, or
+ * Tambari's built-in emulation of its local rules), the rules that fired with their points, and the
+ * wording hints beside them.
+ */
+function SpamScores({ spam }: { spam: SpamReport }) {
+  if (spam.copies.length === 0) return null;
+  const engine = spam.engine === 'spamassassin' ? 'SpamAssassin' : 'Built-in rules';
+  return (
+    <section className="space-y-2" aria-labelledby="prelaunch-spam-title" data-testid="prelaunch-spam">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <h3 id="prelaunch-spam-title" className="text-sm font-semibold">
+          Spam score as sent
+        </h3>
+        <p
+          className="text-xs text-muted-foreground"
+          data-testid="prelaunch-spam-engine"
+          data-engine={spam.engine}
+        >
+          Scored by <span className="font-medium text-foreground">{engine}</span> ({spam.note}) ·{' '}
+          {spam.required} marks spam
+        </p>
+      </div>
+      <ul className="divide-y rounded-lg border">
+        {spam.copies.map((copy) => (
+          <li
+            key={`${copy.stepId}-${copy.variantKey}`}
+            className="space-y-1 p-3 text-sm"
+            data-testid="prelaunch-spam-copy"
+          >
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <p className="font-medium">{copy.at}</p>
+              <p
+                className={cn(
+                  'font-semibold tabular-nums',
+                  copy.score >= spam.required
+                    ? 'text-destructive'
+                    : copy.score >= 2
+                      ? 'text-warning-foreground'
+                      : 'text-success',
+                )}
+                data-testid="prelaunch-spam-score"
+              >
+                {copy.score.toFixed(1)} / {spam.required}
+              </p>
+            </div>
+            {copy.rules.length === 0 ? (
+              <p className="text-muted-foreground">No rule with points fired.</p>
+            ) : (
+              <ul className="space-y-0.5" aria-label={`Rules that fired on ${copy.at}`}>
+                {copy.rules.map((rule) => (
+                  <li key={rule.rule} className="flex gap-2">
+                    <span className="w-12 shrink-0 text-right tabular-nums">
+                      {rule.score > 0 ? '+' : ''}
+                      {rule.score.toFixed(1)}
+                    </span>
+                    <span className="min-w-0 break-words">
+                      <code className="text-xs">{rule.rule}</code>{' '}
+                      <span className="text-muted-foreground">{rule.description}</span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {copy.hints.length > 0 && (
+              <p className="text-xs text-muted-foreground">
+                Wording hints (Tambari’s word list, not counted above):{' '}
+                {copy.hints.map((h) => `${h.description} (+${h.score.toFixed(1)})`).join('; ')}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -203,6 +287,7 @@ export function PrelaunchPanel({
                 campaignId={campaignId}
                 testId="prelaunch-warnings"
               />
+              {data.spam && <SpamScores spam={data.spam} />}
               {data.passed.length > 0 && (
                 <details className="text-sm">
                   <summary className="cursor-pointer text-muted-foreground">

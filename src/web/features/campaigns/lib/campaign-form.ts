@@ -7,7 +7,7 @@ import {
   DEFAULT_COMPLAINT_PAUSE_PERCENT,
   DEFAULT_VERIFICATION_SKIP,
 } from '@shared/campaigns';
-import type { TimezoneMode } from '@shared/sending';
+import type { BodyFormat, TimezoneMode } from '@shared/sending';
 import { minutesToTime, timeToMinutes } from './campaign-display';
 
 /*
@@ -43,6 +43,7 @@ export interface CampaignFormState {
   domainPacePerHour: string;
   trackOpens: boolean;
   trackClicks: boolean;
+  bodyFormat: BodyFormat;
   /** Empty: tracking and unsubscribe links use the app's own address. */
   trackingDomain: string;
   /** The campaign pauses itself past these shares of its sends (percent, as typed). */
@@ -92,6 +93,7 @@ export function emptyCampaignForm(name = ''): CampaignFormState {
     // Off for cold outreach: OPEN_TRACKING_REASON, shown beside the toggle.
     trackOpens: false,
     trackClicks: true,
+    bodyFormat: 'html',
     trackingDomain: '',
     bouncePausePercent: String(DEFAULT_BOUNCE_PAUSE_PERCENT),
     complaintPausePercent: String(DEFAULT_COMPLAINT_PAUSE_PERCENT),
@@ -123,6 +125,7 @@ export function formFromCampaign(campaign: {
   domainPacePerHour?: number | null;
   trackOpens: boolean;
   trackClicks: boolean;
+  bodyFormat?: BodyFormat;
   trackingDomain?: string | null;
   bouncePausePercent?: number;
   complaintPausePercent?: number;
@@ -151,6 +154,7 @@ export function formFromCampaign(campaign: {
     domainPacePerHour: campaign.domainPacePerHour == null ? '' : String(campaign.domainPacePerHour),
     trackOpens: campaign.trackOpens,
     trackClicks: campaign.trackClicks,
+    bodyFormat: campaign.bodyFormat ?? 'html',
     trackingDomain: campaign.trackingDomain ?? '',
     bouncePausePercent: String(campaign.bouncePausePercent ?? DEFAULT_BOUNCE_PAUSE_PERCENT),
     complaintPausePercent: String(campaign.complaintPausePercent ?? DEFAULT_COMPLAINT_PAUSE_PERCENT),
@@ -283,6 +287,7 @@ export function toCampaignSettings(form: CampaignFormState): CampaignSettingsInp
     domainPacePerHour: form.domainPacePerHour.trim() ? Number(form.domainPacePerHour.trim()) : null,
     trackOpens: form.trackOpens,
     trackClicks: form.trackClicks,
+    bodyFormat: form.bodyFormat,
     trackingDomain: normaliseTrackingDomain(form.trackingDomain) || null,
     bouncePausePercent: percentage(form.bouncePausePercent) ?? DEFAULT_BOUNCE_PAUSE_PERCENT,
     complaintPausePercent: percentage(form.complaintPausePercent) ?? DEFAULT_COMPLAINT_PAUSE_PERCENT,

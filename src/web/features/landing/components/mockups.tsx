@@ -7,7 +7,7 @@ import { Badge } from '@/components/ui/badge';
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <figure
-      className="w-full rounded-xl border bg-card p-5 shadow-[0_20px_50px_-20px_rgba(20,60,40,0.35)]"
+      className="w-full rounded-xl border bg-card p-5 text-card-foreground shadow-[0_20px_50px_-20px_rgba(20,60,40,0.35)]"
       aria-label={`${title} (illustration)`}
     >
       <figcaption className="mb-4 flex items-center justify-between text-sm font-medium">

@@ -181,13 +181,14 @@ export function useNewsletterReport(id: string | undefined) {
 
 export function useNewsletterRecipients(
   id: string | undefined,
-  params: { page: number; pageSize: number; q: string; version?: string },
+  params: { page: number; pageSize: number; q: string; after?: string; version?: string },
 ) {
   return useQuery<NewsletterRecipientPage>({
     queryKey: ['newsletter-report', id ?? '', 'recipients', params],
     queryFn: async ({ signal }) => {
       const search = new URLSearchParams({ page: String(params.page), pageSize: String(params.pageSize) });
       if (params.q.trim()) search.set('q', params.q.trim());
+      if (params.after !== undefined) search.set('after', params.after);
       const res = await fetch(`${path(id!)}/report/recipients?${search}`, { credentials: 'include', signal });
       await throwIfResNotOk(res);
       return (await res.json()) as NewsletterRecipientPage;

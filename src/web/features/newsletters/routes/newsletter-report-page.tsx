@@ -8,7 +8,7 @@ import {
 import { readableSubject } from '@shared/subject-text';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ArrowLeft, Download, Link2, Users } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from 'recharts';
 import { DataTable } from '@/components/data-table/data-table';
@@ -187,7 +187,16 @@ function Recipients({ id, version }: { id: string; version: string }) {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(25);
   const [q, setQ] = useState('');
-  const query = useNewsletterRecipients(id, { page, pageSize, q, version });
+  // Where each page reached so far starts (the server's `next`), so Next and Previous read the index
+  // from there instead of counting past every recipient before; reset with the search or the page size.
+  const [starts, setStarts] = useState<Record<number, string>>({});
+  const query = useNewsletterRecipients(id, { page, pageSize, q, after: starts[page], version });
+  const next = query.data?.next;
+  useEffect(() => {
+    if (next && !query.isPlaceholderData) {
+      setStarts((known) => (known[page + 1] === next ? known : { ...known, [page + 1]: next }));
+    }
+  }, [next, page, query.isPlaceholderData]);
   return (
     <Card>
       <CardHeader>
@@ -203,6 +212,7 @@ function Recipients({ id, version }: { id: string; version: string }) {
           value={q}
           onChange={(e) => {
             setQ(e.target.value);
+            setStarts({});
             setPage(1);
           }}
           className="max-w-xs"
@@ -224,6 +234,7 @@ function Recipients({ id, version }: { id: string; version: string }) {
               onPageChange: setPage,
               onPageSizeChange: (size) => {
                 setPageSize(size);
+                setStarts({});
                 setPage(1);
               },
               noun: 'recipients',

@@ -1,4 +1,5 @@
-import { CAMPAIGN_PROTECTION_MIN_SENDS, OPEN_TRACKING_REASON } from '@shared/campaigns';
+import { BODY_FORMAT_LABELS, CAMPAIGN_PROTECTION_MIN_SENDS, OPEN_TRACKING_REASON } from '@shared/campaigns';
+import { BODY_FORMATS } from '@shared/sending';
 import { useId, useMemo } from 'react';
 import { MultiCombobox } from '@/components/multi-combobox';
 import { Input } from '@/components/ui/input';
@@ -309,6 +310,35 @@ export function ScheduleFields({
         </p>
       </fieldset>
 
+      <fieldset className="space-y-2" data-testid="body-format">
+        <legend className="mb-2 font-medium">Email format</legend>
+        <RadioGroup
+          value={form.bodyFormat}
+          onValueChange={(value) => onChange({ bodyFormat: value as CampaignFormState['bodyFormat'] })}
+          className="gap-2"
+        >
+          {BODY_FORMATS.map((format) => (
+            <div key={format} className="flex items-start gap-2">
+              <RadioGroupItem
+                value={format}
+                id={`${id}-format-${format}`}
+                className="mt-0.5"
+                aria-describedby={`${id}-format-${format}-hint`}
+                data-testid={`body-format-${format}`}
+              />
+              <div className="space-y-0.5">
+                <Label htmlFor={`${id}-format-${format}`} className="font-normal">
+                  {BODY_FORMAT_LABELS[format].label}
+                </Label>
+                <p id={`${id}-format-${format}-hint`} className="max-w-2xl text-xs text-muted-foreground">
+                  {BODY_FORMAT_LABELS[format].hint}
+                </p>
+              </div>
+            </div>
+          ))}
+        </RadioGroup>
+      </fieldset>
+
       <fieldset className="space-y-3">
         <legend className="mb-2 font-medium">Tracking</legend>
         <div className="space-y-1">
@@ -330,6 +360,8 @@ export function ScheduleFields({
             data-testid="track-opens-reason"
           >
             {OPEN_TRACKING_REASON}
+            {form.bodyFormat === 'text' &&
+              ' A plain-text-only email has no HTML part, so it carries no pixel either way.'}
           </p>
         </div>
         <div className="flex items-center gap-2">

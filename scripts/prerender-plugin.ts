@@ -1,0 +1,106 @@
+/**
+ * Issue #19 §3: after `vite build` writes the client, renders every public page to HTML with its spec §2
+ * metadata (title, description, keywords, robots, Open Graph and Twitter cards) so crawlers and visitors
+ * without JavaScript get the content. The pages go to dist/web/prerendered/ with a manifest (path → file);
+ * the server sends them to visitors without a session (src/server/lib/public-site.ts) and the client
+ * hydrates them (src/web/main.tsx).
+ */
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
+import type { Plugin, ResolvedConfig } from 'vite';
+import { createServer } from 'vite';
+import {
+  PRERENDER_DIR,
+  PRERENDER_MANIFEST,
+  PUBLIC_PAGE_PATHS,
+  prerenderFileName,
+} from '../src/shared/public-site';
+
+import { composePage, type PageMeta } from '../src/web/prerender-html';
+
+interface PrerenderModule {
+  renderPage(path: string): Promise<{ html: string; meta: PageMeta }>;
+  finish(): void;
+}
+
+/** Set while the plugin's own SSR server loads the config, so that server does not prerender again. */
+const CHILD_FLAG = 'TAMBARI_PRERENDERING';
+
+export function prerenderPublicPages(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'tambari:prerender-public-pages',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async closeBundle() {
+      if (process.env[CHILD_FLAG] || config.build.ssr) return;
+      const outDir = config.build.outDir;
+      const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
+      const styles = new Map<string, string>();
+      for (const [, href] of template.matchAll(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"/g)) {
+        styles.set(href!, await readFile(path.join(outDir, href!), 'utf8'));
+      }
+      process.env[CHILD_FLAG] = '1';
+      const server = await createServer({
+        configFile: config.configFile,
+        mode: 'production',
+        logLevel: 'error',
+        appType: 'custom',
+        server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+      });
+      try {
+        const module = (await server.ssrLoadModule('/prerender.tsx')) as PrerenderModule;
+        const target = path.join(outDir, PRERENDER_DIR);
+        await mkdir(target, { recursive: true });
+        const manifest: Record<string, string> = {};
+        for (const pagePath of PUBLIC_PAGE_PATHS) {
+          const { html, meta } = await module.renderPage(pagePath);
+          const file = prerenderFileName(pagePath);
+          await writeFile(path.join(target, file), composePage(template, html, meta, styles));
+          manifest[pagePath] = file;
+        }
+        module.finish();
+        await writeFile(path.join(target, PRERENDER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+        config.logger.info(`prerendered ${PUBLIC_PAGE_PATHS.length} public pages into ${PRERENDER_DIR}/`);
+        config.logger.info(`compressed ${await precompress(outDir)} files (.br, .gz)`);
+      } finally {
+        await server.close();
+        delete process.env[CHILD_FLAG];
+      }
+    },
+  };
+}
+
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|xml)$/;
+
+/**
+ * Writes a Brotli (.br) and a gzip (.gz) copy beside every text file of the built client, once, at build
+ * time: @fastify/static's `preCompressed` sends them to browsers that accept them (issue #19 §3: the
+ * public pages' JavaScript and CSS travel compressed, with no compression work per request).
+ */
+export async function precompress(dir: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if ((await stat(file)).size < 1024) continue;
+    const content = await readFile(file);
+    const [br, gz] = await Promise.all([
+      promisify(brotliCompress)(content, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+        },
+      }),
+      promisify(gzip)(content, { level: 9 }),
+    ]);
+    await writeFile(`${file}.br`, br);
+    await writeFile(`${file}.gz`, gz);
+    count += 1;
+  }
+  return count;
+}

@@ -1,0 +1,85 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_PAGE_PATHS } from '../../shared/public-site';
+import { SESSION_COOKIE_NAMES } from './auth';
+import { registerPublicSite, robotsTxt, sitemapXml } from './public-site';
+
+describe('robots.txt and sitemap.xml', () => {
+  it('lets crawlers in, keeps them out of the app and points at the sitemap', () => {
+    const robots = robotsTxt('https://app.example.ng/some/path');
+    expect(robots).toContain('User-agent: *\nAllow: /\n');
+    for (const path of ['/dashboard', '/lead-discovery', '/contacts', '/admin', '/api/']) {
+      expect(robots).toContain(`Disallow: ${path}\n`);
+    }
+    expect(robots).toContain('Sitemap: https://app.example.ng/sitemap.xml');
+  });
+
+  it('lists every public page by its absolute address, and no app page', () => {
+    const xml = sitemapXml('https://app.example.ng');
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(locs).toEqual(PUBLIC_PAGE_PATHS.map((page) => `https://app.example.ng${page}`));
+    expect(locs).toContain('https://app.example.ng/pricing');
+    expect(xml).not.toContain('/dashboard');
+  });
+});
+
+describe('serving the prerendered pages', () => {
+  let dir: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tambari-public-site-'));
+    writeFileSync(path.join(dir, 'index.html'), '<div id="root"></div>');
+    mkdirSync(path.join(dir, 'prerendered'));
+    writeFileSync(
+      path.join(dir, 'prerendered', 'pricing.html'),
+      '<title>Pricing | Tambari</title><h1>Plans</h1>',
+    );
+    writeFileSync(path.join(dir, 'prerendered', 'index.html'), '<h1>Landing</h1>');
+    writeFileSync(
+      path.join(dir, 'prerendered', 'manifest.json'),
+      JSON.stringify({ '/pricing': 'pricing.html', '/': 'index.html' }),
+    );
+    app = Fastify();
+    await app.register(fastifyCookie);
+    await app.register(fastifyStatic, { root: dir, wildcard: false, index: false });
+    registerPublicSite(app, { appUrl: 'http://localhost:3000', webDist: dir });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends a visitor without a session the page as prerendered', async () => {
+    const pricing = await app.inject({ url: '/pricing?interval=annual', headers: { accept: 'text/html' } });
+    expect(pricing.statusCode).toBe(200);
+    expect(pricing.headers['content-type']).toContain('text/html');
+    expect(pricing.body).toContain('<h1>Plans</h1>');
+    const landing = await app.inject({ url: '/' });
+    expect(landing.body).toBe('<h1>Landing</h1>');
+  });
+
+  it('sends a signed-in visitor the app itself', async () => {
+    for (const name of SESSION_COOKIE_NAMES) {
+      const response = await app.inject({ url: '/pricing', cookies: { [name]: 'token' } });
+      expect(response.body).toBe('<div id="root"></div>');
+    }
+  });
+
+  it('answers robots.txt and sitemap.xml with the installation’s address', async () => {
+    const robots = await app.inject({ url: '/robots.txt' });
+    expect(robots.headers['content-type']).toContain('text/plain');
+    expect(robots.body).toContain('Sitemap: http://localhost:3000/sitemap.xml');
+    const sitemap = await app.inject({ url: '/sitemap.xml' });
+    expect(sitemap.headers['content-type']).toContain('application/xml');
+    expect(sitemap.body).toContain('<loc>http://localhost:3000/features</loc>');
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Issue #19 §3: the public site's pages, prerendered to HTML at build time (scripts/prerender-plugin.ts),
+ * listed in sitemap.xml and served as HTML to visitors without a session (src/server/lib/public-site.ts).
+ */
+export const PUBLIC_PAGE_PATHS = [
+  '/',
+  '/features',
+  '/global-database',
+  '/business-leads',
+  '/custom-contact-lists',
+  '/email-campaigns',
+  '/email-newsletters',
+  '/bulk-emails',
+  '/analytics-reporting',
+  '/pricing',
+  '/templates',
+  '/about',
+  '/contact',
+  '/docs',
+  '/help',
+  '/knowledge-base',
+  '/status',
+  '/privacy',
+  '/terms',
+  '/refund-policy',
+  '/disclaimer',
+  '/cookie-policy',
+] as const;
+
+/** The signed-in app and the account screens: kept out of search engines by robots.txt (and noindex). */
+export const NOT_INDEXED_PATH_PREFIXES = [
+  '/api/',
+  '/dashboard',
+  '/lead-discovery',
+  '/contacts',
+  '/campaigns',
+  '/newsletters',
+  '/inbox',
+  '/analytics',
+  '/settings',
+  '/subscription',
+  '/upgrade',
+  '/launch',
+  '/data-entry',
+  '/database-download',
+  '/admin',
+  '/payment',
+  '/checkout',
+  '/complete-signup',
+  '/reset-password',
+  '/t/',
+  '/u/',
+] as const;
+
+/** Where the prerendered pages are written inside the built client, and their index (path → file). */
+export const PRERENDER_DIR = 'prerendered';
+export const PRERENDER_MANIFEST = 'manifest.json';
+
+/** The file name a public path is prerendered to ('/' → index.html, '/pricing' → pricing.html). */
+export function prerenderFileName(path: string): string {
+  return path === '/' ? 'index.html' : `${path.slice(1).replaceAll('/', '__')}.html`;
+}

@@ -1,0 +1,38 @@
+import { useEffect, useSyncExternalStore } from 'react';
+
+/**
+ * True while the browser hydrates a page prerendered at build time (issue #19 §3): its first render must
+ * match the HTML it was prerendered to, which was made for a signed-out visitor with nothing stored, so
+ * state read from the browser (a saved currency) waits for an effect.
+ */
+export const hydratingPrerenderedPage =
+  typeof document !== 'undefined' &&
+  document.getElementById('root')?.hasAttribute('data-prerendered') === true;
+
+let settled = !hydratingPrerenderedPage;
+const listeners = new Set<() => void>();
+
+/**
+ * Called by the public frame once it has hydrated. Until then, work that would re-render the page (the
+ * currency lookups of the providers above it) waits: an answer arriving mid-hydration would make React
+ * finish hydrating in one long task instead of in small slices.
+ */
+export function useMarkHydrationSettled(): void {
+  useEffect(() => {
+    if (settled) return;
+    settled = true;
+    for (const listener of listeners) listener();
+  }, []);
+}
+
+/** False until a prerendered page has hydrated; true at once in every other case. */
+export function useHydrationSettled(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => settled,
+    () => settled,
+  );
+}

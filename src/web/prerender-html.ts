@@ -1,0 +1,72 @@
+/**
+ * The HTML of a prerendered public page (issue #19 §3), written by scripts/prerender-plugin.ts: the built
+ * index.html with the page's spec §2 metadata in its head, its stylesheet inline and its markup in #root.
+ * No `@/` imports: the Vite config loads this file too.
+ */
+
+export interface PageMeta {
+  title: string;
+  description: string;
+  keywords?: string;
+  robots: string;
+}
+
+function escapeAttribute(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/** The head tags of a page: what usePageMeta writes at run time, here in the HTML itself. */
+export function headTags(meta: PageMeta): string {
+  const tags: Array<[string, string, string | undefined]> = [
+    ['name', 'description', meta.description],
+    ['name', 'keywords', meta.keywords],
+    ['name', 'robots', meta.robots],
+    ['property', 'og:title', meta.title],
+    ['property', 'og:description', meta.description],
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', 'Tambari'],
+    ['name', 'twitter:card', 'summary_large_image'],
+    ['name', 'twitter:title', meta.title],
+    ['name', 'twitter:description', meta.description],
+  ];
+  const lines = [`<title>${escapeAttribute(meta.title)}</title>`];
+  for (const [attribute, key, content] of tags) {
+    if (content) lines.push(`<meta ${attribute}="${key}" content="${escapeAttribute(content)}" />`);
+  }
+  return lines.join('\n    ');
+}
+
+/**
+ * The built index.html with a page's head tags and its rendered markup in #root. The stylesheets given
+ * (href → CSS) are inlined: the page paints from the HTML alone, without waiting for a second request.
+ */
+export function composePage(
+  template: string,
+  html: string,
+  meta: PageMeta,
+  styles: ReadonlyMap<string, string> = new Map(),
+): string {
+  const withHead = template
+    .replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (link, href: string) => {
+      const css = styles.get(href);
+      return css === undefined ? link : `<style>${css}</style>`;
+    })
+    // The page reads and paints from its HTML alone: the app's scripts, which only bring it to life, load
+    // at low priority instead of competing with the document for the first paint.
+    .replace(/<script type="module"/g, '<script type="module" fetchpriority="low"')
+    .replace(/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"')
+    .replace(/<title>[\s\S]*?<\/title>/, '')
+    .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
+    .replace('</head>', `    ${headTags(meta)}\n  </head>`);
+  if (!withHead.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
+  return (
+    withHead
+      .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="">${html}</div>`)
+      // The content is in the page: no need to tell the visitor it needs JavaScript to read it.
+      .replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '')
+  );
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { PUBLIC_PAGE_PATHS } from '@shared/public-site';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { getPageMeta } from '@/app/page-meta';
+import { finish, renderPage } from '@/prerender';
+import { composePage } from '@/prerender-html';
+
+const template = readFileSync(new URL('./index.html', import.meta.url), 'utf8');
+
+function firstHeading(html: string): string | undefined {
+  const match = html.match(/<h1[^>]*>([\s\S]*?)<\/h1>/);
+  return match?.[1]?.replace(/<[^>]+>/g, '').trim();
+}
+
+afterAll(() => finish());
+
+describe('prerendering the public pages (issue #19 §3)', () => {
+  it('writes the pricing page with its title, description, robots, social cards and heading', async () => {
+    const { html, meta } = await renderPage('/pricing');
+    const page = composePage(template, html, meta);
+    expect(page).toContain('<title>Pricing | Tambari</title>');
+    expect(page.match(/<title>/g)).toHaveLength(1);
+    expect(page).toContain(
+      '<meta name="description" content="Simple plans billed in Naira: start free, then Starter, Growth or Pro as your outreach grows. Cancel anytime." />',
+    );
+    expect(page.match(/name="description"/g)).toHaveLength(1);
+    expect(page).toContain(
+      '<meta name="keywords" content="cold email pricing, Naira pricing, email marketing plans" />',
+    );
+    expect(page).toContain('<meta name="robots" content="index, follow" />');
+    expect(page).toContain('<meta property="og:title" content="Pricing | Tambari" />');
+    expect(page).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(page).toContain('<div id="root" data-prerendered="">');
+    expect(page).not.toContain('<noscript>');
+    expect(firstHeading(page)).toBe('Plans that grow with your outreach');
+  });
+
+  it('inlines the stylesheet, so the page paints without a second request', () => {
+    const built = template.replace(
+      '</head>',
+      '<link rel="stylesheet" crossorigin href="/assets/index-abc.css">\n</head>',
+    );
+    const page = composePage(
+      built,
+      '<h1>Hi</h1>',
+      getPageMeta('/about', 'About'),
+      new Map([['/assets/index-abc.css', 'h1{color:red}']]),
+    );
+    expect(page).toContain('<style>h1{color:red}</style>');
+    expect(page).not.toContain('index-abc.css');
+  });
+
+  it('loads the app’s scripts at low priority: the page paints from its HTML', () => {
+    const built = template.replace(
+      '</head>',
+      '<link rel="modulepreload" crossorigin href="/assets/a.js">\n</head>',
+    );
+    const page = composePage(built, '<h1>Hi</h1>', getPageMeta('/about', 'About'));
+    expect(page).toContain('<script type="module" fetchpriority="low" src="/main.tsx">');
+    expect(page).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/a.js">');
+  });
+
+  it('renders every public page signed out, with its heading and its own indexable metadata', async () => {
+    for (const path of PUBLIC_PAGE_PATHS) {
+      const { html, meta } = await renderPage(path);
+      expect(firstHeading(html), path).toBeTruthy();
+      expect(html, path).not.toContain('data-testid="not-found"');
+      // The public frame, not the loader that waits for the session.
+      expect(html, path).toContain('Skip to content');
+      expect(meta.robots, path).toBe('index, follow');
+      expect(meta.description.length, path).toBeGreaterThan(20);
+    }
+  });
+
+  it('renders the landing page’s heading and keeps the dashboard and contacts out of search engines', async () => {
+    const { html, meta } = await renderPage('/');
+    expect(firstHeading(html)).toMatch(/^Find verified African business contacts/);
+    expect(meta.title).toBe('Tambari — Verified African business leads, cold email and newsletters');
+    expect(getPageMeta('/dashboard', 'Dashboard').robots).toBe('noindex, nofollow');
+    expect(getPageMeta('/lead-discovery', 'Browse Contacts').robots).toBe('noindex, nofollow');
+  });
+});
