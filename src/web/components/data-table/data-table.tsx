@@ -61,14 +61,20 @@ export interface DataTableEmpty {
   title: string;
   description?: ReactNode;
   action?: ReactNode;
+  /** The empty state's test id; `<testId>-empty` by default. */
+  testId?: string;
 }
 
-export interface DataTableSelection {
+export interface DataTableSelection<T = unknown> {
   /** Selected row ids. */
   selected: ReadonlySet<string>;
   onChange: (selected: Set<string>) => void;
   /** Rows that cannot be selected (their checkbox is disabled). */
   canSelect?: (id: string) => boolean;
+  /** The row checkbox's accessible name ("Select ada@example.com"); "Select row" by default. */
+  rowLabel?: (row: T) => string;
+  /** The header checkbox's accessible name; "Select all rows on this page" by default. */
+  allLabel?: string;
 }
 
 export interface DataTablePagination {
@@ -92,7 +98,7 @@ export interface DataTableProps<T> {
   stale?: boolean;
   sort?: ListSort;
   onSortChange?: (sort: ListSort | undefined) => void;
-  selection?: DataTableSelection;
+  selection?: DataTableSelection<T>;
   pagination?: DataTablePagination;
   empty: DataTableEmpty;
   /** One card per row below `md`, in place of the sideways-scrolling table. */
@@ -109,7 +115,7 @@ export interface DataTableProps<T> {
 const SELECT_COLUMN_ID = '__select';
 
 function selectionColumn<T>(
-  selection: DataTableSelection,
+  selection: DataTableSelection<T>,
   getRowId: (row: T) => string,
 ): ColumnDef<T, unknown> {
   return {
@@ -122,7 +128,7 @@ function selectionColumn<T>(
       const chosen = selectable.filter((id) => selection.selected.has(id)).length;
       return (
         <Checkbox
-          aria-label="Select all rows on this page"
+          aria-label={selection.allLabel ?? 'Select all rows on this page'}
           checked={chosen > 0 && chosen === selectable.length ? true : chosen > 0 ? 'indeterminate' : false}
           disabled={selectable.length === 0}
           onCheckedChange={(checked) => {
@@ -138,7 +144,7 @@ function selectionColumn<T>(
       const id = getRowId(row.original);
       return (
         <Checkbox
-          aria-label="Select row"
+          aria-label={selection.rowLabel?.(row.original) ?? 'Select row'}
           checked={selection.selected.has(id)}
           disabled={!(selection.canSelect?.(id) ?? true)}
           onCheckedChange={(checked) => {
@@ -151,6 +157,17 @@ function selectionColumn<T>(
       );
     },
   };
+}
+
+/**
+ * A sortable header cycles ascending → descending → the screen's default. Columns sort only when they opt
+ * in (`enableSorting: true`) and the screen handles a sort; the server sorts, so a column needs no
+ * accessor to be sortable.
+ */
+function nextSort(id: string, direction: false | 'asc' | 'desc'): ListSort | undefined {
+  if (direction === false) return { id, desc: false };
+  if (direction === 'asc') return { id, desc: true };
+  return undefined;
 }
 
 function SortIcon({ direction }: { direction: false | 'asc' | 'desc' }) {
@@ -191,16 +208,7 @@ export function DataTable<T>({
     manualSorting: true,
     manualPagination: true,
     manualFiltering: true,
-    enableSortingRemoval: true,
-    // Columns sort only when they opt in (`enableSorting: true`) and the screen handles a sort.
-    enableSorting: Boolean(onSortChange),
-    sortDescFirst: false,
     state: { sorting, rowSelection },
-    onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater;
-      const first = next[0];
-      onSortChange?.(first ? { id: first.id, desc: first.desc } : undefined);
-    },
   });
 
   const showSkeleton = loading || rows === undefined;
@@ -208,9 +216,9 @@ export function DataTable<T>({
   const visibleColumns = table.getVisibleLeafColumns();
 
   return (
-    <div className={cn('space-y-4', className)}>
+    <div className={cn('min-w-0 space-y-4', className)}>
       {isEmpty ? (
-        <EmptyState empty={empty} testId={testId && `${testId}-empty`} />
+        <EmptyState empty={empty} testId={empty.testId ?? (testId && `${testId}-empty`)} />
       ) : (
         <>
           {renderCard && !showSkeleton && (
@@ -255,11 +263,11 @@ export function DataTable<T>({
                                 : undefined
                           }
                         >
-                          {header.column.getCanSort() ? (
+                          {onSortChange && header.column.columnDef.enableSorting === true ? (
                             <button
                               type="button"
                               className="-ml-2 inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                              onClick={header.column.getToggleSortingHandler()}
+                              onClick={() => onSortChange(nextSort(header.column.id, direction))}
                               data-testid={`sort-${header.column.id}`}
                             >
                               {content}

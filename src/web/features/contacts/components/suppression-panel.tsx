@@ -1,10 +1,12 @@
 import { CONTACT_MESSAGES, emailSchema, SUPPRESSION_REASONS, type SuppressionReason } from '@shared/contacts';
 import type { Suppression } from '@shared/suppression';
+import type { ColumnDef } from '@tanstack/react-table';
 import { FileUp, Lock, Plus, Search, ShieldBan, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
+import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -21,8 +23,6 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -182,6 +182,60 @@ function AddSuppressionsDialog({
   );
 }
 
+/** Note and date give way on narrow screens; the address, reason and remove action stay. */
+function suppressionColumns(onRemove: (entry: Suppression) => void): ColumnDef<Suppression>[] {
+  return [
+    {
+      id: 'address',
+      header: 'Address',
+      meta: { cellClassName: 'font-mono text-xs' },
+      cell: ({ row: { original: entry } }) => entry.emailHint,
+    },
+    {
+      id: 'reason',
+      header: 'Reason',
+      cell: ({ row: { original: entry } }) => <ReasonBadge reason={entry.reason} />,
+    },
+    {
+      id: 'note',
+      header: 'Note',
+      meta: { className: 'hidden md:table-cell', cellClassName: 'max-w-64 truncate text-muted-foreground' },
+      cell: ({ row: { original: entry } }) => entry.note ?? '—',
+    },
+    {
+      id: 'added',
+      header: 'Added',
+      meta: { className: 'hidden sm:table-cell', cellClassName: 'whitespace-nowrap text-muted-foreground' },
+      cell: ({ row: { original: entry } }) => formatDate(entry.createdAt),
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      meta: { className: 'w-12' },
+      cell: ({ row: { original: entry } }) =>
+        entry.removable ? (
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            onClick={() => onRemove(entry)}
+            aria-label={`Remove ${entry.emailHint} from the suppression list`}
+            data-testid="remove-suppression"
+          >
+            <Trash2 aria-hidden="true" />
+          </Button>
+        ) : (
+          <span
+            className="inline-flex size-8 items-center justify-center text-muted-foreground"
+            title={CONTACT_MESSAGES.suppressionPermanent}
+          >
+            <Lock className="size-4" aria-hidden="true" />
+            <span className="sr-only">{CONTACT_MESSAGES.suppressionPermanent}</span>
+          </span>
+        ),
+    },
+  ];
+}
+
 /** The "Suppression" tab: addresses this account never emails (unsubscribes, bounces, manual). */
 export function SuppressionPanel() {
   const [lookup, setLookup] = useState('');
@@ -260,89 +314,26 @@ export function SuppressionPanel() {
             error={suppressions.error}
             onRetry={() => suppressions.refetch()}
           />
-        ) : items && items.length === 0 ? (
-          <div
-            className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-6 py-12 text-center"
-            data-testid="suppressions-empty"
-          >
-            <ShieldBan className="size-8 text-muted-foreground" aria-hidden="true" />
-            <p className="font-medium">
-              {filtered ? 'Not on your suppression list' : 'No suppressed addresses yet'}
-            </p>
-            <p className="max-w-sm text-sm text-muted-foreground">
-              {filtered
-                ? 'No entry matches this address or reason.'
-                : 'Unsubscribes and bounces from your campaigns land here automatically. You can also add addresses yourself.'}
-            </p>
-          </div>
         ) : (
           <>
-            <div
-              className={`overflow-hidden rounded-lg border ${suppressions.isPlaceholderData ? 'opacity-60' : ''}`}
-            >
-              <Table data-testid="suppressions-table">
-                <TableHeader>
-                  <TableRow className="bg-muted/40 hover:bg-muted/40">
-                    <TableHead>Address</TableHead>
-                    <TableHead>Reason</TableHead>
-                    <TableHead className="hidden md:table-cell">Note</TableHead>
-                    <TableHead className="hidden sm:table-cell">Added</TableHead>
-                    <TableHead className="w-12">
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {!items
-                    ? Array.from({ length: 5 }, (_, index) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
-                        <TableRow key={index}>
-                          {Array.from({ length: 5 }, (_, cell) => (
-                            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
-                            <TableCell key={cell}>
-                              <Skeleton className="h-4 w-full max-w-28" />
-                            </TableCell>
-                          ))}
-                        </TableRow>
-                      ))
-                    : items.map((entry) => (
-                        <TableRow key={entry.id} data-testid="suppression-row">
-                          <TableCell className="font-mono text-xs">{entry.emailHint}</TableCell>
-                          <TableCell>
-                            <ReasonBadge reason={entry.reason} />
-                          </TableCell>
-                          <TableCell className="hidden max-w-64 truncate text-muted-foreground md:table-cell">
-                            {entry.note ?? '—'}
-                          </TableCell>
-                          <TableCell className="hidden whitespace-nowrap text-muted-foreground sm:table-cell">
-                            {formatDate(entry.createdAt)}
-                          </TableCell>
-                          <TableCell>
-                            {entry.removable ? (
-                              <Button
-                                variant="ghost"
-                                size="icon-sm"
-                                onClick={() => setRemoving(entry)}
-                                aria-label={`Remove ${entry.emailHint} from the suppression list`}
-                                data-testid="remove-suppression"
-                              >
-                                <Trash2 aria-hidden="true" />
-                              </Button>
-                            ) : (
-                              <span
-                                className="inline-flex size-8 items-center justify-center text-muted-foreground"
-                                title={CONTACT_MESSAGES.suppressionPermanent}
-                              >
-                                <Lock className="size-4" aria-hidden="true" />
-                                <span className="sr-only">{CONTACT_MESSAGES.suppressionPermanent}</span>
-                              </span>
-                            )}
-                          </TableCell>
-                        </TableRow>
-                      ))}
-                </TableBody>
-              </Table>
-            </div>
+            <DataTable
+              columns={suppressionColumns(setRemoving)}
+              rows={items}
+              getRowId={(entry) => entry.id}
+              loading={suppressions.isPending}
+              stale={suppressions.isPlaceholderData}
+              skeletonRows={5}
+              empty={{
+                icon: ShieldBan,
+                title: filtered ? 'Not on your suppression list' : 'No suppressed addresses yet',
+                description: filtered
+                  ? 'No entry matches this address or reason.'
+                  : 'Unsubscribes and bounces from your campaigns land here automatically. You can also add addresses yourself.',
+                testId: 'suppressions-empty',
+              }}
+              testId="suppressions-table"
+              rowTestId="suppression-row"
+            />
             {items && items.length > 0 && (
               <CursorPagination
                 from={range.from}

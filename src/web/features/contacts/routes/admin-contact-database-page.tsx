@@ -2,6 +2,7 @@ import { categoryName } from '@shared/categories';
 import type { LeadSort } from '@shared/contacts';
 import type { DirectoryContact } from '@shared/directory';
 import { useMutation } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import {
   ArchiveRestore,
   BadgeCheck,
@@ -16,18 +17,18 @@ import {
   Tags,
   Trash2,
 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { VerificationBadge } from '@/components/contacts/contact-badges';
 import { DirectoryContactDialog } from '@/components/contacts/directory-contact-dialog';
 import { CategoryPicker } from '@/components/contacts/reference-pickers';
 import { CursorPagination } from '@/components/cursor-pagination';
+import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -46,7 +47,6 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useCountries } from '@/hooks/use-reference';
 import { toast } from '@/hooks/use-toast';
@@ -54,7 +54,7 @@ import { apiRequest } from '@/lib/api';
 import { rowRange } from '@/lib/cursor-pages';
 import { getErrorMessage } from '@/lib/errors';
 import { formatDate, formatNumber } from '@/lib/format';
-import { cn } from '@/lib/utils';
+import type { ListSort } from '@/lib/url-list-state';
 import {
   type AdminDirectoryFilters,
   adminDirectoryKey,
@@ -69,15 +69,6 @@ import {
   EMPTY_ADMIN_FILTERS,
   SOURCE_LABELS,
 } from '../components/admin-directory-filters';
-import {
-  emptySelection,
-  isRowSelected,
-  pageCheckState,
-  type Selection,
-  selectedCount,
-  togglePage,
-  toggleRow,
-} from '../lib/selection';
 
 const PAGE_SIZE = 50;
 
@@ -86,6 +77,115 @@ const SORT_LABELS: Record<LeadSort, string> = {
   company_asc: 'Company A–Z',
   company_desc: 'Company Z–A',
 };
+
+/** The Company header sorts too: A–Z, Z–A, then back to newest first (the server's three orders). */
+const COLUMN_SORT: Record<LeadSort, ListSort | undefined> = {
+  newest: undefined,
+  company_asc: { id: 'company', desc: false },
+  company_desc: { id: 'company', desc: true },
+};
+
+function sortFromColumn(sort: ListSort | undefined): LeadSort {
+  if (sort?.id !== 'company') return 'newest';
+  return sort.desc ? 'company_desc' : 'company_asc';
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+type CountryLookup = ReadonlyMap<string, { name: string; flag?: string }>;
+
+/**
+ * Company, location and status stay at every width; email, category, source and date join as the screen
+ * widens. The edit button sticks to the right edge while the table scrolls sideways.
+ */
+function directoryColumns(
+  byCode: CountryLookup,
+  onEdit: (id: string) => void,
+): ColumnDef<DirectoryContact>[] {
+  return [
+    {
+      id: 'company',
+      header: 'Company',
+      enableSorting: true,
+      meta: { cellClassName: 'max-w-56' },
+      cell: ({ row: { original: contact } }) => (
+        <>
+          <p className="truncate font-medium">{contact.companyName}</p>
+          <p className="truncate text-xs text-muted-foreground">
+            {[contact.contactName, contact.jobTitle].filter(Boolean).join(' · ') || '—'}
+          </p>
+        </>
+      ),
+    },
+    {
+      id: 'email',
+      header: 'Email',
+      meta: { className: 'hidden md:table-cell', cellClassName: 'max-w-56 truncate' },
+      cell: ({ row: { original: contact } }) => contact.email,
+    },
+    {
+      id: 'location',
+      header: 'Location',
+      meta: { cellClassName: 'max-w-40 truncate' },
+      cell: ({ row: { original: contact } }) => {
+        const country = byCode.get(contact.countryCode);
+        return (
+          <>
+            <span aria-hidden="true">{country?.flag} </span>
+            {[contact.city, country?.name ?? contact.countryCode].filter(Boolean).join(', ')}
+          </>
+        );
+      },
+    },
+    {
+      id: 'category',
+      header: 'Category',
+      meta: { className: 'hidden lg:table-cell', cellClassName: 'max-w-44 truncate' },
+      cell: ({ row: { original: contact } }) => categoryName(contact.category),
+    },
+    {
+      id: 'source',
+      header: 'Source',
+      meta: { className: 'hidden 2xl:table-cell', cellClassName: 'whitespace-nowrap' },
+      cell: ({ row: { original: contact } }) => SOURCE_LABELS[contact.source],
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: ({ row: { original: contact } }) => (
+        <div className="flex flex-wrap gap-1">
+          <VerificationBadge status={contact.verificationStatus} />
+          {contact.deletedAt && <Badge variant="destructive">Deleted</Badge>}
+        </div>
+      ),
+    },
+    {
+      id: 'updated',
+      header: 'Updated',
+      meta: {
+        className: 'hidden 2xl:table-cell',
+        cellClassName: 'whitespace-nowrap text-muted-foreground',
+      },
+      cell: ({ row: { original: contact } }) => formatDate(contact.updatedAt),
+    },
+    {
+      id: 'edit',
+      header: () => <span className="sr-only">Edit</span>,
+      meta: { className: 'sticky right-0 w-12 bg-card' },
+      cell: ({ row: { original: contact } }) => (
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          onClick={() => onEdit(contact.id)}
+          aria-label={`Edit ${contact.companyName}`}
+          data-testid="edit-directory-contact"
+        >
+          <Pencil aria-hidden="true" />
+        </Button>
+      ),
+    },
+  ];
+}
 
 type BulkDialog = 'invalid' | 'recategorize' | 'delete' | null;
 
@@ -111,21 +211,21 @@ export default function AdminContactDatabasePage() {
       },
   });
 
-  const [selectionState, setSelectionState] = useState<{ key: string; selection: Selection }>({
+  // A new filter or sort starts with nothing selected.
+  const [selectionState, setSelectionState] = useState<{ key: string; ids: ReadonlySet<string> }>({
     key,
-    selection: emptySelection(),
+    ids: new Set(),
   });
-  const selection = selectionState.key === key ? selectionState.selection : emptySelection<string>();
-  const setSelection = (next: Selection) => setSelectionState({ key, selection: next });
+  const selected = selectionState.key === key ? selectionState.ids : NONE;
+  const setSelected = (ids: ReadonlySet<string>) => setSelectionState({ key, ids });
   const [editing, setEditing] = useState<string | null>(null);
   const [dialog, setDialog] = useState<BulkDialog>(null);
   const [reason, setReason] = useState('');
   const [category, setCategory] = useState('');
 
   const items = directory.data?.items;
-  const pageIds = useMemo(() => items?.map((contact) => contact.id) ?? [], [items]);
-  const chosen = selectedCount(selection, undefined);
-  const ids = selection.mode === 'ids' ? [...selection.ids] : [];
+  const chosen = selected.size;
+  const ids = [...selected];
   const range = rowRange(pager.pages, PAGE_SIZE, items?.length ?? 0);
   const deletedView = filters.deleted !== 'live';
 
@@ -139,7 +239,7 @@ export default function AdminContactDatabasePage() {
       {
         onSuccess: (result) => {
           setDialog(null);
-          setSelection(emptySelection());
+          setSelected(NONE);
           toast({ title: 'Directory updated', description: describeBulk(result, verb) });
         },
         onError: (error) =>
@@ -319,126 +419,39 @@ export default function AdminContactDatabasePage() {
               error={directory.error}
               onRetry={() => directory.refetch()}
             />
-          ) : items && items.length === 0 && !directory.isPlaceholderData ? (
-            <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-6 py-14 text-center">
-              <SearchX className="size-8 text-muted-foreground" aria-hidden="true" />
-              <p className="font-medium">No contacts match these filters</p>
-              <Button variant="outline" size="sm" onClick={() => setFilters(EMPTY_ADMIN_FILTERS)}>
-                Clear filters
-              </Button>
-            </div>
           ) : (
             <>
-              <div
-                className={cn(
-                  'overflow-hidden rounded-lg border transition-opacity',
-                  directory.isPlaceholderData && 'opacity-60',
-                )}
-              >
-                <Table data-testid="admin-directory-table" aria-busy={directory.isFetching}>
-                  <TableHeader>
-                    <TableRow className="bg-muted/40 hover:bg-muted/40">
-                      <TableHead className="w-10 pl-3">
-                        <Checkbox
-                          checked={pageCheckState(selection, pageIds)}
-                          onCheckedChange={(value) =>
-                            setSelection(togglePage(selection, pageIds, value === true))
-                          }
-                          aria-label="Select every contact on this page"
-                          disabled={!items?.length}
-                        />
-                      </TableHead>
-                      <TableHead>Company</TableHead>
-                      <TableHead className="hidden md:table-cell">Email</TableHead>
-                      <TableHead>Location</TableHead>
-                      <TableHead className="hidden lg:table-cell">Category</TableHead>
-                      <TableHead className="hidden 2xl:table-cell">Source</TableHead>
-                      <TableHead>Status</TableHead>
-                      <TableHead className="hidden 2xl:table-cell">Updated</TableHead>
-                      <TableHead className="sticky right-0 w-12 bg-card">
-                        <span className="sr-only">Edit</span>
-                      </TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {!items
-                      ? Array.from({ length: 10 }, (_, index) => (
-                          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
-                          <TableRow key={index}>
-                            {Array.from({ length: 9 }, (_, cell) => (
-                              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
-                              <TableCell key={cell}>
-                                <Skeleton className="h-4 w-full max-w-28" />
-                              </TableCell>
-                            ))}
-                          </TableRow>
-                        ))
-                      : items.map((contact) => {
-                          const country = byCode.get(contact.countryCode);
-                          const selected = isRowSelected(selection, contact.id);
-                          return (
-                            <TableRow
-                              key={contact.id}
-                              data-state={selected ? 'selected' : undefined}
-                              data-testid="directory-row"
-                              className={cn(contact.deletedAt && 'text-muted-foreground')}
-                            >
-                              <TableCell className="pl-3">
-                                <Checkbox
-                                  checked={selected}
-                                  onCheckedChange={(value) =>
-                                    setSelection(toggleRow(selection, contact.id, value === true, pageIds))
-                                  }
-                                  aria-label={`Select ${contact.companyName}`}
-                                />
-                              </TableCell>
-                              <TableCell className="max-w-56">
-                                <p className="truncate font-medium">{contact.companyName}</p>
-                                <p className="truncate text-xs text-muted-foreground">
-                                  {[contact.contactName, contact.jobTitle].filter(Boolean).join(' · ') || '—'}
-                                </p>
-                              </TableCell>
-                              <TableCell className="hidden max-w-56 truncate md:table-cell">
-                                {contact.email}
-                              </TableCell>
-                              <TableCell className="max-w-40 truncate">
-                                <span aria-hidden="true">{country?.flag} </span>
-                                {[contact.city, country?.name ?? contact.countryCode]
-                                  .filter(Boolean)
-                                  .join(', ')}
-                              </TableCell>
-                              <TableCell className="hidden max-w-44 truncate lg:table-cell">
-                                {categoryName(contact.category)}
-                              </TableCell>
-                              <TableCell className="hidden whitespace-nowrap 2xl:table-cell">
-                                {SOURCE_LABELS[contact.source]}
-                              </TableCell>
-                              <TableCell>
-                                <div className="flex flex-wrap gap-1">
-                                  <VerificationBadge status={contact.verificationStatus} />
-                                  {contact.deletedAt && <Badge variant="destructive">Deleted</Badge>}
-                                </div>
-                              </TableCell>
-                              <TableCell className="hidden whitespace-nowrap text-muted-foreground 2xl:table-cell">
-                                {formatDate(contact.updatedAt)}
-                              </TableCell>
-                              <TableCell className="sticky right-0 bg-card">
-                                <Button
-                                  variant="ghost"
-                                  size="icon-sm"
-                                  onClick={() => setEditing(contact.id)}
-                                  aria-label={`Edit ${contact.companyName}`}
-                                  data-testid="edit-directory-contact"
-                                >
-                                  <Pencil aria-hidden="true" />
-                                </Button>
-                              </TableCell>
-                            </TableRow>
-                          );
-                        })}
-                  </TableBody>
-                </Table>
-              </div>
+              <DataTable
+                columns={directoryColumns(byCode, setEditing)}
+                // An empty page kept while the next one loads is a load, not an empty result.
+                rows={directory.isPlaceholderData && items?.length === 0 ? undefined : items}
+                getRowId={(contact) => contact.id}
+                loading={directory.isPending}
+                stale={directory.isPlaceholderData}
+                skeletonRows={10}
+                sort={COLUMN_SORT[sort]}
+                onSortChange={(next) => setSort(sortFromColumn(next))}
+                selection={{
+                  selected,
+                  onChange: setSelected,
+                  rowLabel: (contact) => `Select ${contact.companyName}`,
+                  allLabel: 'Select every contact on this page',
+                }}
+                rowProps={(contact) => ({
+                  className: contact.deletedAt ? 'text-muted-foreground' : undefined,
+                })}
+                empty={{
+                  icon: SearchX,
+                  title: 'No contacts match these filters',
+                  action: (
+                    <Button variant="outline" size="sm" onClick={() => setFilters(EMPTY_ADMIN_FILTERS)}>
+                      Clear filters
+                    </Button>
+                  ),
+                }}
+                testId="admin-directory-table"
+                rowTestId="directory-row"
+              />
               {items && items.length > 0 && (
                 <CursorPagination
                   from={range.from}

@@ -1,4 +1,5 @@
 import type { ListContact } from '@shared/lists';
+import type { ColumnDef } from '@tanstack/react-table';
 import {
   ArrowLeft,
   Download,
@@ -12,15 +13,15 @@ import {
   UserRoundX,
   Users,
 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
+import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -30,7 +31,6 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useCountries } from '@/hooks/use-reference';
@@ -38,7 +38,6 @@ import { toast } from '@/hooks/use-toast';
 import { rowRange } from '@/lib/cursor-pages';
 import { getErrorMessage, getErrorStatus } from '@/lib/errors';
 import { formatDate, formatNumber } from '@/lib/format';
-import { cn } from '@/lib/utils';
 import { listExportUrl, useList, useListContacts, useRemoveListContacts } from '../api/lists';
 import { ListContactDialog } from '../components/list-contact-dialog';
 import { ListFormDialog } from '../components/list-form-dialog';
@@ -46,15 +45,6 @@ import { ListVerificationCard } from '../components/list-verification-card';
 import { SegmentsCard } from '../components/segments-card';
 import { SignupFormCard } from '../components/signup-form-card';
 import { useDeleteListWithUndo } from '../components/use-delete-list';
-import {
-  emptySelection,
-  isRowSelected,
-  pageCheckState,
-  type Selection,
-  selectedCount,
-  togglePage,
-  toggleRow,
-} from '../lib/selection';
 
 const PAGE_SIZE = 50;
 
@@ -67,6 +57,114 @@ const SOURCE_LABELS: Record<ListContact['source'], string> = {
 
 function contactName(contact: ListContact): string {
   return [contact.firstName, contact.lastName].filter(Boolean).join(' ');
+}
+
+type CountryLookup = ReadonlyMap<string, { name: string }>;
+
+/**
+ * Email, name and company stay at every width; location, date, job title, phone and source join as the
+ * screen widens. The edit button sticks to the right edge while the table scrolls sideways.
+ */
+function memberColumns(
+  customFields: readonly string[],
+  byCode: CountryLookup,
+  onEdit: (contact: ListContact) => void,
+): ColumnDef<ListContact>[] {
+  return [
+    {
+      id: 'email',
+      header: 'Email',
+      meta: { cellClassName: 'max-w-60' },
+      cell: ({ row: { original: contact } }) => (
+        <span className="flex items-center gap-2">
+          <span className="truncate" title={contact.email}>
+            {contact.email}
+          </span>
+          {contact.roleAddress && (
+            <Badge
+              variant="outline"
+              className="text-muted-foreground"
+              title="A shared mailbox (info@, sales@…), not a person"
+            >
+              Role
+            </Badge>
+          )}
+        </span>
+      ),
+    },
+    {
+      id: 'name',
+      header: 'Name',
+      meta: { cellClassName: 'max-w-40 truncate' },
+      cell: ({ row: { original: contact } }) => contactName(contact) || '—',
+    },
+    {
+      id: 'company',
+      header: 'Company',
+      meta: { cellClassName: 'max-w-44 truncate' },
+      cell: ({ row: { original: contact } }) => contact.company ?? '—',
+    },
+    {
+      id: 'jobTitle',
+      header: 'Job title',
+      meta: { className: 'hidden xl:table-cell', cellClassName: 'max-w-40 truncate' },
+      cell: ({ row: { original: contact } }) => contact.jobTitle ?? '—',
+    },
+    {
+      id: 'phone',
+      header: 'Phone',
+      meta: { className: 'hidden 2xl:table-cell', cellClassName: 'whitespace-nowrap' },
+      cell: ({ row: { original: contact } }) => contact.phone ?? '—',
+    },
+    {
+      id: 'location',
+      header: 'Location',
+      meta: { className: 'hidden md:table-cell', cellClassName: 'max-w-40 truncate' },
+      cell: ({ row: { original: contact } }) => {
+        const country = contact.countryCode ? byCode.get(contact.countryCode) : undefined;
+        return [contact.city, country?.name ?? contact.countryCode].filter(Boolean).join(', ') || '—';
+      },
+    },
+    ...customFields.map(
+      (name): ColumnDef<ListContact> => ({
+        id: `field:${name}`,
+        header: name,
+        meta: { headerClassName: 'font-mono text-xs', cellClassName: 'max-w-40 truncate' },
+        cell: ({ row: { original: contact } }) => contact.customFields[name] || '—',
+      }),
+    ),
+    {
+      id: 'source',
+      header: 'Source',
+      meta: {
+        className: 'hidden 2xl:table-cell',
+        cellClassName: 'whitespace-nowrap text-muted-foreground',
+      },
+      cell: ({ row: { original: contact } }) => SOURCE_LABELS[contact.source],
+    },
+    {
+      id: 'added',
+      header: 'Added',
+      meta: { className: 'hidden sm:table-cell', cellClassName: 'whitespace-nowrap text-muted-foreground' },
+      cell: ({ row: { original: contact } }) => formatDate(contact.createdAt),
+    },
+    {
+      id: 'edit',
+      header: () => <span className="sr-only">Edit</span>,
+      meta: { className: 'sticky right-0 w-12 bg-card' },
+      cell: ({ row: { original: contact } }) => (
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          onClick={() => onEdit(contact)}
+          aria-label={`Edit ${contact.email}`}
+          data-testid="edit-list-contact"
+        >
+          <Pencil aria-hidden="true" />
+        </Button>
+      ),
+    },
+  ];
 }
 
 /** A list's members: search, keyset pages, edit, remove, import and export. */
@@ -82,7 +180,7 @@ export default function ListDetailPage() {
   const remove = useRemoveListContacts(listId);
   const deleteList = useDeleteListWithUndo();
 
-  const [selection, setSelection] = useState<Selection<number>>(emptySelection<number>());
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState<ListContact | undefined>();
   const [contactOpen, setContactOpen] = useState(false);
   const [editListOpen, setEditListOpen] = useState(false);
@@ -90,8 +188,7 @@ export default function ListDetailPage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const items = members.data?.items;
-  const pageIds = useMemo(() => items?.map((contact) => contact.id) ?? [], [items]);
-  const chosen = selectedCount(selection, undefined);
+  const chosen = selected.size;
   const customFields = list.data?.customFields ?? [];
   const range = rowRange(pager.pages, PAGE_SIZE, items?.length ?? 0);
 
@@ -116,7 +213,6 @@ export default function ListDetailPage() {
   }
 
   const data = list.data;
-  const selectionIds = selection.mode === 'ids' ? [...selection.ids] : [];
 
   return (
     <div className="mx-auto w-full max-w-7xl space-y-6" data-testid="list-detail-page">
@@ -233,7 +329,7 @@ export default function ListDetailPage() {
                 <span className="text-sm text-muted-foreground" aria-live="polite">
                   {formatNumber(chosen)} selected
                 </span>
-                <Button variant="ghost" size="sm" onClick={() => setSelection(emptySelection<number>())}>
+                <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
                   Clear
                 </Button>
                 <Button
@@ -255,167 +351,51 @@ export default function ListDetailPage() {
               error={members.error}
               onRetry={() => members.refetch()}
             />
-          ) : items && items.length === 0 && !members.isPlaceholderData ? (
-            <div
-              className="flex flex-col items-center gap-2 rounded-lg border border-dashed px-6 py-14 text-center"
-              data-testid="list-empty"
-            >
-              <Users className="size-8 text-muted-foreground" aria-hidden="true" />
-              <p className="font-medium">{q ? 'No contact matches this search' : 'This list is empty'}</p>
-              <p className="max-w-sm text-sm text-muted-foreground">
-                {q
-                  ? 'Search looks in email addresses, names and companies.'
-                  : 'Import a CSV file, add contacts from Browse Contacts, or add one by hand.'}
-              </p>
-              {!q && data && (
-                <div className="mt-2 flex flex-wrap justify-center gap-2">
-                  <Button size="sm" variant="outline" asChild>
-                    <Link to={`/lead-discovery/import?listId=${data.id}`}>
-                      <FileUp aria-hidden="true" />
-                      Import CSV
-                    </Link>
-                  </Button>
-                  <Button size="sm" variant="outline" asChild>
-                    <Link to="/lead-discovery">
-                      <Search aria-hidden="true" />
-                      Browse Contacts
-                    </Link>
-                  </Button>
-                </div>
-              )}
-            </div>
           ) : (
             <>
-              <div
-                className={cn(
-                  'overflow-hidden rounded-lg border transition-opacity',
-                  members.isPlaceholderData && 'opacity-60',
-                )}
-              >
-                <Table data-testid="list-contacts-table" aria-busy={members.isFetching}>
-                  <TableHeader>
-                    <TableRow className="bg-muted/40 hover:bg-muted/40">
-                      <TableHead className="w-10 pl-3">
-                        <Checkbox
-                          checked={pageCheckState(selection, pageIds)}
-                          onCheckedChange={(value) =>
-                            setSelection(togglePage(selection, pageIds, value === true))
-                          }
-                          aria-label="Select every contact on this page"
-                          disabled={!items?.length}
-                        />
-                      </TableHead>
-                      <TableHead>Email</TableHead>
-                      <TableHead>Name</TableHead>
-                      <TableHead>Company</TableHead>
-                      <TableHead className="hidden xl:table-cell">Job title</TableHead>
-                      <TableHead className="hidden 2xl:table-cell">Phone</TableHead>
-                      <TableHead className="hidden md:table-cell">Location</TableHead>
-                      {customFields.map((name) => (
-                        <TableHead key={name} className="font-mono text-xs">
-                          {name}
-                        </TableHead>
-                      ))}
-                      <TableHead className="hidden 2xl:table-cell">Source</TableHead>
-                      <TableHead className="hidden sm:table-cell">Added</TableHead>
-                      <TableHead className="sticky right-0 w-12 bg-muted">
-                        <span className="sr-only">Edit</span>
-                      </TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {!items
-                      ? Array.from({ length: 8 }, (_, index) => (
-                          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
-                          <TableRow key={index}>
-                            {Array.from({ length: 8 }, (_, cell) => (
-                              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders
-                              <TableCell key={cell}>
-                                <Skeleton className="h-4 w-full max-w-28" />
-                              </TableCell>
-                            ))}
-                          </TableRow>
-                        ))
-                      : items.map((contact) => {
-                          const country = contact.countryCode ? byCode.get(contact.countryCode) : undefined;
-                          const selected = isRowSelected(selection, contact.id);
-                          return (
-                            <TableRow
-                              key={contact.id}
-                              data-state={selected ? 'selected' : undefined}
-                              data-testid="list-contact-row"
-                            >
-                              <TableCell className="pl-3">
-                                <Checkbox
-                                  checked={selected}
-                                  onCheckedChange={(value) =>
-                                    setSelection(toggleRow(selection, contact.id, value === true, pageIds))
-                                  }
-                                  aria-label={`Select ${contact.email}`}
-                                />
-                              </TableCell>
-                              <TableCell className="max-w-60">
-                                <span className="flex items-center gap-2">
-                                  <span className="truncate" title={contact.email}>
-                                    {contact.email}
-                                  </span>
-                                  {contact.roleAddress && (
-                                    <Badge
-                                      variant="outline"
-                                      className="text-muted-foreground"
-                                      title="A shared mailbox (info@, sales@…), not a person"
-                                    >
-                                      Role
-                                    </Badge>
-                                  )}
-                                </span>
-                              </TableCell>
-                              <TableCell className="max-w-40 truncate">
-                                {contactName(contact) || '—'}
-                              </TableCell>
-                              <TableCell className="max-w-44 truncate">{contact.company ?? '—'}</TableCell>
-                              <TableCell className="hidden max-w-40 truncate xl:table-cell">
-                                {contact.jobTitle ?? '—'}
-                              </TableCell>
-                              <TableCell className="hidden whitespace-nowrap 2xl:table-cell">
-                                {contact.phone ?? '—'}
-                              </TableCell>
-                              <TableCell className="hidden max-w-40 truncate md:table-cell">
-                                {[contact.city, country?.name ?? contact.countryCode]
-                                  .filter(Boolean)
-                                  .join(', ') || '—'}
-                              </TableCell>
-                              {customFields.map((name) => (
-                                <TableCell key={name} className="max-w-40 truncate">
-                                  {contact.customFields[name] || '—'}
-                                </TableCell>
-                              ))}
-                              <TableCell className="hidden whitespace-nowrap text-muted-foreground 2xl:table-cell">
-                                {SOURCE_LABELS[contact.source]}
-                              </TableCell>
-                              <TableCell className="hidden whitespace-nowrap text-muted-foreground sm:table-cell">
-                                {formatDate(contact.createdAt)}
-                              </TableCell>
-                              <TableCell className="sticky right-0 bg-card">
-                                <Button
-                                  variant="ghost"
-                                  size="icon-sm"
-                                  onClick={() => {
-                                    setEditing(contact);
-                                    setContactOpen(true);
-                                  }}
-                                  aria-label={`Edit ${contact.email}`}
-                                  data-testid="edit-list-contact"
-                                >
-                                  <Pencil aria-hidden="true" />
-                                </Button>
-                              </TableCell>
-                            </TableRow>
-                          );
-                        })}
-                  </TableBody>
-                </Table>
-              </div>
+              <DataTable
+                columns={memberColumns(customFields, byCode, (contact) => {
+                  setEditing(contact);
+                  setContactOpen(true);
+                })}
+                // An empty page kept while the next one loads is a load, not an empty list.
+                rows={members.isPlaceholderData && items?.length === 0 ? undefined : items}
+                getRowId={(contact) => String(contact.id)}
+                loading={members.isPending}
+                stale={members.isPlaceholderData}
+                selection={{
+                  selected,
+                  onChange: setSelected,
+                  rowLabel: (contact) => `Select ${contact.email}`,
+                  allLabel: 'Select every contact on this page',
+                }}
+                empty={{
+                  icon: Users,
+                  title: q ? 'No contact matches this search' : 'This list is empty',
+                  description: q
+                    ? 'Search looks in email addresses, names and companies.'
+                    : 'Import a CSV file, add contacts from Browse Contacts, or add one by hand.',
+                  action: !q && data && (
+                    <div className="mt-2 flex flex-wrap justify-center gap-2">
+                      <Button size="sm" variant="outline" asChild>
+                        <Link to={`/lead-discovery/import?listId=${data.id}`}>
+                          <FileUp aria-hidden="true" />
+                          Import CSV
+                        </Link>
+                      </Button>
+                      <Button size="sm" variant="outline" asChild>
+                        <Link to="/lead-discovery">
+                          <Search aria-hidden="true" />
+                          Browse Contacts
+                        </Link>
+                      </Button>
+                    </div>
+                  ),
+                  testId: 'list-empty',
+                }}
+                testId="list-contacts-table"
+                rowTestId="list-contact-row"
+              />
               {items && items.length > 0 && (
                 <CursorPagination
                   from={range.from}
@@ -451,10 +431,10 @@ export default function ListDetailPage() {
         pending={remove.isPending}
         testId="confirm-remove-contacts"
         onConfirm={() =>
-          remove.mutate(selectionIds, {
+          remove.mutate([...selected].map(Number), {
             onSuccess: (result) => {
               setConfirmRemove(false);
-              setSelection(emptySelection<number>());
+              setSelected(new Set());
               toast({
                 title: 'Contacts removed',
                 description: `${formatNumber(result.removed)} ${result.removed === 1 ? 'contact' : 'contacts'} removed from the list.`,
