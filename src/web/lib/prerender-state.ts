@@ -27,7 +27,11 @@ export function useMarkHydrationSettled(): void {
   }, []);
 }
 
-/** False until a prerendered page has hydrated; true at once in every other case. */
+/**
+ * False until a prerendered page has hydrated; true at once in every other case. The build's render and
+ * the browser's hydrating render both read the server snapshot, false, so they agree (controls that wait
+ * for the page to be live are prerendered disabled, and React keeps them so until it has hydrated).
+ */
 export function useHydrationSettled(): boolean {
   return useSyncExternalStore(
     (listener) => {
@@ -35,6 +39,6 @@ export function useHydrationSettled(): boolean {
       return () => listeners.delete(listener);
     },
     () => settled,
-    () => settled,
+    () => false,
   );
 }

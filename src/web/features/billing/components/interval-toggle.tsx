@@ -1,6 +1,7 @@
 import type { BillingInterval } from '@shared/plans';
 import { RadioGroup as RadioGroupPrimitive } from 'radix-ui';
 
+import { useHydrationSettled } from '@/lib/prerender-state';
 import { cn } from '@/lib/utils';
 
 /** Monthly / Annual as one segmented radio group (arrow keys move between the two). */
@@ -16,6 +17,8 @@ export function IntervalToggle({
   savingLabel?: string;
   className?: string;
 }) {
+  // On a prerendered page a click before the page is live would be lost: the choice waits for it.
+  const live = useHydrationSettled();
   const options: Array<{ value: BillingInterval; label: string }> = [
     { value: 'monthly', label: 'Monthly' },
     { value: 'annual', label: 'Annual' },
@@ -24,6 +27,7 @@ export function IntervalToggle({
     <RadioGroupPrimitive.Root
       value={value}
       onValueChange={(next) => onChange(next as BillingInterval)}
+      disabled={!live}
       aria-label="Billing interval"
       orientation="horizontal"
       className={cn('inline-flex rounded-full border bg-muted p-1', className)}

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { PAGE_META } from '@/app/page-meta';
 import { Input } from '@/components/ui/input';
 import { usePageMeta } from '@/hooks/use-page-meta';
+import { useHydrationSettled } from '@/lib/prerender-state';
 import { HelpShell } from '../components/help-shell';
 import { guideArticles, type KnowledgeArticle, searchArticles } from '../lib/guides';
 import { FAQ, GETTING_STARTED } from '../lib/help-content';
@@ -38,6 +39,7 @@ export default function KnowledgeBasePage() {
   usePageMeta(PAGE_META['/knowledge-base']!);
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
+  const live = useHydrationSettled();
   const articles = useMemo(allArticles, []);
   const results = useMemo(() => searchArticles(articles, query), [articles, query]);
 
@@ -75,6 +77,8 @@ export default function KnowledgeBasePage() {
           aria-label="Search the knowledge base"
           className="h-11 pl-9"
           data-testid="kb-search"
+          // Prerendered: typing opens when the page is live (earlier keystrokes would be dropped).
+          disabled={!live}
         />
       </search>
       <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="kb-count">

@@ -21,10 +21,14 @@ import { Textarea } from '@/components/ui/textarea';
 import { useAuth } from '@/hooks/use-auth';
 import { apiRequest } from '@/lib/api';
 import { getErrorMessage } from '@/lib/errors';
+import { useHydrationSettled } from '@/lib/prerender-state';
 
 /** The message form of /contact: stored for the team, with a copy mailed to the sender. */
 export function ContactForm({ topic }: { topic: ContactTopic }) {
   const { user } = useAuth();
+  // Prerendered, the form is shown at once but opens for typing when the page is live: text typed before
+  // that would be dropped when the page comes to life.
+  const live = useHydrationSettled();
   const form = useForm<z.input<typeof contactMessageInputSchema>, unknown, ContactMessageInput>({
     resolver: zodResolver(contactMessageInputSchema),
     defaultValues: { name: '', email: '', topic, message: '', website: '' },
@@ -76,102 +80,104 @@ export function ContactForm({ topic }: { topic: ContactTopic }) {
         noValidate
         data-testid="contact-form"
       >
-        {send.isError && (
-          <Alert variant="destructive">
-            <AlertDescription>
-              {getErrorMessage(send.error, 'Your message was not sent. Please try again.')}
-            </AlertDescription>
-          </Alert>
-        )}
-        <div className="grid gap-5 sm:grid-cols-2">
+        <fieldset disabled={!live} className="contents">
+          {send.isError && (
+            <Alert variant="destructive">
+              <AlertDescription>
+                {getErrorMessage(send.error, 'Your message was not sent. Please try again.')}
+              </AlertDescription>
+            </Alert>
+          )}
+          <div className="grid gap-5 sm:grid-cols-2">
+            <FormField
+              control={form.control}
+              name="name"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Your name</FormLabel>
+                  <FormControl>
+                    <Input autoComplete="name" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="email"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Email</FormLabel>
+                  <FormControl>
+                    <Input type="email" autoComplete="email" placeholder="you@company.com" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+          </div>
           <FormField
             control={form.control}
-            name="name"
+            name="topic"
             render={({ field }) => (
               <FormItem>
-                <FormLabel>Your name</FormLabel>
-                <FormControl>
-                  <Input autoComplete="name" {...field} />
-                </FormControl>
+                <FormLabel>What is it about?</FormLabel>
+                <Select value={field.value} onValueChange={field.onChange}>
+                  <FormControl>
+                    <SelectTrigger className="w-full sm:w-64" data-testid="contact-topic">
+                      <SelectValue />
+                    </SelectTrigger>
+                  </FormControl>
+                  <SelectContent>
+                    {CONTACT_TOPICS.map((value) => (
+                      <SelectItem key={value} value={value}>
+                        {CONTACT_TOPIC_LABELS[value]}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
                 <FormMessage />
               </FormItem>
             )}
           />
           <FormField
             control={form.control}
-            name="email"
+            name="message"
             render={({ field }) => (
               <FormItem>
-                <FormLabel>Email</FormLabel>
+                <FormLabel>Message</FormLabel>
                 <FormControl>
-                  <Input type="email" autoComplete="email" placeholder="you@company.com" {...field} />
+                  <Textarea
+                    rows={6}
+                    placeholder="Tell us what you need and the email you sign in with."
+                    {...field}
+                  />
                 </FormControl>
                 <FormMessage />
               </FormItem>
             )}
           />
-        </div>
-        <FormField
-          control={form.control}
-          name="topic"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>What is it about?</FormLabel>
-              <Select value={field.value} onValueChange={field.onChange}>
-                <FormControl>
-                  <SelectTrigger className="w-full sm:w-64" data-testid="contact-topic">
-                    <SelectValue />
-                  </SelectTrigger>
-                </FormControl>
-                <SelectContent>
-                  {CONTACT_TOPICS.map((value) => (
-                    <SelectItem key={value} value={value}>
-                      {CONTACT_TOPIC_LABELS[value]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="message"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Message</FormLabel>
-              <FormControl>
-                <Textarea
-                  rows={6}
-                  placeholder="Tell us what you need and the email you sign in with."
-                  {...field}
-                />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        {/* Hidden from people (and from screen readers); robots fill in every field they find. */}
-        <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-          <label>
-            Website
-            <input type="text" tabIndex={-1} autoComplete="off" {...form.register('website')} />
-          </label>
-        </div>
-        <Button
-          type="submit"
-          className="justify-self-start"
-          disabled={send.isPending}
-          data-testid="contact-submit"
-        >
-          {send.isPending ? (
-            <Loader2 className="animate-spin" aria-hidden="true" />
-          ) : (
-            <Send aria-hidden="true" />
-          )}
-          Send message
-        </Button>
+          {/* Hidden from people (and from screen readers); robots fill in every field they find. */}
+          <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+            <label>
+              Website
+              <input type="text" tabIndex={-1} autoComplete="off" {...form.register('website')} />
+            </label>
+          </div>
+          <Button
+            type="submit"
+            className="justify-self-start"
+            disabled={send.isPending}
+            data-testid="contact-submit"
+          >
+            {send.isPending ? (
+              <Loader2 className="animate-spin" aria-hidden="true" />
+            ) : (
+              <Send aria-hidden="true" />
+            )}
+            Send message
+          </Button>
+        </fieldset>
       </form>
     </Form>
   );
