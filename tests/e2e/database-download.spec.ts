@@ -22,8 +22,10 @@ test('a Starter subscriber downloads the directory contacts of a list; the Free 
       category: 'logistics',
     },
     {
-      company: `=${token} Formula`,
-      contact: 'Ama Owusu',
+      company: `${token} Formula`,
+      // A leading = would run as a formula in a spreadsheet: the file escapes it. (Not in the company name:
+      // that would sort this record onto the first page other browser tests read.)
+      contact: '=Ama Owusu',
       email: `ama.${token}@example.com`,
       city: 'Accra',
       country: 'GH',
@@ -67,7 +69,7 @@ test('a Starter subscriber downloads the directory contacts of a list; the Free 
   expect(download.suggestedFilename()).toMatch(/^tambari-contacts-\d{4}-\d{2}-\d{2}\.csv$/);
   const file = await readFile(await download.path(), 'utf8');
   expect(file).toContain('verification_status');
-  expect(file).toContain(`'=${token} Formula`);
+  expect(file).toContain("'=Ama Owusu");
   expect(file).toContain('Ghana');
   await expectToast(page, { title: 'Download ready', description: /2 contacts saved as tambari-contacts-/ });
 
