@@ -9,9 +9,8 @@ import {
 import { type CurrencyCode, FALLBACK_RATES, isCurrencyCode } from '../../../shared/currency';
 import { isPlanId } from '../../../shared/plans';
 import type { Database } from '../../db/client';
-import { campaignContacts, campaigns, newsletters } from '../../db/schema/index';
+import { campaignContacts, campaigns, NO_CAMPAIGN_ID, newsletters } from '../../db/schema/index';
 import { now } from '../../lib/clock';
-import { NO_CAMPAIGN_ID } from '../../db/schema/index';
 import { type CountRow, getOwnedCampaign, toCounts } from '../campaign-stats/campaign-stats.service';
 import { getPricingPlan } from '../plans/plans.service';
 
@@ -68,28 +67,18 @@ const BY_DAY = 2;
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
-const sumOf = (column: string) => sql.raw(`coalesce(sum(${column}), 0)::int`);
 /** Distinct subjects with an event in the group's days: those whose last day falls in them. */
 const PERIOD_COLUMNS = sql.raw(
-  [
-    'sent',
-    'opened',
-    'opened_human',
-    'clicked',
-    'replied',
-    'bounced',
-    'unsubscribed',
-    'failed',
-  ]
-    .map((c) => `coalesce(sum(r.${c}_last), 0)::int AS ${c}`)
+  ['sent', 'opened', 'opened_human', 'clicked', 'replied', 'bounced', 'unsubscribed', 'failed']
+    .map((c) => `sum(r.${c}_last)::int AS ${c}`)
     .join(', '),
 );
 
 /**
- * The counts of the period from the analytics_daily roll-up (schema/analytics.ts): per campaign and in
- * total the subjects whose last event falls in the period (the period runs to now), per UTC day the
- * subjects with an event that day — the numbers a grouped read of email_events gives (COUNT_COLUMNS),
- * read from at most one row per campaign and day.
+ * The counts of the period from the analytics_daily roll-up (schema/analytics.ts): per campaign the
+ * subjects whose last event falls in the period (the period runs to now; summed over campaigns for the
+ * totals), per UTC day the subjects with an event that day — the numbers a grouped read of email_events
+ * gives (COUNT_COLUMNS), read from at most one row per campaign and day, in two reads side by side.
  */
 async function countEvents(
   db: Database,
@@ -98,34 +87,55 @@ async function countEvents(
   to: Date,
   campaignId?: string,
 ): Promise<GroupedRow[]> {
-  const result = await db.execute(sql`
-    SELECT grouping(r.campaign_id, r.day)::int AS g, r.campaign_id::text AS campaign_id,
-           to_char(r.day, 'YYYY-MM-DD') AS day, ${PERIOD_COLUMNS},
-           ${sumOf('r.sent')} AS day_sent, ${sumOf('r.opened_human')} AS day_opened_human,
-           ${sumOf('r.clicked')} AS day_clicked, ${sumOf('r.replied')} AS day_replied
-    FROM analytics_daily r
-    WHERE r.user_id = ${userId}
+  const where = sql`r.user_id = ${userId}
       AND r.day >= ${utcDay(from)}::date AND r.day <= ${utcDay(to)}::date
-      ${campaignId ? sql`AND r.campaign_id = ${campaignId}::uuid` : sql``}
-    GROUP BY GROUPING SETS ((), (r.campaign_id), (r.day))`);
-  return rowsOf<GroupedRow & DayColumns>(result).map((row) =>
-    Number(row.g) === BY_DAY
-      ? {
-          ...row,
-          sent: row.day_sent,
-          opened_human: row.day_opened_human,
-          clicked: row.day_clicked,
-          replied: row.day_replied,
-        }
-      : row,
-  );
-}
-
-interface DayColumns {
-  day_sent: number;
-  day_opened_human: number;
-  day_clicked: number;
-  day_replied: number;
+      ${campaignId ? sql`AND r.campaign_id = ${campaignId}::uuid` : sql``}`;
+  const [byCampaign, byDay] = await Promise.all([
+    db.execute(sql`
+      SELECT r.campaign_id::text AS campaign_id, ${PERIOD_COLUMNS}
+      FROM analytics_daily r WHERE ${where}
+      GROUP BY r.campaign_id`),
+    db.execute(sql`
+      SELECT to_char(r.day, 'YYYY-MM-DD') AS day, sum(r.sent)::int AS sent,
+             sum(r.opened_human)::int AS opened_human, sum(r.clicked)::int AS clicked,
+             sum(r.replied)::int AS replied
+      FROM analytics_daily r WHERE ${where}
+      GROUP BY r.day`),
+  ]);
+  const campaignRows = rowsOf<CountRow & { campaign_id: string }>(byCampaign);
+  const total: GroupedRow = {
+    g: BY_CAMPAIGN + BY_DAY,
+    campaign_id: null,
+    day: null,
+    sent: 0,
+    opened: 0,
+    opened_human: 0,
+    clicked: 0,
+    replied: 0,
+    bounced: 0,
+    unsubscribed: 0,
+    failed: 0,
+  };
+  const keys = Object.keys(total).filter(
+    (k) => !['g', 'campaign_id', 'day'].includes(k),
+  ) as (keyof CountRow)[];
+  for (const row of campaignRows) for (const key of keys) total[key] += Number(row[key]);
+  return [
+    total,
+    ...campaignRows.map((row) => ({ ...row, g: BY_CAMPAIGN, day: null })),
+    ...rowsOf<Pick<CountRow, 'sent' | 'opened_human' | 'clicked' | 'replied'> & { day: string }>(byDay).map(
+      (row) => ({
+        ...total,
+        ...row,
+        opened: 0,
+        bounced: 0,
+        unsubscribed: 0,
+        failed: 0,
+        g: BY_DAY,
+        campaign_id: null,
+      }),
+    ),
+  ];
 }
 
 interface WonRow {
