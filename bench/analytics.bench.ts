@@ -59,7 +59,7 @@ function eventsOf(userId: string, first: number, last: number, now: Date) {
         ${now.toISOString()}::timestamptz - ((m * 7919) % ${DAYS}) * interval '1 day'
           - ((m * 104729) % 86400) * interval '1 second'
           + (j - 1) * ((m * 31 + j * 17) % 30) * interval '1 hour')
-    FROM generate_series(${first}::int, ${last}::int) m
+    FROM generate_series(${first}::bigint, ${last}::bigint) m
     CROSS JOIN generate_series(1, ${EVENTS_PER_MESSAGE}) j
     CROSS JOIN LATERAL (SELECT CASE
       WHEN j = 1 THEN 'sent' WHEN j = 2 THEN 'delivered'

@@ -292,3 +292,20 @@ export async function getAnalytics(options: {
     campaigns: campaignRows,
   };
 }
+
+/**
+ * Recomputes the roll-ups (analytics_daily and its marks and lasts) from email_events in one transaction
+ * (migration 0044's `analytics_rebuild()`; event writers wait meanwhile). The triggers keep them in step;
+ * this is for repairs and for checking them (`npm run analytics:rebuild`).
+ */
+export async function rebuildAnalytics({ db }: { db: Database }): Promise<{ rows: number; ms: number }> {
+  const started = performance.now();
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT analytics_rebuild()`);
+  });
+  const result = await db.execute(sql`SELECT count(*)::int AS n FROM analytics_daily`);
+  return {
+    rows: Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0),
+    ms: Math.round(performance.now() - started),
+  };
+}
