@@ -77,3 +77,43 @@ export const analyticsDaily = pgTable(
     index('analytics_daily_campaign_idx').on(t.campaignId, t.day),
   ],
 );
+
+const lastCounts = {
+  sentLast: integer('sent_last').notNull().default(0),
+  openedLast: integer('opened_last').notNull().default(0),
+  openedHumanLast: integer('opened_human_last').notNull().default(0),
+  clickedLast: integer('clicked_last').notNull().default(0),
+  repliedLast: integer('replied_last').notNull().default(0),
+  bouncedLast: integer('bounced_last').notNull().default(0),
+  unsubscribedLast: integer('unsubscribed_last').notNull().default(0),
+  failedLast: integer('failed_last').notNull().default(0),
+};
+
+/**
+ * analytics_daily summed over the campaigns (a user's totals and daily series from one row a day). The
+ * `<kind>_last` counts add up over campaigns and days, as the per-day counts do over campaigns.
+ */
+export const analyticsUserDaily = pgTable(
+  'analytics_user_daily',
+  {
+    userId: text('user_id').notNull(),
+    day: date('day').notNull(),
+    ...counts,
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+/**
+ * analytics_daily's `<kind>_last` counts summed per ISO week (Monday): a campaign's period totals read the
+ * whole weeks here and only the days at the period's two ends from analytics_daily.
+ */
+export const analyticsWeekly = pgTable(
+  'analytics_weekly',
+  {
+    userId: text('user_id').notNull(),
+    campaignId: uuid('campaign_id').notNull(),
+    week: date('week').notNull(),
+    ...lastCounts,
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.week, t.campaignId] })],
+);

@@ -130,7 +130,17 @@ async function snapshot(db: Db) {
   const lasts = rowsOf(
     await db.execute(sql`SELECT subject, kind, last_day FROM analytics_lasts ORDER BY subject, kind`),
   ).map((r) => JSON.stringify(r));
-  return { daily, marks, lasts };
+  const userDaily = rowsOf(
+    await db.execute(sql`SELECT * FROM analytics_user_daily ORDER BY user_id, day`),
+  ).map((r) => JSON.stringify(r));
+  // A week whose subjects all moved on keeps a row of zeros; the rebuild writes none.
+  const weekly = rowsOf(
+    await db.execute(sql`SELECT * FROM analytics_weekly
+      WHERE sent_last + opened_last + opened_human_last + clicked_last + replied_last + bounced_last
+        + unsubscribed_last + failed_last > 0
+      ORDER BY user_id, week, campaign_id`),
+  ).map((r) => JSON.stringify(r));
+  return { daily, marks, lasts, userDaily, weekly };
 }
 
 /** The grouped read of email_events analytics made before the roll-ups (its figures are the reference). */

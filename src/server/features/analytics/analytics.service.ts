@@ -67,18 +67,31 @@ const BY_DAY = 2;
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
-/** Distinct subjects with an event in the group's days: those whose last day falls in them. */
-const PERIOD_COLUMNS = sql.raw(
-  ['sent', 'opened', 'opened_human', 'clicked', 'replied', 'bounced', 'unsubscribed', 'failed']
-    .map((c) => `sum(r.${c}_last)::int AS ${c}`)
-    .join(', '),
+const KINDS = ['sent', 'opened', 'opened_human', 'clicked', 'replied', 'bounced', 'unsubscribed', 'failed'];
+/** Distinct subjects with an event in the rows' days: those whose last day falls in them. */
+const PERIOD_COLUMNS = sql.raw(KINDS.map((c) => `coalesce(sum(r.${c}_last), 0)::int AS ${c}`).join(', '));
+const PERIOD_VALUES = sql.raw(KINDS.map((c) => `${c}_last`).join(', '));
+/** Distinct subjects with an event that day (the daily series). */
+const DAY_COLUMNS = sql.raw(
+  ['sent', 'opened_human', 'clicked', 'replied'].map((c) => `sum(r.${c})::int AS day_${c}`).join(', '),
 );
 
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+type DayRow = CountRow & {
+  day: string;
+  day_sent: number;
+  day_opened_human: number;
+  day_clicked: number;
+  day_replied: number;
+};
+
 /**
- * The counts of the period from the analytics_daily roll-up (schema/analytics.ts): per campaign the
- * subjects whose last event falls in the period (the period runs to now; summed over campaigns for the
- * totals), per UTC day the subjects with an event that day — the numbers a grouped read of email_events
- * gives (COUNT_COLUMNS), read from at most one row per campaign and day, in two reads side by side.
+ * The counts of the period from the roll-ups (schema/analytics.ts), the numbers a grouped read of
+ * email_events gives (COUNT_COLUMNS): per campaign the subjects whose last event falls in the period (it
+ * runs to now) — whole ISO weeks from analytics_weekly, the days at either end from analytics_daily —,
+ * the totals and the daily series from analytics_user_daily (one row a day); for one campaign, its
+ * analytics_daily rows.
  */
 async function countEvents(
   db: Database,
@@ -87,22 +100,53 @@ async function countEvents(
   to: Date,
   campaignId?: string,
 ): Promise<GroupedRow[]> {
-  const where = sql`r.user_id = ${userId}
-      AND r.day >= ${utcDay(from)}::date AND r.day <= ${utcDay(to)}::date
-      ${campaignId ? sql`AND r.campaign_id = ${campaignId}::uuid` : sql``}`;
-  const [byCampaign, byDay] = await Promise.all([
-    db.execute(sql`
-      SELECT r.campaign_id::text AS campaign_id, ${PERIOD_COLUMNS}
-      FROM analytics_daily r WHERE ${where}
-      GROUP BY r.campaign_id`),
-    db.execute(sql`
-      SELECT to_char(r.day, 'YYYY-MM-DD') AS day, sum(r.sent)::int AS sent,
-             sum(r.opened_human)::int AS opened_human, sum(r.clicked)::int AS clicked,
-             sum(r.replied)::int AS replied
-      FROM analytics_daily r WHERE ${where}
-      GROUP BY r.day`),
-  ]);
-  const campaignRows = rowsOf<CountRow & { campaign_id: string }>(byCampaign);
+  const fromDay = utcDay(from);
+  const toDay = utcDay(to);
+  let dayRows: DayRow[];
+  let campaignRows: (CountRow & { campaign_id: string })[];
+  if (campaignId) {
+    dayRows = rowsOf<DayRow>(
+      await db.execute(sql`
+        SELECT to_char(r.day, 'YYYY-MM-DD') AS day, ${PERIOD_COLUMNS}, ${DAY_COLUMNS}
+        FROM analytics_daily r
+        WHERE r.user_id = ${userId} AND r.campaign_id = ${campaignId}::uuid
+          AND r.day >= ${fromDay}::date AND r.day <= ${toDay}::date
+        GROUP BY r.day`),
+    );
+    campaignRows = [];
+  } else {
+    // Whole weeks: from the first Monday of the period to the Monday of the current week.
+    const fromMs = Date.parse(`${fromDay}T00:00:00Z`);
+    const toMs = Date.parse(`${toDay}T00:00:00Z`);
+    const firstMonday = fromMs + ((8 - new Date(fromMs).getUTCDay()) % 7) * DAY_MS;
+    const thisMonday = toMs - ((new Date(toMs).getUTCDay() + 6) % 7) * DAY_MS;
+    const weeks = firstMonday < thisMonday;
+    const byCampaign = weeks
+      ? sql`
+          SELECT campaign_id, ${PERIOD_VALUES} FROM analytics_weekly
+          WHERE user_id = ${userId} AND week >= ${dayOf(firstMonday)}::date AND week < ${dayOf(thisMonday)}::date
+          UNION ALL
+          SELECT campaign_id, ${PERIOD_VALUES} FROM analytics_daily
+          WHERE user_id = ${userId}
+            AND ((day >= ${fromDay}::date AND day < ${dayOf(firstMonday)}::date)
+              OR (day >= ${dayOf(thisMonday)}::date AND day <= ${toDay}::date))`
+      : sql`
+          SELECT campaign_id, ${PERIOD_VALUES} FROM analytics_daily
+          WHERE user_id = ${userId} AND day >= ${fromDay}::date AND day <= ${toDay}::date`;
+    const [days, campaigns] = await Promise.all([
+      db.execute(sql`
+        SELECT to_char(r.day, 'YYYY-MM-DD') AS day, ${PERIOD_COLUMNS}, ${DAY_COLUMNS}
+        FROM analytics_user_daily r
+        WHERE r.user_id = ${userId} AND r.day >= ${fromDay}::date AND r.day <= ${toDay}::date
+        GROUP BY r.day`),
+      db.execute(sql`
+        SELECT r.campaign_id::text AS campaign_id, ${PERIOD_COLUMNS}
+        FROM (${byCampaign}) r
+        GROUP BY r.campaign_id`),
+    ]);
+    dayRows = rowsOf<DayRow>(days);
+    campaignRows = rowsOf<CountRow & { campaign_id: string }>(campaigns);
+  }
   const total: GroupedRow = {
     g: BY_CAMPAIGN + BY_DAY,
     campaign_id: null,
@@ -116,25 +160,21 @@ async function countEvents(
     unsubscribed: 0,
     failed: 0,
   };
-  const keys = Object.keys(total).filter(
-    (k) => !['g', 'campaign_id', 'day'].includes(k),
-  ) as (keyof CountRow)[];
-  for (const row of campaignRows) for (const key of keys) total[key] += Number(row[key]);
+  const keys = KINDS as (keyof CountRow)[];
+  for (const row of dayRows) for (const key of keys) total[key] += Number(row[key]);
+  if (campaignId && dayRows.length > 0) campaignRows = [{ ...total, campaign_id: campaignId }];
   return [
     total,
     ...campaignRows.map((row) => ({ ...row, g: BY_CAMPAIGN, day: null })),
-    ...rowsOf<Pick<CountRow, 'sent' | 'opened_human' | 'clicked' | 'replied'> & { day: string }>(byDay).map(
-      (row) => ({
-        ...total,
-        ...row,
-        opened: 0,
-        bounced: 0,
-        unsubscribed: 0,
-        failed: 0,
-        g: BY_DAY,
-        campaign_id: null,
-      }),
-    ),
+    ...dayRows.map((row) => ({
+      ...row,
+      g: BY_DAY,
+      campaign_id: null,
+      sent: row.day_sent,
+      opened_human: row.day_opened_human,
+      clicked: row.day_clicked,
+      replied: row.day_replied,
+    })),
   ];
 }
 
