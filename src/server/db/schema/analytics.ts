@@ -4,7 +4,8 @@ import { date, index, integer, pgTable, primaryKey, smallint, text, uuid } from 
  * Roll-ups of email_events for the subscriber's analytics and the campaign counts, kept in step with the
  * log by statement-level triggers of migration 0044 (one set-based statement per inserted batch, in the
  * inserting transaction: dispatch, tracking hits, inbound, recovery, tests alike). `analytics_rebuild()`
- * (scripts/rebuild-analytics.ts) recomputes them from the log; it gives the same rows.
+ * (scripts/rebuild-analytics.ts) recomputes them from the log; it gives the same rows (analytics_weekly may
+ * keep rows of zeros where the rebuild writes none).
  *
  * The counts are the campaign page's (COUNT_COLUMNS): distinct messages (or contacts, for replies and
  * unsubscribes) per kind. A distinct count cannot be summed across days, so two facts are kept:
