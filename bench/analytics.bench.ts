@@ -48,7 +48,8 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 /**
  * Events of messages [first, last]: message m belongs to campaign m % 1,000, is sent on a day spread over
- * the 120 days, and gets 10 events over the following hours (never past now).
+ * the 120 days (every campaign sends on every day: the most roll-up rows), and gets 10 events over the
+ * following hours (never past now).
  */
 function eventsOf(userId: string, first: number, last: number, now: Date) {
   return sql`
@@ -57,7 +58,7 @@ function eventsOf(userId: string, first: number, last: number, now: Date) {
     SELECT ${userId}, md5('c' || (m % ${CAMPAIGNS}))::uuid, md5('k' || m)::uuid, md5('m' || m)::uuid,
       t.type, t.machine,
       least(${now.toISOString()}::timestamptz - interval '1 minute',
-        ${now.toISOString()}::timestamptz - ((m * 7919) % ${DAYS}) * interval '1 day'
+        ${now.toISOString()}::timestamptz - (((m / ${CAMPAIGNS}) * 7919) % ${DAYS}) * interval '1 day'
           - ((m * 104729) % 86400) * interval '1 second'
           + (j - 1) * ((m * 31 + j * 17) % 30) * interval '1 hour')
     FROM generate_series(${first}::bigint, ${last}::bigint) m
