@@ -22,6 +22,8 @@ export const analyticsQuerySchema = z.object({
     .number()
     .pipe(z.literal(ANALYTICS_PERIODS, { error: 'Choose a period of 7, 30 or 90 days' }))
     .default(DEFAULT_ANALYTICS_PERIOD),
+  /** One campaign's numbers only (its row, totals and daily series). */
+  campaignId: z.uuid({ error: 'Choose a campaign' }).optional(),
 });
 
 /** Conversions: replies marked "won" in the period and their deal values, in naira (major units). */

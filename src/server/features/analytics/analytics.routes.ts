@@ -20,7 +20,7 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['analytics'],
         querystring: analyticsQuerySchema,
-        response: { 200: analyticsSchema, ...errorResponses(400, 401, 403) },
+        response: { 200: analyticsSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -29,6 +29,7 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
         db,
         user,
         days: request.query.days,
+        campaignId: request.query.campaignId,
         loadRates: async () => (await rates.getRates()).rates,
       });
     },

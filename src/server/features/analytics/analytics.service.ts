@@ -9,14 +9,9 @@ import {
 import { type CurrencyCode, FALLBACK_RATES, isCurrencyCode } from '../../../shared/currency';
 import { isPlanId } from '../../../shared/plans';
 import type { Database } from '../../db/client';
-import { campaignContacts, campaigns, newsletters } from '../../db/schema/index';
+import { campaignContacts, campaigns, NO_CAMPAIGN_ID, newsletters } from '../../db/schema/index';
 import { now } from '../../lib/clock';
-import {
-  COUNT_COLUMNS,
-  COUNTED_TYPE_LIST,
-  type CountRow,
-  toCounts,
-} from '../campaign-stats/campaign-stats.service';
+import { type CountRow, getOwnedCampaign, toCounts } from '../campaign-stats/campaign-stats.service';
 import { getPricingPlan } from '../plans/plans.service';
 
 /*
@@ -70,21 +65,117 @@ type GroupedRow = CountRow & { g: number; campaign_id: string | null; day: strin
 const BY_CAMPAIGN = 1;
 const BY_DAY = 2;
 
-async function countEvents(db: Database, userId: string, from: Date, to: Date): Promise<GroupedRow[]> {
-  const result = await db.execute(sql`
-    SELECT grouping(e.campaign_id, e.day)::int AS g, e.campaign_id::text AS campaign_id, e.day,
-           ${COUNT_COLUMNS}
-    FROM (
-      SELECT ev.campaign_id, ev.campaign_contact_id, ev.outbox_message_id, ev.type, ev.machine,
-             to_char(ev.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
-      FROM email_events ev
-      WHERE ev.user_id = ${userId}
-        AND ev.occurred_at >= ${from.toISOString()}::timestamptz
-        AND ev.occurred_at <= ${to.toISOString()}::timestamptz
-        AND ev.type IN (${COUNTED_TYPE_LIST})
-    ) e
-    GROUP BY GROUPING SETS ((), (e.campaign_id), (e.day))`);
-  return rowsOf<GroupedRow>(result);
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+const KINDS = ['sent', 'opened', 'opened_human', 'clicked', 'replied', 'bounced', 'unsubscribed', 'failed'];
+/** Distinct subjects with an event in the rows' days: those whose last day falls in them. */
+const PERIOD_COLUMNS = sql.raw(KINDS.map((c) => `coalesce(sum(r.${c}_last), 0)::int AS ${c}`).join(', '));
+const PERIOD_VALUES = sql.raw(KINDS.map((c) => `${c}_last`).join(', '));
+/** Distinct subjects with an event that day (the daily series). */
+const DAY_COLUMNS = sql.raw(
+  ['sent', 'opened_human', 'clicked', 'replied'].map((c) => `sum(r.${c})::int AS day_${c}`).join(', '),
+);
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+type DayRow = CountRow & {
+  day: string;
+  day_sent: number;
+  day_opened_human: number;
+  day_clicked: number;
+  day_replied: number;
+};
+
+/**
+ * The counts of the period from the roll-ups (schema/analytics.ts), the numbers a grouped read of
+ * email_events gives (COUNT_COLUMNS): per campaign the subjects whose last event falls in the period (it
+ * runs to now) — whole ISO weeks from analytics_weekly, the days at either end from analytics_daily —,
+ * the totals and the daily series from analytics_user_daily (one row a day); for one campaign, its
+ * analytics_daily rows.
+ */
+async function countEvents(
+  db: Database,
+  userId: string,
+  from: Date,
+  to: Date,
+  campaignId?: string,
+): Promise<GroupedRow[]> {
+  const fromDay = utcDay(from);
+  const toDay = utcDay(to);
+  let dayRows: DayRow[];
+  let campaignRows: (CountRow & { campaign_id: string })[];
+  if (campaignId) {
+    dayRows = rowsOf<DayRow>(
+      await db.execute(sql`
+        SELECT to_char(r.day, 'YYYY-MM-DD') AS day, ${PERIOD_COLUMNS}, ${DAY_COLUMNS}
+        FROM analytics_daily r
+        WHERE r.user_id = ${userId} AND r.campaign_id = ${campaignId}::uuid
+          AND r.day >= ${fromDay}::date AND r.day <= ${toDay}::date
+        GROUP BY r.day`),
+    );
+    campaignRows = [];
+  } else {
+    // Whole weeks: from the first Monday of the period to the Monday of the current week.
+    const fromMs = Date.parse(`${fromDay}T00:00:00Z`);
+    const toMs = Date.parse(`${toDay}T00:00:00Z`);
+    const firstMonday = fromMs + ((8 - new Date(fromMs).getUTCDay()) % 7) * DAY_MS;
+    const thisMonday = toMs - ((new Date(toMs).getUTCDay() + 6) % 7) * DAY_MS;
+    const weeks = firstMonday < thisMonday;
+    const byCampaign = weeks
+      ? sql`
+          SELECT campaign_id, ${PERIOD_VALUES} FROM analytics_weekly
+          WHERE user_id = ${userId} AND week >= ${dayOf(firstMonday)}::date AND week < ${dayOf(thisMonday)}::date
+          UNION ALL
+          SELECT campaign_id, ${PERIOD_VALUES} FROM analytics_daily
+          WHERE user_id = ${userId}
+            AND ((day >= ${fromDay}::date AND day < ${dayOf(firstMonday)}::date)
+              OR (day >= ${dayOf(thisMonday)}::date AND day <= ${toDay}::date))`
+      : sql`
+          SELECT campaign_id, ${PERIOD_VALUES} FROM analytics_daily
+          WHERE user_id = ${userId} AND day >= ${fromDay}::date AND day <= ${toDay}::date`;
+    const [days, campaigns] = await Promise.all([
+      db.execute(sql`
+        SELECT to_char(r.day, 'YYYY-MM-DD') AS day, ${PERIOD_COLUMNS}, ${DAY_COLUMNS}
+        FROM analytics_user_daily r
+        WHERE r.user_id = ${userId} AND r.day >= ${fromDay}::date AND r.day <= ${toDay}::date
+        GROUP BY r.day`),
+      db.execute(sql`
+        SELECT r.campaign_id::text AS campaign_id, ${PERIOD_COLUMNS}
+        FROM (${byCampaign}) r
+        GROUP BY r.campaign_id`),
+    ]);
+    dayRows = rowsOf<DayRow>(days);
+    campaignRows = rowsOf<CountRow & { campaign_id: string }>(campaigns);
+  }
+  const total: GroupedRow = {
+    g: BY_CAMPAIGN + BY_DAY,
+    campaign_id: null,
+    day: null,
+    sent: 0,
+    opened: 0,
+    opened_human: 0,
+    clicked: 0,
+    replied: 0,
+    bounced: 0,
+    unsubscribed: 0,
+    failed: 0,
+  };
+  const keys = KINDS as (keyof CountRow)[];
+  for (const row of dayRows) for (const key of keys) total[key] += Number(row[key]);
+  if (campaignId && dayRows.length > 0) campaignRows = [{ ...total, campaign_id: campaignId }];
+  return [
+    total,
+    ...campaignRows.map((row) => ({ ...row, g: BY_CAMPAIGN, day: null })),
+    ...dayRows.map((row) => ({
+      ...row,
+      g: BY_DAY,
+      campaign_id: null,
+      sent: row.day_sent,
+      opened_human: row.day_opened_human,
+      clicked: row.day_clicked,
+      replied: row.day_replied,
+    })),
+  ];
 }
 
 interface WonRow {
@@ -95,7 +186,13 @@ interface WonRow {
 }
 
 /** Contacts marked "won" in the period, per campaign and deal currency. */
-async function wonDeals(db: Database, userId: string, from: Date, to: Date): Promise<WonRow[]> {
+async function wonDeals(
+  db: Database,
+  userId: string,
+  from: Date,
+  to: Date,
+  campaignId?: string,
+): Promise<WonRow[]> {
   return db
     .select({
       campaignId: campaignContacts.campaignId,
@@ -109,6 +206,7 @@ async function wonDeals(db: Database, userId: string, from: Date, to: Date): Pro
         eq(campaignContacts.userId, userId),
         gte(campaignContacts.wonAt, from),
         lte(campaignContacts.wonAt, to),
+        campaignId ? eq(campaignContacts.campaignId, campaignId) : undefined,
       ),
     )
     .groupBy(campaignContacts.campaignId, campaignContacts.dealCurrency);
@@ -141,6 +239,8 @@ export async function getAnalytics(options: {
   db: Database;
   user: { id: string; subscriptionPlan?: string | null };
   days: AnalyticsPeriod;
+  /** One campaign of the user's only (another user's answers 404). */
+  campaignId?: string;
   /** Current rates keyed on NGN; read only when a deal was recorded in another currency. */
   loadRates?: () => Promise<NgnRates>;
 }): Promise<Analytics> {
@@ -148,10 +248,12 @@ export async function getAnalytics(options: {
   const to = now();
   const from = periodStart(to, days);
   const planId = isPlanId(user.subscriptionPlan) ? user.subscriptionPlan : 'free';
+  const campaignId = options.campaignId;
+  if (campaignId) await getOwnedCampaign({ db, userId: user.id, id: campaignId });
 
   const [grouped, wins, plan] = await Promise.all([
-    countEvents(db, user.id, from, to),
-    wonDeals(db, user.id, from, to),
+    countEvents(db, user.id, from, to, campaignId),
+    wonDeals(db, user.id, from, to, campaignId),
     getPricingPlan({ db, id: planId }),
   ]);
 
@@ -173,7 +275,9 @@ export async function getAnalytics(options: {
   }
 
   const countsByCampaign = new Map(
-    grouped.filter((r) => Number(r.g) === BY_CAMPAIGN && r.campaign_id).map((r) => [r.campaign_id!, r]),
+    grouped
+      .filter((r) => Number(r.g) === BY_CAMPAIGN && r.campaign_id && r.campaign_id !== NO_CAMPAIGN_ID)
+      .map((r) => [r.campaign_id!, r]),
   );
   const campaignIds = [...new Set([...countsByCampaign.keys(), ...wonByCampaign.keys()])];
   const meta =
@@ -226,5 +330,22 @@ export async function getAnalytics(options: {
     hasSentAny: totals.sent > 0 || (await hasSentAnything(db, user.id)),
     daily: dailySeries(from, days, grouped),
     campaigns: campaignRows,
+  };
+}
+
+/**
+ * Recomputes the roll-ups (analytics_daily and its marks and lasts) from email_events in one transaction
+ * (migration 0044's `analytics_rebuild()`; event writers wait meanwhile). The triggers keep them in step;
+ * this is for repairs and for checking them (`npm run analytics:rebuild`).
+ */
+export async function rebuildAnalytics({ db }: { db: Database }): Promise<{ rows: number; ms: number }> {
+  const started = performance.now();
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT analytics_rebuild()`);
+  });
+  const result = await db.execute(sql`SELECT count(*)::int AS n FROM analytics_daily`);
+  return {
+    rows: Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0),
+    ms: Math.round(performance.now() - started),
   };
 }

@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCampaign } from '../../../../tests/factories/campaign-stats';
+import { createUser, type TestUser } from '../../../../tests/factories/users';
+import { as, createTestApp } from '../../../../tests/setup/test-app';
+import { ANALYTICS_PERIODS, type Analytics } from '../../../shared/analytics';
+import { emailEvents } from '../../db/schema/index';
+import {
+  COUNT_COLUMNS,
+  COUNTED_TYPE_LIST,
+  countsByCampaign,
+  toCounts,
+} from '../campaign-stats/campaign-stats.service';
+import { getAnalytics, periodStart, rebuildAnalytics } from './analytics.service';
+
+/*
+ * The roll-ups (migration 0044) against the log they summarise: random event streams — every event type,
+ * machine and human, out of order across days, events without a campaign or message, batches of any
+ * size, deletions — must give the same numbers three ways: the roll-ups kept by the triggers, the same
+ * roll-ups rebuilt from email_events, and the grouped read of email_events analytics did before them.
+ */
+
+const DAY = 86_400_000;
+const TYPES = [
+  'sent',
+  'delivered',
+  'opened',
+  'opened',
+  'opened',
+  'clicked',
+  'clicked',
+  'replied',
+  'bounced',
+  'unsubscribed',
+  'complained',
+  'failed',
+  'suppressed',
+] as const;
+
+type EventRow = typeof emailEvents.$inferInsert;
+type Db = FastifyInstance['services']['db'];
+
+/** mulberry32: the same stream for the same seed, so a failure can be replayed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let app: FastifyInstance;
+let owner: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  owner = await createUser(app, {
+    plan: 'starter',
+    status: 'active',
+    periodEnd: new Date(Date.now() + 20 * DAY),
+  });
+  stranger = await createUser(app);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+/** A stream of events over a few campaigns' messages and contacts, in the last 120 days, shuffled. */
+async function randomStream(db: Db, userId: string, seed: number, count: number): Promise<EventRow[]> {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const campaignIds: (string | null)[] = [];
+  for (let i = 0; i < 3; i++) campaignIds.push((await seedCampaign(db, userId)).campaign.id);
+  campaignIds.push(null);
+  // Each message belongs to one campaign and one contact; a contact may have several messages.
+  const messages = Array.from({ length: 40 }, () => {
+    const campaignId = pick(campaignIds);
+    return { id: randomUUID(), campaignId, contactId: randomUUID() };
+  });
+  for (let i = 0; i < 10; i++) {
+    const other = messages.find((m, j) => j > i && m.campaignId === messages[i]!.campaignId);
+    if (other) other.contactId = messages[i]!.contactId;
+  }
+  const now = Date.now();
+  return Array.from({ length: count }, () => {
+    const message = pick(messages);
+    const type = pick(TYPES);
+    // Mostly the last weeks, some before the longest period, some today; a few without message or contact.
+    const age = next() < 0.1 ? 0.2 * next() * DAY : next() * 120 * DAY;
+    return {
+      userId,
+      campaignId: message.campaignId,
+      campaignContactId: next() < 0.05 ? null : message.contactId,
+      outboxMessageId: next() < 0.05 ? null : message.id,
+      type,
+      machine: (type === 'opened' || type === 'clicked') && next() < 0.3,
+      occurredAt: new Date(now - 60_000 - age),
+    };
+  });
+}
+
+/** Writes the stream as the app does: batches of 1 to 60 rows, each its own statement. */
+async function insertInBatches(db: Db, rows: EventRow[], seed: number) {
+  const next = random(seed);
+  for (let i = 0; i < rows.length; ) {
+    const size = 1 + Math.floor(next() * 60);
+    await db.insert(emailEvents).values(rows.slice(i, i + size));
+    i += size;
+  }
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+async function snapshot(db: Db) {
+  const daily = rowsOf(
+    await db.execute(sql`SELECT * FROM analytics_daily ORDER BY user_id, day, campaign_id`),
+  ).map((r) => JSON.stringify(r));
+  const marks = rowsOf(await db.execute(sql`SELECT * FROM analytics_marks ORDER BY subject, kind, day`)).map(
+    (r) => JSON.stringify(r),
+  );
+  const lasts = rowsOf(
+    await db.execute(sql`SELECT subject, kind, last_day FROM analytics_lasts ORDER BY subject, kind`),
+  ).map((r) => JSON.stringify(r));
+  const userDaily = rowsOf(
+    await db.execute(sql`SELECT * FROM analytics_user_daily ORDER BY user_id, day`),
+  ).map((r) => JSON.stringify(r));
+  // A week whose subjects all moved on keeps a row of zeros; the rebuild writes none.
+  const weekly = rowsOf(
+    await db.execute(sql`SELECT * FROM analytics_weekly
+      WHERE sent_last + opened_last + opened_human_last + clicked_last + replied_last + bounced_last
+        + unsubscribed_last + failed_last > 0
+      ORDER BY user_id, week, campaign_id`),
+  ).map((r) => JSON.stringify(r));
+  return { daily, marks, lasts, userDaily, weekly };
+}
+
+/** The grouped read of email_events analytics made before the roll-ups (its figures are the reference). */
+async function direct(db: Db, userId: string, days: number, campaignId?: string) {
+  const to = new Date();
+  const from = periodStart(to, days);
+  const result = await db.execute(sql`
+    SELECT grouping(e.campaign_id, e.day)::int AS g, e.campaign_id::text AS campaign_id, e.day, ${COUNT_COLUMNS}
+    FROM (
+      SELECT ev.campaign_id, ev.campaign_contact_id, ev.outbox_message_id, ev.type, ev.machine,
+             to_char(ev.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+      FROM email_events ev
+      WHERE ev.user_id = ${userId}
+        AND ev.occurred_at >= ${from.toISOString()}::timestamptz
+        AND ev.occurred_at <= ${to.toISOString()}::timestamptz
+        AND ev.type IN (${COUNTED_TYPE_LIST})
+        ${campaignId ? sql`AND ev.campaign_id = ${campaignId}::uuid` : sql``}
+    ) e
+    GROUP BY GROUPING SETS ((), (e.campaign_id), (e.day))`);
+  type Row = Parameters<typeof toCounts>[0] & { g: number; campaign_id: string | null; day: string | null };
+  const rows = rowsOf<Row>(result);
+  return {
+    totals: toCounts(rows.find((r) => Number(r.g) === 3)),
+    byCampaign: new Map(
+      rows.filter((r) => Number(r.g) === 1 && r.campaign_id).map((r) => [r.campaign_id!, toCounts(r)]),
+    ),
+    byDay: new Map(rows.filter((r) => Number(r.g) === 2).map((r) => [r.day!, toCounts(r)])),
+  };
+}
+
+/** The roll-up's answer equals the direct read's, for every period and for each campaign alone. */
+async function expectSameAsDirect(db: Db, userId: string) {
+  const user = { id: userId, subscriptionPlan: 'starter' };
+  for (const days of ANALYTICS_PERIODS) {
+    const rolled: Analytics = await getAnalytics({ db, user, days });
+    const reference = await direct(db, userId, days);
+    const { won: _won, revenue: _revenue, ...totals } = rolled.totals;
+    expect(totals).toEqual(reference.totals);
+    for (const day of rolled.daily) {
+      const counts = toCounts(undefined);
+      const ref = reference.byDay.get(day.date) ?? counts;
+      expect(day).toEqual({
+        date: day.date,
+        sent: ref.sent,
+        opened: ref.openedHuman,
+        clicked: ref.clicked,
+        replied: ref.replied,
+      });
+    }
+    expect(rolled.campaigns.length).toBe(reference.byCampaign.size);
+    for (const row of rolled.campaigns) {
+      const { id, name: _n, kind: _k, newsletterId: _nl, won: _w, revenue: _r, ...counts } = row;
+      expect(counts).toEqual(reference.byCampaign.get(id));
+      // One campaign alone: its row, totals and days.
+      const alone = await getAnalytics({ db, user, days, campaignId: id });
+      const refAlone = await direct(db, userId, days, id);
+      const { won: _w2, revenue: _r2, ...aloneTotals } = alone.totals;
+      expect(aloneTotals).toEqual(refAlone.totals);
+      expect(alone.daily.map((d) => d.sent)).toEqual(
+        alone.daily.map((d) => refAlone.byDay.get(d.date)?.sent ?? 0),
+      );
+    }
+  }
+  // All-time counts of the campaign lists and the dashboard.
+  const ids = rowsOf<{ id: string }>(
+    await db.execute(sql`SELECT id::text AS id FROM campaigns WHERE user_id = ${userId}`),
+  ).map((r) => r.id);
+  const listed = await countsByCampaign({ db, campaignIds: ids });
+  const allTime = rowsOf<Parameters<typeof toCounts>[0] & { campaign_id: string }>(
+    await db.execute(sql`
+      SELECT e.campaign_id::text AS campaign_id, ${COUNT_COLUMNS}
+      FROM email_events e
+      WHERE e.user_id = ${userId} AND e.campaign_id IS NOT NULL AND e.type IN (${COUNTED_TYPE_LIST})
+      GROUP BY e.campaign_id`),
+  );
+  for (const row of allTime)
+    expect(listed.get(row.campaign_id) ?? toCounts(undefined)).toEqual(toCounts(row));
+}
+
+describe('analytics roll-ups', () => {
+  it.each([1, 2, 3])(
+    'equal the direct read and their rebuild on random event stream %i, also after deletions',
+    async (seed) => {
+      const db = app.services.db;
+      const { user } = await createUser(app);
+      const stream = await randomStream(db, user.id, seed, 1_500);
+      await insertInBatches(db, stream, seed * 7);
+      await expectSameAsDirect(db, user.id);
+
+      const kept = await snapshot(db);
+      expect(kept.daily.length).toBeGreaterThan(0);
+      await rebuildAnalytics({ db });
+      expect(await snapshot(db)).toEqual(kept);
+
+      // Some events go (a purge, an erasure): the user is recounted and still matches both ways.
+      await db.execute(sql`
+        DELETE FROM email_events WHERE user_id = ${user.id} AND id % 5 = ${seed % 5}`);
+      await expectSameAsDirect(db, user.id);
+      const afterDelete = await snapshot(db);
+      await rebuildAnalytics({ db });
+      expect(await snapshot(db)).toEqual(afterDelete);
+
+      // An update that changes nothing counted (erasure clears details) leaves the roll-ups alone.
+      await db.execute(sql`UPDATE email_events SET detail = NULL WHERE user_id = ${user.id}`);
+      expect(await snapshot(db)).toEqual(afterDelete);
+      // One that changes the type is recounted.
+      await db.execute(sql`
+        UPDATE email_events SET type = 'opened', machine = false WHERE user_id = ${user.id} AND type = 'clicked'`);
+      await expectSameAsDirect(db, user.id);
+    },
+    240_000,
+  );
+
+  it('counts one batch holding several days of the same message once per day and once per period', async () => {
+    const db = app.services.db;
+    const { user } = await createUser(app);
+    const { campaign } = await seedCampaign(db, user.id);
+    const message = randomUUID();
+    const base = {
+      userId: user.id,
+      campaignId: campaign.id,
+      outboxMessageId: message,
+      type: 'opened' as const,
+    };
+    await db.insert(emailEvents).values([
+      { ...base, occurredAt: new Date(Date.now() - 3 * DAY) },
+      { ...base, occurredAt: new Date(Date.now() - 3 * DAY - 60_000) },
+      { ...base, occurredAt: new Date(Date.now() - 1 * DAY) },
+    ]);
+    // Then an older one arrives late: a new day, not a new period subject.
+    await db.insert(emailEvents).values({ ...base, occurredAt: new Date(Date.now() - 5 * DAY) });
+    const result = await getAnalytics({ db, user: { id: user.id }, days: 7 });
+    expect(result.totals.openedHuman).toBe(1);
+    expect(result.daily.filter((d) => d.opened > 0)).toHaveLength(3);
+    await expectSameAsDirect(db, user.id);
+  });
+
+  it("answers one campaign's numbers through the API, and 404 for another user's campaign", async () => {
+    const db = app.services.db;
+    const { campaign } = await seedCampaign(db, owner.user.id);
+    await db.insert(emailEvents).values({
+      userId: owner.user.id,
+      campaignId: campaign.id,
+      outboxMessageId: randomUUID(),
+      type: 'sent',
+      occurredAt: new Date(Date.now() - DAY),
+    });
+    const mine = await as(
+      app,
+      owner.cookie,
+    )({ method: 'GET', url: `/api/analytics?days=7&campaignId=${campaign.id}` });
+    expect(mine.statusCode).toBe(200);
+    const body = mine.json() as Analytics;
+    expect(body.totals.sent).toBe(1);
+    expect(body.campaigns.map((c) => c.id)).toEqual([campaign.id]);
+
+    const theirs = await as(
+      app,
+      stranger.cookie,
+    )({ method: 'GET', url: `/api/analytics?days=7&campaignId=${campaign.id}` });
+    expect(theirs.statusCode).toBe(404);
+    const bad = await as(app, owner.cookie)({ method: 'GET', url: '/api/analytics?days=7&campaignId=nope' });
+    expect(bad.statusCode).toBe(400);
+  });
+});
