@@ -143,6 +143,7 @@ describe('pricing plans', () => {
         senderAccounts: 3,
         countries: -1,
         categories: -1,
+        downloads: 2_000,
       });
     });
 
