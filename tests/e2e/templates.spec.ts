@@ -69,7 +69,9 @@ test('a subscriber searches, filters, previews and saves a library template as t
   await expect(saved.getByRole('heading', { name: `Closing the loop ${account.email}` })).toBeVisible();
   await expect(saved.getByTestId('template-preview-subject')).toHaveText('Should I close your file, Amaka?');
   await expect(saved.getByTestId('edit-template')).toBeVisible();
-  await page.keyboard.press('Escape');
+  // Its close button, not Escape: while the "Template created" notice is up, Escape closes the notice.
+  await saved.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(saved).toHaveCount(0);
 
   await page.getByTestId('template-search').fill('');
   await page.getByTestId('template-category').click();
