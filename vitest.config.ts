@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const INCLUDED = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'tests/**/*.test.ts'];
+const EXCLUDED = ['tests/e2e/**', 'node_modules/**'];
+/** Tests that read figures across all accounts (see `projects` below). */
+const PLATFORM_WIDE = ['src/server/features/admin-analytics/admin-analytics.test.ts'];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -9,8 +14,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'tests/**/*.test.ts'],
-    exclude: ['tests/e2e/**', 'node_modules/**'],
+    exclude: EXCLUDED,
     globalSetup: ['tests/setup/global-setup.ts'],
     // The pre-launch check would ask an installed SpamAssassin (seconds a message); tests that want it
     // pass its programs explicitly (spamassassin.test.ts), the rest score with the built-in rules.
@@ -21,5 +25,12 @@ export default defineConfig({
     // Vitest's default (cores − 1) is a single worker on the 2-core CI machines; the suite spends much of
     // its time waiting on the database and SMTP sockets, so two files at a time almost halve its length.
     maxWorkers: 2,
+    // On PostgreSQL all files of a project share one database (global-setup.ts makes one per project). The
+    // admin's platform-wide figures count every account and event made meanwhile, so their file gets a
+    // database of its own.
+    projects: [
+      { extends: true, test: { name: 'app', include: INCLUDED, exclude: [...EXCLUDED, ...PLATFORM_WIDE] } },
+      { extends: true, test: { name: 'platform-wide', include: PLATFORM_WIDE } },
+    ],
   },
 });
