@@ -1,10 +1,14 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const INCLUDED = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'tests/**/*.test.ts'];
 const EXCLUDED = ['tests/e2e/**', 'node_modules/**'];
 /** Tests that read figures across all accounts (see `projects` below). */
-const PLATFORM_WIDE = ['src/server/features/admin-analytics/admin-analytics.test.ts'];
+const PLATFORM_WIDE = [
+  'src/server/features/admin-analytics/admin-analytics.test.ts',
+  'src/server/features/site-traffic/site-traffic.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -26,11 +30,14 @@ export default defineConfig({
     // its time waiting on the database and SMTP sockets, so two files at a time almost halve its length.
     maxWorkers: 2,
     // On PostgreSQL all files of a project share one database (global-setup.ts makes one per project). The
-    // admin's platform-wide figures count every account and event made meanwhile, so their file gets a
-    // database of its own.
+    // admin's platform-wide figures count every account, view and event made meanwhile, so each such file
+    // is a project of its own, with a database no other file writes to.
     projects: [
       { extends: true, test: { name: 'app', include: INCLUDED, exclude: [...EXCLUDED, ...PLATFORM_WIDE] } },
-      { extends: true, test: { name: 'platform-wide', include: PLATFORM_WIDE } },
+      ...PLATFORM_WIDE.map((file) => ({
+        extends: true as const,
+        test: { name: path.basename(file, '.test.ts'), include: [file] },
+      })),
     ],
   },
 });

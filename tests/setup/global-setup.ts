@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,13 +31,14 @@ export default async function setup(project: TestProject) {
     await seedLibraryTemplates({ db: database.db });
     const snapshot = await database.dumpDataDir!();
     await database.close();
-    const snapshotPath = path.join(tmpdir(), `tambari-test-pglite-${process.pid}-${Date.now()}.tar`);
+    const snapshotPath = path.join(tmpdir(), `tambari-test-pglite-${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.tar`);
     writeFileSync(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
     project.provide('pgliteSnapshotPath', snapshotPath);
     return () => rmSync(snapshotPath, { force: true });
   }
   project.provide('pgliteSnapshotPath', null);
-  const name = `tambari_test_${process.pid}_${Date.now()}`;
+  // Each vitest project sets up its own database; a random part keeps two made in the same millisecond apart.
+  const name = `tambari_test_${process.pid}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
