@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const INCLUDED = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'tests/**/*.test.ts'];
+// Named in each project: the root's global setup runs once for the root alone and projects would share it.
+const GLOBAL_SETUP = ['tests/setup/global-setup.ts'];
 const EXCLUDED = ['tests/e2e/**', 'node_modules/**'];
 /** Tests that read figures across all accounts (see `projects` below). */
 const PLATFORM_WIDE = [
@@ -19,7 +21,6 @@ export default defineConfig({
   },
   test: {
     exclude: EXCLUDED,
-    globalSetup: ['tests/setup/global-setup.ts'],
     // The pre-launch check would ask an installed SpamAssassin (seconds a message); tests that want it
     // pass its programs explicitly (spamassassin.test.ts), the rest score with the built-in rules.
     env: { SPAMASSASSIN: 'off' },
@@ -33,10 +34,18 @@ export default defineConfig({
     // admin's platform-wide figures count every account, view and event made meanwhile, so each such file
     // is a project of its own, with a database no other file writes to.
     projects: [
-      { extends: true, test: { name: 'app', include: INCLUDED, exclude: [...EXCLUDED, ...PLATFORM_WIDE] } },
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          include: INCLUDED,
+          exclude: [...EXCLUDED, ...PLATFORM_WIDE],
+          globalSetup: GLOBAL_SETUP,
+        },
+      },
       ...PLATFORM_WIDE.map((file) => ({
         extends: true as const,
-        test: { name: path.basename(file, '.test.ts'), include: [file] },
+        test: { name: path.basename(file, '.test.ts'), include: [file], globalSetup: GLOBAL_SETUP },
       })),
     ],
   },
