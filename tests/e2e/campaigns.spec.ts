@@ -162,6 +162,8 @@ test('a campaign built from a template is checked, launched and shows its contac
   await rows.first().click();
   await expect(page.getByTestId('contact-timeline')).toBeVisible();
   await page.keyboard.press('Escape');
+  // The timeline's sheet slides out; until it is gone the header under it is moving.
+  await expect(page.getByTestId('contact-timeline')).toBeHidden();
 
   // Pause from the page; the list shows it under Active with its status.
   await page.getByTestId('campaign-pause').click();
