@@ -62,6 +62,8 @@ export const pricingPlanSchema = z.object({
   categoryLimit: z.number().int(),
   /** directory records a month through /database-download; 0 = not included, -1 = unlimited */
   downloadLimit: z.number().int(),
+  /** addresses a month through "Verify list"; 0 = not included, -1 = unlimited */
+  verificationLimit: z.number().int(),
   sortOrder: z.number().int(),
   active: z.boolean(),
 });
@@ -83,6 +85,7 @@ export const adminUpdatePricingPlanSchema = z
     countryLimit: limit.optional(),
     categoryLimit: limit.optional(),
     downloadLimit: limit.optional(),
+    verificationLimit: limit.optional(),
     sortOrder: z.number().int().min(0).max(1000).optional(),
     active: z.boolean().optional(),
   })
@@ -102,6 +105,7 @@ export const userPlanSchema = z.object({
   countryLimit: z.number().int(),
   categoryLimit: z.number().int(),
   downloadLimit: z.number().int(),
+  verificationLimit: z.number().int(),
   subscriptionStatus: z.string().nullable(),
   subscriptionInterval: z.enum(BILLING_INTERVALS).nullable(),
   subscriptionCurrentPeriodEnd: z.string().nullable(),
@@ -116,6 +120,7 @@ export const PLAN_LIMIT_KINDS = [
   'countries',
   'categories',
   'downloads',
+  'verifications',
 ] as const;
 export type PlanLimitKind = (typeof PLAN_LIMIT_KINDS)[number];
 

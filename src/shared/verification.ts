@@ -52,5 +52,15 @@ export const listVerificationSchema = z.object({
     unchecked: z.number().int(),
   }),
   reasons: z.array(z.object({ reason: z.string(), label: z.string(), count: z.number().int() })),
+  /** The plan's monthly "Verify list" allowance in addresses (-1 = unlimited, 0 = not included). */
+  allowance: z.object({
+    planName: z.string(),
+    limit: z.number().int(),
+    usedThisMonth: z.number().int(),
+    /** null when unlimited */
+    remaining: z.number().int().nullable(),
+    renewsAt: z.string(),
+  }),
 });
+export type VerificationAllowance = ListVerification['allowance'];
 export type ListVerification = z.infer<typeof listVerificationSchema>;

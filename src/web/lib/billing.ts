@@ -98,6 +98,8 @@ export interface LimitSource {
   categoryLimit?: number | null;
   /** Directory contacts a month through /database-download; 0 = not included. */
   downloadLimit?: number | null;
+  /** Addresses a month through "Verify list"; 0 = not included. */
+  verificationLimit?: number | null;
 }
 
 export interface LimitRow {
@@ -282,6 +284,13 @@ export function planFeatureLines(plan: LimitSource & { id: PlanId }): string[] {
       isUnlimited(plan.downloadLimit)
         ? 'Unlimited database downloads'
         : `${formatLimit(plan.downloadLimit, { one: 'database contact', other: 'database contacts' })} to download a month`,
+    );
+  }
+  if (plan.verificationLimit != null && plan.verificationLimit !== 0) {
+    lines.push(
+      isUnlimited(plan.verificationLimit)
+        ? 'Unlimited email verification'
+        : `${formatLimit(plan.verificationLimit, { one: 'email address', other: 'email addresses' })} verified a month`,
     );
   }
   if (hasSenderRotation(plan)) lines.push('Smart sender rotation');

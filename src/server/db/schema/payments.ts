@@ -27,6 +27,8 @@ export const pricingPlans = pgTable('pricing_plans', {
   categoryLimit: integer('category_limit').notNull(),
   /** Directory records a month through /database-download; 0 = not included, -1 = unlimited. */
   downloadLimit: integer('download_limit').notNull().default(0),
+  /** Addresses a month through "Verify list"; 0 = not included, -1 = unlimited. */
+  verificationLimit: integer('verification_limit').notNull().default(0),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -22,6 +22,8 @@ export interface PlanLimits {
   categories: number;
   /** directory records a month through /database-download */
   downloads: number;
+  /** addresses a month through "Verify list" */
+  verifications: number;
 }
 
 const LIMIT_COLUMN: Record<PlanLimitKind, keyof PricingPlan> = {
@@ -32,6 +34,7 @@ const LIMIT_COLUMN: Record<PlanLimitKind, keyof PricingPlan> = {
   countries: 'countryLimit',
   categories: 'categoryLimit',
   downloads: 'downloadLimit',
+  verifications: 'verificationLimit',
 };
 
 /** How each limit reads in a sentence: singular, plural, and the period it counts over. */
@@ -43,6 +46,7 @@ const LIMIT_WORDS: Record<PlanLimitKind, { one: string; many: string; per: strin
   countries: { one: 'country', many: 'countries', per: '', all: 'all countries' },
   categories: { one: 'business category', many: 'business categories', per: '', all: 'all categories' },
   downloads: { one: 'contact download', many: 'contact downloads', per: ' a month' },
+  verifications: { one: 'address verified', many: 'addresses verified', per: ' a month' },
 };
 
 async function loadUser(db: Database, userId: string) {
@@ -90,6 +94,7 @@ function toLimits(plan: PricingPlan): PlanLimits {
     countries: plan.countryLimit,
     categories: plan.categoryLimit,
     downloads: plan.downloadLimit,
+    verifications: plan.verificationLimit,
   };
 }
 
@@ -119,6 +124,7 @@ export async function getUserPlan({ db, userId }: { db: Database; userId: string
     countryLimit: limitsPlan.countryLimit,
     categoryLimit: limitsPlan.categoryLimit,
     downloadLimit: limitsPlan.downloadLimit,
+    verificationLimit: limitsPlan.verificationLimit,
     subscriptionStatus: row.subscriptionStatus,
     subscriptionInterval: (row.subscriptionInterval ?? null) as BillingInterval | null,
     subscriptionCurrentPeriodEnd: row.subscriptionCurrentPeriodEnd?.toISOString() ?? null,

@@ -28,6 +28,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     countryLimit: 1,
     categoryLimit: 1,
     downloadLimit: 0,
+    verificationLimit: 100,
     sortOrder: 0,
   },
   {
@@ -43,6 +44,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     countryLimit: -1,
     categoryLimit: -1,
     downloadLimit: 2_000,
+    verificationLimit: 5_000,
     sortOrder: 1,
   },
   {
@@ -58,6 +60,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     countryLimit: -1,
     categoryLimit: -1,
     downloadLimit: 10_000,
+    verificationLimit: 25_000,
     sortOrder: 2,
   },
   {
@@ -73,6 +76,7 @@ export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
     countryLimit: -1,
     categoryLimit: -1,
     downloadLimit: -1,
+    verificationLimit: 100_000,
     sortOrder: 3,
   },
 ];
@@ -100,6 +104,7 @@ export function toPricingPlan(row: PlanRow): PricingPlan {
     countryLimit: row.countryLimit,
     categoryLimit: row.categoryLimit,
     downloadLimit: row.downloadLimit,
+    verificationLimit: row.verificationLimit,
     sortOrder: row.sortOrder,
     active: row.active,
   };

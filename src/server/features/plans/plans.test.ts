@@ -144,6 +144,7 @@ describe('pricing plans', () => {
         countries: -1,
         categories: -1,
         downloads: 2_000,
+        verifications: 5_000,
       });
     });
 

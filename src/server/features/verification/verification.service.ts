@@ -1,16 +1,19 @@
-import { and, desc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import {
   EMAIL_VERIFICATION_REASONS,
   type EmailVerificationReason,
   type ListVerification,
   VERIFICATION_MAX_AGE_DAYS,
+  type VerificationAllowance,
 } from '../../../shared/verification';
 import type { Database } from '../../db/client';
-import { emailVerifications, listContacts, listVerifications } from '../../db/schema';
+import { emailVerifications, listContacts, listVerifications, users } from '../../db/schema';
 import type { Env } from '../../env';
 import type { Queue } from '../../jobs/queue';
+import { now, startOfNextUtcMonth, startOfUtcMonth } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { getListById } from '../lists/lists.service';
+import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import {
   dnsMailHosts,
   normaliseForVerification,
@@ -99,6 +102,40 @@ export async function addressesJudged(options: {
   return new Set(options.emails.filter((e) => judged.has(normalOf.get(e)!)));
 }
 
+/**
+ * Addresses the user's runs have spent of this month's allowance: a run spends its list's size when it
+ * starts; one that failed part-way spends only what it checked.
+ */
+async function verifiedThisMonth(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({
+      used: sql<number>`coalesce(sum(CASE WHEN ${listVerifications.state} = 'failed'
+        THEN ${listVerifications.checked} ELSE ${listVerifications.total} END), 0)::int`,
+    })
+    .from(listVerifications)
+    .where(
+      and(eq(listVerifications.userId, userId), gte(listVerifications.createdAt, startOfUtcMonth(now()))),
+    );
+  return Number(row?.used ?? 0);
+}
+
+async function allowanceOf(db: Database, userId: string): Promise<VerificationAllowance> {
+  const [limits, used] = await Promise.all([getPlanLimits({ db, userId }), verifiedThisMonth(db, userId)]);
+  const limit = limits.verifications;
+  return {
+    planName: limits.planName,
+    limit,
+    usedThisMonth: used,
+    remaining: limit < 0 ? null : Math.max(0, limit - used),
+    renewsAt: startOfNextUtcMonth(now()).toISOString(),
+  };
+}
+
+/**
+ * POST /api/lists/:id/verify. The list's size is checked against the plan's monthly allowance and the run
+ * recorded in one transaction with the user's row locked, so two runs started at once cannot both spend
+ * the last of it.
+ */
 export async function startListVerification(options: {
   db: Database;
   queue: Queue;
@@ -107,19 +144,31 @@ export async function startListVerification(options: {
 }): Promise<ListVerification> {
   const { db, userId, listId } = options;
   const list = await getListById({ db, userId, id: listId });
-  const [running] = await db
-    .select({ id: listVerifications.id })
-    .from(listVerifications)
-    .where(
-      and(eq(listVerifications.listId, listId), inArray(listVerifications.state, ['queued', 'running'])),
-    );
-  if (running) throw new AppError('conflict', 'This list is already being verified');
   if (list.contactCount === 0) throw new AppError('validation', 'This list has no contacts to verify');
-  const [run] = await db
-    .insert(listVerifications)
-    .values({ userId, listId, total: list.contactCount })
-    .returning();
-  await options.queue.send(VERIFY_LIST_JOB, { runId: run!.id });
+  const runId = await db.transaction(async (tx) => {
+    const txDb = tx as unknown as Database;
+    await tx.execute(sql`SELECT id FROM ${users} WHERE id = ${userId} FOR UPDATE`);
+    const [running] = await tx
+      .select({ id: listVerifications.id })
+      .from(listVerifications)
+      .where(
+        and(eq(listVerifications.listId, listId), inArray(listVerifications.state, ['queued', 'running'])),
+      );
+    if (running) throw new AppError('conflict', 'This list is already being verified');
+    await assertWithinLimit({
+      db: txDb,
+      userId,
+      limit: 'verifications',
+      used: await verifiedThisMonth(txDb, userId),
+      adding: list.contactCount,
+    });
+    const [run] = await tx
+      .insert(listVerifications)
+      .values({ userId, listId, total: list.contactCount })
+      .returning({ id: listVerifications.id });
+    return run!.id;
+  });
+  await options.queue.send(VERIFY_LIST_JOB, { runId });
   return getListVerification({ db, userId, listId });
 }
 
@@ -226,6 +275,7 @@ export async function getListVerification(options: {
       : null,
     breakdown,
     reasons,
+    allowance: await allowanceOf(db, userId),
   };
 }
 

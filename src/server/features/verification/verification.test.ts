@@ -180,6 +180,57 @@ describe('email verification', () => {
       expect((await other({ method: 'POST', url: `/api/lists/${listId}/verify` })).statusCode).toBe(404);
     });
 
+    it("spends the plan's monthly allowance: a list larger than what is left is refused, naming the plan", async () => {
+      // A Free account: 100 addresses a month. A list of 60 passes, then one of 41 would pass the limit.
+      const free = await createUser(app);
+      const api = as(app, free.cookie);
+      const listOf = async (name: string, size: number) => {
+        const list = await createList({ db: app.services.db, userId: free.user.id, name });
+        await app.services.db.insert(listContacts).values(
+          Array.from({ length: size }, (_, i) => ({
+            userId: free.user.id,
+            listId: list.id,
+            email: `${name}${i}@kilimo.co.ke`,
+            emailNormalized: `${name}${i}@kilimo.co.ke`,
+            source: 'manual' as const,
+          })),
+        );
+        return list.id;
+      };
+      const first = await listOf('first', 60);
+      const second = await listOf('second', 41);
+      const fresh = (
+        await api({ method: 'GET', url: `/api/lists/${first}/verification` })
+      ).json<ListVerification>();
+      expect(fresh.allowance).toMatchObject({
+        planName: 'Free',
+        limit: 100,
+        usedThisMonth: 0,
+        remaining: 100,
+      });
+
+      expect((await api({ method: 'POST', url: `/api/lists/${first}/verify` })).statusCode).toBe(202);
+      const refused = await api({ method: 'POST', url: `/api/lists/${second}/verify` });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({
+        message: 'Your Free plan allows 100 addresses verified a month. Upgrade to Starter for 5,000.',
+        reason: 'plan_limit',
+      });
+      const spent = (
+        await api({ method: 'GET', url: `/api/lists/${second}/verification` })
+      ).json<ListVerification>();
+      expect(spent.run).toBeNull();
+      expect(spent.allowance).toMatchObject({ usedThisMonth: 60, remaining: 40 });
+
+      // Next month the allowance is whole again.
+      advanceClock(32 * 86_400_000);
+      try {
+        expect((await api({ method: 'POST', url: `/api/lists/${second}/verify` })).statusCode).toBe(202);
+      } finally {
+        resetClock();
+      }
+    });
+
     it('asks again only what is stale or greylisted and due', async () => {
       const asked = company.asked.length;
       expect(await verifyAndRecord({ db: app.services.db, emails: ['ada@kilimo.co.ke'], verifier })).toBe(0);

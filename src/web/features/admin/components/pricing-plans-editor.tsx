@@ -28,6 +28,7 @@ const LIMIT_FIELDS = [
   { key: 'countryLimit', label: 'Countries', scope: true },
   { key: 'categoryLimit', label: 'Business categories', scope: true },
   { key: 'downloadLimit', label: 'Contact downloads a month', scope: false },
+  { key: 'verificationLimit', label: 'Addresses verified a month', scope: false },
 ] as const;
 
 type LimitKey = (typeof LIMIT_FIELDS)[number]['key'];

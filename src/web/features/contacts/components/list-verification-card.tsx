@@ -5,7 +5,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatDate, formatDateTime, formatNumber } from '@/lib/format';
 import { useListVerification, useVerifyList } from '../api/list-verification';
 
 const STATUS_ROWS = [
@@ -28,6 +28,9 @@ export function ListVerificationCard({ listId }: { listId: string }) {
   const run = data.run;
   const working = run?.state === 'queued' || run?.state === 'running';
   const percent = run && run.total > 0 ? Math.round((run.checked / run.total) * 100) : 0;
+  const { allowance } = data;
+  const listSize = Object.values(data.breakdown).reduce((sum, n) => sum + n, 0);
+  const short = allowance.remaining !== null && allowance.remaining < listSize;
 
   const start = () =>
     verify.mutate(undefined, {
@@ -65,6 +68,17 @@ export function ListVerificationCard({ listId }: { listId: string }) {
           </Button>
         </div>
         {working && <Progress value={percent} aria-label="Verification progress" />}
+        <p
+          className={short ? 'text-sm text-destructive' : 'text-sm text-muted-foreground'}
+          data-testid="verification-allowance"
+        >
+          {allowance.remaining === null
+            ? `Your ${allowance.planName} plan verifies unlimited addresses.`
+            : allowance.limit === 0
+              ? `Email verification is not included in your ${allowance.planName} plan.`
+              : `${formatNumber(allowance.remaining)} of ${formatNumber(allowance.limit)} verifications left this month; renews ${formatDate(allowance.renewsAt)}.`}
+          {short && allowance.limit !== 0 && ' This list is larger than what is left: upgrade for more.'}
+        </p>
         <ul className="flex flex-wrap gap-2" data-testid="verification-breakdown">
           {STATUS_ROWS.map((row) => (
             <li key={row.key} title={row.hint}>
