@@ -1,5 +1,5 @@
 /**
- * Issue #19 §3: after `vite build` writes the client, renders every public page to HTML with its spec §2
+ * Issue #19 §3: after `vite build` writes the client, renders every public page to HTML with its page
  * metadata (title, description, keywords, robots, Open Graph and Twitter cards) so crawlers and visitors
  * without JavaScript get the content. The pages go to dist/web/prerendered/ with a manifest (path → file);
  * the server sends them to visitors without a session (src/server/lib/public-site.ts) and the client

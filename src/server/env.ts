@@ -80,7 +80,7 @@ export const envSchema = z
     PAYSTACK_PUBLIC_KEY: optionalString,
     PAYSTACK_BASE_URL: z.url().default('https://api.paystack.co'),
     PAYSTACK_INLINE_SCRIPT_URL: z.url().default('https://js.paystack.co/v2/inline.js'),
-    /** A public rate file keyed on NGN (display currencies); cached 1 h, spec fallback rates on failure. */
+    /** A public rate file keyed on NGN (display currencies); cached 1 h, fixed fallback rates on failure. */
     CURRENCY_RATES_URL: z
       .url()
       .default('https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/ngn.json'),

@@ -5,7 +5,7 @@ import { ROLES } from './roles';
 
 /**
  * The admin's view of a user names the plan as the product sells it (`planName`: Growth for
- * `professional`); the spec's display-only `plan` (free or premium) stays on the user's own /api/user.
+ * `professional`); the display-only `plan` (free or premium) stays on the user's own /api/user.
  */
 export const adminUserSchema = userSchema.omit({ plan: true }).extend({
   planName: z.string(),

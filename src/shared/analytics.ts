@@ -5,9 +5,9 @@ import { PLAN_IDS } from './plans';
 import { CAMPAIGN_KINDS } from './sending';
 
 /*
- * The subscriber's analytics page (spec §1 "Analytics: sent, opened, clicked, replied, conversions,
- * revenue and ROI"; PRODUCT.md "Analytics"): totals, a daily series and a per-campaign table over the
- * last 7, 30 or 90 days, read from the email_events log and the replies marked "won".
+ * The subscriber's analytics page (sent, opened, clicked, replied, conversions, revenue and ROI):
+ * totals, a daily series and a per-campaign table over the last 7, 30 or 90 days, read from the
+ * email_events log and the replies marked "won".
  */
 
 export const ANALYTICS_PERIODS = [7, 30, 90] as const;

@@ -32,7 +32,7 @@ export const passwordSchema = z
   .max(MAX_PASSWORD_LENGTH, MESSAGES.passwordTooLong);
 
 const personName = (requiredMessage?: string) => {
-  // A missing or non-string name gets the same message as a blank one (spec §5).
+  // A missing or non-string name gets the same message as a blank one ("First name is required").
   const base = z
     .string(requiredMessage ? { error: requiredMessage } : undefined)
     .trim()
@@ -42,7 +42,7 @@ const personName = (requiredMessage?: string) => {
 
 export const loginSchema = z.strictObject({
   email,
-  // Sign-in only checks length, so an old short password still gets the spec's message, not a lockout.
+  // Sign-in only checks length, so an old short password still gets the usual too-short message, not a lockout.
   password: z
     .string({ error: MESSAGES.passwordTooShort })
     .min(MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort)

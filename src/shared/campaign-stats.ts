@@ -6,8 +6,8 @@ import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_STATUSES, EMAIL_EVENT_TYPES } from 
 
 /*
  * The campaign page's numbers (totals, per step and variant, contacts, timeline, replies, "won"), the
- * dashboard's stat cards and recent lists (spec §2 Dashboard, §3 Stats / Recent newsletter / Recent
- * campaign, §7 /api/user/*).
+ * dashboard's stat cards and its recent campaigns and newsletters (GET /api/user/stats and
+ * /api/user/{campaigns,newsletters}/recent).
  */
 
 /**
@@ -162,7 +162,7 @@ export type MarkWonInput = z.infer<typeof markWonInputSchema>;
 export const campaignContactParamsSchema = z.object({ id: z.uuid(), contactId: z.uuid() });
 
 // ---------------------------------------------------------------------------------------------------
-// Dashboard (spec §2, §3, §7)
+// Dashboard: stat cards, plan limits and the recent lists
 
 /** Where "Available Contacts" comes from: every directory contact, the free plan's chosen country and
  * category, or none chosen yet (the number is then the whole directory the user can choose from). */
@@ -195,7 +195,7 @@ export const recentCampaignSchema = z.object({
   recipientCount: z.number().int(),
   sentAt: z.string().nullable(),
   createdAt: z.string(),
-  /** Percentage strings like "42.5%" (spec §3), of messages sent. */
+  /** Percentage strings like "42.5%", of messages sent: the API's shape for rates. */
   openRate: z.string(),
   clickRate: z.string(),
 });

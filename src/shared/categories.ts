@@ -1,5 +1,5 @@
 /**
- * The business categories of the lead directory (spec §1: 90+ categories). Slugs are stored on
+ * The business categories of the lead directory (the copy promises 90+). Slugs are stored on
  * directory_contacts.category and never change; names and synonyms may be edited. Synonyms feed the
  * keyword search ("haulage" finds logistics companies) and the CSV importer's category mapping.
  */

@@ -13,7 +13,7 @@ import {
 } from './currency';
 
 describe('currencies', () => {
-  it('lists the five supported currencies with symbol, name, flag and group (spec §3)', () => {
+  it('lists the five supported currencies with symbol, name, flag and group', () => {
     expect(SUPPORTED_CURRENCIES.map((c) => [c.code, c.symbol, c.group])).toEqual([
       ['NGN', '₦', 'Africa'],
       ['ZAR', 'R', 'Africa'],
@@ -45,7 +45,7 @@ describe('currencies', () => {
     expect(countryToCurrency(undefined)).toBe('USD');
   });
 
-  it('keeps the spec fallback rates', () => {
+  it('keeps the fixed fallback rates against NGN', () => {
     expect(FALLBACK_RATES).toEqual({ NGN: 1, USD: 0.0006, ZAR: 0.012, KES: 0.082, GHS: 0.0096 });
   });
 

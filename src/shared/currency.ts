@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec §3 Currency: display currencies, rates keyed on NGN. Prices are always charged in NGN. */
+/** The display currencies, with rates keyed on NGN. Prices are always charged in NGN. */
 export const CURRENCY_CODES = ['NGN', 'ZAR', 'KES', 'GHS', 'USD'] as const;
 export type CurrencyCode = (typeof CURRENCY_CODES)[number];
 
@@ -30,7 +30,7 @@ export function getCurrencyInfo(code: CurrencyCode): CurrencyInfo {
   return SUPPORTED_CURRENCIES.find((c) => c.code === code) ?? SUPPORTED_CURRENCIES[0]!;
 }
 
-/** Spec §8: used when the rate file cannot be fetched. Units of each currency per 1 NGN. */
+/** The product's fixed rates, used when the rate file cannot be fetched. Units of each currency per 1 NGN. */
 export const FALLBACK_RATES: Record<CurrencyCode, number> = {
   NGN: 1,
   USD: 0.0006,
@@ -39,7 +39,7 @@ export const FALLBACK_RATES: Record<CurrencyCode, number> = {
   GHS: 0.0096,
 };
 
-/** Spec §3: NG → NGN, ZA → ZAR, KE → KES, GH → GHS, anything else (or unknown) → USD. */
+/** Country to display currency: NG → NGN, ZA → ZAR, KE → KES, GH → GHS, anything else (or unknown) → USD. */
 export function countryToCurrency(country: string | null | undefined): CurrencyCode {
   switch (country?.toUpperCase()) {
     case 'NG':
@@ -55,7 +55,7 @@ export function countryToCurrency(country: string | null | undefined): CurrencyC
   }
 }
 
-/** Converts an amount in naira (major units) to `currency`. Spec §8: a missing rate returns the NGN amount. */
+/** Converts an amount in naira (major units) to `currency`. A missing rate returns the NGN amount unchanged. */
 export function convertFromNgn(
   amountNgn: number,
   currency: CurrencyCode,
@@ -67,7 +67,7 @@ export function convertFromNgn(
   return amountNgn * rate;
 }
 
-/** Spec §9: NGN, KES and GHS without decimals; the others with 2. `amount` is in major units. */
+/** NGN, KES and GHS are shown without decimals; the others with 2. `amount` is in major units. */
 export function currencyDecimals(currency: CurrencyCode): number {
   return currency === 'NGN' || currency === 'KES' || currency === 'GHS' ? 0 : 2;
 }
@@ -87,7 +87,7 @@ export function koboToNaira(kobo: number): number {
   return kobo / 100;
 }
 
-/** Spec §9: annual saving = 12 × monthly price − annual price (same units as the inputs). */
+/** The annual saving shown to buyers: 12 × monthly price − annual price (same units as the inputs). */
 export function annualSaving(priceMonthly: number, priceAnnual: number): number {
   return 12 * priceMonthly - priceAnnual;
 }

@@ -92,7 +92,7 @@ export const adminUpdatePricingPlanSchema = z
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change' });
 export type AdminUpdatePricingPlan = z.infer<typeof adminUpdatePricingPlanSchema>;
 
-/** GET /api/user/plan (spec §3 Plan info, plus the rest of the caller's limits). */
+/** GET /api/user/plan: the newsletter and campaign limits (-1 is unlimited), plus the rest of the caller's limits. */
 export const userPlanSchema = z.object({
   planId: z.enum(PLAN_IDS),
   name: z.string(),
@@ -171,7 +171,7 @@ export const initializePaymentResponseSchema = z.object({
 });
 export type InitializePaymentResponse = z.infer<typeof initializePaymentResponseSchema>;
 
-/** Spec §3 Activation payload. */
+/** The activation payload: the payment reference, the plan id and the billing interval. */
 export const activateSubscriptionSchema = z.strictObject({
   paymentReference: z
     .string({ error: 'A payment reference is required.' })

@@ -7,7 +7,7 @@ import { timeZoneSchema } from './time-zone';
  */
 
 export const SENDER_DAILY_CAP_DEFAULT = 50;
-/** Spec §1: one account is limited to 300 emails a day. */
+/** One sender account sends at most 300 emails a day: the ceiling of its daily cap. */
 export const SENDER_DAILY_CAP_MAX = 300;
 export const WARMUP_START_DEFAULT = 10;
 export const WARMUP_INCREMENT_DEFAULT = 5;
@@ -69,7 +69,7 @@ export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
  */
 export const BODY_FORMATS = ['html', 'text_html', 'text'] as const;
 export type BodyFormat = (typeof BODY_FORMATS)[number];
-/** Spec §3 statuses; newsletters use draft/scheduled/sent of their own in the campaigns issue. */
+/** A campaign's statuses; newsletters have their own draft/scheduled/sent. */
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'active', 'paused', 'completed', 'stopped'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 

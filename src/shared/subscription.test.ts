@@ -20,7 +20,7 @@ function subject(overrides: Partial<SubscriptionSubject>): SubscriptionSubject {
   };
 }
 
-describe('subscription rules (spec §4 as decided in PRODUCT.md)', () => {
+describe('subscription rules (the free plan is never blocked; a paid plan needs an active, unexpired period)', () => {
   it('always lets a super admin through, whatever the plan says', () => {
     for (const status of ['incomplete', 'cancelled', 'past_due', null]) {
       const admin = subject({

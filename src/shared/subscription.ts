@@ -1,7 +1,7 @@
 import type { PlanId } from './plans';
 import type { Role } from './roles';
 
-/** The subset of the user that the subscription rules of spec §4 read. */
+/** The subset of the user that the subscription rules read. */
 export interface SubscriptionSubject {
   role: Role;
   subscriptionPlan: PlanId;
@@ -17,7 +17,7 @@ function periodEndInFuture(user: SubscriptionSubject, now: Date): boolean {
 }
 
 /**
- * Spec §4 "Valid subscription", as decided in PRODUCT.md: super admins and data entry officers always pass;
+ * Whether a user's subscription is valid: super admins and data entry officers always pass;
  * a free-plan user is never blocked (the free plan is usable within its limits); a paid plan needs status
  * active and a period end in the future.
  */
@@ -34,7 +34,10 @@ export function needsPayment(user: SubscriptionSubject): boolean {
   return user.subscriptionStatus !== 'active';
 }
 
-/** Spec §4 "Subscription issue" for a non-super-admin on a paid plan. */
+/**
+ * What is wrong with a paid plan's subscription (none for staff or the free plan): an active one whose
+ * period has ended is expired; incomplete, cancelled and past_due name themselves.
+ */
 export function getSubscriptionIssue(user: SubscriptionSubject, now = new Date()): SubscriptionIssue {
   if (user.role === 'super_admin' || user.role === 'data_entry') return null;
   if (user.subscriptionPlan === 'free') return null;
@@ -48,13 +51,13 @@ export function getSubscriptionIssue(user: SubscriptionSubject, now = new Date()
     case 'expired':
       return 'expired';
     default:
-      // A paid plan with no payment on record (chosen at sign-up, never paid): the spec's "none" would
+      // A paid plan with no payment on record (chosen at sign-up, never paid): "no issue" would
       // leave the blocked screen without a variant, so it asks for the payment that is missing.
       return 'incomplete';
   }
 }
 
-/** Spec §6: routes a user without a valid subscription may still open. */
+/** Routes a user without a valid subscription may still open, so they can pay or get help. */
 export const SUBSCRIPTION_EXEMPT_PATHS = [
   '/pricing',
   '/payment',

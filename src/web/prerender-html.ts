@@ -1,6 +1,7 @@
 /**
  * The HTML of a prerendered public page (issue #19 §3), written by scripts/prerender-plugin.ts: the built
- * index.html with the page's spec §2 metadata in its head, its stylesheet inline and its markup in #root.
+ * index.html with the page's metadata (title, description, robots…) in its head, its stylesheet inline and
+ * its markup in #root.
  * No `@/` imports: the Vite config loads this file too.
  */
 

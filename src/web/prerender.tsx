@@ -1,7 +1,7 @@
 /**
  * Build-time rendering of the public pages (issue #19 §3), loaded by scripts/prerender-plugin.ts through
  * Vite's SSR loader: each page renders for a signed-out visitor exactly as the browser's first render
- * will (main.tsx hydrates it), with its spec §2 metadata for the document head.
+ * will (main.tsx hydrates it), with its page metadata (app/page-meta.ts) for the document head.
  */
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';

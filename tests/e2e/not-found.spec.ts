@@ -4,7 +4,7 @@ const MISSING_PATH = '/definitely-not-a-page';
 
 test.describe('not-found screen', () => {
   test.beforeEach(async ({ page }) => {
-    // Time stands still from here on; the test moves it (spec §9: a 30-second countdown).
+    // Time stands still from here on; the test moves it (the screen counts down 30 seconds).
     await page.clock.install({ time: new Date('2026-03-02T09:00:00Z') });
     await page.clock.pauseAt(new Date('2026-03-02T09:00:01Z'));
     await page.goto(MISSING_PATH);

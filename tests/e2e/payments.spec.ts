@@ -17,7 +17,7 @@ async function displayPrice(page: Page, naira: number, currency: CurrencyCode): 
   return formatMoney(convertFromNgn(naira, currency, rates), currency);
 }
 
-/** Picks a display currency from a currency menu (spec §2: choosing sets it and closes the menu). */
+/** Picks a display currency from a currency menu (choosing one sets it and closes the menu). */
 async function chooseCurrency(page: Page, selector: string, code: CurrencyCode): Promise<void> {
   await page.getByTestId(selector).click();
   await page.getByTestId(`currency-option-${code}`).click();
@@ -156,7 +156,7 @@ test.describe('payments', () => {
     await chooseCurrency(page, 'currency-selector', 'USD');
     await expect(starter).toHaveText(await displayPrice(page, 15_000, 'USD'));
     await expect(charged).toHaveText('Charged in NGN: ₦15,000');
-    // The choice is saved (spec §4) and survives a reload.
+    // The choice is saved in browser storage and survives a reload.
     expect(await page.evaluate(() => localStorage.getItem('tambari.currency'))).toBe('USD');
     await page.reload();
     await expect(starter).toHaveText(await displayPrice(page, 15_000, 'USD'));

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-/** Every link of the public footer (spec §2) opens a page of its own, never the not-found screen. */
+/** Every link of the public footer opens a page of its own, never the not-found screen. */
 test('the footer’s Platform, Support and Legal links all lead to real pages', async ({ page }) => {
   await page.goto('/');
   const footer = page.locator('footer');

@@ -60,7 +60,8 @@ export interface CreateAuthOptions {
 
 /**
  * better-auth does the credential work (argon2id hashes, sessions, reset tokens). It sits behind the
- * spec's own routes; its HTTP handler is not mounted, so every call goes through `auth.api.*`.
+ * product's own routes (/api/login, /api/register, …); its HTTP handler is not mounted, so every call
+ * goes through `auth.api.*`.
  */
 export function createAuth(options: CreateAuthOptions) {
   return betterAuth({

@@ -63,7 +63,7 @@ type UserRow = {
 const iso = (value: Date | string | null | undefined) =>
   value == null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 
-/** The user as the API shows it (spec §3 User). */
+/** The user as the API shows it: email, names, role, plan and subscription state; nothing else of the row. */
 export function toUserDto(row: UserRow): User {
   const plan = (row.subscriptionPlan ?? 'free') as User['subscriptionPlan'];
   return {

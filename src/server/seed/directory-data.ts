@@ -4,7 +4,7 @@
  * ranges where a country has one (UK 020 7946 0xxx, North America 555-01xx, Australia 0491 570 xxx).
  */
 
-/** Countries in the directory (spec §1: 70+), weighted towards the African markets Tambari serves first. */
+/** Countries in the directory (the copy promises 70+), weighted towards the African markets Tambari serves first. */
 export const SEED_COUNTRIES: readonly [code: string, weight: number][] = [
   ['NG', 16],
   ['ZA', 7],

@@ -9,7 +9,7 @@ export const ERROR_TITLE = 'Something went wrong';
 export const ERROR_TEXT =
   'We encountered an error while loading this page. This might be due to a network issue or a temporary problem.';
 
-/** Spec §2 "Error boundary": the title, the text and a Try Again button. */
+/** The error boundary's screen: Something went wrong, the fixed text and a Try Again button. */
 export function ErrorFallback({ onRetry, fullPage = false }: { onRetry: () => void; fullPage?: boolean }) {
   return (
     <div

@@ -190,7 +190,7 @@ describe('resolveGuard — subscription', () => {
   });
 });
 
-describe('resolveGuard — billing routes (spec §2 public routes)', () => {
+describe('resolveGuard — billing routes (public as well as signed in)', () => {
   const BILLING = ['/pricing', '/checkout', '/payment', '/payment-success', '/complete-signup'];
 
   it.each(BILLING)('opens %s signed out', (path) => {

@@ -31,7 +31,7 @@ export const PUBLIC_PATHS = ['/', '/auth', '/forgot-password', '/reset-password'
 const SIGNED_IN_BOUNCE_PATHS = ['/', '/auth'] as const;
 
 /**
- * Spec §2: the billing steps are public routes too. Signed out they open (the payment screen itself sends
+ * The billing steps are public routes too. Signed out they open (the payment screen itself sends
  * the visitor to /auth with the plan kept); signed in they are steps towards a valid subscription, so a
  * subscriber never meets the blocked screen on them. Data entry officers still stay on their dashboard.
  */
@@ -44,8 +44,8 @@ export const PUBLIC_BILLING_PATHS = [
 ] as const;
 
 /**
- * Spec §2: the support pages are public routes and signed-in routes alike. Any signed-in role may read
- * them (a data entry officer included), and spec §6 exempts them from the subscription-blocked screen.
+ * The support pages are public routes and signed-in routes alike. Any signed-in role may read them (a data
+ * entry officer included), and they are exempt from the subscription-blocked screen.
  */
 export const PUBLIC_SUPPORT_PATHS = ['/help', '/status', '/knowledge-base'] as const;
 
@@ -69,7 +69,7 @@ export function isSubscriptionExempt(pathname: string): boolean {
 const ALLOW: GuardResult = { type: 'allow' };
 
 /**
- * The route rules of spec §6 (with PRODUCT.md's reading of the subscription rules), as one pure decision:
+ * The route rules by role and subscription (the free plan is never blocked), as one pure decision:
  * 1. signed out: public routes (billing steps and support pages included) open, every other route goes
  *    to /auth;
  * 2. signed in on `/` or `/auth`: the role's home; the password and support pages open to every role;

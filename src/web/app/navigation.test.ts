@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_MENU, DATA_ENTRY_MENU, getPageTitle, USER_MENU } from '@/app/navigation';
 
 describe('navigation', () => {
-  it('gives subscribers the 11 menu items of spec §2', () => {
+  it('gives subscribers 11 menu items', () => {
     expect(USER_MENU.map((item) => item.href)).toEqual([
       '/dashboard',
       '/lead-discovery',
@@ -19,7 +19,7 @@ describe('navigation', () => {
     ]);
   });
 
-  it('gives super admins 26 items in the 7 groups of spec §2, the first three expanded', () => {
+  it('gives super admins 26 items in 7 groups, the first three expanded', () => {
     expect(ADMIN_MENU.map((group) => group.title)).toEqual([
       'Core Management',
       'Email & Campaigns',

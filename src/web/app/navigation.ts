@@ -45,7 +45,7 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-/** Spec §2 Layout: the subscriber menu, 11 items. */
+/** The subscriber menu, 11 items. */
 export const USER_MENU: NavItem[] = [
   { title: 'Dashboard', href: '/dashboard', icon: LayoutDashboard },
   { title: 'Browse Contacts', href: '/lead-discovery', icon: Search },
@@ -61,7 +61,7 @@ export const USER_MENU: NavItem[] = [
 ];
 
 /**
- * Spec §2 Layout: the admin menu, 26 items in 7 groups; the first three groups start expanded.
+ * The admin menu, 26 items in 7 groups; the first three groups start expanded.
  * Recategorization and Cost Optimization are reached from Contact Database and System Analytics.
  */
 export const ADMIN_MENU: NavGroup[] = [
@@ -140,7 +140,7 @@ export const ADMIN_MENU: NavGroup[] = [
   },
 ];
 
-/** Spec §2 Layout: a data entry officer sees only these two. */
+/** A data entry officer sees only these two. */
 export const DATA_ENTRY_MENU: NavItem[] = [
   { title: 'Data Entry Dashboard', href: '/data-entry', icon: ClipboardList },
   { title: 'Help', href: '/help', icon: LifeBuoy },

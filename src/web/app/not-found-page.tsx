@@ -6,7 +6,7 @@ import { BrandLogo } from '@/components/brand-logo';
 import { Button } from '@/components/ui/button';
 import { usePageMeta } from '@/hooks/use-page-meta';
 
-/** Spec §4/§9: the not-found screen counts down 30 seconds, then goes to /. */
+/** The not-found screen counts down 30 seconds, then goes to /. */
 export const NOT_FOUND_REDIRECT_SECONDS = 30;
 
 const QUICK_LINKS = [

@@ -4,7 +4,10 @@ const SITE = 'Tambari';
 const INDEX = 'index, follow' as const;
 const NOINDEX = 'noindex, nofollow' as const;
 
-/** Spec §2 "Page metadata": the pages that carry their own title, description, keywords and robots. */
+/**
+ * The pages that carry their own title, description, keywords and robots. The signed-in pages listed
+ * (dashboard, contacts) are noindex; the public and legal pages are indexed.
+ */
 export const PAGE_META: Record<string, PageMeta> = {
   '/': {
     title: `${SITE} — Verified African business leads, cold email and newsletters`,

@@ -11,7 +11,7 @@ export function normalizePath(pathname: string): string {
   return pathname || '/';
 }
 
-/** Spec §6: routes outside `/admin*` that are also for super admins only. */
+/** Routes outside `/admin*` that are also for super admins only; others go to /dashboard. */
 export const ADMIN_ONLY_LEGACY_PATHS = [
   '/scraper',
   '/users',
@@ -21,7 +21,7 @@ export const ADMIN_ONLY_LEGACY_PATHS = [
   '/contact-sync',
 ] as const;
 
-/** Spec §6: `/admin*` (the admin area, `/admin-dashboard` and the `/admin-…` aliases) plus the legacy paths. */
+/** Super-admin routes: `/admin*` (the admin area, `/admin-dashboard`, the `/admin-…` aliases) and the legacy paths. */
 export function isAdminPath(pathname: string): boolean {
   const path = normalizePath(pathname);
   if (path === '/admin' || path.startsWith('/admin/') || path.startsWith('/admin-')) return true;
@@ -33,7 +33,7 @@ export const DATA_ENTRY_PATH = '/data-entry';
 /** Where a data entry officer may go besides their own dashboard (PRODUCT: the sidebar's Help link). */
 export const DATA_ENTRY_ALLOWED_PATHS = [DATA_ENTRY_PATH, '/help'] as const;
 
-/** Spec §4: the destination after sign-in, and of `/` and `/auth` for a signed-in user. */
+/** A role's home: the destination after sign-in, and of `/` and `/auth` for a signed-in user. */
 export function getRoleHome(role: Role): string {
   switch (role) {
     case 'data_entry':

@@ -6,7 +6,7 @@ import { AuthProvider } from '@/hooks/use-auth';
 import { CurrencyProvider } from '@/hooks/use-currency';
 import { queryClient } from '@/lib/query-client';
 
-/** Query cache, the signed-in user, the display currency and the toaster (spec §3, §7–§9). */
+/** Query cache, the signed-in user, the display currency and the toaster. */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>

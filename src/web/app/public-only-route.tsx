@@ -4,7 +4,7 @@ import { getRoleHome } from '@/app/paths';
 import { FullPageLoader } from '@/components/page-loader';
 import { useAuth } from '@/hooks/use-auth';
 
-/** Spec §2/§6: a signed-in visitor of the landing page goes to their role's home instead. */
+/** A signed-in visitor of the landing page goes to their role's home instead. */
 export function PublicOnlyRoute() {
   const { user, isLoading } = useAuth();
   if (isLoading) return <FullPageLoader />;

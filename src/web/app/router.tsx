@@ -88,7 +88,7 @@ const GuidePage = lazy(() => import('@/features/help/routes/guide-page'));
 const KnowledgeBasePage = lazy(() => import('@/features/help/routes/knowledge-base-page'));
 const LegalPage = lazy(() => import('@/features/landing/routes/legal-page'));
 
-/** Spec §2 footer: the product pages (one component, content by path) and the legal documents. */
+/** The footer's product pages (one component, content by path) and legal documents. */
 const PRODUCT_PATHS = [
   'global-database',
   'business-leads',
@@ -134,8 +134,8 @@ function RootLayout() {
 }
 
 /**
- * Spec §2 routes registered so far. Every signed-in route sits under AppLayout, which applies the route
- * guards of spec §6; anything unknown gets the not-found screen.
+ * The app's routes. Every signed-in route sits under AppLayout, which applies the role and subscription
+ * guards; anything unknown gets the not-found screen.
  */
 export const routes = [
   {
@@ -152,7 +152,7 @@ export const routes = [
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
       {
-        // Billing steps and the support pages: public signed out, inside the app shell signed in (spec §2).
+        // Billing steps and the support pages: public signed out, inside the app shell signed in.
         element: <SessionLayout />,
         children: [
           {
@@ -163,7 +163,7 @@ export const routes = [
               { path: 'checkout', element: <CheckoutRedirect /> },
               { path: 'payment-success', element: <PaymentSuccessPage /> },
               { path: 'complete-signup', element: <CompleteSignupPage /> },
-              // Spec §2: /templates is public read-only signed out, the full library signed in.
+              // /templates is public read-only signed out, the full library signed in.
               { path: 'templates', element: <TemplatesPage /> },
               { path: 'help', element: <HelpPage /> },
               { path: 'knowledge-base', element: <KnowledgeBasePage /> },

@@ -7,7 +7,7 @@ export type ViewMode = 'admin' | 'user';
 const CAMPAIGN_STEPS = /^\/campaigns\/[^/]+\/steps$/;
 const CAMPAIGN_STEP_EDIT = /^\/campaigns\/[^/]+\/step\/[^/]+\/edit$/;
 
-/** Campaign step and editor routes that super admins work on in admin view (spec §4). */
+/** Campaign step and editor routes that super admins work on in admin view. */
 export function isAdminViewEditorPath(pathname: string): boolean {
   const path = normalizePath(pathname);
   return (
@@ -19,7 +19,7 @@ export function isAdminViewEditorPath(pathname: string): boolean {
 }
 
 /**
- * Spec §4 "Admin view mode": it follows the route. Super admins get admin view on admin routes and on
+ * Admin view mode follows the route. Super admins get admin view on admin routes and on
  * campaign step and editor routes; everyone else, and super admins elsewhere, get user view.
  */
 export function getViewMode(pathname: string, role: Role | null | undefined): ViewMode {

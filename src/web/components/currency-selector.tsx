@@ -56,8 +56,9 @@ export function CurrencyTrigger({
 }
 
 /**
- * Spec §2/§3: the display-currency menu of the public header, the pricing and the payment screens. A
- * placeholder stands in while the currency is being worked out. The menu's code (Radix's menu and its
+ * The display-currency menu (NGN, ZAR, KES, GHS, USD) of the public header, the pricing and the payment
+ * screens; choosing a currency sets it and closes the menu. A placeholder stands in while the currency is
+ * being worked out. The menu's code (Radix's menu and its
  * positioning) is fetched when the visitor first points at, focuses or presses the button, so the public
  * pages' first load does not carry it (issue #19 §3); pressing the button opens the menu as soon as it is
  * there. Prices are still charged in NGN.

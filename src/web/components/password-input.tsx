@@ -4,7 +4,7 @@ import { type ComponentProps, useState } from 'react';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/utils';
 
-/** A password field with the show/hide toggle of spec §2 ("Show password" / "Hide password"). */
+/** A password field with a show/hide toggle ("Show password" / "Hide password"). */
 export function PasswordInput({
   className,
   toggleTestId = 'toggle-password-visibility',

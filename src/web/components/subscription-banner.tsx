@@ -17,7 +17,7 @@ const BANNER_TITLE = {
 } as const;
 
 /**
- * The dashboard's subscription-problem banner (spec §2 Dashboard, §4, §8). Renders nothing when the
+ * The dashboard's subscription-problem banner, with the fixed text of each problem. Renders nothing when the
  * user's subscription is fine. The button reads Complete Payment for an incomplete payment and Update
  * Payment otherwise; it leads to /payment for a paid plan and to /pricing for the free plan.
  */

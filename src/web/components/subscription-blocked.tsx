@@ -8,8 +8,9 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { type BlockingIssue, getPaymentHref, SUBSCRIPTION_BLOCKED_COPY } from '@/lib/subscription-copy';
 
 /**
- * Spec §2 "Subscription-blocked screen": shown in place of a page to a subscriber without a valid
- * subscription. Each problem kind has its own title and button (spec §4); every variant offers Change Plan.
+ * The subscription-blocked screen: shown in place of a page to a subscriber without a valid subscription.
+ * Each problem kind (expired, cancelled, past_due, incomplete, free plan) has its own title and button;
+ * every variant offers Change Plan, to /pricing.
  */
 export function SubscriptionBlocked({
   issue,

@@ -8,7 +8,7 @@ import { getErrorMessage } from '@/lib/errors';
 import { USER_QUERY_KEY, USER_STALE_TIME } from '@/lib/query-client';
 import { describeRegistrationError } from '@/lib/registration-error';
 
-/** Fired on window when registration finds an existing account (spec §8); the auth screen listens. */
+/** Fired on window when registration finds an existing account; the auth screen switches to sign in. */
 export const SWITCH_TO_LOGIN_EVENT = 'tambari:switch-to-login';
 export interface SwitchToLoginDetail {
   email?: string;
@@ -16,7 +16,7 @@ export interface SwitchToLoginDetail {
   message: string;
 }
 
-// Logout reloads the page (spec §4), so its success toast is carried across the reload in session storage.
+// Logout goes to /auth and reloads the page, so its success toast is carried across the reload in session storage.
 const SIGNED_OUT_FLAG = 'tambari:signed-out';
 
 interface AuthContextValue {
@@ -39,7 +39,7 @@ function toUser(response: LoginResponse | User): User {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
 
-  // Spec §7: GET /api/user, null when signed out (a 401 is silent), cached 5 minutes, no retry.
+  // GET /api/user, null when signed out (a 401 is silent), cached 5 minutes, no retry.
   const userQuery = useQuery<User | null, Error>({
     queryKey: USER_QUERY_KEY,
     queryFn: getQueryFn<User | null>({ on401: 'returnNull' }),
@@ -101,7 +101,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logoutMutation = useMutation<void, Error, void>({
     mutationFn: async () => {
-      // Spec §7: the logout answer's body is not read.
+      // The logout answer's body is not read: only its status matters.
       await apiRequest('POST', '/api/logout');
     },
     onSuccess: () => {
@@ -137,7 +137,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** The signed-in user and the auth mutations. Spec §8: using it outside its provider throws. */
+/** The signed-in user and the auth mutations. Using it outside its provider throws. */
 export function useAuth(): AuthContextValue {
   const context = useContext(AuthContext);
   if (!context) {

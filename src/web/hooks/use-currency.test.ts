@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeRates, RATES_STALE_TIME } from './use-currency';
 
 describe('mergeRates', () => {
-  it('uses the spec fallback rates when the answer is missing (spec §8)', () => {
+  it('uses the fixed fallback rates when the answer is missing', () => {
     expect(mergeRates(undefined)).toEqual(FALLBACK_RATES);
   });
 
@@ -16,7 +16,7 @@ describe('mergeRates', () => {
     expect(merged.GHS).toBe(FALLBACK_RATES.GHS);
   });
 
-  it('caches rates for an hour (spec §9)', () => {
+  it('caches rates for an hour', () => {
     expect(RATES_STALE_TIME).toBe(60 * 60 * 1000);
   });
 });

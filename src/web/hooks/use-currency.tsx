@@ -18,10 +18,10 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 
 import { hydratingPrerenderedPage, useHydrationSettled } from '@/lib/prerender-state';
 
-/** Spec §3 browser storage: the saved display currency. */
+/** Browser storage key of the saved display currency. */
 export const CURRENCY_STORAGE_KEY = 'tambari.currency';
 
-/** Spec §7/§9: exchange rates are cached one hour. */
+/** Exchange rates are cached one hour. */
 export const RATES_STALE_TIME = 60 * 60 * 1000;
 
 export const RATES_QUERY_KEY = ['/api/currency/rates'] as const;
@@ -38,7 +38,7 @@ export interface CurrencyContextValue {
   rates: Record<CurrencyCode, number>;
   /** Naira (major units) in the display currency. */
   convert: (amountNgn: number) => number;
-  /** Kobo from the API, converted and formatted in the display currency (spec §9 decimals). */
+  /** Kobo from the API, converted and formatted in the display currency (NGN, KES, GHS without decimals). */
   formatKobo: (kobo: number) => string;
   /** Kobo formatted in naira, the currency every payment is charged in. */
   formatNgnKobo: (kobo: number) => string;
@@ -63,7 +63,7 @@ function saveCurrency(code: CurrencyCode): void {
   }
 }
 
-/** Spec §3/§8: rates keyed on NGN; any rate the answer lacks falls back to the spec's table. */
+/** Rates keyed on NGN; any rate the answer lacks or gets wrong falls back to FALLBACK_RATES. */
 export function mergeRates(answer: Partial<CurrencyRates> | undefined | null): Record<CurrencyCode, number> {
   const merged = { ...FALLBACK_RATES };
   const rates = answer?.rates as Partial<Record<string, unknown>> | undefined;
@@ -76,8 +76,8 @@ export function mergeRates(answer: Partial<CurrencyRates> | undefined | null): R
 }
 
 /**
- * Spec §4 "Currency initialisation": the saved code if it is supported; otherwise the visitor's country
- * (looked up by our server, PRODUCT.md) mapped to a currency and saved; otherwise USD.
+ * The starting currency: the saved code if it is supported; otherwise the visitor's country (looked up by
+ * our server, not by a third party from the browser) mapped to a currency and saved; otherwise USD.
  */
 export function CurrencyProvider({ children }: { children: ReactNode }) {
   // A prerendered page hydrates as it was rendered (no currency yet) and reads the saved one just after.
@@ -120,7 +120,7 @@ export function CurrencyProvider({ children }: { children: ReactNode }) {
   }, [chosen, geoQuery.data]);
 
   const setCurrency = useCallback((code: string) => {
-    // Spec §5: only supported codes are accepted.
+    // Only supported codes are accepted, whether set or restored.
     if (!isCurrencyCode(code)) return false;
     setChosen(code);
     saveCurrency(code);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { reducer, TOAST_DEFAULT_DURATION, TOAST_LIMIT, TOAST_REMOVE_DELAY } from '@/hooks/use-toast';
 
 describe('toast store', () => {
-  it('uses the spec §9 notification constants', () => {
+  it('shows one notification at a time for 5 s and removes it 1,000,000 ms after it closes', () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_REMOVE_DELAY).toBe(1_000_000);
     expect(TOAST_DEFAULT_DURATION).toBe(5000);

@@ -3,10 +3,10 @@ import * as React from 'react';
 import type { ToastActionElement, ToastProps } from '@/components/ui/toast';
 import { humanizeDates } from '@/lib/format';
 
-// Spec §9: one notification visible at a time, removed from memory 1,000,000 ms after it closes.
+// One notification visible at a time, removed from memory 1,000,000 ms after it closes.
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY = 1000000;
-/** Spec §9: how long a notification stays open unless it says otherwise. */
+/** How long a notification stays open unless it says otherwise: 5 s. */
 export const TOAST_DEFAULT_DURATION = 5000;
 
 type ToasterToast = ToastProps & {

@@ -108,7 +108,7 @@ describe('parseApiError', () => {
 });
 
 describe('createQueryClient', () => {
-  it('applies the spec §9 query defaults and the user query rules', async () => {
+  it('applies the query defaults (no retry, refetch, polling; never stale) and the user query rules', async () => {
     const { createQueryClient, USER_QUERY_KEY, USER_STALE_TIME } = await import('@/lib/query-client');
     const client = createQueryClient();
     const defaults = client.getDefaultOptions().queries;

@@ -4,7 +4,7 @@ import type { QueryFunction } from '@tanstack/react-query';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * The error every non-OK response raises (spec §7/§8): the message is `${status}: ${body text or status
+ * The error every non-OK response raises: the message is `${status}: ${body text or status
  * text}`, and the status and the parsed JSON body (when there is one) ride along for callers such as
  * registration that read `action` and `existingUser`.
  */
@@ -40,7 +40,7 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 }
 
 /**
- * Spec §7: every call carries the session cookie; a JSON content type is sent only with a body.
+ * Every call carries the session cookie; a JSON content type is sent only with a body.
  * Returns the raw Response so callers decide whether to read it (logout does not).
  */
 export async function apiRequest(

@@ -36,7 +36,7 @@ function memoryStore() {
   };
 }
 
-describe('annual saving (spec §9: 12 × monthly − annual)', () => {
+describe('annual saving (12 × monthly − annual)', () => {
   it('is two months of Growth when the year costs ten months', () => {
     expect(annualSaving(GROWTH)).toBe(7_000_000);
     expect(annualSavingPercent(GROWTH)).toBe(17);
@@ -54,7 +54,7 @@ describe('annual saving (spec §9: 12 × monthly − annual)', () => {
 });
 
 describe('limits', () => {
-  it('reads -1 and a missing limit as Unlimited (spec §3/§6)', () => {
+  it('reads -1 and a missing limit as Unlimited', () => {
     expect(formatLimit(-1)).toBe('Unlimited');
     expect(formatLimit(undefined)).toBe('Unlimited');
     expect(formatLimit(null)).toBe('Unlimited');
@@ -157,7 +157,7 @@ describe('payment links', () => {
   });
 });
 
-describe('selected plan storage (spec §3 keys)', () => {
+describe('selected plan storage (selectedPlan / selectedInterval keys)', () => {
   it('saves, reads and clears selectedPlan / selectedInterval', () => {
     const store = memoryStore();
     saveSelectedPlan('professional', 'annual', store);

@@ -8,7 +8,7 @@ import {
   type PlanId,
 } from '@shared/plans';
 
-/** Spec §2 Payment screen: features every plan includes, listed on the pricing and payment screens. */
+/** Features every plan includes, listed on the pricing and payment screens. */
 export const INCLUDED_IN_ALL_PLANS = [
   'Custom contact list upload',
   'AI email templates',
@@ -28,7 +28,7 @@ export function includedInAllPlans(capabilities: { aiWriting: boolean } | undefi
   );
 }
 
-/** Spec §3 browser storage keys: the plan chosen on /pricing travels through sign-up to /payment. */
+/** Browser storage keys: the plan chosen on /pricing travels through sign-up to /payment. */
 export const SELECTED_PLAN_KEY = 'selectedPlan';
 export const SELECTED_INTERVAL_KEY = 'selectedInterval';
 
@@ -37,7 +37,7 @@ export interface PlanPrices {
   priceAnnual: number;
 }
 
-/** Spec §9: annual saving = 12 × monthly − annual, in minor units; never negative. */
+/** Annual saving = 12 × monthly − annual, in minor units; never negative. */
 export function annualSaving(plan: PlanPrices): number {
   return Math.max(0, sharedAnnualSaving(plan.priceMonthly, plan.priceAnnual));
 }
@@ -71,7 +71,7 @@ export function planRank(plan: PlanId): number {
   return PLAN_IDS.indexOf(plan);
 }
 
-/** Spec §3/§6: -1 (or a missing limit) is unlimited. */
+/** -1 (or a missing limit) is unlimited. */
 export function isUnlimited(limit: number | null | undefined): boolean {
   return limit === undefined || limit === null || limit < 0;
 }
@@ -175,7 +175,7 @@ export interface PaymentParams {
   returning: boolean;
 }
 
-/** Spec §2/§4: `plan`, `interval` (monthly by default) and `returning=true` from the payment URL. */
+/** `plan`, `interval` (monthly by default) and `returning=true` from the payment URL. */
 export function readPaymentParams(params: URLSearchParams): PaymentParams {
   const rawPlan = params.get('plan')?.trim() || null;
   const rawInterval = params.get('interval');
@@ -192,13 +192,13 @@ export function paymentHref(plan: PlanId, interval: BillingInterval, extra?: Rec
   return `/payment?${search.toString()}`;
 }
 
-/** Spec §2: a signed-out buyer signs up with the plan in the URL; the auth screen sends them on to pay. */
+/** A signed-out buyer signs up with the plan in the URL; the auth screen sends them on to pay. */
 export function signUpHref(plan: PlanId, interval: BillingInterval): string {
   const search = new URLSearchParams({ mode: 'signup', plan, interval });
   return `/auth?${search.toString()}`;
 }
 
-/** Where "Choose plan" leads (spec §2/§4): sign-up when signed out, /payment when signed in, free → dashboard. */
+/** Where "Choose plan" leads: sign-up when signed out, /payment when signed in, free → dashboard. */
 export function choosePlanHref(plan: PlanId, interval: BillingInterval, signedIn: boolean): string {
   if (!signedIn) return plan === 'free' ? '/auth?mode=signup' : signUpHref(plan, interval);
   return plan === 'free' ? '/dashboard' : paymentHref(plan, interval);
@@ -297,7 +297,7 @@ export function planFeatureLines(plan: LimitSource & { id: PlanId }): string[] {
   return lines;
 }
 
-/** Kobo as naira, the currency every payment is charged in (spec §9: no decimals). */
+/** Kobo as naira, the currency every payment is charged in (shown without decimals). */
 export function formatNaira(kobo: number): string {
   return formatMoney(koboToNaira(kobo), 'NGN');
 }
@@ -321,7 +321,7 @@ export interface StatusBadge {
 
 /**
  * A subscription's state as its badge reads: cancelling (active until the period end), active, the
- * problem states of spec §4, or Free.
+ * problem states (expired, incomplete, cancelled, past due), or Free.
  */
 export function subscriptionBadge(
   sub: { planId: PlanId; status: string | null; cancelAtPeriodEnd: boolean; currentPeriodEnd: string | null },

@@ -2,13 +2,13 @@ import { QueryClient } from '@tanstack/react-query';
 
 import { getQueryFn } from '@/lib/api';
 
-/** The current-user query key; the user query answers null when signed out (spec §7). */
+/** The current-user query key; the user query answers null when signed out. */
 export const USER_QUERY_KEY = ['/api/user'] as const;
 
-/** Spec §7/§9: the user is cached 5 minutes. */
+/** The user is cached 5 minutes. */
 export const USER_STALE_TIME = 5 * 60 * 1000;
 
-/** Spec §9: default queries never retry, never refetch on focus, never poll and are never stale. */
+/** Default queries never retry, never refetch on focus, never poll and are never stale. */
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({
     defaultOptions: {
@@ -24,7 +24,7 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
-  // Whoever reads ['/api/user'] gets the spec §7 behaviour: a 401 is silent (null), 5 minutes, no retry.
+  // Whoever reads ['/api/user'] gets the same rules: a 401 is silent (null), 5 minutes, no retry.
   client.setQueryDefaults(USER_QUERY_KEY, {
     queryFn: getQueryFn({ on401: 'returnNull' }),
     staleTime: USER_STALE_TIME,

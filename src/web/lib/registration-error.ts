@@ -10,7 +10,7 @@ export interface RegistrationErrorOutcome {
 const EMAIL_IN_TEXT = /[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}/i;
 const NAME_IN_TEXT = /(?:welcome back|hi|hello),?\s+([\p{L}][\p{L}'’-]*)/iu;
 
-/** Spec §8: "the email and firstName are taken from the message text" of an "already exists" answer. */
+/** The email and first name, taken from the message text of an "already exists" answer. */
 export function extractExistingAccount(message: string): { email?: string; firstName?: string } {
   const email = EMAIL_IN_TEXT.exec(message)?.[0];
   const firstName = NAME_IN_TEXT.exec(message)?.[1];
@@ -18,7 +18,7 @@ export function extractExistingAccount(message: string): { email?: string; first
 }
 
 /**
- * Spec §8, registration failures, in the order the catalogue lists them:
+ * Registration failures, checked in this order:
  * 409 + login_required → Account Found (server message), switch with existingUser;
  * 400 + switch_to_login → Account Exists ("Please sign in with your existing account."), switch;
  * a message containing "already exists" → switch with a welcome-back toast;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getPaymentHref, SUBSCRIPTION_BANNER_TEXT, SUBSCRIPTION_BLOCKED_COPY } from '@/lib/subscription-copy';
 
 describe('subscription copy', () => {
-  it('gives each problem kind the spec §4 button', () => {
+  it('gives each problem kind its own button', () => {
     expect(SUBSCRIPTION_BLOCKED_COPY.expired.action).toBe('Renew Subscription');
     expect(SUBSCRIPTION_BLOCKED_COPY.cancelled.action).toBe('Reactivate Subscription');
     expect(SUBSCRIPTION_BLOCKED_COPY.past_due.action).toBe('Update Payment');
@@ -11,7 +11,7 @@ describe('subscription copy', () => {
     expect(SUBSCRIPTION_BLOCKED_COPY.free_plan.action).toBe('Choose Plan & Pay');
   });
 
-  it('uses the spec §8 banner texts as the bodies', () => {
+  it('uses the banner texts as the bodies', () => {
     expect(SUBSCRIPTION_BANNER_TEXT).toEqual({
       incomplete: 'Your payment is incomplete. Complete payment to access premium features.',
       expired: 'Your subscription has expired. Renew to continue accessing premium features.',

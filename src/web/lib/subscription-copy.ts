@@ -3,7 +3,7 @@ import type { SubscriptionIssue } from '@shared/subscription';
 
 export type BlockingIssue = Exclude<SubscriptionIssue, null>;
 
-/** Spec §8 "Subscription banners", word for word. */
+/** The subscription banners' texts, one per problem. */
 export const SUBSCRIPTION_BANNER_TEXT: Record<Exclude<BlockingIssue, 'free_plan'>, string> = {
   incomplete: 'Your payment is incomplete. Complete payment to access premium features.',
   expired: 'Your subscription has expired. Renew to continue accessing premium features.',
@@ -17,7 +17,7 @@ export interface BlockedCopy {
   action: string;
 }
 
-/** Spec §4 "Problem kinds and buttons"; the bodies are the §8 banner texts. */
+/** The blocked screen's title and button for each problem kind; the bodies are the banner texts. */
 export const SUBSCRIPTION_BLOCKED_COPY: Record<BlockingIssue, BlockedCopy> = {
   expired: {
     title: 'Your subscription has expired',
@@ -46,7 +46,7 @@ export const SUBSCRIPTION_BLOCKED_COPY: Record<BlockingIssue, BlockedCopy> = {
   },
 };
 
-/** Where the payment buttons lead: /payment for a paid plan, /pricing for the free plan (spec §4). */
+/** Where the payment buttons lead: /payment for a paid plan, /pricing for the free plan. */
 export function getPaymentHref(plan: PlanId, interval: BillingInterval | null | undefined): string {
   if (plan === 'free') return '/pricing';
   const params = new URLSearchParams({ plan, interval: interval ?? 'monthly' });

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** Fills and submits the sign-in side of /auth. The redirect (spec §9: after 1 s) is left to the caller. */
+/** Fills and submits the sign-in side of /auth. The redirect (after 1 s) is left to the caller. */
 export async function signInViaUi(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/auth');
   await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
@@ -9,7 +9,7 @@ export async function signInViaUi(page: Page, email: string, password: string): 
   await page.getByTestId('login-submit').click();
 }
 
-/** The notification on screen (spec §9: one at a time). */
+/** The notification on screen (only one is shown at a time). */
 export function toast(page: Page): Locator {
   return page.getByTestId('toast');
 }

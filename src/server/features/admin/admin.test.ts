@@ -228,7 +228,7 @@ describe('admin API', () => {
         payload: { role: 'data_entry', subscriptionPlan: 'professional' },
       });
       expect(response.statusCode).toBe(200);
-      // The product's name for the plan (Growth), not the spec's display-only free/premium flag.
+      // The product's name for the plan (Growth), not the display-only free/premium flag.
       expect(response.json()).toMatchObject({
         role: 'data_entry',
         subscriptionPlan: 'professional',

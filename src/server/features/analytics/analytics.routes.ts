@@ -5,7 +5,7 @@ import { errorResponses } from '../../lib/errors';
 import { requireSession } from '../../lib/http';
 import { getAnalytics } from './analytics.service';
 
-/** The subscriber's analytics page (spec §2 /analytics): the caller's own numbers only. */
+/** The subscriber's analytics page (/analytics): the caller's own numbers only. */
 export async function analyticsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;

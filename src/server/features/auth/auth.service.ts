@@ -36,8 +36,9 @@ export async function findUserByEmail({ db, email }: { db: Services['db']; email
 }
 
 /**
- * The spec's 409 login_required with `existingUser` for the welcome-back toast. The caller is anonymous,
- * so `existingUser` echoes what they sent (their email, the first name they typed) and nothing stored.
+ * The 409 with action login_required and `existingUser`, which the sign-up screen turns into a switch to
+ * sign in and a welcome-back toast. The caller is anonymous, so `existingUser` echoes what they sent
+ * (their email, the first name they typed) and nothing stored.
  */
 function existingAccountError(sent: { email: string; firstName: string }) {
   return new AppError('conflict', 'An account with this email already exists. Please sign in instead.', {

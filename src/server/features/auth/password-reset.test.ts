@@ -194,7 +194,7 @@ describe('password reset', () => {
     expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(200);
   });
 
-  it('refuses a short new password with the spec message', async () => {
+  it('refuses a short new password with the too-short message', async () => {
     const response = await reset('any-token-0123456789', 'abc');
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe(MESSAGES.passwordTooShort);

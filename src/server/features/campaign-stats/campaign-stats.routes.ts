@@ -27,7 +27,7 @@ import {
 } from './campaign-stats.service';
 import { getUserStats, listRecentCampaigns, listRecentNewsletters } from './dashboard.service';
 
-/** The campaign page's data and the dashboard's numbers (spec §2, §7). */
+/** The campaign page's data and the dashboard's numbers (stat cards, recent campaigns and newsletters). */
 export async function campaignStatsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;

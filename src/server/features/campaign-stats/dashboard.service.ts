@@ -15,7 +15,7 @@ import { countRecipients } from '../plans/plan-access.service';
 import { countsByCampaign } from './campaign-stats.service';
 
 /*
- * The dashboard's stat cards and recent lists (spec §2 Dashboard, §7 /api/user/stats and
+ * The dashboard's stat cards and recent lists (GET /api/user/stats and
  * /api/user/{campaigns,newsletters}/recent). "This month" is the calendar month in UTC, the same month
  * the plan's per-month limits count.
  */

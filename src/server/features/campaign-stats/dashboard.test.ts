@@ -50,7 +50,7 @@ async function seedNewsletter(
 }
 
 describe('percentString', () => {
-  it('reads like the spec: one decimal at most, 0% when nothing was sent', () => {
+  it('reads like "42.5%": one decimal at most, 0% when nothing was sent', () => {
     expect(percentString(0, 0)).toBe('0%');
     expect(percentString(1, 2)).toBe('50%');
     expect(percentString(17, 40)).toBe('42.5%');

@@ -70,7 +70,7 @@ export async function campaignsRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // Spec §7: the signed-in user's campaigns (not archived).
+  // The signed-in user's campaigns (not archived).
   app.get(
     '/api/user/campaigns',
     { schema: { tags, response: { 200: z.array(campaignListItemSchema), ...errors } } },

@@ -210,7 +210,7 @@ export async function listCampaigns(options: {
   });
 }
 
-/** Spec §6: campaigns created this calendar month count against the plan's campaign limit. */
+/** Campaigns created this calendar month count against the plan's campaign limit; super admins have none. */
 export async function assertCampaignAllowance(options: { db: Database; actor: CampaignActor }) {
   if (options.actor.role === 'super_admin') return;
   const [row] = await options.db

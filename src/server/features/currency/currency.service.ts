@@ -22,7 +22,7 @@ export interface RatesCache {
 
 /**
  * Display-currency rates keyed on NGN, from a public rate file (`{ "date": …, "ngn": { "usd": 0.00065, … } }`),
- * cached in memory for an hour; the spec's fallback rates when the file cannot be fetched or read.
+ * cached in memory for an hour; the fixed FALLBACK_RATES when the file cannot be fetched or read.
  * Concurrent callers share one fetch.
  */
 export function createRatesCache(options: {

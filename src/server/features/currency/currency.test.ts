@@ -51,7 +51,7 @@ describe('currency rates', () => {
     rates.respondWith(LIVE_FILE);
   });
 
-  it('falls back to the spec rates when the file cannot be fetched', async () => {
+  it('falls back to the fixed rates when the file cannot be fetched', async () => {
     const offline = await createTestApp({ CURRENCY_RATES_URL: 'http://127.0.0.1:9/ngn.json' });
     try {
       const response = await offline.inject({ method: 'GET', url: '/api/currency/rates' });

@@ -33,7 +33,7 @@ import {
 import { sendReceipt } from './billing-mail.service';
 import { type PaystackTransaction, PaystackUnavailableError } from './paystack.client';
 
-/** Timestamp-based and unguessable (spec §7: "a timestamp-based reference"). */
+/** A payment reference: timestamp-based, so references sort by time, and unguessable. */
 export function newReference(prefix = 'tmb'): string {
   return `${prefix}_${now().getTime().toString(36)}_${randomBytes(8).toString('hex')}`;
 }

@@ -386,7 +386,7 @@ describe('payments API', () => {
       expect(await userRow(ctx.app, user.user.id)).toMatchObject({ subscriptionPlan: 'free' });
     });
 
-    it('validates the spec payload', async () => {
+    it('validates the activation payload', async () => {
       const user = await createUser(ctx.app);
       const bad = [
         [{ planId: 'starter', interval: 'monthly' }, 'A payment reference is required.'],

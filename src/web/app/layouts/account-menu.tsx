@@ -17,7 +17,7 @@ import {
 import { useInboxCounts } from '@/features/inbox/api/inbox';
 import { useAuth } from '@/hooks/use-auth';
 
-/** Spec §2: the label reads Super Admin or Data Entry Officer for those roles; subscribers see their plan. */
+/** The label reads Super Admin or Data Entry Officer for those roles; subscribers see their plan. */
 export function getAccountLabel(user: Pick<User, 'role' | 'subscriptionPlan'>): string {
   if (user.role === 'super_admin' || user.role === 'data_entry') return ROLE_LABELS[user.role];
   return `${PLAN_NAMES[user.subscriptionPlan]} Plan`;
@@ -37,7 +37,7 @@ export function AccountMenu({ user }: { user: User }) {
   const { logoutMutation } = useAuth();
   const name = getDisplayName(user);
   const label = getAccountLabel(user);
-  // Data entry officers only reach /data-entry and /help (spec §6), so their menu has no account pages.
+  // Data entry officers only reach /data-entry and /help, so their menu has no account pages.
   const showAccountPages = user.role !== 'data_entry';
   const showInbox = user.role === 'user';
   const unread = useInboxCounts(showInbox).data?.unread ?? 0;

@@ -7,7 +7,7 @@ import type { ViewMode } from '@/app/view-mode';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
-/** Spec §2: only super admins get the switch between the user and admin dashboards. */
+/** Only super admins get the switch between the user and admin dashboards. */
 function ViewSwitcher({ viewMode }: { viewMode: ViewMode }) {
   const options = [
     { mode: 'user' as const, label: 'User Dashboard', to: '/dashboard', icon: LayoutDashboard },

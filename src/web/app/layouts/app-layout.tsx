@@ -37,7 +37,7 @@ function useScrollToHash(hash: string, pathname: string) {
 }
 
 /**
- * Every signed-in route renders here: the route guard of spec §6 first (redirects, or the
+ * Every signed-in route renders here: the role and subscription guard first (redirects, or the
  * subscription-blocked screen in place of the page), then the sidebar, header and page.
  */
 export function AppLayout({ children }: { children?: ReactNode } = {}) {
@@ -62,7 +62,7 @@ export function AppLayout({ children }: { children?: ReactNode } = {}) {
 
   const viewMode = getViewMode(pathname, user.role);
 
-  // Spec §9's tooltip timings (700 ms, 300 ms to skip): tooltips live in the signed-in app only, so their
+  // The tooltip timings (700 ms, 300 ms to skip): tooltips live in the signed-in app only, so their
   // provider (and Radix's positioning code) stays out of the public pages' first load.
   return (
     <TooltipProvider delayDuration={700} skipDelayDuration={300}>

@@ -107,7 +107,7 @@ function FlatNav({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => v
 }
 
 /**
- * The signed-in navigation (spec §2 Layout): the admin menu in admin view, the data entry menu for data
+ * The signed-in navigation: the admin menu in admin view, the data entry menu for data
  * entry officers, the subscriber menu otherwise. Used by the desktop sidebar and the mobile drawer.
  */
 export function SidebarNav({

@@ -4,9 +4,9 @@ import { FullPageLoader } from '@/components/page-loader';
 import { useAuth } from '@/hooks/use-auth';
 
 /**
- * Spec §2 lists the billing routes (/pricing, /payment, /checkout, /payment-success, /complete-signup)
- * among both the public and the signed-in routes: a visitor sees them in the marketing frame, a signed-in
- * user inside the app shell (whose guard applies the role rules of spec §6).
+ * The billing routes (/pricing, /payment, /checkout, /payment-success, /complete-signup) are both public
+ * and signed-in routes: a visitor sees them in the marketing frame, a signed-in user inside the app shell
+ * (whose guard applies the role rules).
  */
 export function SessionLayout() {
   const { user, isLoading } = useAuth();

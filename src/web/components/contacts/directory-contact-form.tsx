@@ -57,7 +57,7 @@ export function toDirectoryFormValues(contact: DirectoryContact): DirectoryConta
   };
 }
 
-/** Spec words for the 409 of a duplicate email, and the contact the server found. */
+/** The words for the 409 of a duplicate email, and the contact the server found. */
 export const DUPLICATE_EMAIL_TEXT = 'This email already exists in the directory';
 
 export function readDuplicate(error: unknown): DirectoryContact | undefined {

@@ -10,7 +10,7 @@ interface FooterLink {
   to?: string;
 }
 
-/** Spec §2: the footer's Platform, Support and Legal groups. Blog is a placeholder with no target. */
+/** The footer's Platform, Support and Legal groups. Blog is a placeholder with no target. */
 export const FOOTER_GROUPS: { title: string; links: FooterLink[] }[] = [
   {
     title: 'Platform',

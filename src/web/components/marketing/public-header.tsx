@@ -7,7 +7,7 @@ import { CurrencySelector } from '@/components/currency-selector';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
-/** Spec §2: the public header's links, in order. */
+/** The public header's links, in order: Features, Templates, Pricing, Docs, Support (/help). */
 export const PUBLIC_NAV_LINKS = [
   { label: 'Features', to: '/features' },
   { label: 'Templates', to: '/templates' },

@@ -5,7 +5,7 @@ import type * as React from 'react';
 
 import { cn } from '@/lib/utils';
 
-/** Spec §9: notifications are swiped away to the right past a 50 px threshold. */
+/** Notifications are swiped away to the right past a 50 px threshold. */
 function ToastProvider({
   swipeDirection = 'right',
   swipeThreshold = 50,

@@ -3,7 +3,7 @@ import type * as React from 'react';
 
 import { cn } from '@/lib/utils';
 
-/** Spec §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. */
+/** Tooltips open after 700 ms; moving between triggers within 300 ms skips the delay: the product's timing rule. */
 function TooltipProvider({
   delayDuration = 700,
   skipDelayDuration = 300,

@@ -4,7 +4,7 @@ import { getJson } from '@/lib/http';
 
 export const devMailboxQueryKey = ['/api/admin/dev-mailbox'] as const;
 
-/** Auto-refresh applies to this list only (the app's default is never to poll, spec §9). */
+/** Auto-refresh applies to this list only (the app's queries never poll by default). */
 export const DEV_MAILBOX_REFRESH_MS = 5_000;
 
 export function useDevMailbox() {

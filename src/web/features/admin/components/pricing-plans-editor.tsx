@@ -116,7 +116,7 @@ export function diffPlan(
   return { changes: changes as AdminUpdatePricingPlan };
 }
 
-/** Spec §3 Pricing plan: prices in naira (sent as kobo) and limits per plan, edited by a super admin. */
+/** The pricing plans: prices in naira (sent as kobo) and limits per plan, edited by a super admin. */
 export function PricingPlansEditor() {
   const plansQuery = useAdminPricingPlans();
   if (plansQuery.isError) {

@@ -29,7 +29,7 @@ const ALL = 'all';
 function formatTime(iso: string): string {
   return new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(iso));
 }
-/** Spec §2 /admin/orders: every payment attempt, filterable, exportable, with refunds recorded. */
+/** /admin/orders: every payment attempt, filterable, exportable, with refunds recorded. */
 export default function AdminOrdersPage() {
   const list = useUrlListState(ORDER_LIST);
   const { state, update } = list;

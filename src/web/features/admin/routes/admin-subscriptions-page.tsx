@@ -48,7 +48,7 @@ const STATE_LABEL: Record<string, string> = {
   expired: 'Expired',
 };
 
-/** Spec §2 /admin/subscriptions: paid subscriptions by state, MRR and churn, manual extensions, and plan prices. */
+/** /admin/subscriptions: paid subscriptions by state, MRR and churn, manual extensions, and plan prices. */
 export default function AdminSubscriptionsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = readSubscriptionsTab(searchParams);

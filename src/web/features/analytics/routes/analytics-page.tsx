@@ -51,7 +51,7 @@ function NothingSentYet() {
   );
 }
 
-/** Spec §2 /analytics: sent, opened, clicked, replied, conversions, revenue and ROI over a period. */
+/** /analytics: sent, opened, clicked, replied, conversions, revenue and ROI over a period. */
 export default function AnalyticsPage() {
   const [params, setParams] = useSearchParams();
   const days = readPeriod(params.get('days'));

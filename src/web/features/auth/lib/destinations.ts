@@ -8,7 +8,7 @@ export interface AuthUrlParams {
   plan: PlanId | null;
   interval: BillingInterval;
   /**
-   * Spec §2: `mode=signup`, an email or a plan in the URL open the create-account side; `mode=login` (the
+   * `mode=signup`, an email or a plan in the URL open the create-account side; `mode=login` (the
    * payment screen's "Please Sign In") opens sign in even with a plan.
    */
   startOnSignUp: boolean;
@@ -32,7 +32,7 @@ export function paymentPath(plan: PlanId, interval: BillingInterval, returning =
 }
 
 /**
- * Spec §4: where sign-in leads when no payment is pending. Data entry officers and super admins go to their
+ * Where sign-in leads when no payment is pending. Data entry officers and super admins go to their
  * own dashboards; a subscriber who arrived with a paid plan in the URL goes to pay for it, else /dashboard.
  */
 export function destinationAfterSignIn(role: Role, plan: PlanId | null, interval: BillingInterval): string {
@@ -40,7 +40,7 @@ export function destinationAfterSignIn(role: Role, plan: PlanId | null, interval
   return getRoleHome(role);
 }
 
-/** Spec §4: after registration a paid plan goes to /payment, anything else to /dashboard. */
+/** After registration a paid plan goes to /payment, anything else to /dashboard. */
 export function destinationAfterRegistration(plan: PlanId | null, interval: BillingInterval): string {
   return plan && plan !== 'free' ? paymentPath(plan, interval) : '/dashboard';
 }

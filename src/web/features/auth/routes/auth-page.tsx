@@ -34,7 +34,7 @@ import {
 
 type Mode = 'login' | 'register';
 
-/** Spec §9: redirect delays after sign-in. */
+/** Redirect delays after sign-in: 1 s normally, 1.5 s when a payment is still needed. */
 const SIGN_IN_REDIRECT_MS = 1000;
 const PAYMENT_REDIRECT_MS = 1500;
 
@@ -71,7 +71,7 @@ export default function AuthPage() {
     };
   }, []);
 
-  // Spec §4 browser storage: the chosen plan travels to the payment screen.
+  // The chosen plan travels to the payment screen in browser storage (selectedPlan, selectedInterval).
   useEffect(() => {
     if (params.plan) {
       localStorage.setItem('selectedPlan', params.plan);
@@ -79,7 +79,7 @@ export default function AuthPage() {
     }
   }, [params.plan, params.interval]);
 
-  // Spec §8: registration that finds an existing account switches to sign in with the email filled in.
+  // Registration that finds an existing account switches to sign in with the email filled in.
   useEffect(() => {
     function onSwitch(event: Event) {
       const { email } = (event as CustomEvent<SwitchToLoginDetail>).detail ?? {};
@@ -147,7 +147,7 @@ export default function AuthPage() {
           toast({ title: 'Account created!', description: `Welcome to Tambari, ${created.firstName}!` });
           if (params.plan && params.plan !== 'free') {
             // The chosen plan is recorded on the account (status incomplete until paid), so a later sign-in
-            // brings the user back to finish paying (spec §4 needsPayment). The payment screen works even if
+            // brings the user back to finish paying (needsPayment). The payment screen works even if
             // this fails, so a failure only costs that reminder.
             try {
               const res = await apiRequest('POST', '/api/subscription/select-plan', {

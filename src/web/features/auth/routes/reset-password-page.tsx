@@ -18,7 +18,7 @@ import { getErrorMessage, getErrorStatus } from '@/lib/errors';
 
 import { AuthShell } from '../components/auth-shell';
 
-/** Spec §9 style delay before leaving for sign in, so the success toast can be read. */
+/** A delay before leaving for sign in, like the sign-in redirects, so the success toast can be read. */
 const RESET_REDIRECT_MS = 1500;
 
 const resetFormSchema = z

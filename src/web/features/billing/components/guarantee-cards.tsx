@@ -10,7 +10,7 @@ interface Guarantee {
 }
 
 /**
- * Spec §2 puts three testimonial cards beside the payment. Quotes from customers who do not exist would
+ * The payment screen has three cards where testimonials would go. Quotes from customers who do not exist would
  * mislead a buyer at the moment they pay, so the cards carry three promises the product keeps instead.
  */
 const GUARANTEES: Guarantee[] = [

@@ -4,7 +4,7 @@ import { useCapabilities } from '@/hooks/use-capabilities';
 import { includedInAllPlans } from '@/lib/billing';
 import { cn } from '@/lib/utils';
 
-/** Spec §2: what every plan includes. */
+/** What every plan includes, listed on the pricing and payment screens. */
 export function IncludedFeatures({ className, columns = 2 }: { className?: string; columns?: 1 | 2 | 4 }) {
   const capabilities = useCapabilities();
   return (

@@ -1,4 +1,4 @@
-/** Spec §8: the payment toasts, word for word. */
+/** The payment toasts' titles and texts: fixed product copy, matched exactly by the e2e tests. */
 export const PAYMENT_TOASTS = {
   invalidLink: {
     title: 'Invalid Payment Link',
@@ -17,5 +17,5 @@ export const PAYMENT_TOASTS = {
   cancelled: { title: 'Payment Cancelled', description: 'You can retry payment anytime.' },
 } as const;
 
-/** Spec §9: the redirect after a successful activation. */
+/** The redirect after a successful activation waits 1.5 s, so the success toast can be read. */
 export const ACTIVATION_REDIRECT_MS = 1500;

@@ -13,7 +13,7 @@ export function upgradeHref(plan: PlanId, interval: BillingInterval): string {
 }
 
 /**
- * What a plan's button on /pricing does (spec §2/§4). Signed out: sign up with the plan in the URL.
+ * What a plan's button on /pricing does. Signed out: sign up with the plan in the URL.
  * Signed in: a paid plan goes to /payment (an upgrade there is prorated by the server); Free goes to the
  * dashboard, or takes an unpaid account back to Free. A running paid subscription changes down (or
  * between intervals) on /upgrade, where the change waits for the period end.

@@ -13,14 +13,14 @@ import { ACTIVATION_REDIRECT_MS, PAYMENT_TOASTS } from './messages';
 export type CheckoutPhase = 'idle' | 'loading' | 'open' | 'verifying' | 'done' | 'failed';
 
 export interface CheckoutOptions {
-  /** Where to go 1.5 s after activation (spec §4/§9). */
+  /** Where to go 1.5 s after activation. */
   redirectTo: string;
   successTitle: (response: ActivateSubscriptionResponse) => string;
   successDescription: (response: ActivateSubscriptionResponse) => string;
 }
 
 /**
- * The browser half of a Paystack payment (spec §4): load the inline script the server names, open the popup
+ * The browser half of a Paystack payment: load the inline script the server names, open the popup
  * on the transaction the server created, and on success ask the server to verify and activate.
  */
 export function usePaystackCheckout(options: CheckoutOptions) {

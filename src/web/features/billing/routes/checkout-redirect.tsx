@@ -1,6 +1,6 @@
 import { Navigate, useLocation } from 'react-router';
 
-/** Spec §2 /checkout: an older link to the payment screen; the query (plan, interval) is kept. */
+/** /checkout: an older link to the payment screen; the query (plan, interval) is kept. */
 export default function CheckoutRedirect() {
   const { search } = useLocation();
   return <Navigate to={`/payment${search}`} replace />;

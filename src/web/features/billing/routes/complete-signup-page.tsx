@@ -25,7 +25,7 @@ import { PlanPrice } from '../components/plan-price';
 import { findPendingChoice } from '../lib/pending-choice';
 
 /**
- * Spec §2 /complete-signup: a signed-in user who chose a paid plan and has not paid sees what is waiting
+ * /complete-signup: a signed-in user who chose a paid plan and has not paid sees what is waiting
  * and a Complete Payment button; everyone else goes to the dashboard.
  */
 export default function CompleteSignupPage() {

@@ -53,7 +53,7 @@ function authHref(plan: string, interval: BillingInterval): string {
 }
 
 /**
- * Spec §2/§4 /payment: the plan and interval come from the URL (monthly by default). A missing plan goes
+ * /payment: the plan and interval come from the URL (monthly by default). A missing plan goes
  * back to /pricing, Free to /dashboard, a signed-out visitor to /auth with the plan kept. Pay asks the
  * server to initialize a Paystack transaction, opens the popup on it and activates on success.
  */
@@ -72,7 +72,7 @@ export default function PaymentPage() {
   const invalid = !params.plan;
   const signedOut = !userLoading && !user;
 
-  // Spec §4/§8: the redirects that come with a toast run once, however often the page renders.
+  // The redirects that come with a toast run once, however often the page renders.
   useEffect(() => {
     if (handled.current) return;
     if (invalid) {
@@ -86,7 +86,7 @@ export default function PaymentPage() {
     }
   }, [invalid, signedOut, params.plan, params.interval, navigate]);
 
-  // Spec §3 browser storage: the plan being paid for is remembered (the complete-signup screen reads it).
+  // The plan being paid for is remembered in browser storage (the complete-signup screen reads it).
   useEffect(() => {
     if (params.plan && params.plan !== 'free') saveSelectedPlan(params.plan, params.interval);
   }, [params.plan, params.interval]);

@@ -22,7 +22,7 @@ const POLL_MS = 3000;
 const POLL_FOR_MS = 90_000;
 
 /**
- * Spec §2 /payment-success: the confirmation after a payment, read from `?reference=`. The plan shown is the
+ * /payment-success: the confirmation after a payment, read from `?reference=`. The plan shown is the
  * one the server has activated (GET /api/user); while a payment is still settling the screen keeps looking.
  */
 export default function PaymentSuccessPage() {

@@ -59,8 +59,8 @@ function savingsLabel(plans: PricingPlan[] | undefined): string | undefined {
 }
 
 /**
- * Spec §2 /pricing: the four plans from GET /api/pricing-plans, a monthly/annual switch with the annual
- * saving, each plan's limits and a "Choose plan" that leads to sign-up or to payment (spec §4).
+ * /pricing: the four plans from GET /api/pricing-plans, a monthly/annual switch with the annual
+ * saving, each plan's limits and a "Choose plan" that leads to sign-up or to payment.
  */
 export default function PricingPage() {
   const figure = directoryFigure(useDirectoryStats().data);

@@ -48,7 +48,7 @@ import { useCancelSubscription, useReactivateSubscription } from '../api/payment
 import { PlansError } from '../components/plans-error';
 import { ReceiptDialog } from '../components/receipt-dialog';
 
-/** Spec §2 /subscription (Billing in the account menu): the plan, its state, renewals and receipts. */
+/** /subscription (Billing in the account menu): the plan, its state, renewals and receipts. */
 export default function SubscriptionPage() {
   const subscriptionQuery = useSubscription();
   const historyQuery = usePaymentHistory();

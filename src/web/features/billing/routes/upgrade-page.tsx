@@ -60,7 +60,7 @@ const ACTION_LABEL: Record<PlanChangeKind, string> = {
 };
 
 /**
- * Spec §2 /upgrade: the plans side by side with the current one marked. Moving up is paid today with a
+ * /upgrade: the plans side by side with the current one marked. Moving up is paid today with a
  * credit for the unused time (the server computes it); moving down waits for the end of the paid period.
  */
 export default function UpgradePage() {

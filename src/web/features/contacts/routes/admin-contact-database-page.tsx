@@ -194,7 +194,7 @@ function describeBulk(result: BulkResult, verb: string): string {
   return result.skipped > 0 ? `${done} ${formatNumber(result.skipped)} skipped.` : done;
 }
 
-/** Spec §2: /admin/contact-database, the super admin's view of the whole directory. */
+/** /admin/contact-database, the super admin's view of the whole directory. */
 export default function AdminContactDatabasePage() {
   const [filters, setFilters] = useState<AdminDirectoryFilters>(EMPTY_ADMIN_FILTERS);
   const [sort, setSort] = useState<LeadSort>('newest');

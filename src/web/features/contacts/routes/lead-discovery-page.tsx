@@ -26,7 +26,7 @@ function useBrowseState() {
   return [state, update] as const;
 }
 
-/** Spec §2: /lead-discovery (Browse Contacts), with the user's lists and suppression list beside it. */
+/** /lead-discovery (Browse Contacts), with the user's lists and suppression list beside it. */
 export default function LeadDiscoveryPage() {
   const [state, update] = useBrowseState();
 

@@ -51,7 +51,7 @@ function useStepsDone(): Record<StepId, boolean> {
   };
 }
 
-/** Spec §1 "Quick setup": the three steps from sign-up to a first campaign, each ticked once done. */
+/** Quick setup: the three steps from sign-up to a first campaign, each ticked once done. */
 export function GettingStartedCard() {
   const done = useStepsDone();
   const remaining = STEPS.filter((step) => !done[step.id]).length;

@@ -33,7 +33,7 @@ export function PlanStatusCard({ user }: { user: User }) {
     user.subscriptionCurrentPeriodEnd,
   );
   const periodEnd = !free ? user.subscriptionCurrentPeriodEnd : null;
-  // Spec §6: a paid plan's limits come from the plan endpoint; the free plan shows the spec's defaults.
+  // A paid plan's limits come from the plan endpoint; the free plan shows its fixed defaults.
   const planQuery = useQuery<UserPlan>({ queryKey: ['/api/user/plan'], enabled: !free, staleTime: 0 });
   const limits = planLimitRows(user.subscriptionPlan, free ? undefined : planQuery.data);
   const limitsLoading = !free && planQuery.isPending;

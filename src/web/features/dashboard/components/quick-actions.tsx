@@ -68,7 +68,7 @@ const UPGRADE: QuickAction = {
   highlight: true,
 };
 
-/** Spec §2: the Upgrade to Premium action shows only on the free plan. */
+/** The Upgrade to Premium action shows only on the free plan. */
 export function QuickActions({ freePlan }: { freePlan: boolean }) {
   const actions = freePlan ? [...ACTIONS, UPGRADE] : ACTIONS;
   return (

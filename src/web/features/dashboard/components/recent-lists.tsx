@@ -89,7 +89,7 @@ function RecentCard(props: {
   );
 }
 
-/** Spec §2: up to 5 recent campaigns, with an empty state and a create button. */
+/** Up to 5 recent campaigns, with an empty state and a create button. */
 export function RecentCampaignsCard() {
   const query = useQuery<RecentCampaign[]>({ queryKey: ['/api/user/campaigns/recent'] });
   return (
@@ -161,7 +161,7 @@ export function RecentCampaignsCard() {
   );
 }
 
-/** Spec §2: up to 5 recent newsletters, with an empty state and a create button. */
+/** Up to 5 recent newsletters, with an empty state and a create button. */
 export function RecentNewslettersCard() {
   const query = useQuery<RecentNewsletter[]>({ queryKey: ['/api/user/newsletters/recent'] });
   return (

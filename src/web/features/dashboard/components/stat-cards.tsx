@@ -59,7 +59,7 @@ function StatCard({ id, title, value, note, icon: Icon, href, badge }: StatCardP
   );
 }
 
-/** Spec §2 Dashboard: Available Contacts, Newsletters Sent this month, Campaigns Sent this month. */
+/** The dashboard's stat cards: Available Contacts, Newsletters Sent this month, Campaigns Sent this month. */
 export function StatCards() {
   const stats = useQuery<UserStats>({ queryKey: ['/api/user/stats'] });
   const directory = useDirectoryStats();

@@ -30,7 +30,7 @@ describe('planBadgeLabel', () => {
 });
 
 describe('planLimitRows', () => {
-  it('lists the spec defaults of the free plan', () => {
+  it('lists the fixed defaults of the free plan', () => {
     expect(planLimitRows('free').map((row) => row.value)).toEqual([
       '5 per month',
       '3 per month',
@@ -43,7 +43,7 @@ describe('planLimitRows', () => {
     expect(planLimitRows('starter').map((row) => row.value)).toEqual(['All countries', 'All categories']);
   });
 
-  it("reads a paid plan's limits from the plan endpoint; -1 or missing is Unlimited (spec §6)", () => {
+  it("reads a paid plan's limits from the plan endpoint; -1 or missing is Unlimited", () => {
     const rows = planLimitRows('starter', { newsletterLimit: 20, campaignLimit: -1, recipientLimit: 10000 });
     expect(rows.map((row) => [row.label, row.value])).toEqual([
       ['Newsletters', '20 per month'],

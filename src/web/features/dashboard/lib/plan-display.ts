@@ -1,6 +1,6 @@
 import { PLAN_NAMES, type PlanId } from '@shared/plans';
 
-/** Spec §2: the welcome header greets the user by the part of the email before the @ sign. */
+/** The welcome header greets the user by the part of the email before the @ sign. */
 export function emailHandle(email: string): string {
   const at = email.indexOf('@');
   const handle = at === -1 ? email : email.slice(0, at);
@@ -36,12 +36,12 @@ export function welcomeWord({
 
 export const greetedKey = (userId: string) => `tambari.greeted.${userId}`;
 
-/** Spec §3: `plan` is display only (free or premium); it drives the badge. */
+/** `plan` is display only (free or premium); it drives the badge. */
 export function planBadgeLabel(plan: 'free' | 'premium'): string {
   return plan === 'premium' ? 'Premium Plan' : 'Free Plan';
 }
 
-/** Spec §9 free defaults. A paid plan's numeric limits come from the plan endpoint of the analytics issue. */
+/** The free plan's fixed limits. A paid plan's numeric limits come from the plan endpoint. */
 export const FREE_PLAN_LIMITS = { newsletters: 5, campaigns: 3, countries: 1, categories: 1 } as const;
 
 export interface PlanLimitRow {
@@ -49,7 +49,7 @@ export interface PlanLimitRow {
   value: string;
 }
 
-/** Spec §3 Plan info / §6: a paid plan's limits from GET /api/user/plan; -1 or a missing value is unlimited. */
+/** A paid plan's limits from GET /api/user/plan; -1 or a missing value is unlimited. */
 export interface PlanLimits {
   newsletterLimit?: number | null;
   campaignLimit?: number | null;
@@ -109,7 +109,7 @@ function humanise(value: string): string {
 
 /**
  * The subscription status as a user reads it. The free plan needs no payment, so it is always active;
- * an active paid plan whose period has ended is shown as expired (spec §4).
+ * an active paid plan whose period has ended is shown as expired.
  */
 export function subscriptionStatusDisplay(
   plan: PlanId,

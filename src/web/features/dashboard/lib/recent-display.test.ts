@@ -7,7 +7,7 @@ import {
 } from './recent-display';
 
 describe('newsletterStatusBadge', () => {
-  it('shows sent and scheduled, and anything else as draft (spec §3)', () => {
+  it('shows sent and scheduled, and anything else as draft', () => {
     expect(newsletterStatusBadge('sent')).toEqual({ label: 'Sent', tone: 'success' });
     expect(newsletterStatusBadge('scheduled').label).toBe('Scheduled');
     expect(newsletterStatusBadge('draft').label).toBe('Draft');

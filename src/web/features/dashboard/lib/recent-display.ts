@@ -12,7 +12,7 @@ function humanise(value: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/** Spec §3 Recent campaign: completed, active, and the other statuses by name. */
+/** A recent campaign's badge: completed, active, and the other statuses by name. */
 export function campaignStatusBadge(status: string): StatusBadge {
   if (status === 'completed') return { label: 'Completed', tone: 'secondary' };
   if (status === 'active') return { label: 'Active', tone: 'success' };
@@ -21,7 +21,7 @@ export function campaignStatusBadge(status: string): StatusBadge {
   return { label: humanise(status || 'draft'), tone: 'outline' };
 }
 
-/** Spec §3 Recent newsletter: sent, scheduled; anything else is shown as draft (sending reads as sent). */
+/** A recent newsletter's badge: sent, scheduled; anything else is shown as draft (sending reads as sent). */
 export function newsletterStatusBadge(status: string): StatusBadge {
   if (status === 'sent' || status === 'sending')
     return { label: status === 'sent' ? 'Sent' : 'Sending', tone: 'success' };

@@ -23,7 +23,7 @@ function DashboardSkeleton() {
   );
 }
 
-/** Spec §2 Dashboard: welcome, three stat cards, quick actions, plan status and the recent lists. */
+/** The dashboard: welcome, three stat cards, quick actions, plan status and the recent lists. */
 export default function DashboardPage() {
   const { user } = useAuth();
   if (!user) return <DashboardSkeleton />;

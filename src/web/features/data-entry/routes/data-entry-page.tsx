@@ -9,7 +9,7 @@ import { AddContactCard } from '../components/add-contact-card';
 import { StatsCards } from '../components/stats-cards';
 import { VerificationQueue } from '../components/verification-queue';
 
-/** Spec §2: /data-entry, the data entry officer's home: today's numbers, Add contact, the queue. */
+/** /data-entry, the data entry officer's home: today's numbers, Add contact, the queue. */
 export default function DataEntryPage() {
   const { user } = useAuth();
   const queryClient = useQueryClient();

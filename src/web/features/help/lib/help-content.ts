@@ -1,5 +1,5 @@
 /*
- * The help centre's text (spec §2 /help and /knowledge-base). Every answer describes what the product
+ * The help centre's text (/help and /knowledge-base). Every answer describes what the product
  * really does; where a figure is a default an administrator can change, the answer says so.
  */
 

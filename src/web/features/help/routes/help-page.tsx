@@ -10,7 +10,7 @@ import { cn } from '@/lib/utils';
 import { FAQ, GETTING_STARTED } from '../lib/help-content';
 
 /**
- * Spec §2 /help and /knowledge-base (public, and inside the app when signed in): a getting-started
+ * /help and /knowledge-base (public, and inside the app when signed in): a getting-started
  * guide, the questions subscribers ask most, and how to reach a person.
  */
 export default function HelpPage() {

@@ -13,7 +13,7 @@ import { overallState, statusComponents } from '../lib/system-status';
 
 const STATE_LABEL = { operational: 'Operational', degraded: 'Degraded' } as const;
 
-/** Spec §2 /status (public, and inside the app when signed in): the live checks of GET /api/health. */
+/** /status (public, and inside the app when signed in): the live checks of GET /api/health. */
 export default function StatusPage() {
   usePageMeta(PAGE_META['/status']!);
   const { user } = useAuth();

@@ -65,7 +65,7 @@ export function PageHero({
 }
 
 /**
- * The closing call to action: to pricing when signed out (spec §2's landing buttons lead there), to the
+ * The closing call to action: to pricing when signed out (where the landing page's buttons lead), to the
  * place in the app when signed in.
  */
 export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; appLabel: string }) {

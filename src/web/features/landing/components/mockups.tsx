@@ -2,7 +2,7 @@ import { CheckCircle2, Clock, MailOpen, MousePointerClick, Reply, Send } from 'l
 
 import { Badge } from '@/components/ui/badge';
 
-/* Illustrative panels for the landing page. Their figures are examples, not live data (spec §1). */
+/* Illustrative panels for the landing page. Their figures are examples, not live data. */
 
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (

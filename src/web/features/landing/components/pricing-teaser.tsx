@@ -9,7 +9,7 @@ import { useCurrency } from '@/hooks/use-currency';
 import { formatLimit, perIntervalSuffix } from '@/lib/billing';
 
 /**
- * Spec §7: GET /api/pricing-plans is used on the landing page. A compact teaser of the live plan prices
+ * The landing page's plans from GET /api/pricing-plans. A compact teaser of the live plan prices
  * (in the display currency; always charged in NGN) that leads to /pricing for the full comparison.
  */
 export function PricingTeaser() {

@@ -1,5 +1,5 @@
 /*
- * The text of the five public legal pages linked from the footer's Legal group (spec §2): privacy, terms,
+ * The text of the five public legal pages linked from the footer's Legal group: privacy, terms,
  * refunds, disclaimer and cookies. Every statement describes what the app actually does (cookies, storage,
  * payments, tracking, retention); keep it so when the product changes, and update `updated`.
  */

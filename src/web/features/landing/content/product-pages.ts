@@ -1,5 +1,5 @@
 /*
- * The public product pages linked from the header and the footer's Platform group (spec §2): one page
+ * The public product pages linked from the header and the footer's Platform group: one page
  * per capability, all drawn by routes/product-page.tsx from this content. Every claim here is something
  * the app does; keep it so when the product changes.
  */

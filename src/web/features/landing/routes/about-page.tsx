@@ -29,7 +29,7 @@ const BELIEFS = [
   },
 ];
 
-/** Spec §2 /about. */
+/** /about: what Tambari is for and the principles it keeps. */
 export default function AboutPage() {
   usePageMeta(PAGE_META['/about']!);
   return (

@@ -42,7 +42,7 @@ const CHANNELS = [
   },
 ] as const;
 
-/** Spec §2 /contact: who to write to, and where answers may already be. */
+/** /contact: who to write to, and where answers may already be. */
 export default function ContactPage() {
   usePageMeta(PAGE_META['/contact']!);
   const [topic, setTopic] = useState<ContactTopic>('support');

@@ -38,7 +38,7 @@ const ALSO_INCLUDED = [
   },
 ];
 
-/** Spec §2 /features: every capability, each linking to its own page. */
+/** /features: every capability, each linking to its own page. */
 export default function FeaturesPage() {
   usePageMeta(PAGE_META['/features']!);
   return (

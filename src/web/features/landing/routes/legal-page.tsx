@@ -8,7 +8,7 @@ import { usePathContent } from '../lib/use-path-content';
 /** The documents in the footer's order, for "Also read". */
 const ALL_DOCUMENTS = Object.keys(LEGAL_DOCUMENTS) as LegalPath[];
 
-/** Spec §2 footer, Legal: the five policies (content/legal-documents.ts), indexable (spec §2 metadata). */
+/** The footer's Legal pages: the five policies (content/legal-documents.ts), indexable by search engines. */
 export default function LegalPage() {
   const found = usePathContent(LEGAL_DOCUMENTS, '/terms');
   if (!found) return <NotFoundPage />;

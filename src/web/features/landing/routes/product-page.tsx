@@ -25,7 +25,7 @@ const VISUALS: Record<ProductVisual, () => ReactNode> = {
   analytics: () => <AnalyticsMockup />,
 };
 
-/** Spec §2 footer, Platform: one public page per capability (content/product-pages.ts). */
+/** The footer's Platform pages: one public page per capability (content/product-pages.ts). */
 export default function ProductPage() {
   const found = usePathContent(PRODUCT_PAGES, '/features');
   const stats = useDirectoryStats();

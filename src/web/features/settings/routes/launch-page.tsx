@@ -279,7 +279,7 @@ function ContactsStep({ lists }: { lists: ContactList[] | undefined }) {
 }
 
 /**
- * Spec §1 "Quick setup" (`/launch`): connect a mail server, choose contacts, create the first campaign.
+ * Quick setup (`/launch`): connect a mail server, choose contacts, create the first campaign.
  * Each step's tick comes from real data: a sender account, a contact list.
  */
 export default function LaunchPage() {

@@ -10,7 +10,7 @@ import { SenderAccountsCard } from '../components/sender-accounts/sender-account
 import { SessionsCard } from '../components/sessions-card';
 
 /**
- * Spec §2: /settings, with the #account-settings anchor on the Profile section and #sender-accounts on the
+ * /settings, with the #account-settings anchor on the Profile section and #sender-accounts on the
  * mailboxes campaigns are sent from.
  */
 export default function SettingsPage() {

@@ -13,7 +13,7 @@ import { useAdminDeleteTemplate, useAdminUpdateTemplate } from '../api/templates
 import { TemplateDetailDialog } from '../components/template-detail-dialog';
 import { TemplateFormDialog, type TemplateFormMode } from '../components/template-form-dialog';
 
-/** Spec §2 /admin/templates: super admins curate the library every user and visitor sees. */
+/** /admin/templates: super admins curate the library every user and visitor sees. */
 export default function AdminTemplatesPage() {
   const [q, setQ] = useState('');
   const [category, setCategory] = useState<TemplateCategory | ''>('');

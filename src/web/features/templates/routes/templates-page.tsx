@@ -29,7 +29,7 @@ function readCategory(value: string | null): TemplateCategory | '' {
 }
 
 /**
- * Spec §2 /templates: signed in, the library plus the user's own templates with "use" and "save as mine";
+ * /templates: signed in, the library plus the user's own templates with "use" and "save as mine";
  * signed out (public), the same published library read-only. Search, category and tab live in the URL.
  */
 export default function TemplatesPage() {
