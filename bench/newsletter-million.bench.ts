@@ -67,9 +67,11 @@ const BLOCKS = [
 
 /** The node arguments of an npm script (`tsx file` runs as `node --import tsx file`, as tsx itself does). */
 function scriptArgs(script: string): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   const words = scripts[script]!.split(/\s+/);
   if (words[0] === 'tsx') return ['--import', 'tsx', ...words.slice(1)];
   if (words[0] === 'node') return words.slice(1);
@@ -147,11 +149,11 @@ interface Sink {
 }
 
 async function startSink(expected: number): Promise<Sink> {
-  const child = fork(fileURLToPath(new URL('./newsletter-sink.ts', import.meta.url)), [
-    String(expected),
-    String(LINKS),
-    SITE,
-  ], { execArgv: ['--import', 'tsx'] });
+  const child = fork(
+    fileURLToPath(new URL('./newsletter-sink.ts', import.meta.url)),
+    [String(expected), String(LINKS), SITE],
+    { execArgv: ['--import', 'tsx'] },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`sink exited ${code}`)));
@@ -200,7 +202,11 @@ function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv): Chi
 
 async function waitFor(predicate: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;
-  while (!(await predicate().catch(() => false))) {
+  while (
+    !(await Promise.resolve()
+      .then(predicate)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -231,7 +237,9 @@ async function bareRate(sinkPort: number, total: number, raw: string): Promise<n
         { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, BARE_RAW: raw } },
       );
       return new Promise<void>((resolve, reject) =>
-        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bare sender exited ${code}`)))),
+        child.on('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`bare sender exited ${code}`)),
+        ),
       );
     }),
   );
@@ -255,6 +263,14 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   const processes: ChildProcess[] = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tambari-nl-million-'));
   const database = await openDatabase({ url: bench.url, poolSize: 4 });
+  // Stopped by hand (a long run): the processes and the database go too.
+  const interrupted = () => {
+    for (const p of processes) if (p.exitCode === null) p.kill('SIGKILL');
+    sink.close();
+    void bench.drop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     await database.migrate();
     await seedPricingPlans({ db: database.db });
@@ -280,7 +296,11 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       IMAP_IDLE_CONNECTIONS: '0',
     };
-    const web = startProcess('web', scriptArgs('start:web'), env);
+    // BENCH_WEB_PROFILE=<dir>: the web process writes a CPU profile there when it exits.
+    const webProfile = process.env.BENCH_WEB_PROFILE
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WEB_PROFILE}`]
+      : [];
+    const web = startProcess('web', [...webProfile, ...scriptArgs('start:web')], env);
     processes.push(web);
     await waitFor(async () => (await fetch(`${appUrl}/api/health`)).ok, 120_000, 'the web process');
 
@@ -362,7 +382,9 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       blocks: BLOCKS,
     });
     const seedMs = performance.now() - seedStart;
-    process.stderr.write(`seeded ${total} readers in ${LISTS} lists, ${ACCOUNTS} accounts in ${Math.round(seedMs)} ms\n`);
+    process.stderr.write(
+      `seeded ${total} readers in ${LISTS} lists, ${ACCOUNTS} accounts in ${Math.round(seedMs)} ms\n`,
+    );
 
     const workers: ChildProcess[] = [];
     for (let i = 0; i < WORKERS; i++) {
@@ -413,6 +435,8 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     const pgCpu = postgresCpuMeter(database);
     await pgCpu.start();
     const cpuBefore = processes.map((p) => procStat(p.pid!)?.cpuMs ?? 0);
+    // Started and idle: what each process holds before the send (the send's own growth is the rest).
+    const rssBefore = processes.map((p) => peakRssMb(p.pid));
     const startedAt = Date.now();
     const sent = await api<{ status: string }>('POST', `/api/newsletters/${newsletter.id}/send`, {
       listIds,
@@ -424,6 +448,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     let last = await sink.stats();
     let lastChange = Date.now();
     let lastPrint = 0;
+    let printedPolls = 0;
     while (last.uniqueRecipients < total) {
       await new Promise((r) => setTimeout(r, 500));
       const now = await sink.stats();
@@ -432,9 +457,13 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       if (Date.now() - lastPrint > 10_000) {
         lastPrint = Date.now();
         const rss = processes.map((p) => peakRssMb(p.pid)).join('/');
+        const recent = (key: keyof typeof timings) => stats(timings[key].slice(printedPolls)).p95;
         process.stderr.write(
-          `${Math.round((Date.now() - startedAt) / 1000)} s: ${now.accepted} accepted; peak RSS web/workers ${rss} MB; progress ${JSON.stringify(lastProgress)}\n`,
+          `${Math.round((Date.now() - startedAt) / 1000)} s: ${now.accepted} accepted; peak RSS web/workers ${rss} MB; ` +
+            `page p95 since last line: newsletter ${recent('newsletter')} ms, progress ${recent('progress')} ms, report ${recent('report')} ms; ` +
+            `progress ${JSON.stringify(lastProgress)}\n`,
         );
+        printedPolls = timings.progress.length;
       }
       if (Date.now() - lastChange > STALL_MS) {
         process.stderr.write(`no message for ${STALL_MS / 1000} s: stopping\n`);
@@ -495,6 +524,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       workers_cpu_us_per_msg: perMessageUs(cpuMs[1]! + cpuMs[2]!),
       web_cpu_us_per_msg: perMessageUs(cpuMs[0]!),
       peak_rss_mb: { web: rss[0], worker1: rss[1], worker2: rss[2] },
+      peak_rss_mb_before_send: { web: rssBefore[0], worker1: rssBefore[1], worker2: rssBefore[2] },
       goal_rss_mb: 400,
       accepted: last.accepted,
       duplicates: last.duplicatesById + last.duplicatesByRecipient,

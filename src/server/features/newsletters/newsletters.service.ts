@@ -114,7 +114,13 @@ export async function loadSendFigures(
 }
 
 /** People, not machines, for opens and clicks; each recipient once (newsletter_report_counts). */
-const SEND_FIGURE_METRICS = ['recipients', 'outbox', 'unique_opens', 'unique_clickers', 'unsubscribes'] as const;
+const SEND_FIGURE_METRICS = [
+  'recipients',
+  'outbox',
+  'unique_opens',
+  'unique_clickers',
+  'unsubscribes',
+] as const;
 
 async function toDtos(db: Database, appUrl: string, rows: NewsletterRow[]): Promise<Newsletter[]> {
   const figures = await loadSendFigures(
