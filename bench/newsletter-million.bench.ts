@@ -5,11 +5,12 @@
 // the sink accepted. Meanwhile the newsletter's page is polled as the browser would, a little harder:
 // every 250 ms the newsletter, its progress and its report at once, each answer timed.
 // In the same run, after the send: the bare rate of nodemailer pools (2 processes, pools of 10, the same
-// sink, a message of the same size) on min(N, 100,000) messages.
+// sink, one of the newsletter's own messages byte for byte) on min(N, 100,000) messages.
 // The sink (bench/newsletter-sink.ts, a process of its own) counts by Message-ID and by recipient
 // (duplicates, lost) and checks every message's List-Unsubscribe, open pixel and ten tracked links.
 // PostgreSQL CPU is that of this database's backends (pg_stat_activity, /proc), sampled every second.
-// Peak RSS is each process's VmHWM.
+// Peak RSS is each process's VmHWM (also read just before the send: the web process holds most of its
+// peak from start-up). BENCH_WEB_PROFILE / BENCH_WORKER_PROFILE=<dir>: CPU profiles of those processes.
 //
 // One departure from the product, in the bench database only: an account may send at most 300 a day
 // (sender_accounts' check constraints), so 20 accounts send 6,000 a day; the constraints are dropped and
