@@ -199,6 +199,22 @@ async function expectMatches(user: TestUser, send: Awaited<ReturnType<typeof sen
   expect(got.summary).toMatchObject(expected.summary);
   expect(got.links).toEqual(expected.links);
   expect(got.hours).toEqual(expected.hours);
+  // The newsletter itself and the newsletters list show the same figures, from the same counters:
+  // people who opened, clicked and unsubscribed as the event log says, messages sent as the outbox.
+  const sent = await recountSend(app.services.db, send.campaignId);
+  const figures = {
+    recipientCount: sent.recipients,
+    stats: {
+      sent: sent.sent,
+      opened: expected.summary.uniqueOpens,
+      clicked: expected.summary.uniqueClickers,
+      unsubscribed: expected.summary.unsubscribes,
+    },
+  };
+  const one = await as(app, user.cookie)({ method: 'GET', url: `/api/newsletters/${send.id}` });
+  expect(one.json<Newsletter>()).toMatchObject(figures);
+  const list = await as(app, user.cookie)({ method: 'GET', url: '/api/newsletters?kind=bulk' });
+  expect(list.json<Newsletter[]>().find((n) => n.id === send.id)).toMatchObject(figures);
   return got;
 }
 
@@ -279,6 +295,11 @@ describe('newsletter report counters', () => {
         url: `/api/newsletters/${send.id}/report/recipients?page=1&pageSize=5`,
       });
       expect(page.json<{ total: number }>().total).toBe(expected.recipients);
+      const one = await as(app, user.cookie)({ method: 'GET', url: `/api/newsletters/${send.id}` });
+      expect(one.json<Newsletter>()).toMatchObject({
+        recipientCount: expected.recipients,
+        stats: { sent: expected.sent },
+      });
     };
     await expectProgress();
     const states = ['queued', 'sending', 'sent', 'failed', 'bounced', 'suppressed', 'cancelled'] as const;

@@ -12,7 +12,7 @@ import {
   starterBlocks,
 } from '../../../shared/newsletters';
 import type { Database } from '../../db/client';
-import { campaignContacts, emailEvents, newsletters } from '../../db/schema/index';
+import { newsletterReportCounts, newsletters } from '../../db/schema/index';
 import { now, startOfUtcMonth } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { assertOwnLists } from '../lists/lists.service';
@@ -70,69 +70,63 @@ export function toNewsletterDto(
   };
 }
 
-/** Recipients and engagement of sent newsletters, by their engine campaign. */
+/**
+ * Recipients and engagement of sent newsletters, by their engine campaign: from the counters the triggers
+ * of migration *_newsletter_report keep (a few rows per send), as the report reads them. Counting the
+ * recipients and the events themselves read every row of a send on each load of the newsletter or the
+ * list, seconds for a million recipients while the page polls it. The rows are the owner's (the
+ * callers read them by user).
+ */
 export async function loadSendFigures(
   db: Database,
-  userId: string,
   campaignIds: string[],
 ): Promise<Map<string, { recipients: number; stats: NewsletterStats }>> {
   const figures = new Map<string, { recipients: number; stats: NewsletterStats }>();
   if (campaignIds.length === 0) return figures;
-  const [recipients, events] = await Promise.all([
-    db
-      .select({ campaignId: campaignContacts.campaignId, n: count() })
-      .from(campaignContacts)
-      .where(inArray(campaignContacts.campaignId, campaignIds))
-      .groupBy(campaignContacts.campaignId),
-    db
-      .select({
-        campaignId: emailEvents.campaignId,
-        sent: sql<number>`count(*) filter (where ${emailEvents.type} = 'sent')`.mapWith(Number),
-        opened:
-          sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'opened' and not ${emailEvents.machine})`.mapWith(
-            Number,
-          ),
-        clicked:
-          sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'clicked' and not ${emailEvents.machine})`.mapWith(
-            Number,
-          ),
-        unsubscribed:
-          sql<number>`count(distinct ${emailEvents.campaignContactId}) filter (where ${emailEvents.type} = 'unsubscribed')`.mapWith(
-            Number,
-          ),
-      })
-      .from(emailEvents)
-      .where(and(eq(emailEvents.userId, userId), inArray(emailEvents.campaignId, campaignIds)))
-      .groupBy(emailEvents.campaignId),
-  ]);
   for (const id of campaignIds) {
     figures.set(id, { recipients: 0, stats: { sent: 0, opened: 0, clicked: 0, unsubscribed: 0 } });
   }
-  for (const row of recipients) figures.get(row.campaignId)!.recipients = Number(row.n);
-  for (const row of events) {
-    if (!row.campaignId) continue;
-    const entry = figures.get(row.campaignId);
-    if (entry)
-      entry.stats = {
-        sent: row.sent,
-        opened: row.opened,
-        clicked: row.clicked,
-        unsubscribed: row.unsubscribed,
-      };
+  const rows = await db
+    .select({
+      campaignId: newsletterReportCounts.campaignId,
+      metric: newsletterReportCounts.metric,
+      key: newsletterReportCounts.key,
+      n: newsletterReportCounts.n,
+    })
+    .from(newsletterReportCounts)
+    .where(
+      and(
+        inArray(newsletterReportCounts.campaignId, campaignIds),
+        inArray(newsletterReportCounts.metric, [...SEND_FIGURE_METRICS]),
+      ),
+    );
+  for (const row of rows) {
+    const entry = figures.get(row.campaignId)!;
+    const n = Number(row.n);
+    if (row.metric === 'recipients') entry.recipients += n;
+    // Every message the engine sent wrote one 'sent' event: the outbox's 'sent' count is their number.
+    else if (row.metric === 'outbox') entry.stats.sent += row.key === 'sent' ? n : 0;
+    else if (row.metric === 'unique_opens') entry.stats.opened = n;
+    else if (row.metric === 'unique_clickers') entry.stats.clicked = n;
+    else if (row.metric === 'unsubscribes') entry.stats.unsubscribed = n;
   }
   return figures;
 }
 
+/** People, not machines, for opens and clicks; each recipient once (newsletter_report_counts). */
+const SEND_FIGURE_METRICS = [
+  'recipients',
+  'outbox',
+  'unique_opens',
+  'unique_clickers',
+  'unsubscribes',
+] as const;
+
 async function toDtos(db: Database, appUrl: string, rows: NewsletterRow[]): Promise<Newsletter[]> {
-  const byUser = new Map<string, string[]>();
-  for (const row of rows) {
-    if (!row.campaignId) continue;
-    byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.campaignId]);
-  }
-  const figures = new Map<string, { recipients: number; stats: NewsletterStats }>();
-  for (const [userId, ids] of byUser) {
-    for (const [id, value] of await loadSendFigures(db, userId, ids)) figures.set(id, value);
-  }
+  const figures = await loadSendFigures(
+    db,
+    rows.flatMap((row) => (row.campaignId ? [row.campaignId] : [])),
+  );
   return rows.map((row) => {
     const figure = row.campaignId ? figures.get(row.campaignId) : undefined;
     return toNewsletterDto(row, {

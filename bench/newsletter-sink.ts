@@ -1,0 +1,148 @@
+// The SMTP sink of bench/newsletter-million, in a process of its own (forked with `--import tsx`): its
+// event loop would otherwise sit between the benchmark's page polls and their answers, and a million
+// messages of parsing would show as page latency. It counts what it accepts by Message-ID and by
+// recipient (`reader<i>@example.com`, i from 1 to the expected count) and checks every newsletter message
+// as it arrives: List-Unsubscribe (and its one-click Post header) carries the message's token, the HTML
+// part carries the open pixel and the ten tracked links under that same token, and no untracked link to the
+// newsletter's site is left. The parent asks for the figures over IPC.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface SinkStats {
+  accepted: number;
+  uniqueRecipients: number;
+  duplicatesById: number;
+  duplicatesByRecipient: number;
+  unknownRecipients: number;
+  missingUnsubscribe: number;
+  brokenTracking: number;
+  firstAt: number | null;
+  lastAt: number | null;
+  /** One accepted message as it arrived, for a look. */
+  sample: string | null;
+  /** The first few problems seen, to say what was wrong. */
+  problems: string[];
+}
+
+type Command = { cmd: 'stats' } | { cmd: 'reset'; mode: 'newsletter' | 'bare' };
+
+const expected = Number(process.argv[2] ?? 0);
+const links = Number(process.argv[3] ?? 10);
+const siteHost = process.argv[4] ?? '';
+
+let mode: 'newsletter' | 'bare' = 'newsletter';
+let byRecipient = new Uint8Array(expected + 1);
+let ids = new Set<string>();
+let stats: SinkStats = emptyStats();
+
+function emptyStats(): SinkStats {
+  return {
+    accepted: 0,
+    uniqueRecipients: 0,
+    duplicatesById: 0,
+    duplicatesByRecipient: 0,
+    unknownRecipients: 0,
+    missingUnsubscribe: 0,
+    brokenTracking: 0,
+    firstAt: null,
+    lastAt: null,
+    sample: null,
+    problems: [],
+  };
+}
+
+function problem(text: string) {
+  if (stats.problems.length < 10) stats.problems.push(text);
+}
+
+function header(head: string, name: string): string | null {
+  // Unfold first: a long header continues on lines starting with white space.
+  const match = new RegExp(`^${name}:[ \\t]*(.*(?:\\r\\n[ \\t].*)*)`, 'im').exec(head);
+  return match ? match[1]!.replace(/\r\n[ \t]+/g, ' ').trim() : null;
+}
+
+function check(raw: string, to: string) {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = split < 0 ? raw : raw.slice(0, split);
+  const messageId = header(head, 'Message-ID')?.replace(/[<>]/g, '') ?? null;
+  if (messageId) {
+    if (ids.has(messageId)) stats.duplicatesById++;
+    else ids.add(messageId);
+  }
+  const index = /^reader(\d+)@example\.com$/i.exec(to);
+  const i = index ? Number(index[1]) : 0;
+  if (i < 1 || i > expected) {
+    stats.unknownRecipients++;
+    problem(`unknown recipient ${to}`);
+  } else if (byRecipient[i]! > 0) {
+    stats.duplicatesByRecipient++;
+    if (byRecipient[i]! < 255) byRecipient[i]!++;
+  } else {
+    byRecipient[i] = 1;
+    stats.uniqueRecipients++;
+  }
+  const unsubscribe = header(head, 'List-Unsubscribe');
+  const token = unsubscribe ? /\/u\/([A-Za-z0-9_-]+)>/.exec(unsubscribe)?.[1] : undefined;
+  if (!token || header(head, 'List-Unsubscribe-Post') !== 'List-Unsubscribe=One-Click') {
+    stats.missingUnsubscribe++;
+    problem(`no one-click List-Unsubscribe in ${messageId}: ${unsubscribe}`);
+    return;
+  }
+  // The HTML part (the text part keeps the links as written: tracked plain-text links read as spam).
+  // Quoted-printable soft line breaks may cut a link; "=3D" is an encoded "=".
+  const htmlStart = raw.indexOf('Content-Type: text/html', split);
+  const body = (htmlStart < 0 ? '' : raw.slice(htmlStart)).replace(/=\r\n/g, '').replace(/=3D/g, '=');
+  const seen = new Set<string>();
+  for (const m of body.matchAll(new RegExp(`/t/c/${token}/(\\d+)`, 'g'))) seen.add(m[1]!);
+  const pixel = body.includes(`/t/o/${token}.gif`);
+  const untracked = siteHost !== '' && body.includes(`://${siteHost}/`);
+  if (seen.size !== links || !pixel || untracked) {
+    stats.brokenTracking++;
+    problem(`tracking of ${messageId}: ${seen.size} links, pixel ${pixel}, untracked link ${untracked}`);
+  }
+}
+
+const server = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  allowInsecureAuth: true,
+  logger: false,
+  size: 20 * 1024 * 1024,
+  closeTimeout: 500,
+  onAuth(auth, _session, callback) {
+    callback(null, { user: auth.username });
+  },
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      const at = Date.now();
+      stats.firstAt ??= at;
+      stats.lastAt = at;
+      stats.accepted++;
+      if (mode === 'newsletter') {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        if (stats.sample === null) stats.sample = raw;
+        for (const rcpt of session.envelope.rcptTo) check(raw, rcpt.address.toLowerCase());
+      }
+      callback();
+    });
+  },
+});
+server.on('error', () => {});
+server.listen(0, '127.0.0.1', () => {
+  process.send!({ port: (server.server.address() as AddressInfo).port });
+});
+
+process.on('message', (message: Command) => {
+  if (message.cmd === 'reset') {
+    mode = message.mode;
+    byRecipient = new Uint8Array(expected + 1);
+    ids = new Set();
+    stats = emptyStats();
+    process.send!({ ok: true });
+  } else if (message.cmd === 'stats') {
+    process.send!({ stats });
+  }
+});
+process.on('disconnect', () => server.close(() => process.exit(0)));
