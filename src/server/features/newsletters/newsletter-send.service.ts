@@ -150,7 +150,9 @@ async function startSend(
         sentAt: at,
         updatedAt: at,
       })
-      .where(and(eq(newsletters.id, row.id), inArray(newsletters.status, from), isNull(newsletters.deletedAt)))
+      .where(
+        and(eq(newsletters.id, row.id), inArray(newsletters.status, from), isNull(newsletters.deletedAt)),
+      )
       .returning();
     if (!claimed) return null;
     const [campaign] = await tx
@@ -425,7 +427,11 @@ export async function runNewsletterSchedule(
     .select()
     .from(newsletters)
     .where(
-      and(eq(newsletters.status, 'scheduled'), lte(newsletters.scheduledAt, at), isNull(newsletters.deletedAt)),
+      and(
+        eq(newsletters.status, 'scheduled'),
+        lte(newsletters.scheduledAt, at),
+        isNull(newsletters.deletedAt),
+      ),
     )
     .orderBy(newsletters.scheduledAt)
     .limit(50);

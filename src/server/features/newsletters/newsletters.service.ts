@@ -464,7 +464,10 @@ export async function purgeDeletedNewsletter(options: { db: Database; id: string
 }
 
 /** The purge job's part: newsletters deleted before `cutoff`, for good. */
-export async function purgeNewslettersDeletedBefore(options: { db: Database; cutoff: Date }): Promise<number> {
+export async function purgeNewslettersDeletedBefore(options: {
+  db: Database;
+  cutoff: Date;
+}): Promise<number> {
   const purged = await options.db
     .delete(newsletters)
     .where(and(isNotNull(newsletters.deletedAt), lt(newsletters.deletedAt, options.cutoff)))

@@ -235,10 +235,7 @@ export async function createUserTemplate(options: {
   return db.transaction(async (tx) => {
     // Serialise one user's creations so two parallel saves cannot both slip under the cap.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`templates:${userId}`}))`);
-    const [owned] = await tx
-      .select({ value: count() })
-      .from(emailTemplates)
-      .where(ownLive(userId));
+    const [owned] = await tx.select({ value: count() }).from(emailTemplates).where(ownLive(userId));
     if ((owned?.value ?? 0) >= MAX_USER_TEMPLATES) throw new AppError('conflict', TEMPLATE_MESSAGES.tooMany);
     const [row] = await tx
       .insert(emailTemplates)
