@@ -167,7 +167,7 @@ test('recycle bin: a subscriber’s deleted campaign, bulk email and template ar
   await page.getByTestId('bin-tab-campaign').click();
   let row = page.getByTestId('recycle-bin-row').filter({ hasText: campaign.name });
   await expect(row).toContainText(account.email);
-  await expect(row).toContainText('draft');
+  await expect(row).toContainText('Draft · 0 steps');
   await screenshots(page, 'recycle-bin-campaigns');
   await row.getByRole('button', { name: `Restore ${campaign.name}` }).click();
   await page.getByTestId('recycle-bin-dialog').getByRole('button', { name: 'Restore' }).click();

@@ -111,6 +111,8 @@ describe('recycle bin: campaigns, newsletters and templates', () => {
       const bin = await binOf(type);
       const item = bin.items.find((i) => i.id === id);
       expect(item).toMatchObject({ type, name, ownerEmail: owner.email, size: null });
+      if (type === 'campaign') expect(item!.detail).toBe('Draft · 0 steps');
+      if (type === 'newsletter') expect(item!.detail).toBe(`Bulk email · draft · ${name} subject`);
       expect(new Date(item!.purgeAt).getTime() - new Date(item!.deletedAt).getTime()).toBe(30 * DAY_MS);
       expect(bin.counts[type]).toBeGreaterThanOrEqual(1);
 

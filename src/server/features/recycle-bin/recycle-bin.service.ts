@@ -73,7 +73,8 @@ export async function listRecycleBin(options: {
       WHERE x.deleted_at IS NOT NULL ${before} ${pageEnd}`,
     campaign: sql`
       SELECT x.id, x.name, u.email AS owner_email, NULL::int AS size,
-             (SELECT count(*)::int FROM campaign_steps s WHERE s.campaign_id = x.id) || ' step(s), draft' AS detail,
+             (SELECT 'Draft · ' || count(*) || CASE count(*) WHEN 1 THEN ' step' ELSE ' steps' END
+              FROM campaign_steps s WHERE s.campaign_id = x.id) AS detail,
              x.deleted_at
       FROM campaigns x JOIN "user" u ON u.id = x.user_id
       WHERE x.deleted_at IS NOT NULL ${before} ${pageEnd}`,

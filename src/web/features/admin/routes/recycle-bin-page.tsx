@@ -235,7 +235,7 @@ export default function RecycleBinPage() {
       </header>
 
       <Tabs value={type} onValueChange={(value) => setType(value as RecycleBinType)}>
-        <TabsList aria-label="What was deleted">
+        <TabsList aria-label="What was deleted" className="h-auto flex-wrap">
           {RECYCLE_BIN_TYPES.map((t) => (
             <TabsTrigger key={t} value={t} data-testid={`bin-tab-${t}`}>
               {RECYCLE_BIN_TYPE_LABELS[t]}
