@@ -235,9 +235,9 @@ export default function RecycleBinPage() {
       </header>
 
       <Tabs value={type} onValueChange={(value) => setType(value as RecycleBinType)}>
-        <TabsList aria-label="What was deleted" className="h-auto flex-wrap">
+        <TabsList aria-label="What was deleted" className="h-auto max-w-full flex-wrap justify-start">
           {RECYCLE_BIN_TYPES.map((t) => (
-            <TabsTrigger key={t} value={t} data-testid={`bin-tab-${t}`}>
+            <TabsTrigger key={t} value={t} className="h-8 flex-none" data-testid={`bin-tab-${t}`}>
               {RECYCLE_BIN_TYPE_LABELS[t]}
               {data && (
                 <Badge variant="secondary" className="ml-1.5 tabular-nums">
