@@ -7,7 +7,13 @@ import { createCampaignViaApi } from '../../../../tests/factories/campaigns';
 import { createUser, type TestUser } from '../../../../tests/factories/users';
 import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { type RecycleBinType, recycleBinListSchema } from '../../../shared/recycle-bin';
-import { campaigns, emailTemplates, newsletters } from '../../db/schema/index';
+import {
+  campaigns,
+  campaignTestRunMessages,
+  campaignTestRuns,
+  emailTemplates,
+  newsletters,
+} from '../../db/schema/index';
 import { advanceClock, resetClock } from '../../lib/clock';
 import { purgeExpiredOwnedItems } from './recycle-bin.service';
 
@@ -190,5 +196,37 @@ describe('recycle bin: campaigns, newsletters and templates', () => {
     expect(deleted).toMatchObject({ status: 'draft', scheduledAt: null });
     expect(deleted?.deletedAt).toBeInstanceOf(Date);
     expect((await app.inject({ method: 'GET', url: `/n/${row!.webToken}` })).statusCode).toBe(404);
+  });
+
+  it('a deleted draft sends none of the test emails still queued for it', async () => {
+    const id = await kinds.campaign.create(`Tested ${randomUUID().slice(0, 8)}`);
+    const db = app.services.db;
+    const [run] = await db
+      .insert(campaignTestRuns)
+      .values({
+        userId: owner.user.id,
+        campaignId: id,
+        toEmail: owner.email,
+        contactEmail: 'ada@example.com',
+      })
+      .returning();
+    const later = new Date(Date.now() + 60_000);
+    await db.insert(campaignTestRunMessages).values(
+      [1, 2].map((position) => ({
+        runId: run!.id,
+        userId: owner.user.id,
+        position,
+        subject: `Step ${position}`,
+        html: '<p>Hi</p>',
+        sendAfter: later,
+      })),
+    );
+    expect((await asOwner()({ method: 'DELETE', url: `/api/campaigns/${id}` })).statusCode).toBe(204);
+    const messages = await db
+      .select()
+      .from(campaignTestRunMessages)
+      .where(eq(campaignTestRunMessages.runId, run!.id));
+    expect(messages.map((m) => m.state)).toEqual(['failed', 'failed']);
+    expect(messages[0]!.error).toBe('The campaign was deleted.');
   });
 });
