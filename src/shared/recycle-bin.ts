@@ -5,11 +5,14 @@ import { z } from 'zod';
  * purged by the scheduled jobs. Only entities that are soft-deleted today appear here.
  */
 
-export const RECYCLE_BIN_TYPES = ['list', 'directory_contact'] as const;
+export const RECYCLE_BIN_TYPES = ['list', 'campaign', 'newsletter', 'template', 'directory_contact'] as const;
 export type RecycleBinType = (typeof RECYCLE_BIN_TYPES)[number];
 
 export const RECYCLE_BIN_TYPE_LABELS: Record<RecycleBinType, string> = {
   list: 'Contact lists',
+  campaign: 'Campaigns',
+  newsletter: 'Newsletters',
+  template: 'Templates',
   directory_contact: 'Directory records',
 };
 
@@ -27,9 +30,9 @@ export const recycleBinItemSchema = z.object({
   type: z.enum(RECYCLE_BIN_TYPES),
   id: z.string(),
   name: z.string(),
-  /** The owner's email for a user's list; null for the shared directory. */
+  /** The owner's email for a user's item; null for the shared directory. */
   ownerEmail: z.string().nullable(),
-  /** Contacts in a list; absent for a directory record. */
+  /** Contacts in a list; null for every other type. */
   size: z.number().nullable(),
   detail: z.string().nullable(),
   deletedAt: z.string(),
@@ -40,7 +43,13 @@ export type RecycleBinItem = z.infer<typeof recycleBinItemSchema>;
 export const recycleBinListSchema = z.object({
   items: z.array(recycleBinItemSchema),
   nextCursor: z.string().nullable(),
-  counts: z.object({ list: z.number(), directory_contact: z.number() }),
+  counts: z.object({
+    list: z.number(),
+    campaign: z.number(),
+    newsletter: z.number(),
+    template: z.number(),
+    directory_contact: z.number(),
+  }),
   retentionDays: z.number(),
 });
 export type RecycleBinList = z.infer<typeof recycleBinListSchema>;

@@ -122,3 +122,75 @@ test('recycle bin: a subscriber’s deleted list is restored by the admin, delet
   await expect(page.getByTestId('recycle-bin-empty').or(page.getByTestId('recycle-bin-table'))).toBeVisible();
   await owner.dispose();
 });
+
+test('recycle bin: a subscriber’s deleted campaign, bulk email and template are in their tabs with the owner; restored or purged', async ({
+  page,
+  playwright,
+}) => {
+  const owner = await playwright.request.newContext({ baseURL: E2E_BASE_URL });
+  const account = await registerViaApi(owner, newAccount('binitems'));
+  const stamp = Date.now();
+  const made = async (url: string, data: Record<string, unknown>) => {
+    const response = await owner.post(url, { data });
+    expect(response.status()).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  };
+  const campaign = { name: `Kano follow-up ${stamp}`, url: '/api/campaigns' };
+  const campaignId = await made(campaign.url, { name: campaign.name });
+  const bulk = { name: `Price change ${stamp}`, url: '/api/newsletters' };
+  const bulkId = await made(bulk.url, {
+    kind: 'bulk',
+    name: bulk.name,
+    subject: 'Prices',
+    html: '<p>Hi</p>',
+  });
+  const template = { name: `Fair follow-up ${stamp}`, url: '/api/templates' };
+  const templateId = await made(template.url, {
+    category: 'follow-up',
+    name: template.name,
+    subject: 'Good to meet you',
+    bodyHtml: '<p>Hello</p>',
+  });
+  for (const url of [
+    `/api/campaigns/${campaignId}`,
+    `/api/newsletters/${bulkId}`,
+    `/api/templates/${templateId}`,
+  ]) {
+    expect((await owner.delete(url)).status()).toBe(204);
+    expect((await owner.get(url)).status()).toBe(404);
+  }
+
+  await signInAsSuperAdmin(page.request);
+  await page.goto('/admin/recycle-bin');
+  await expect(page.getByRole('heading', { name: 'Recycle Bin', level: 1 })).toBeVisible();
+
+  await page.getByTestId('bin-tab-campaign').click();
+  let row = page.getByTestId('recycle-bin-row').filter({ hasText: campaign.name });
+  await expect(row).toContainText(account.email);
+  await expect(row).toContainText('Draft · 0 steps');
+  await screenshots(page, 'recycle-bin-campaigns');
+  await row.getByRole('button', { name: `Restore ${campaign.name}` }).click();
+  await page.getByTestId('recycle-bin-dialog').getByRole('button', { name: 'Restore' }).click();
+  await expectToast(page, { title: 'Done', description: `“${campaign.name}” was restored.` });
+  await expect(row).toHaveCount(0);
+  expect((await owner.get(`/api/campaigns/${campaignId}`)).status()).toBe(200);
+
+  await page.getByTestId('bin-tab-newsletter').click();
+  row = page.getByTestId('recycle-bin-row').filter({ hasText: bulk.name });
+  await expect(row).toContainText(account.email);
+  await expect(row).toContainText('Bulk email');
+  await row.getByRole('button', { name: `Restore ${bulk.name}` }).click();
+  await page.getByTestId('recycle-bin-dialog').getByRole('button', { name: 'Restore' }).click();
+  await expectToast(page, { title: 'Done', description: `“${bulk.name}” was restored.` });
+  expect((await owner.get(`/api/newsletters/${bulkId}`)).status()).toBe(200);
+
+  await page.getByTestId('bin-tab-template').click();
+  row = page.getByTestId('recycle-bin-row').filter({ hasText: template.name });
+  await expect(row).toContainText(account.email);
+  await row.getByRole('button', { name: `Delete ${template.name} for good` }).click();
+  await page.getByTestId('recycle-bin-dialog').getByRole('button', { name: 'Delete for good' }).click();
+  await expectToast(page, { title: 'Done', description: `“${template.name}” was deleted for good.` });
+  await expect(row).toHaveCount(0);
+  expect((await owner.get(`/api/templates/${templateId}`)).status()).toBe(404);
+  await owner.dispose();
+});

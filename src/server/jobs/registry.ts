@@ -20,6 +20,7 @@ import {
 import { expireAbandonedCheckoutsJob } from '../features/payments/expire-abandoned-checkouts.job';
 import { renewSubscriptionsJob } from '../features/payments/renew-subscriptions.job';
 import { purgeDeletedDirectoryContactsJob } from '../features/recycle-bin/purge-deleted-directory-contacts.job';
+import { purgeRecycleBinJob } from '../features/recycle-bin/purge-recycle-bin.job';
 import { runScrapeJobJob } from '../features/scraper/run-scrape-job.job';
 import { checkSenderDomainsJob } from '../features/sender-accounts/check-sender-domains.job';
 import { appendSentFolderJob, appendSentFoldersJob } from '../features/sending/append-sent-folder.job';
@@ -77,6 +78,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   pruneAppLogsJob,
   evaluateAlertRulesJob,
   purgeDeletedDirectoryContactsJob,
+  purgeRecycleBinJob,
 ];
 
 /** The job of this queue name, if the application has one. */

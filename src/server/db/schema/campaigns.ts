@@ -81,10 +81,13 @@ export const campaigns = pgTable(
     pausedReason: text('paused_reason'),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** In the admin recycle bin (only drafts are deleted): gone for the owner, purged after 30 days. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     index('campaigns_user_idx').on(t.userId, t.createdAt),
+    index('campaigns_deleted_idx').on(t.deletedAt, t.id).where(sql`${t.deletedAt} is not null`),
     check('campaigns_gap_check', sql`${t.gapMinSeconds} >= 0 and ${t.gapMaxSeconds} >= ${t.gapMinSeconds}`),
     check(
       'campaigns_window_check',
@@ -173,10 +176,13 @@ export const newsletters = pgTable(
     webToken: text('web_token').notNull(),
     /** Listed on the sender's public archive (once sent, and while the archive is on). */
     inArchive: boolean('in_archive').notNull().default(false),
+    /** In the admin recycle bin: gone for the owner (web version included), purged after 30 days. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     index('newsletters_user_idx').on(t.userId, t.createdAt),
+    index('newsletters_deleted_idx').on(t.deletedAt, t.id).where(sql`${t.deletedAt} is not null`),
     uniqueIndex('newsletters_web_token_key').on(t.webToken),
     index('newsletters_scheduled_idx').on(t.scheduledAt).where(sql`${t.status} = 'scheduled'`),
     // The report's trigger finds an event's newsletter by its engine campaign (newsletter-report.ts).
@@ -221,9 +227,12 @@ export const emailTemplates = pgTable(
     blocks: jsonb('blocks').$type<unknown[]>(),
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     published: boolean('published').notNull().default(true),
+    /** A user's own template in the admin recycle bin (library templates are deleted at once). */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
+    index('email_templates_deleted_idx').on(t.deletedAt, t.id).where(sql`${t.deletedAt} is not null`),
     uniqueIndex('email_templates_slug_key').on(t.slug).where(sql`${t.slug} is not null`),
     index('email_templates_user_idx').on(t.userId, t.category),
     index('email_templates_category_idx').on(t.category).where(sql`${t.userId} is null`),

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import {
   ADMIN_CAMPAIGN_MESSAGES,
   type AdminCampaignDetail,
@@ -72,7 +72,8 @@ export async function listAdminCampaigns(options: {
 }): Promise<{ items: AdminCampaignListItem[]; nextCursor: string | null }> {
   const { db, query } = options;
   const after = decodeCursor('admin-campaigns', query.cursor, 2);
-  const conditions: SQL[] = [eq(campaigns.kind, 'campaign')];
+  // Deleted drafts are in the recycle bin, not here.
+  const conditions: SQL[] = [eq(campaigns.kind, 'campaign'), isNull(campaigns.deletedAt)];
   if (query.status) conditions.push(eq(campaigns.status, query.status));
   if (query.userId) conditions.push(eq(campaigns.userId, query.userId));
   if (query.q) {
@@ -173,7 +174,7 @@ export async function listAdminNewsletters(options: {
 }): Promise<{ items: AdminNewsletterListItem[]; nextCursor: string | null }> {
   const { db, query } = options;
   const after = decodeCursor('admin-newsletters', query.cursor, 2);
-  const conditions: SQL[] = [];
+  const conditions: SQL[] = [isNull(newsletters.deletedAt)];
   if (query.status) conditions.push(eq(newsletters.status, query.status));
   if (query.kind) conditions.push(eq(newsletters.kind, query.kind));
   if (query.userId) conditions.push(eq(newsletters.userId, query.userId));
@@ -200,7 +201,7 @@ export async function listAdminNewsletters(options: {
     })
     .from(newsletters)
     .innerJoin(users, eq(users.id, newsletters.userId))
-    .where(conditions.length ? and(...conditions) : undefined)
+    .where(and(...conditions))
     .orderBy(desc(newsletters.createdAt), desc(newsletters.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);

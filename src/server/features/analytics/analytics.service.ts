@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import {
   type Analytics,
   type AnalyticsCampaign,
@@ -291,7 +291,8 @@ export async function getAnalytics(options: {
             newsletterId: newsletters.id,
           })
           .from(campaigns)
-          .leftJoin(newsletters, eq(newsletters.campaignId, campaigns.id))
+          // A deleted newsletter's figures stay, without a link to it.
+          .leftJoin(newsletters, and(eq(newsletters.campaignId, campaigns.id), isNull(newsletters.deletedAt)))
           .where(and(eq(campaigns.userId, user.id), inArray(campaigns.id, campaignIds)));
 
   const campaignRows: AnalyticsCampaign[] = meta

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import {
   type CampaignContactItem,
   type CampaignContactPage,
@@ -47,7 +47,7 @@ function rowsOf<T>(result: unknown): T[] {
 
 /** The campaign if it is the caller's (any owner's for `userId: null`), else 404. */
 export async function getOwnedCampaign(options: { db: Database; userId: Owner; id: string }) {
-  const conditions: SQL[] = [eq(campaigns.id, options.id)];
+  const conditions: SQL[] = [eq(campaigns.id, options.id), isNull(campaigns.deletedAt)];
   if (options.userId !== null) conditions.push(eq(campaigns.userId, options.userId));
   const [row] = await options.db
     .select({

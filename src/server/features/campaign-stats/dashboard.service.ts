@@ -65,6 +65,7 @@ export async function getUserStats(options: {
         and(
           eq(newsletters.userId, user.id),
           inArray(newsletters.status, ['sending', 'sent']),
+          isNull(newsletters.deletedAt),
           gte(newsletters.sentAt, monthStart),
         ),
       ),
@@ -100,7 +101,12 @@ export async function listRecentCampaigns(options: {
     .select()
     .from(campaigns)
     .where(
-      and(eq(campaigns.userId, options.userId), eq(campaigns.kind, 'campaign'), isNull(campaigns.archivedAt)),
+      and(
+        eq(campaigns.userId, options.userId),
+        eq(campaigns.kind, 'campaign'),
+        isNull(campaigns.archivedAt),
+        isNull(campaigns.deletedAt),
+      ),
     )
     .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
     .limit(RECENT_ITEMS_MAX);
@@ -133,7 +139,7 @@ export async function listRecentNewsletters(options: {
   const rows = await db
     .select()
     .from(newsletters)
-    .where(eq(newsletters.userId, options.userId))
+    .where(and(eq(newsletters.userId, options.userId), isNull(newsletters.deletedAt)))
     .orderBy(desc(newsletters.createdAt), desc(newsletters.id))
     .limit(RECENT_ITEMS_MAX);
   const recipients = await recipientCounts(

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import {
   CAMPAIGN_MESSAGES,
   type Campaign,
@@ -131,15 +131,21 @@ export async function getCampaignRow(options: {
   const [row] = await options.db
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.id, options.id), eq(campaigns.userId, options.userId)))
+    .where(
+      and(eq(campaigns.id, options.id), eq(campaigns.userId, options.userId), isNull(campaigns.deletedAt)),
+    )
     .limit(1);
   if (!row) throw notFound(CAMPAIGN_MESSAGES.notFound);
   return row;
 }
 
-/** Any user's campaign (admin routes and jobs). */
+/** Any user's campaign (admin routes and jobs); one in the recycle bin is not found. */
 export async function getCampaignRowById(options: { db: Database; id: string }): Promise<CampaignRow> {
-  const [row] = await options.db.select().from(campaigns).where(eq(campaigns.id, options.id)).limit(1);
+  const [row] = await options.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, options.id), isNull(campaigns.deletedAt)))
+    .limit(1);
   if (!row) throw notFound(CAMPAIGN_MESSAGES.notFound);
   return row;
 }
@@ -160,7 +166,11 @@ export async function listCampaigns(options: {
   archived?: boolean;
 }): Promise<CampaignListItem[]> {
   const { db } = options;
-  const conditions: SQL[] = [eq(campaigns.userId, options.userId), eq(campaigns.kind, 'campaign')];
+  const conditions: SQL[] = [
+    eq(campaigns.userId, options.userId),
+    eq(campaigns.kind, 'campaign'),
+    isNull(campaigns.deletedAt),
+  ];
   if (options.status) conditions.push(eq(campaigns.status, options.status));
   if (options.archived !== undefined)
     conditions.push(options.archived ? isNotNull(campaigns.archivedAt) : isNull(campaigns.archivedAt));
@@ -220,6 +230,8 @@ export async function assertCampaignAllowance(options: { db: Database; actor: Ca
       and(
         eq(campaigns.userId, options.actor.id),
         eq(campaigns.kind, 'campaign'),
+        // A deleted draft frees its place, as it did when deleting was for good.
+        isNull(campaigns.deletedAt),
         gte(campaigns.createdAt, startOfUtcMonth(now())),
       ),
     );
@@ -442,11 +454,70 @@ export async function archiveCampaign(options: {
   return toCampaignDto(options.db, saved!);
 }
 
+/**
+ * Moves a draft to the admin recycle bin: gone for its owner at once (404, out of lists and counts),
+ * restorable by a super admin for 30 days. A draft never sent, so nothing in the engine refers to it;
+ * its test runs still queued are stopped here so a deleted draft sends nothing.
+ */
 export async function deleteCampaign(options: { db: Database; userId: string; id: string }): Promise<void> {
   const row = await getCampaignRow(options);
   if (row.status !== 'draft' || row.kind !== 'campaign')
     throw new AppError('conflict', CAMPAIGN_MESSAGES.onlyDraftsDeleted);
-  await options.db.delete(campaigns).where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'draft')));
+  const at = now();
+  await options.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .update(campaigns)
+      .set({ deletedAt: at, updatedAt: at })
+      .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'draft'), isNull(campaigns.deletedAt)))
+      .returning({ id: campaigns.id });
+    if (!deleted) throw notFound(CAMPAIGN_MESSAGES.notFound);
+    await tx.execute(sql`
+      UPDATE campaign_test_run_messages m SET state = 'failed', error = 'The campaign was deleted.',
+        updated_at = ${at.toISOString()}::timestamptz
+      FROM campaign_test_runs r
+      WHERE r.id = m.run_id AND r.campaign_id = ${row.id} AND m.state = 'queued'`);
+  });
+}
+
+/** A deleted draft, for the recycle bin; null when it is not there. */
+export async function findDeletedCampaign(options: {
+  db: Database;
+  id: string;
+}): Promise<{ id: string; userId: string; name: string } | null> {
+  const [row] = await options.db
+    .select({ id: campaigns.id, userId: campaigns.userId, name: campaigns.name })
+    .from(campaigns)
+    .where(and(eq(campaigns.id, options.id), isNotNull(campaigns.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Back to its owner's drafts, as it was. False when it is not in the recycle bin. */
+export async function restoreDeletedCampaign(options: { db: Database; id: string }): Promise<boolean> {
+  const restored = await options.db
+    .update(campaigns)
+    .set({ deletedAt: null, updatedAt: now() })
+    .where(and(eq(campaigns.id, options.id), isNotNull(campaigns.deletedAt)))
+    .returning({ id: campaigns.id });
+  return restored.length > 0;
+}
+
+/** Deletes a campaign in the recycle bin for good (steps, variants and test runs cascade). */
+export async function purgeDeletedCampaign(options: { db: Database; id: string }): Promise<boolean> {
+  const purged = await options.db
+    .delete(campaigns)
+    .where(and(eq(campaigns.id, options.id), isNotNull(campaigns.deletedAt)))
+    .returning({ id: campaigns.id });
+  return purged.length > 0;
+}
+
+/** The purge job's part: campaigns deleted before `cutoff`, for good. */
+export async function purgeCampaignsDeletedBefore(options: { db: Database; cutoff: Date }): Promise<number> {
+  const purged = await options.db
+    .delete(campaigns)
+    .where(and(isNotNull(campaigns.deletedAt), lt(campaigns.deletedAt, options.cutoff)))
+    .returning({ id: campaigns.id });
+  return purged.length;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   CAMPAIGN_MESSAGES,
@@ -70,7 +70,14 @@ async function ownCampaign(db: Database, userId: string, campaignId: string): Pr
   const [row] = await db
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.id, campaignId), eq(campaigns.userId, userId), eq(campaigns.kind, 'campaign')))
+    .where(
+      and(
+        eq(campaigns.id, campaignId),
+        eq(campaigns.userId, userId),
+        eq(campaigns.kind, 'campaign'),
+        isNull(campaigns.deletedAt),
+      ),
+    )
     .limit(1);
   if (!row) throw notFound(CAMPAIGN_MESSAGES.notFound);
   return row;

@@ -133,11 +133,15 @@ async function staleData(db: Database, at: Date): Promise<StaleData[]> {
   const ago = (ms: number) => new Date(at.getTime() - ms);
   const count = async (query: ReturnType<typeof sql>) =>
     num(rowsOf<{ n: unknown }>(await db.execute(query))[0]?.n);
-  const [lists, directory, sessions, views, events, imports] = await Promise.all([
+  const binCutoff = ago(RECYCLE_BIN_DAYS * DAY_MS);
+  const [lists, directory, owned, sessions, views, events, imports] = await Promise.all([
     count(sql`SELECT count(*) AS n FROM contact_lists
               WHERE deleted_at < ${ago(LIST_RECYCLE_BIN_DAYS * DAY_MS)}`),
     count(sql`SELECT count(*) AS n FROM directory_contacts
               WHERE deleted_at < ${ago(RECYCLE_BIN_DAYS * DAY_MS)}`),
+    count(sql`SELECT (SELECT count(*) FROM campaigns WHERE deleted_at < ${binCutoff})
+                   + (SELECT count(*) FROM newsletters WHERE deleted_at < ${binCutoff})
+                   + (SELECT count(*) FROM email_templates WHERE deleted_at < ${binCutoff}) AS n`),
     count(sql`SELECT (SELECT count(*) FROM session WHERE expires_at < ${at})
                    + (SELECT count(*) FROM verification WHERE expires_at < ${at}) AS n`),
     count(sql`SELECT count(*) AS n FROM site_page_views
@@ -165,6 +169,13 @@ async function staleData(db: Database, at: Date): Promise<StaleData[]> {
       rows: directory,
       rule: `Deleted over ${RECYCLE_BIN_DAYS} days ago`,
       ...job('purge-deleted-directory-contacts'),
+    },
+    {
+      key: 'deleted-owned-items',
+      label: 'Campaigns, newsletters and templates in the recycle bin',
+      rows: owned,
+      rule: `Deleted over ${RECYCLE_BIN_DAYS} days ago`,
+      ...job('purge-recycle-bin'),
     },
     {
       key: 'expired-sessions',

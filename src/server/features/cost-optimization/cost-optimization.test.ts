@@ -149,6 +149,7 @@ describe('cost optimization', () => {
       expect.arrayContaining([
         'purge-site-traffic',
         'purge-deleted-directory-contacts',
+        'purge-recycle-bin',
         'purge-expired-sessions',
       ]),
     );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { ARCHIVE_PAGE_LIMIT, type NewsletterArchive } from '../../../shared/newsletters';
 import type { Database } from '../../db/client';
 import { newsletterArchives, newsletters, senderAccounts, users } from '../../db/schema/index';
@@ -134,6 +134,7 @@ export async function loadPublicArchive(options: {
         eq(newsletters.userId, archive.userId),
         eq(newsletters.inArchive, true),
         eq(newsletters.status, 'sent'),
+        isNull(newsletters.deletedAt),
       ),
     )
     .orderBy(desc(newsletters.sentAt), desc(newsletters.id))

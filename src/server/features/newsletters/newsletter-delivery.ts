@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { NEWSLETTER_MESSAGES } from '../../../shared/newsletters';
 import type { Database } from '../../db/client';
 import { newsletters, senderAccounts } from '../../db/schema/index';
@@ -36,7 +36,8 @@ export async function renderWebVersion(options: { db: Database; token: string })
   const [row] = await options.db
     .select()
     .from(newsletters)
-    .where(eq(newsletters.webToken, options.token))
+    // A deleted newsletter's web version is gone with it.
+    .where(and(eq(newsletters.webToken, options.token), isNull(newsletters.deletedAt)))
     .limit(1);
   if (!row) return null;
   const [sender] = row.senderAccountIds.length

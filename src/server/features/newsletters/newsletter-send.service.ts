@@ -150,7 +150,9 @@ async function startSend(
         sentAt: at,
         updatedAt: at,
       })
-      .where(and(eq(newsletters.id, row.id), inArray(newsletters.status, from)))
+      .where(
+        and(eq(newsletters.id, row.id), inArray(newsletters.status, from), isNull(newsletters.deletedAt)),
+      )
       .returning();
     if (!claimed) return null;
     const [campaign] = await tx
@@ -352,7 +354,13 @@ export async function scheduleNewsletter(options: {
       senderAccountIds: unique(options.input.senderAccountIds),
       updatedAt: at,
     })
-    .where(and(eq(newsletters.id, row.id), inArray(newsletters.status, ['draft', 'scheduled'])))
+    .where(
+      and(
+        eq(newsletters.id, row.id),
+        inArray(newsletters.status, ['draft', 'scheduled']),
+        isNull(newsletters.deletedAt),
+      ),
+    )
     .returning();
   if (!updated) throw new AppError('conflict', NEWSLETTER_MESSAGES.alreadySent);
   return newsletterDto(db, options.appUrl, updated);
@@ -374,6 +382,7 @@ export async function unscheduleNewsletter(options: {
         eq(newsletters.id, options.id),
         options.userId ? eq(newsletters.userId, options.userId) : undefined,
         eq(newsletters.status, 'scheduled'),
+        isNull(newsletters.deletedAt),
       ),
     )
     .returning();
@@ -386,6 +395,7 @@ export async function unscheduleNewsletter(options: {
         and(
           eq(newsletters.id, options.id),
           options.userId ? eq(newsletters.userId, options.userId) : undefined,
+          isNull(newsletters.deletedAt),
         ),
       )
       .limit(1);
@@ -416,7 +426,13 @@ export async function runNewsletterSchedule(
   const due = await db
     .select()
     .from(newsletters)
-    .where(and(eq(newsletters.status, 'scheduled'), lte(newsletters.scheduledAt, at)))
+    .where(
+      and(
+        eq(newsletters.status, 'scheduled'),
+        lte(newsletters.scheduledAt, at),
+        isNull(newsletters.deletedAt),
+      ),
+    )
     .orderBy(newsletters.scheduledAt)
     .limit(50);
   for (const row of due) {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { renderNewsletter } from '../../../shared/newsletter-render';
 import {
   NEWSLETTER_MESSAGES,
@@ -153,6 +153,7 @@ export async function listNewsletters(options: {
     .where(
       and(
         eq(newsletters.userId, options.userId),
+        isNull(newsletters.deletedAt),
         options.kind ? eq(newsletters.kind, options.kind) : undefined,
       ),
     )
@@ -170,15 +171,25 @@ export async function getNewsletterRow(options: {
   const [row] = await options.db
     .select()
     .from(newsletters)
-    .where(and(eq(newsletters.id, options.id), eq(newsletters.userId, options.userId)))
+    .where(
+      and(
+        eq(newsletters.id, options.id),
+        eq(newsletters.userId, options.userId),
+        isNull(newsletters.deletedAt),
+      ),
+    )
     .limit(1);
   if (!row) throw notFound(NEWSLETTER_MESSAGES.notFound);
   return row;
 }
 
-/** Any user's newsletter (admin views). */
+/** Any user's newsletter (admin views); one in the recycle bin is not found. */
 export async function getNewsletterRowById(options: { db: Database; id: string }): Promise<NewsletterRow> {
-  const [row] = await options.db.select().from(newsletters).where(eq(newsletters.id, options.id)).limit(1);
+  const [row] = await options.db
+    .select()
+    .from(newsletters)
+    .where(and(eq(newsletters.id, options.id), isNull(newsletters.deletedAt)))
+    .limit(1);
   if (!row) throw notFound(NEWSLETTER_MESSAGES.notFound);
   return row;
 }
@@ -197,7 +208,14 @@ export async function countNewslettersThisMonth(db: Database, userId: string): P
   const [row] = await db
     .select({ n: count() })
     .from(newsletters)
-    .where(and(eq(newsletters.userId, userId), gte(newsletters.createdAt, startOfUtcMonth(now()))));
+    .where(
+      and(
+        eq(newsletters.userId, userId),
+        // A deleted one frees its place, as it did when deleting was for good.
+        isNull(newsletters.deletedAt),
+        gte(newsletters.createdAt, startOfUtcMonth(now())),
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 
@@ -380,7 +398,73 @@ export async function deleteNewsletter(options: { db: Database; userId: string; 
   if (row.status === 'sending') {
     throw new AppError('conflict', 'This is being sent right now. You can delete it once it has been sent.');
   }
-  await options.db
+  // To the admin recycle bin. A scheduled one goes back to draft first: nothing deleted ever sends, and a
+  // restored one never goes out on a date that passed while it was in the bin.
+  const at = now();
+  const [deleted] = await options.db
+    .update(newsletters)
+    .set({
+      deletedAt: at,
+      updatedAt: at,
+      ...(row.status === 'scheduled' ? { status: 'draft' as const, scheduledAt: null } : {}),
+    })
+    .where(
+      and(
+        eq(newsletters.id, row.id),
+        eq(newsletters.status, row.status),
+        sql`${newsletters.status} <> 'sending'`,
+        isNull(newsletters.deletedAt),
+      ),
+    )
+    .returning({ id: newsletters.id });
+  if (!deleted) {
+    throw new AppError('conflict', 'This is being sent right now. You can delete it once it has been sent.');
+  }
+}
+
+/** A deleted newsletter or bulk email, for the recycle bin; null when it is not there. */
+export async function findDeletedNewsletter(options: {
+  db: Database;
+  id: string;
+}): Promise<{ id: string; userId: string; name: string } | null> {
+  const [row] = await options.db
+    .select({ id: newsletters.id, userId: newsletters.userId, name: newsletters.name })
+    .from(newsletters)
+    .where(and(eq(newsletters.id, options.id), isNotNull(newsletters.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Back to its owner (a draft, or sent as it was). False when it is not in the recycle bin. */
+export async function restoreDeletedNewsletter(options: { db: Database; id: string }): Promise<boolean> {
+  const restored = await options.db
+    .update(newsletters)
+    .set({ deletedAt: null, updatedAt: now() })
+    .where(and(eq(newsletters.id, options.id), isNotNull(newsletters.deletedAt)))
+    .returning({ id: newsletters.id });
+  return restored.length > 0;
+}
+
+/**
+ * Deletes a newsletter in the recycle bin for good. A sent one's engine campaign and figures stay, as
+ * they did when deleting was immediate (the owner's totals and analytics keep them).
+ */
+export async function purgeDeletedNewsletter(options: { db: Database; id: string }): Promise<boolean> {
+  const purged = await options.db
     .delete(newsletters)
-    .where(and(eq(newsletters.id, row.id), sql`${newsletters.status} <> 'sending'`));
+    .where(and(eq(newsletters.id, options.id), isNotNull(newsletters.deletedAt)))
+    .returning({ id: newsletters.id });
+  return purged.length > 0;
+}
+
+/** The purge job's part: newsletters deleted before `cutoff`, for good. */
+export async function purgeNewslettersDeletedBefore(options: {
+  db: Database;
+  cutoff: Date;
+}): Promise<number> {
+  const purged = await options.db
+    .delete(newsletters)
+    .where(and(isNotNull(newsletters.deletedAt), lt(newsletters.deletedAt, options.cutoff)))
+    .returning({ id: newsletters.id });
+  return purged.length;
 }

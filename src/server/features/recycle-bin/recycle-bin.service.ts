@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   RECYCLE_BIN_DAYS,
   type RecycleBinItem,
@@ -12,15 +12,34 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
+  findDeletedCampaign,
+  purgeCampaignsDeletedBefore,
+  purgeDeletedCampaign,
+  restoreDeletedCampaign,
+} from '../campaigns/campaigns.service';
+import {
   bulkRestoreDirectoryContacts,
   purgeDeletedDirectoryContact,
   purgeDirectoryContactsDeletedBefore,
 } from '../directory/directory-admin.service';
 import { purgeList, restoreList } from '../lists/lists.service';
+import {
+  findDeletedNewsletter,
+  purgeDeletedNewsletter,
+  purgeNewslettersDeletedBefore,
+  restoreDeletedNewsletter,
+} from '../newsletters/newsletters.service';
+import {
+  findDeletedUserTemplate,
+  purgeDeletedUserTemplate,
+  purgeUserTemplatesDeletedBefore,
+  restoreDeletedUserTemplate,
+} from '../templates/templates.service';
 
 /*
- * The platform's recycle bin for super admins: users' deleted lists and the shared directory's
- * deleted records. Both stay restorable for 30 days; the purge jobs then delete them for good.
+ * The platform's recycle bin for super admins: users' deleted lists, draft campaigns, newsletters and
+ * bulk emails, and own templates, and the shared directory's deleted records. All stay restorable for
+ * 30 days; the purge jobs then delete them for good.
  */
 
 const DAY_MS = 86_400_000;
@@ -46,26 +65,47 @@ export async function listRecycleBin(options: {
   const before = after
     ? sql`AND (x.deleted_at, x.id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)`
     : sql``;
-  const page =
-    query.type === 'list'
-      ? sql`
-        SELECT x.id, x.name, u.email AS owner_email, x.contact_count AS size, x.description AS detail, x.deleted_at
-        FROM contact_lists x JOIN "user" u ON u.id = x.user_id
-        WHERE x.deleted_at IS NOT NULL ${before}
-        ORDER BY x.deleted_at DESC, x.id DESC LIMIT ${query.limit + 1}`
-      : sql`
-        SELECT x.id, x.company_name AS name, NULL AS owner_email, NULL::int AS size,
-               concat_ws(' · ', x.email, x.country_code, x.category) AS detail, x.deleted_at
-        FROM directory_contacts x
-        WHERE x.deleted_at IS NOT NULL ${before}
-        ORDER BY x.deleted_at DESC, x.id DESC LIMIT ${query.limit + 1}`;
+  const pageEnd = sql`ORDER BY x.deleted_at DESC, x.id DESC LIMIT ${query.limit + 1}`;
+  const pages: Record<RecycleBinType, SQL> = {
+    list: sql`
+      SELECT x.id, x.name, u.email AS owner_email, x.contact_count AS size, x.description AS detail, x.deleted_at
+      FROM contact_lists x JOIN "user" u ON u.id = x.user_id
+      WHERE x.deleted_at IS NOT NULL ${before} ${pageEnd}`,
+    campaign: sql`
+      SELECT x.id, x.name, u.email AS owner_email, NULL::int AS size,
+             (SELECT 'Draft · ' || count(*) || CASE count(*) WHEN 1 THEN ' step' ELSE ' steps' END
+              FROM campaign_steps s WHERE s.campaign_id = x.id) AS detail,
+             x.deleted_at
+      FROM campaigns x JOIN "user" u ON u.id = x.user_id
+      WHERE x.deleted_at IS NOT NULL ${before} ${pageEnd}`,
+    newsletter: sql`
+      SELECT x.id, x.name, u.email AS owner_email, NULL::int AS size,
+             concat_ws(' · ', CASE x.kind WHEN 'bulk' THEN 'Bulk email' ELSE 'Newsletter' END, x.status,
+                       nullif(x.subject, '')) AS detail,
+             x.deleted_at
+      FROM newsletters x JOIN "user" u ON u.id = x.user_id
+      WHERE x.deleted_at IS NOT NULL ${before} ${pageEnd}`,
+    template: sql`
+      SELECT x.id, x.name, u.email AS owner_email, NULL::int AS size,
+             concat_ws(' · ', x.category, nullif(x.subject, '')) AS detail, x.deleted_at
+      FROM email_templates x JOIN "user" u ON u.id = x.user_id
+      WHERE x.deleted_at IS NOT NULL ${before} ${pageEnd}`,
+    directory_contact: sql`
+      SELECT x.id, x.company_name AS name, NULL AS owner_email, NULL::int AS size,
+             concat_ws(' · ', x.email, x.country_code, x.category) AS detail, x.deleted_at
+      FROM directory_contacts x
+      WHERE x.deleted_at IS NOT NULL ${before} ${pageEnd}`,
+  };
   const [rows, counts] = await Promise.all([
-    db.execute(page).then((r) => rowsOf<BinRow>(r)),
+    db.execute(pages[query.type]).then((r) => rowsOf<BinRow>(r)),
     db
       .execute(sql`
         SELECT (SELECT count(*)::int FROM contact_lists WHERE deleted_at IS NOT NULL) AS list,
+               (SELECT count(*)::int FROM campaigns WHERE deleted_at IS NOT NULL) AS campaign,
+               (SELECT count(*)::int FROM newsletters WHERE deleted_at IS NOT NULL) AS newsletter,
+               (SELECT count(*)::int FROM email_templates WHERE deleted_at IS NOT NULL) AS template,
                (SELECT count(*)::int FROM directory_contacts WHERE deleted_at IS NOT NULL) AS directory_contact`)
-      .then((r) => rowsOf<{ list: number; directory_contact: number }>(r)[0]!),
+      .then((r) => rowsOf<RecycleBinList['counts']>(r)[0]!),
   ]);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
@@ -75,7 +115,13 @@ export async function listRecycleBin(options: {
       rows.length > query.limit && last
         ? encodeCursor(`bin-${query.type}`, [new Date(last.deleted_at).toISOString(), last.id])
         : null,
-    counts: { list: counts.list, directory_contact: counts.directory_contact },
+    counts: {
+      list: Number(counts.list),
+      campaign: Number(counts.campaign),
+      newsletter: Number(counts.newsletter),
+      template: Number(counts.template),
+      directory_contact: Number(counts.directory_contact),
+    },
     retentionDays: RECYCLE_BIN_DAYS,
   };
 }
@@ -92,6 +138,47 @@ function toItem(type: RecycleBinType, row: BinRow): RecycleBinItem {
     deletedAt: deletedAt.toISOString(),
     purgeAt: purgeAt(deletedAt).toISOString(),
   };
+}
+
+const NOT_IN_BIN = 'That item is not in the recycle bin.';
+
+type OwnedType = 'campaign' | 'newsletter' | 'template';
+type OwnedItem = { id: string; userId: string; name: string };
+
+/** Users' deleted campaigns, newsletters and templates: each feature restores and purges its own. */
+const OWNED: Record<
+  OwnedType,
+  {
+    find: (o: { db: Database; id: string }) => Promise<OwnedItem | null>;
+    restore: (o: { db: Database; id: string }) => Promise<boolean>;
+    purge: (o: { db: Database; id: string }) => Promise<boolean>;
+    purgeBefore: (o: { db: Database; cutoff: Date }) => Promise<number>;
+  }
+> = {
+  campaign: {
+    find: findDeletedCampaign,
+    restore: restoreDeletedCampaign,
+    purge: purgeDeletedCampaign,
+    purgeBefore: purgeCampaignsDeletedBefore,
+  },
+  newsletter: {
+    find: findDeletedNewsletter,
+    restore: restoreDeletedNewsletter,
+    purge: purgeDeletedNewsletter,
+    purgeBefore: purgeNewslettersDeletedBefore,
+  },
+  template: {
+    find: findDeletedUserTemplate,
+    restore: restoreDeletedUserTemplate,
+    purge: purgeDeletedUserTemplate,
+    purgeBefore: purgeUserTemplatesDeletedBefore,
+  },
+};
+
+async function findOwnedItem(db: Database, type: OwnedType, id: string): Promise<OwnedItem> {
+  const item = await OWNED[type].find({ db, id });
+  if (!item) throw notFound(NOT_IN_BIN);
+  return item;
 }
 
 /** The owner of a deleted list (restore and purge act on the owner's behalf). */
@@ -124,6 +211,19 @@ export async function restoreRecycleBinItem(options: {
   id: string;
 }): Promise<{ name: string }> {
   const { db, actor, type, id } = options;
+  if (type === 'campaign' || type === 'newsletter' || type === 'template') {
+    const item = await findOwnedItem(db, type, id);
+    if (!(await OWNED[type].restore({ db, id }))) throw notFound(NOT_IN_BIN);
+    await recordAuditEntry({
+      db,
+      actor,
+      action: 'recycle_bin.restore',
+      targetType: type,
+      targetId: id,
+      details: { ownerId: item.userId, name: item.name },
+    });
+    return { name: item.name };
+  }
   if (type === 'list') {
     const owner = await deletedListOwner(db, id);
     const restored = await restoreList({ db, actor: { id: owner.user_id, role: owner.role }, id });
@@ -163,7 +263,12 @@ export async function purgeRecycleBinItem(options: {
   const { db, actor, type, id } = options;
   let name: string;
   let details: Record<string, unknown>;
-  if (type === 'list') {
+  if (type === 'campaign' || type === 'newsletter' || type === 'template') {
+    const item = await findOwnedItem(db, type, id);
+    if (!(await OWNED[type].purge({ db, id }))) throw notFound(NOT_IN_BIN);
+    name = item.name;
+    details = { ownerId: item.userId, name };
+  } else if (type === 'list') {
     const owner = await deletedListOwner(db, id);
     await purgeList({ db, userId: owner.user_id, id });
     name = owner.name;
@@ -185,4 +290,21 @@ export async function purgeExpiredDirectoryContacts({ db }: { db: Database }): P
     db,
     cutoff: new Date(now().getTime() - RECYCLE_BIN_DAYS * DAY_MS),
   });
+}
+
+/**
+ * The purge job for users' campaigns, newsletters and templates (lists have purge-deleted-lists):
+ * deleted over 30 days ago, for good.
+ */
+export async function purgeExpiredOwnedItems({
+  db,
+}: {
+  db: Database;
+}): Promise<{ campaigns: number; newsletters: number; templates: number }> {
+  const cutoff = new Date(now().getTime() - RECYCLE_BIN_DAYS * DAY_MS);
+  return {
+    campaigns: await OWNED.campaign.purgeBefore({ db, cutoff }),
+    newsletters: await OWNED.newsletter.purgeBefore({ db, cutoff }),
+    templates: await OWNED.template.purgeBefore({ db, cutoff }),
+  };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import {
   SEGMENT_MESSAGES,
   type Segment,
@@ -195,6 +195,7 @@ async function usersOf(db: Database, userId: string, id: string): Promise<string
         and(
           eq(newsletters.userId, userId),
           inArray(newsletters.status, ['draft', 'scheduled', 'sending']),
+          isNull(newsletters.deletedAt),
           sql`${id}::uuid = ANY(${newsletters.segmentIds})`,
         ),
       ),
@@ -206,6 +207,7 @@ async function usersOf(db: Database, userId: string, id: string): Promise<string
           eq(campaigns.userId, userId),
           eq(campaigns.kind, 'campaign'),
           inArray(campaigns.status, ['draft', 'scheduled']),
+          isNull(campaigns.deletedAt),
           sql`${campaigns.audience} -> 'segmentIds' ? ${id}`,
         ),
       ),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import { renderNewsletterHtml } from '../../../shared/newsletter-render';
 import { newsletterBlocksSchema } from '../../../shared/newsletters';
@@ -142,6 +142,9 @@ function searchConditions(filters: TemplateFilters): SQL[] {
 
 const libraryOrder = [asc(emailTemplates.category), asc(emailTemplates.name)];
 
+/** The user's own templates that are not in the recycle bin. */
+const ownLive = (userId: string) => and(eq(emailTemplates.userId, userId), isNull(emailTemplates.deletedAt))!;
+
 /** The published library plus (scope mine/all) the user's own templates, own ones first, newest first. */
 export async function listTemplates(options: {
   db: Database;
@@ -151,7 +154,7 @@ export async function listTemplates(options: {
 }): Promise<Template[]> {
   const { db, userId, scope } = options;
   const library = and(isNull(emailTemplates.userId), eq(emailTemplates.published, true))!;
-  const mine = eq(emailTemplates.userId, userId);
+  const mine = ownLive(userId);
   const owner = scope === 'library' ? library : scope === 'mine' ? mine : or(library, mine)!;
   const rows = await db
     .select()
@@ -214,10 +217,7 @@ export async function getTemplateForUser(options: {
     .where(
       and(
         eq(emailTemplates.id, options.id),
-        or(
-          eq(emailTemplates.userId, options.userId),
-          and(isNull(emailTemplates.userId), eq(emailTemplates.published, true)),
-        ),
+        or(ownLive(options.userId), and(isNull(emailTemplates.userId), eq(emailTemplates.published, true))),
       ),
     )
     .limit(1);
@@ -235,10 +235,7 @@ export async function createUserTemplate(options: {
   return db.transaction(async (tx) => {
     // Serialise one user's creations so two parallel saves cannot both slip under the cap.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`templates:${userId}`}))`);
-    const [owned] = await tx
-      .select({ value: count() })
-      .from(emailTemplates)
-      .where(eq(emailTemplates.userId, userId));
+    const [owned] = await tx.select({ value: count() }).from(emailTemplates).where(ownLive(userId));
     if ((owned?.value ?? 0) >= MAX_USER_TEMPLATES) throw new AppError('conflict', TEMPLATE_MESSAGES.tooMany);
     const [row] = await tx
       .insert(emailTemplates)
@@ -269,18 +266,79 @@ export async function updateUserTemplate(options: {
   const [row] = await options.db
     .update(emailTemplates)
     .set({ ...changes, updatedAt: now() })
-    .where(and(eq(emailTemplates.id, options.id), eq(emailTemplates.userId, options.userId)))
+    .where(and(eq(emailTemplates.id, options.id), ownLive(options.userId)))
     .returning();
   if (!row) throw notFound(TEMPLATE_MESSAGES.notFound);
   return toTemplateDto(row);
 }
 
+/** To the admin recycle bin: gone for its owner at once, restorable by a super admin for 30 days. */
 export async function deleteUserTemplate(options: { db: Database; userId: string; id: string }) {
+  const at = now();
   const deleted = await options.db
-    .delete(emailTemplates)
-    .where(and(eq(emailTemplates.id, options.id), eq(emailTemplates.userId, options.userId)))
+    .update(emailTemplates)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(and(eq(emailTemplates.id, options.id), ownLive(options.userId)))
     .returning({ id: emailTemplates.id });
   if (deleted.length === 0) throw notFound(TEMPLATE_MESSAGES.notFound);
+}
+
+/** A user's deleted template, for the recycle bin; null when it is not there. */
+export async function findDeletedUserTemplate(options: {
+  db: Database;
+  id: string;
+}): Promise<{ id: string; userId: string; name: string } | null> {
+  const [row] = await options.db
+    .select({ id: emailTemplates.id, userId: emailTemplates.userId, name: emailTemplates.name })
+    .from(emailTemplates)
+    .where(and(eq(emailTemplates.id, options.id), isNotNull(emailTemplates.deletedAt)))
+    .limit(1);
+  return row?.userId ? { id: row.id, userId: row.userId, name: row.name } : null;
+}
+
+/**
+ * Back to its owner's templates. Refused while they hold the most templates a user may keep, as
+ * creating one would be.
+ */
+export async function restoreDeletedUserTemplate(options: { db: Database; id: string }): Promise<boolean> {
+  return options.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ userId: emailTemplates.userId })
+      .from(emailTemplates)
+      .where(and(eq(emailTemplates.id, options.id), isNotNull(emailTemplates.deletedAt)))
+      .limit(1);
+    if (!row?.userId) return false;
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`templates:${row.userId}`}))`);
+    const [owned] = await tx.select({ value: count() }).from(emailTemplates).where(ownLive(row.userId));
+    if ((owned?.value ?? 0) >= MAX_USER_TEMPLATES) throw new AppError('conflict', TEMPLATE_MESSAGES.tooMany);
+    const restored = await tx
+      .update(emailTemplates)
+      .set({ deletedAt: null, updatedAt: now() })
+      .where(and(eq(emailTemplates.id, options.id), isNotNull(emailTemplates.deletedAt)))
+      .returning({ id: emailTemplates.id });
+    return restored.length > 0;
+  });
+}
+
+/** Deletes a user's template in the recycle bin for good. */
+export async function purgeDeletedUserTemplate(options: { db: Database; id: string }): Promise<boolean> {
+  const purged = await options.db
+    .delete(emailTemplates)
+    .where(and(eq(emailTemplates.id, options.id), isNotNull(emailTemplates.deletedAt)))
+    .returning({ id: emailTemplates.id });
+  return purged.length > 0;
+}
+
+/** The purge job's part: users' templates deleted before `cutoff`, for good. */
+export async function purgeUserTemplatesDeletedBefore(options: {
+  db: Database;
+  cutoff: Date;
+}): Promise<number> {
+  const purged = await options.db
+    .delete(emailTemplates)
+    .where(and(isNotNull(emailTemplates.deletedAt), lt(emailTemplates.deletedAt, options.cutoff)))
+    .returning({ id: emailTemplates.id });
+  return purged.length;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -28,6 +28,39 @@ import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
 const PAGE_SIZE = 25;
 
+/** How each type reads in the table: its name column, and what the second column shows. */
+const COLUMNS: Record<RecycleBinType, { name: string; plural: string; owned: boolean }> = {
+  list: { name: 'List', plural: 'lists', owned: true },
+  campaign: { name: 'Campaign', plural: 'campaigns', owned: true },
+  newsletter: { name: 'Newsletter', plural: 'newsletters or bulk emails', owned: true },
+  template: { name: 'Template', plural: 'templates', owned: true },
+  directory_contact: { name: 'Business', plural: 'directory records', owned: false },
+};
+
+/** What restoring and purging do, in the confirmation. */
+const OUTCOMES: Record<RecycleBinType, { restore: string; purge: string }> = {
+  list: {
+    restore: 'goes back to its owner’s lists.',
+    purge: 'and all its contacts will be deleted for good. This cannot be undone.',
+  },
+  campaign: {
+    restore: 'goes back to its owner’s campaigns as a draft.',
+    purge: 'and its steps will be deleted for good. This cannot be undone.',
+  },
+  newsletter: {
+    restore: 'goes back to its owner’s newsletters.',
+    purge: 'will be deleted for good. This cannot be undone.',
+  },
+  template: {
+    restore: 'goes back to its owner’s templates.',
+    purge: 'will be deleted for good. This cannot be undone.',
+  },
+  directory_contact: {
+    restore: 'goes back into the directory.',
+    purge: 'will be deleted from the directory for good. This cannot be undone.',
+  },
+};
+
 interface PendingAction {
   target: RecycleBinAction;
   name: string;
@@ -81,14 +114,16 @@ function ItemsTable({
   onAction: (a: PendingAction) => void;
 }) {
   const isList = type === 'list';
+  const { owned } = COLUMNS[type];
   return (
     <>
       <div className="hidden overflow-x-auto rounded-lg border md:block">
         <Table data-testid="recycle-bin-table">
           <TableHeader>
             <TableRow>
-              <TableHead>{isList ? 'List' : 'Business'}</TableHead>
-              <TableHead>{isList ? 'Owner' : 'Record'}</TableHead>
+              <TableHead>{COLUMNS[type].name}</TableHead>
+              <TableHead>{owned ? 'Owner' : 'Record'}</TableHead>
+              {owned && !isList && <TableHead>Details</TableHead>}
               {isList && <TableHead className="text-right">Contacts</TableHead>}
               <TableHead>Deleted</TableHead>
               <TableHead>Purged on</TableHead>
@@ -103,10 +138,15 @@ function ItemsTable({
                 </TableCell>
                 <TableCell
                   className="max-w-64 truncate"
-                  title={(isList ? item.ownerEmail : item.detail) ?? ''}
+                  title={(owned ? item.ownerEmail : item.detail) ?? ''}
                 >
-                  {(isList ? item.ownerEmail : item.detail) ?? '—'}
+                  {(owned ? item.ownerEmail : item.detail) ?? '—'}
                 </TableCell>
+                {owned && !isList && (
+                  <TableCell className="max-w-64 truncate" title={item.detail ?? ''}>
+                    {item.detail ?? '—'}
+                  </TableCell>
+                )}
                 {isList && (
                   <TableCell className="text-right tabular-nums">{formatNumber(item.size ?? 0)}</TableCell>
                 )}
@@ -132,9 +172,15 @@ function ItemsTable({
             <p className="font-medium break-words">{item.name}</p>
             <dl className="space-y-1">
               <div className="grid grid-cols-[6rem_1fr] gap-2">
-                <dt className="text-muted-foreground">{isList ? 'Owner' : 'Record'}</dt>
-                <dd className="min-w-0 break-words">{(isList ? item.ownerEmail : item.detail) ?? '—'}</dd>
+                <dt className="text-muted-foreground">{owned ? 'Owner' : 'Record'}</dt>
+                <dd className="min-w-0 break-words">{(owned ? item.ownerEmail : item.detail) ?? '—'}</dd>
               </div>
+              {owned && !isList && item.detail && (
+                <div className="grid grid-cols-[6rem_1fr] gap-2">
+                  <dt className="text-muted-foreground">Details</dt>
+                  <dd className="min-w-0 break-words">{item.detail}</dd>
+                </div>
+              )}
               {isList && (
                 <div className="grid grid-cols-[6rem_1fr] gap-2">
                   <dt className="text-muted-foreground">Contacts</dt>
@@ -176,8 +222,8 @@ export default function RecycleBinPage() {
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight">Recycle Bin</h1>
           <p className="text-muted-foreground">
-            Deleted lists and directory records stay here {data?.retentionDays ?? 30} days, then a daily job
-            deletes them for good.
+            Deleted lists, campaigns, newsletters, templates and directory records stay here{' '}
+            {data?.retentionDays ?? 30} days, then a daily job deletes them for good.
           </p>
         </div>
         <MonitorFreshness
@@ -189,9 +235,9 @@ export default function RecycleBinPage() {
       </header>
 
       <Tabs value={type} onValueChange={(value) => setType(value as RecycleBinType)}>
-        <TabsList aria-label="What was deleted">
+        <TabsList aria-label="What was deleted" className="h-auto max-w-full flex-wrap justify-start">
           {RECYCLE_BIN_TYPES.map((t) => (
-            <TabsTrigger key={t} value={t} data-testid={`bin-tab-${t}`}>
+            <TabsTrigger key={t} value={t} className="h-8 flex-none" data-testid={`bin-tab-${t}`}>
               {RECYCLE_BIN_TYPE_LABELS[t]}
               {data && (
                 <Badge variant="secondary" className="ml-1.5 tabular-nums">
@@ -213,7 +259,7 @@ export default function RecycleBinPage() {
         <Skeleton className="h-48 w-full" />
       ) : data.items.length === 0 && !pager.hasPrevious ? (
         <EmptyState icon={Trash2} testId="recycle-bin-empty">
-          No deleted {type === 'list' ? 'lists' : 'directory records'}.
+          No deleted {COLUMNS[type].plural}.
         </EmptyState>
       ) : (
         <ItemsTable type={type} items={data.items} onAction={action.ask} />
@@ -234,8 +280,8 @@ export default function RecycleBinPage() {
       )}
 
       <p className="text-xs text-muted-foreground">
-        Users, list contacts, campaigns, newsletters and templates are deleted at once when their owner
-        deletes them, so they never reach the recycle bin.
+        User accounts and single list contacts are deleted at once when their owner deletes them, so they
+        never reach the recycle bin.
       </p>
 
       <ConfirmDialog
@@ -245,14 +291,8 @@ export default function RecycleBinPage() {
         description={
           <>
             <strong>{pending?.name}</strong>{' '}
-            {purging
-              ? pending?.target.type === 'list'
-                ? 'and all its contacts will be deleted for good. This cannot be undone.'
-                : 'will be deleted from the directory for good. This cannot be undone.'
-              : pending?.target.type === 'list'
-                ? 'goes back to its owner’s lists.'
-                : 'goes back into the directory.'}{' '}
-            The audit log records that you did it.
+            {pending && OUTCOMES[pending.target.type][purging ? 'purge' : 'restore']} The audit log records
+            that you did it.
           </>
         }
         confirmLabel={purging ? 'Delete for good' : 'Restore'}
