@@ -1,5 +1,6 @@
 // Website Traffic's read side: the admin screen's figures (24 h from raw page views, 7/30 days from the roll-up).
 // `npm run bench -- website-traffic [--db postgres|pglite] [--count N]` (default 1,000,000 views in 30 days).
+// TRAFFIC_BENCH_DATABASE_URL reuses a seeded PostgreSQL database (seeded on the first run, kept after).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,23 +11,28 @@ import { getWebsiteTraffic } from '../src/server/features/site-traffic/site-traf
 import { TRAFFIC_RANGES } from '../src/shared/site-traffic';
 import { createBenchDatabase, percentile } from './support';
 
-const RUNS = 10;
+const RUNS = 30;
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
   const count = options.count ?? 1_000_000;
-  const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
+  const reuseUrl = options.db === 'postgres' ? process.env.TRAFFIC_BENCH_DATABASE_URL : undefined;
+  const bench = options.db === 'postgres' && !reuseUrl ? await createBenchDatabase() : null;
   const pgliteDir = options.db === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
-  const database: DatabaseHandle = await openDatabase(
-    options.db === 'postgres' ? { url: bench!.url } : { dataDir: pgliteDir! },
-  );
+  const url = reuseUrl ?? bench?.url;
+  const database: DatabaseHandle = await openDatabase(url ? { url } : { dataDir: pgliteDir! });
   try {
     await database.migrate();
-    process.stdout.write(
-      `seeding ${count.toLocaleString('en-US')} page views over 30 days on ${options.db}…\n`,
-    );
+    const seeded = rowsOf<{ n: number }>(
+      await database.db.execute(sql`SELECT count(*)::int AS n FROM site_page_views`),
+    )[0]!.n;
     const seedStarted = performance.now();
-    // ~40 pages, 25 referrers, 30 countries, 4 views per daily visitor: a small site's shape, scaled up.
-    await database.db.execute(sql`
+    if (seeded < count) {
+      process.stdout.write(
+        `seeding ${count.toLocaleString('en-US')} page views over 30 days on ${options.db}…\n`,
+      );
+      // ~40 pages, 25 referrers, 30 countries, 4 views per daily visitor: a small site's shape, scaled up.
+      await database.db.execute(sql`
       INSERT INTO site_page_views (occurred_at, path, referrer_host, country, visitor_hash)
       SELECT now() - (random() * interval '30 days'),
              '/page-' || (i % 40),
@@ -34,7 +40,10 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
              chr(65 + (i % 30) / 26) || chr(65 + (i % 26)),
              md5((i / 4)::text)
       FROM generate_series(1, ${count}) AS i`);
-    await database.db.execute(sql`ANALYZE site_page_views`);
+      await database.db.execute(sql`ANALYZE site_page_views`);
+    } else {
+      process.stdout.write(`reusing ${seeded.toLocaleString('en-US')} page views\n`);
+    }
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     // What the hourly job keeps done: every finished day rolled up (timed apart from the reads).
     const rollUpStarted = performance.now();
