@@ -207,9 +207,11 @@ describe('website traffic', () => {
     });
     await db.insert(sitePageViews).values(rows);
     // What the hourly job and the day's roll-up write for the hours these views landed in.
-    const yesterday = new Date(at - 86_400_000).toISOString().slice(0, 10);
-    await rollUpTrafficDay({ db, day: yesterday });
-    const midnight = Date.parse(`${new Date(at).toISOString().slice(0, 10)}T00:00:00Z`);
+    const today = new Date(at).toISOString().slice(0, 10);
+    for (const day of new Set(rows.map((r) => r.occurredAt.toISOString().slice(0, 10)))) {
+      if (day !== today) await rollUpTrafficDay({ db, day });
+    }
+    const midnight = Date.parse(`${today}T00:00:00Z`);
     for (let hour = midnight; hour + 3_600_000 <= at; hour += 3_600_000) {
       await rollUpTrafficHour({ db, hour: new Date(hour) });
     }
