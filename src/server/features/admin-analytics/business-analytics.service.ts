@@ -75,8 +75,18 @@ export async function getBusinessAnalytics(options: {
       LEFT JOIN "user" u ON u.id = f.user_id
       WHERE f.first_day >= ${fromDay}::date OR u.created_at >= ${fromIso}::timestamptz
       GROUP BY 1`),
+    // Platform-wide volume per day from the hourly roll-up (a few rows an hour), not the per-user days.
     db.execute(sql`
-      SELECT day, sum(sent)::bigint AS sent, sum(replied)::bigint AS replied FROM ${userDays} d
+      SELECT day, sum(sent)::bigint AS sent, sum(replied)::bigint AS replied FROM (
+        SELECT (hour AT TIME ZONE 'UTC')::date AS day, sum(count) FILTER (WHERE type = 'sent') AS sent,
+          sum(count) FILTER (WHERE type = 'replied') AS replied
+        FROM platform_hourly_events
+        WHERE hour >= ${fromIso}::timestamptz AND type IN ('sent', 'replied') GROUP BY 1
+        UNION ALL
+        SELECT (occurred_at AT TIME ZONE 'UTC')::date, count(*) FILTER (WHERE type = 'sent'),
+          count(*) FILTER (WHERE type = 'replied')
+        FROM email_events WHERE id > ${watermark} AND type IN ('sent', 'replied') GROUP BY 1
+      ) v
       WHERE day >= ${fromDay}::date GROUP BY 1`),
     db.execute(sql`
       SELECT (first_paid AT TIME ZONE 'UTC')::date AS day, count(*)::int AS n
