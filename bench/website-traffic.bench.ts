@@ -1,4 +1,5 @@
-// Website Traffic's read side: the admin screen's figures (24 h from raw page views, 7/30 days from the roll-up).
+// Website Traffic's read side: the admin screen's figures (finished days and hours from the roll-ups, the
+// current hour from raw page views).
 // `npm run bench -- website-traffic [--db postgres|pglite] [--count N]` (default 1,000,000 views in 30 days).
 // TRAFFIC_BENCH_DATABASE_URL reuses a seeded PostgreSQL database (seeded on the first run, kept after).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,6 +52,23 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     const rollUpSeconds = (performance.now() - rollUpStarted) / 1000;
     process.stdout.write(`rolled up 30 days in ${rollUpSeconds.toFixed(1)} s\n`);
 
+    // The current hour, which every range reads from raw rows: an hour's share of the views so far,
+    // half of them by visitors already seen earlier in the day (the seed's hashes).
+    const live = Math.round(count / (30 * 24));
+    const inHour = rowsOf<{ n: number }>(
+      await database.db.execute(
+        sql`SELECT count(*)::int AS n FROM site_page_views WHERE occurred_at >= date_trunc('hour', now())`,
+      ),
+    )[0]!.n;
+    await database.db.execute(sql`
+      INSERT INTO site_page_views (occurred_at, path, referrer_host, country, visitor_hash)
+      SELECT now() - random() * (now() - date_trunc('hour', now())),
+             '/page-' || (i % 40),
+             CASE WHEN i % 3 = 0 THEN 'ref-' || (i % 25) || '.example' END,
+             chr(65 + (i % 30) / 26) || chr(65 + (i % 26)),
+             CASE WHEN i % 2 = 0 THEN md5((i * 97 / 4)::text) ELSE md5('live-' || i) END
+      FROM generate_series(1, ${live - inHour}) AS i`);
+
     const figures: Record<string, number> = {};
     for (const range of TRAFFIC_RANGES) {
       const timings: number[] = [];
@@ -71,6 +89,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       bench: 'website-traffic',
       db: options.db,
       views: count,
+      live_hour_views: live,
       seed_s: Math.round(seedSeconds),
       ...figures,
     };
