@@ -136,22 +136,24 @@ export async function rollUpMissingTrafficDays({
 function hourFigures(from: Date, until: Date, inclusive = false) {
   const midnight = dayStart(utcDay(from)).toISOString();
   return sql`
-    WITH pairs AS (
+    WITH pairs AS MATERIALIZED (
       SELECT d.dimension, d.key, v.visitor_hash, count(*)::int AS views
       FROM site_page_views v ${DIMENSIONS}
       WHERE v.occurred_at >= ${from.toISOString()}::timestamptz
         AND v.occurred_at ${inclusive ? sql`<=` : sql`<`} ${until.toISOString()}::timestamptz AND d.key IS NOT NULL
       GROUP BY 1, 2, 3
+    ), seen AS (
+      -- The same visitors' earlier views that day, each read once, under every key they count for.
+      SELECT DISTINCT d.dimension, d.key, v.visitor_hash
+      FROM site_page_views v ${DIMENSIONS}
+      WHERE v.visitor_hash IN (SELECT visitor_hash FROM pairs WHERE dimension = 'total')
+        AND v.occurred_at >= ${midnight}::timestamptz AND v.occurred_at < ${from.toISOString()}::timestamptz
+        AND d.key IS NOT NULL
     )
     SELECT p.dimension, p.key, sum(p.views)::int AS views, count(*)::int AS visitors,
-      count(*) FILTER (WHERE NOT EXISTS (
-        SELECT 1 FROM site_page_views e
-        WHERE e.visitor_hash = p.visitor_hash
-          AND e.occurred_at >= ${midnight}::timestamptz AND e.occurred_at < ${from.toISOString()}::timestamptz
-          AND CASE p.dimension WHEN 'total' THEN true WHEN 'path' THEN e.path = p.key
-            WHEN 'referrer' THEN e.referrer_host = p.key ELSE coalesce(e.country, '') = p.key END))::int
-        AS first_visitors
-    FROM pairs p GROUP BY 1, 2`;
+      count(*) FILTER (WHERE s.visitor_hash IS NULL)::int AS first_visitors
+    FROM pairs p LEFT JOIN seen s USING (dimension, key, visitor_hash)
+    GROUP BY 1, 2`;
 }
 
 /** Rolls up one finished hour of the current day (again, if it was). Safe to run twice at once. */
