@@ -2,7 +2,7 @@
 // (--count sets the events; the outbox is a tenth of it) over the last 30 days, with users, orders,
 // subscriptions, imports and sessions; folds the events into the hourly roll-up (timed), writes a live
 // tail of 20,000 events after it, then times each screen's API through the real app (100 calls each, one
-// at a time): System Analytics (24 h, 7 d, 30 d), Analytics (30 d, 365 d), Database Monitor.
+// at a time): System Analytics (24 h, 7 d, 30 d), Analytics (30 d, 365 d), Database Monitor, Cost Optimization.
 // Goal (PostgreSQL): p95 ≤ 200 ms per screen. ADMIN_BENCH_DATABASE_URL reuses a seeded database.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -197,6 +197,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     analytics_30d: '/api/admin/analytics?range=30d',
     analytics_365d: '/api/admin/analytics?range=365d',
     database_monitor: '/api/admin/database-monitor',
+    cost_optimization: '/api/admin/cost-optimization',
   } as const;
   const figures: Record<string, number> = {};
   for (const [name, endpoint] of Object.entries(endpoints)) {
@@ -234,5 +235,6 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     ),
     analytics_p95_ms: Math.max(figures.analytics_30d_p95_ms!, figures.analytics_365d_p95_ms!),
     database_monitor_p95_ms: figures.database_monitor_p95_ms!,
+    cost_optimization_p95_ms: figures.cost_optimization_p95_ms!,
   };
 }

@@ -46,6 +46,16 @@ export const platformUserDaily = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.userId] })],
 );
 
+/**
+ * Each user's events of all time and the UTC day of their first message sent (activation), so Cost
+ * Optimization and Analytics need not group the whole event log by user. No foreign key: history.
+ */
+export const platformUserTotals = pgTable('platform_user_totals', {
+  userId: text('user_id').primaryKey(),
+  events: bigint('events', { mode: 'number' }).notNull().default(0),
+  firstSentDay: date('first_sent_day', { mode: 'string' }),
+});
+
 /** How far each roll-up has read (the last email_events id folded in). */
 export const platformStatsProgress = pgTable('platform_stats_progress', {
   name: text('name').primaryKey(),

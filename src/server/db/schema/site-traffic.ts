@@ -19,7 +19,11 @@ export const sitePageViews = pgTable(
     country: text('country'),
     visitorHash: text('visitor_hash').notNull(),
   },
-  (t) => [index('site_page_views_occurred_idx').on(t.occurredAt)],
+  (t) => [
+    index('site_page_views_occurred_idx').on(t.occurredAt),
+    // Whether a visitor of the current hour was already seen earlier in the day (site_traffic_hourly).
+    index('site_page_views_visitor_idx').on(t.visitorHash, t.occurredAt),
+  ],
 );
 
 /**
@@ -48,4 +52,26 @@ export const siteTrafficDaily = pgTable(
     visitors: integer('visitors').notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.key] })],
+);
+
+/**
+ * Page views of one finished hour, per dimension (as site_traffic_daily), so the last 24 hours and the
+ * current day are read without scanning their raw rows. `visitors` are those seen in the hour;
+ * `firstVisitors` those seen for the first time that UTC day (for this dimension and key), so today's
+ * visitors are the sum over its hours; `lastVisitors` those seen for the last time that day, known once
+ * the day is over (0 until then), so the visitors of a day's last N hours are the sum over them.
+ * Today's hours are written as they finish; a finished day's hours are rewritten with the daily roll-up.
+ */
+export const siteTrafficHourly = pgTable(
+  'site_traffic_hourly',
+  {
+    hour: timestamp('hour', { withTimezone: true, mode: 'string' }).notNull(),
+    dimension: text('dimension').notNull(),
+    key: text('key').notNull(),
+    views: integer('views').notNull(),
+    visitors: integer('visitors').notNull(),
+    firstVisitors: integer('first_visitors').notNull(),
+    lastVisitors: integer('last_visitors').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.dimension, t.key] })],
 );

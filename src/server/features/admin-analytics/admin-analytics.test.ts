@@ -24,6 +24,7 @@ import {
   subscriptions,
   users,
 } from '../../db/schema/index';
+import { advanceClock, resetClock } from '../../lib/clock';
 import { rollUpPlatformStats, SETTLE_MS } from './platform-rollup.service';
 
 const MINUTE = 60_000;
@@ -270,6 +271,75 @@ describe('admin analytics API', () => {
       expect(rolled.totals.sent).toBe(after.totals.sent);
       expect(rolled.totals.activations).toBe(after.totals.activations);
       expect(rolled.topUsers[0]?.sent).toBe(400);
+    });
+
+    it("keeps each user's events of all time and first day sent as a rebuild from the event log finds them", async () => {
+      const { db } = app.services;
+      const [early, late] = [await createUser(app), await createUser(app)];
+      const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+      const event = (userId: string, type: 'sent' | 'opened' | 'clicked', at: Date) => ({
+        userId,
+        type,
+        occurredAt: at,
+      });
+      await db
+        .insert(emailEvents)
+        .values([
+          event(early.user.id, 'sent', daysAgo(3)),
+          event(early.user.id, 'opened', daysAgo(2)),
+          event(late.user.id, 'opened', daysAgo(2)),
+        ]);
+      // Past the settle time: events other tests wrote just now would hold these back otherwise.
+      const rollUp = async () => {
+        advanceClock(SETTLE_MS + MINUTE);
+        try {
+          await rollUpPlatformStats({ db });
+        } finally {
+          resetClock();
+        }
+      };
+      await rollUp();
+      // A later batch with an earlier send (a late event) and a first send for the other user.
+      await db
+        .insert(emailEvents)
+        .values([
+          event(early.user.id, 'sent', daysAgo(5)),
+          event(early.user.id, 'clicked', daysAgo(1)),
+          event(late.user.id, 'sent', daysAgo(1)),
+        ]);
+      await rollUp();
+
+      const ids = [early.user.id, late.user.id];
+      const read = async (query: ReturnType<typeof sql>) =>
+        (
+          (await db.execute(query)) as unknown as {
+            rows: { user_id: string; events: string | number; first_sent_day: string | Date | null }[];
+          }
+        ).rows
+          .map((r) => ({
+            userId: r.user_id,
+            events: Number(r.events),
+            firstSentDay: r.first_sent_day ? new Date(r.first_sent_day).toISOString().slice(0, 10) : null,
+          }))
+          .sort((a, b) => a.userId.localeCompare(b.userId));
+      const rolled = await read(sql`
+        SELECT user_id, events, first_sent_day FROM platform_user_totals WHERE user_id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`);
+      const rebuilt = await read(sql`
+        SELECT user_id, count(*) AS events,
+          min((occurred_at AT TIME ZONE 'UTC')::date) FILTER (WHERE type = 'sent') AS first_sent_day
+        FROM email_events WHERE user_id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) GROUP BY user_id`);
+      expect(rolled).toEqual(rebuilt);
+      expect(rolled.find((r) => r.userId === early.user.id)).toEqual({
+        userId: early.user.id,
+        events: 4,
+        firstSentDay: daysAgo(5).toISOString().slice(0, 10),
+      });
     });
 
     it('answers every range with one point a day', async () => {

@@ -59,16 +59,34 @@ export async function getBusinessAnalytics(options: {
     db.execute(sql`
       SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS n FROM "user"
       WHERE created_at >= ${fromIso}::timestamptz GROUP BY 1`),
-    // Activation: the day of a person's first message sent, and whether they signed up in the range.
+    // Activation: the day of a person's first message sent (kept per user by the roll-up), and whether
+    // they signed up in the range.
     db.execute(sql`
       SELECT f.first_day AS day, count(*)::int AS n,
         count(*) FILTER (WHERE u.created_at >= ${fromIso}::timestamptz)::int AS from_signups
-      FROM (SELECT user_id, min(day) AS first_day FROM ${userDays} d WHERE sent > 0 GROUP BY user_id) f
+      FROM (
+        SELECT user_id, min(first_day) AS first_day FROM (
+          SELECT user_id, first_sent_day AS first_day FROM platform_user_totals WHERE first_sent_day IS NOT NULL
+          UNION ALL
+          SELECT user_id, min((occurred_at AT TIME ZONE 'UTC')::date) FROM email_events
+          WHERE id > ${watermark} AND type = 'sent' GROUP BY user_id
+        ) s GROUP BY user_id
+      ) f
       LEFT JOIN "user" u ON u.id = f.user_id
       WHERE f.first_day >= ${fromDay}::date OR u.created_at >= ${fromIso}::timestamptz
       GROUP BY 1`),
+    // Platform-wide volume per day from the hourly roll-up (a few rows an hour), not the per-user days.
     db.execute(sql`
-      SELECT day, sum(sent)::bigint AS sent, sum(replied)::bigint AS replied FROM ${userDays} d
+      SELECT day, sum(sent)::bigint AS sent, sum(replied)::bigint AS replied FROM (
+        SELECT (hour AT TIME ZONE 'UTC')::date AS day, sum(count) FILTER (WHERE type = 'sent') AS sent,
+          sum(count) FILTER (WHERE type = 'replied') AS replied
+        FROM platform_hourly_events
+        WHERE hour >= ${fromIso}::timestamptz AND type IN ('sent', 'replied') GROUP BY 1
+        UNION ALL
+        SELECT (occurred_at AT TIME ZONE 'UTC')::date, count(*) FILTER (WHERE type = 'sent'),
+          count(*) FILTER (WHERE type = 'replied')
+        FROM email_events WHERE id > ${watermark} AND type IN ('sent', 'replied') GROUP BY 1
+      ) v
       WHERE day >= ${fromDay}::date GROUP BY 1`),
     db.execute(sql`
       SELECT (first_paid AT TIME ZONE 'UTC')::date AS day, count(*)::int AS n

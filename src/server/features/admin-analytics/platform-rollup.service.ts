@@ -96,11 +96,18 @@ async function foldBatch(
           ON CONFLICT (day, user_id) DO UPDATE SET sent = platform_user_daily.sent + excluded.sent,
             replied = platform_user_daily.replied + excluded.replied
           RETURNING 1
+        ), totals AS (
+          INSERT INTO platform_user_totals AS t (user_id, events, first_sent_day)
+          SELECT e.user_id, count(*), min((e.occurred_at AT TIME ZONE 'UTC')::date) FILTER (WHERE e.type = 'sent')
+          FROM e GROUP BY 1
+          ON CONFLICT (user_id) DO UPDATE SET events = t.events + excluded.events,
+            first_sent_day = least(t.first_sent_day, excluded.first_sent_day)
+          RETURNING 1
         )
         SELECT (SELECT max(id) FROM e) AS last_id, (SELECT count(*) FROM e)::int AS events,
           (SELECT count(*) FROM batch)::int AS read,
           (SELECT count(*) FROM hourly)::int + (SELECT count(*) FROM latency)::int
-            + (SELECT count(*) FROM daily)::int AS touched`),
+            + (SELECT count(*) FROM daily)::int + (SELECT count(*) FROM totals)::int AS touched`),
     );
     const lastEventId = row?.last_id === null || row?.last_id === undefined ? watermark : Number(row.last_id);
     await tx.execute(sql`

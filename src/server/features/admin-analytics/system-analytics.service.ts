@@ -50,8 +50,8 @@ function rate(part: number, whole: number): number | null {
   return whole > 0 ? part / whole : null;
 }
 
-type HourlyRow = { hour: Date | string; type: string; machine: boolean; count: string | number };
-type LatencyRow = { hour: Date | string; bucket: number; count: string | number };
+type HourlyRow = { slot: number; type: string; machine: boolean; count: string | number };
+type LatencyRow = { slot: number; bucket: number; count: string | number };
 
 export async function getSystemAnalytics(options: {
   db: Database;
@@ -71,19 +71,25 @@ export async function getSystemAnalytics(options: {
   );
   const watermark = Number(progress?.last_event_id ?? 0);
 
+  // Rows are summed per chart bucket here, not per hour: 30 days of hourly latency histograms are tens
+  // of thousands of rows, a few hundred once folded into days.
+  const slot = (column: string) =>
+    sql.raw(`floor(extract(epoch from ${column} - '${fromIso}'::timestamptz) / ${bucketMs / 1000})::int`);
   const [hourly, tail, latency, tailLatency, importRows, activity, outbox, jobs] = await Promise.all([
     db.execute(sql`
-      SELECT hour, type, machine, count FROM platform_hourly_events
-      WHERE hour >= ${fromIso}::timestamptz AND type IN (${COUNTED_TYPES_SQL})`),
+      SELECT ${slot('hour')} AS slot, type, machine, sum(count)::bigint AS count FROM platform_hourly_events
+      WHERE hour >= ${fromIso}::timestamptz AND type IN (${COUNTED_TYPES_SQL})
+      GROUP BY 1, 2, 3`),
     db.execute(sql`
-      SELECT date_trunc('hour', occurred_at) AS hour, type, machine, count(*) AS count
+      SELECT ${slot('occurred_at')} AS slot, type, machine, count(*) AS count
       FROM email_events
       WHERE id > ${watermark} AND occurred_at >= ${fromIso}::timestamptz AND type IN (${COUNTED_TYPES_SQL})
       GROUP BY 1, 2, 3`),
     db.execute(sql`
-      SELECT hour, bucket, count FROM platform_send_latency WHERE hour >= ${fromIso}::timestamptz`),
+      SELECT ${slot('hour')} AS slot, bucket, sum(count)::bigint AS count FROM platform_send_latency
+      WHERE hour >= ${fromIso}::timestamptz GROUP BY 1, 2`),
     db.execute(sql`
-      SELECT date_trunc('hour', e.occurred_at) AS hour, ${LATENCY_BUCKET_SQL} AS bucket, count(*) AS count
+      SELECT ${slot('e.occurred_at')} AS slot, ${LATENCY_BUCKET_SQL} AS bucket, count(*) AS count
       FROM email_events e JOIN outbox_messages o ON o.id = e.outbox_message_id
       WHERE e.id > ${watermark} AND e.type = 'sent' AND e.occurred_at >= ${fromIso}::timestamptz
       GROUP BY 1, 2`),
@@ -126,7 +132,7 @@ export async function getSystemAnalytics(options: {
     series[Math.floor((new Date(value).getTime() - from.getTime()) / bucketMs)];
 
   for (const row of [...rowsOf<HourlyRow>(hourly), ...rowsOf<HourlyRow>(tail)]) {
-    const bucket = bucketOf(row.hour);
+    const bucket = series[Number(row.slot)];
     if (!bucket) continue;
     const count = Number(row.count);
     switch (row.type) {
@@ -150,8 +156,7 @@ export async function getSystemAnalytics(options: {
   const rangeHistogram = new Map<number, number>();
   const bucketHistograms = series.map(() => new Map<number, number>());
   for (const row of [...rowsOf<LatencyRow>(latency), ...rowsOf<LatencyRow>(tailLatency)]) {
-    const index = Math.floor((new Date(row.hour).getTime() - from.getTime()) / bucketMs);
-    const histogram = bucketHistograms[index];
+    const histogram = bucketHistograms[Number(row.slot)];
     if (!histogram) continue;
     const count = Number(row.count);
     const key = Number(row.bucket);

@@ -14,6 +14,7 @@ import { PAGE_VIEW_RETENTION_DAYS } from '../../../shared/site-traffic';
 import type { Database } from '../../db/client';
 import { findJob } from '../../jobs/registry';
 import { now } from '../../lib/clock';
+import { ROLLUP_NAME as PLATFORM_ROLLUP_NAME } from '../admin-analytics/platform-rollup.service';
 import { ABANDONED_UPLOAD_MS, STUCK_IMPORT_MS } from '../imports/imports.service';
 
 const DAY_MS = 86_400_000;
@@ -60,6 +61,13 @@ async function userCosts(
   since: Date,
   userFilter: string | undefined,
 ): Promise<{ users: UserCost[]; usersTotal: number }> {
+  // Events of all time: the roll-up's per-user totals plus the events written since its last run.
+  const [progress] = rowsOf<{ last_event_id: string | number }>(
+    await db.execute(
+      sql`SELECT last_event_id FROM platform_stats_progress WHERE name = ${PLATFORM_ROLLUP_NAME}`,
+    ),
+  );
+  const watermark = Number(progress?.last_event_id ?? 0);
   const bytes = (name: string) =>
     tables.find((t) => t.table === name && t.schema !== 'pgboss')?.totalBytes ?? 0;
   const result = await db.execute(sql`
@@ -67,7 +75,11 @@ async function userCosts(
          lc AS (SELECT user_id, count(*) AS n FROM list_contacts GROUP BY user_id),
          ob AS (SELECT user_id, count(*) AS n, count(*) FILTER (WHERE sent_at >= ${since}) AS sent30
                 FROM outbox_messages GROUP BY user_id),
-         ev AS (SELECT user_id, count(*) AS n FROM email_events GROUP BY user_id),
+         ev AS (SELECT user_id, sum(n) AS n FROM (
+                  SELECT user_id, events AS n FROM platform_user_totals
+                  UNION ALL
+                  SELECT user_id, count(*) FROM email_events WHERE id > ${watermark} GROUP BY user_id) t
+                GROUP BY user_id),
          rev AS (SELECT user_id, sum(amount) AS kobo FROM orders
                  WHERE status = 'success' AND currency = 'NGN' GROUP BY user_id),
          per AS (

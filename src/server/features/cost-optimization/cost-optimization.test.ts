@@ -14,6 +14,8 @@ import { as, createTestApp } from '../../../../tests/setup/test-app';
 import { costOptimizationSchema } from '../../../shared/cost-optimization';
 import { contactLists, orders } from '../../db/schema/index';
 import { findJob } from '../../jobs/registry';
+import { advanceClock, resetClock } from '../../lib/clock';
+import { rollUpPlatformStats, SETTLE_MS } from '../admin-analytics/platform-rollup.service';
 
 const DAY_MS = 86_400_000;
 
@@ -127,6 +129,21 @@ describe('cost optimization', () => {
     const estimates = all.users.map((u) => u.estimatedBytes);
     expect(estimates).toEqual([...estimates].sort((a, b) => b - a));
     expect(all.usersTotal).toBeGreaterThanOrEqual(3);
+  });
+
+  it("counts a user's events the same before and after the event log is rolled up", async () => {
+    const before = (await figures(sender.email)).users[0];
+    // Past the roll-up's settle time, so this run folds the sender's events in.
+    advanceClock(SETTLE_MS + 60_000);
+    try {
+      const rolled = await rollUpPlatformStats({ db: app.services.db });
+      expect(rolled.events).toBeGreaterThanOrEqual(3);
+    } finally {
+      resetClock();
+    }
+    const after = (await figures(sender.email)).users[0];
+    expect(after?.events).toBe(before?.events);
+    expect(after?.events).toBe(3);
   });
 
   it('finds paid accounts that sent nothing in 30 days, and not those that did', async () => {

@@ -2,20 +2,26 @@ import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { defineJob } from '../../jobs/define-job';
 import { now } from '../../lib/clock';
-import { rollUpMissingTrafficDays, rollUpTrafficDay } from './site-traffic.service';
+import {
+  rollUpMissingTrafficDays,
+  rollUpMissingTrafficHours,
+  rollUpTrafficDay,
+} from './site-traffic.service';
 import { utcDay } from './visitor';
 
 /** Safe to run twice: a day's roll-up is replaced whole. */
-export async function rollUpSiteTraffic({ db }: { db: Database }): Promise<{ days: number }> {
+export async function rollUpSiteTraffic({ db }: { db: Database }): Promise<{ days: number; hours: number }> {
   const today = Date.parse(`${utcDay(now())}T00:00:00Z`);
   await rollUpTrafficDay({ db, day: utcDay(new Date(today - 86_400_000)) });
   const missing = await rollUpMissingTrafficDays({ db, from: utcDay(new Date(today - 30 * 86_400_000)) });
-  return { days: missing + 1 };
+  const hours = await rollUpMissingTrafficHours({ db });
+  return { days: missing + 1, hours };
 }
 
 export const rollUpSiteTrafficJob = defineJob({
   name: 'roll-up-site-traffic',
-  description: "Rolls up yesterday's website traffic (again) and any day not rolled up yet.",
+  description:
+    "Rolls up yesterday's website traffic (again), any day not rolled up yet and today's finished hours.",
   payload: z.object({}),
   /** Hourly: a beacon can land just after midnight. */
   cron: '7 * * * *',

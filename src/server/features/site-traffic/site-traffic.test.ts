@@ -9,7 +9,7 @@ import { sitePageViews, siteTrafficSalts } from '../../db/schema/index';
 import { advanceClock, resetClock } from '../../lib/clock';
 import { purgeSiteTraffic } from './purge-site-traffic.job';
 import { rollUpSiteTraffic } from './roll-up-site-traffic.job';
-import { rollUpTrafficDay } from './site-traffic.service';
+import { rollUpTrafficDay, rollUpTrafficHour } from './site-traffic.service';
 import { isBotUserAgent, normalizePath, referrerHost } from './visitor';
 
 const BROWSER =
@@ -185,6 +185,72 @@ describe('website traffic', () => {
     const again = await traffic('30d');
     expect(again.topPages.find((p) => p.path === path)).toMatchObject({ views: 4, visitors: 3 });
     expect(again.countries.find((c) => c.country === 'GH')?.views).toBeGreaterThanOrEqual(4);
+  });
+
+  it('reads the last 24 hours and today from the hourly roll-up, and its figures are those of the raw page views', async () => {
+    const { db } = app.services;
+    const tag = randomUUID().slice(0, 8);
+    const paths = [`/hourly-a/${tag}`, `/hourly-b/${tag}`, `/hourly-c/${tag}`];
+    const at = Date.now();
+    // Views every 23 minutes over the last 26 hours, by 12 visitors a day who come back in other hours
+    // and to other pages; a visitor's hash is of its day, as the beacon makes them.
+    const rows = Array.from({ length: 70 }, (_, i) => {
+      const occurredAt = new Date(at - 60_000 - i * 23 * 60_000);
+      const day = occurredAt.toISOString().slice(0, 10);
+      return {
+        path: paths[i % 3]!,
+        referrerHost: i % 4 === 0 ? `hourly-${tag}.example` : null,
+        country: i % 5 === 0 ? 'GH' : 'KE',
+        visitorHash: `${tag}-${day}-${i % 12}`,
+        occurredAt,
+      };
+    });
+    await db.insert(sitePageViews).values(rows);
+    // What the hourly job and the day's roll-up write for the hours these views landed in.
+    const today = new Date(at).toISOString().slice(0, 10);
+    for (const day of new Set(rows.map((r) => r.occurredAt.toISOString().slice(0, 10)))) {
+      if (day !== today) await rollUpTrafficDay({ db, day });
+    }
+    const midnight = Date.parse(`${today}T00:00:00Z`);
+    for (let hour = midnight; hour + 3_600_000 <= at; hour += 3_600_000) {
+      await rollUpTrafficHour({ db, hour: new Date(hour) });
+    }
+
+    const raw = async (from: string, until: string, perDay: boolean) => {
+      const result = await db.execute(sql`
+        SELECT path, sum(views)::int AS views, sum(visitors)::int AS visitors FROM (
+          SELECT path, count(*) AS views, count(DISTINCT visitor_hash) AS visitors FROM site_page_views
+          WHERE occurred_at >= ${from}::timestamptz AND occurred_at <= ${until}::timestamptz
+          GROUP BY path, ${perDay ? sql`(occurred_at AT TIME ZONE 'UTC')::date` : sql`1`}
+          UNION ALL
+          SELECT '', count(*), count(DISTINCT visitor_hash) FROM site_page_views
+          WHERE occurred_at >= ${from}::timestamptz AND occurred_at <= ${until}::timestamptz
+          GROUP BY ${perDay ? sql`(occurred_at AT TIME ZONE 'UTC')::date` : sql`1`}
+        ) s GROUP BY path`);
+      return new Map(
+        (result as unknown as { rows: { path: string; views: number; visitors: number }[] }).rows.map((r) => [
+          r.path,
+          { views: r.views, visitors: r.visitors },
+        ]),
+      );
+    };
+    for (const range of ['24h', '7d'] as const) {
+      const figures = await traffic(range);
+      // Visitor hashes are of one day: counted distinct in the whole window for 24 h, per day for 7 days.
+      const expected = await raw(figures.since, figures.generatedAt, range === '7d');
+      expect({ views: figures.views, visitors: figures.visitors }).toEqual(expected.get(''));
+      for (const path of paths) {
+        const page = figures.topPages.find((p) => p.path === path);
+        expect({ views: page?.views, visitors: page?.visitors }).toEqual(expected.get(path));
+      }
+      expect(figures.series.reduce((sum, b) => sum + b.views, 0)).toBe(figures.views);
+      expect(figures.series.reduce((sum, b) => sum + b.visitors, 0)).toBeGreaterThanOrEqual(figures.visitors);
+    }
+    const day = await traffic('24h');
+    expect(Date.parse(day.since)).toBe(Math.floor(at / 3_600_000) * 3_600_000 - 86_400_000);
+    expect(day.referrers.find((r) => r.host === `hourly-${tag}.example`)?.views).toBe(
+      rows.filter((r) => r.referrerHost && r.occurredAt.getTime() >= Date.parse(day.since)).length,
+    );
   });
 
   it('is for super admins only', async () => {

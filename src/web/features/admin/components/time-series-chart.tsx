@@ -21,7 +21,8 @@ type Point = { [key: string]: string | number | null };
 
 /**
  * One chart of figures over time (Recharts through the shadcn/ui chart component). The picture is for
- * looking; a visually hidden table carries every figure for screen readers.
+ * looking; a visually hidden table carries every figure for screen readers. Bars do not grow in: the
+ * monitors refresh on their own, and a redraw (or a resize) would replay the animation from zero.
  */
 export function TimeSeriesChart({
   title,
@@ -106,7 +107,13 @@ export function TimeSeriesChart({
             <BarChart data={data} margin={{ top: 4, right: 4, left: 0, bottom: 0 }}>
               {axes}
               {series.map((s) => (
-                <Bar key={s.key} dataKey={s.key} stackId={stackId} fill={`var(--color-${s.key})`} />
+                <Bar
+                  key={s.key}
+                  dataKey={s.key}
+                  stackId={stackId}
+                  fill={`var(--color-${s.key})`}
+                  isAnimationActive={false}
+                />
               ))}
             </BarChart>
           ) : kind === 'area' ? (

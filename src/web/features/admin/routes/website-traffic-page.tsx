@@ -1,16 +1,20 @@
 import { TRAFFIC_RANGES, type TrafficRange, type WebsiteTraffic } from '@shared/site-traffic';
+import type { ColumnDef } from '@tanstack/react-table';
 import { Eye, Globe2, MousePointerClick, UserPlus, Users } from 'lucide-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { formatDateTime, formatNumber } from '@/lib/format';
+import type { ListSort } from '@/lib/url-list-state';
 import { TRAFFIC_REFRESH_MS, useWebsiteTraffic } from '../api/website-traffic';
 import { EmptyState } from '../components/empty-state';
 import { MonitorFreshness } from '../components/monitor-freshness';
-import { SortableTable } from '../components/sortable-table';
 import { StatCard, StatCardSkeleton } from '../components/stat-card';
+import { TimeSeriesChart } from '../components/time-series-chart';
+import { formatBucket } from '../lib/analytics-format';
 
 const RANGE_LABELS: Record<TrafficRange, string> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days' };
 
@@ -30,73 +34,45 @@ function percent(rate: number | null): string {
   return `${(rate * 100).toFixed(rate < 0.1 ? 1 : 0)}%`;
 }
 
-/** Views per hour or day as bars: where people look rather than read. */
+/** Views and visitors per hour or day: where people look rather than read. */
 function ViewsChart({ data }: { data: WebsiteTraffic }) {
-  const max = Math.max(1, ...data.series.map((b) => b.views));
   const hourly = data.range === '24h';
-  const label = (at: string) =>
-    hourly
-      ? new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-      : new Date(at).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
   return (
-    <Card className="gap-3">
-      <CardHeader>
-        <CardTitle>
-          <h2>Views {hourly ? 'per hour' : 'per day'}</h2>
-        </CardTitle>
-        <CardDescription>
-          {formatNumber(data.views)} views in the last {RANGE_LABELS[data.range]}.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <div
-          className="flex h-40 items-end gap-px sm:gap-1"
-          role="img"
-          aria-label={`Views ${hourly ? 'per hour' : 'per day'}, highest ${formatNumber(max)}`}
-          data-testid="traffic-chart"
-        >
-          {data.series.map((bucket) => (
-            <div
-              key={bucket.at}
-              className="group relative flex h-full flex-1 items-end"
-              title={`${label(bucket.at)}: ${formatNumber(bucket.views)} views, ${formatNumber(bucket.visitors)} visitors`}
-            >
-              <div
-                className="w-full rounded-t bg-primary/80 group-hover:bg-primary"
-                style={{ height: `${bucket.views === 0 ? 0 : Math.max(3, (bucket.views / max) * 100)}%` }}
-              />
-            </div>
-          ))}
-        </div>
-        <div className="mt-2 flex justify-between text-xs text-muted-foreground">
-          <span>{data.series[0] && label(data.series[0].at)}</span>
-          <span>{hourly ? 'now' : 'today'}</span>
-        </div>
-      </CardContent>
-    </Card>
+    <TimeSeriesChart
+      title={`Views ${hourly ? 'per hour' : 'per day'}`}
+      description={`${formatNumber(data.views)} views in the last ${RANGE_LABELS[data.range]} (UTC ${hourly ? 'hours' : 'days'}).`}
+      data={data.series}
+      xKey="at"
+      series={[
+        { key: 'views', label: 'Views', color: 'var(--chart-1)' },
+        { key: 'visitors', label: 'Visitors', color: 'var(--chart-2)' },
+      ]}
+      kind="bar"
+      formatX={(at) => formatBucket(at, hourly ? 3600 : 86_400)}
+      testId="traffic-chart"
+    />
   );
 }
 
 type Counted = { views: number; visitors: number };
-function countColumns<Row extends Counted>() {
-  return [
-    {
-      key: 'views',
-      label: 'Views',
-      numeric: true,
-      sortValue: (r: Row) => r.views,
-      cell: (r: Row) => formatNumber(r.views),
-    },
-    {
-      key: 'visitors',
-      label: 'Visitors',
-      numeric: true,
-      sortValue: (r: Row) => r.visitors,
-      cell: (r: Row) => formatNumber(r.visitors),
-    },
-  ];
+
+function compareBy<Row extends Counted>(sort: ListSort, name: (row: Row) => string) {
+  const value = (row: Row): string | number =>
+    sort.id === 'views' ? row.views : sort.id === 'visitors' ? row.visitors : name(row);
+  return (a: Row, b: Row) => {
+    const x = value(a);
+    const y = value(b);
+    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return sort.desc ? -order : order;
+  };
 }
 
+const DEFAULT_SORT: ListSort = { id: 'views', desc: true };
+
+/**
+ * One of the top-ten lists, through the shared table. The server sends at most ten rows, so the table
+ * sorts and filters them here.
+ */
 function Breakdown<Row extends Counted>({
   title,
   rows,
@@ -110,35 +86,73 @@ function Breakdown<Row extends Counted>({
   first: { label: string; value: (row: Row) => string; key: (row: Row) => string };
   testId: string;
 }) {
+  const [sort, setSort] = useState<ListSort>(DEFAULT_SORT);
+  const [filter, setFilter] = useState('');
+  const shown = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    return rows
+      .filter((row) => !needle || first.value(row).toLowerCase().includes(needle))
+      .sort(compareBy(sort, first.value));
+  }, [rows, filter, sort, first]);
+  const columns = useMemo<ColumnDef<Row, unknown>[]>(
+    () => [
+      {
+        id: 'name',
+        header: first.label,
+        enableSorting: true,
+        cell: ({ row }) => (
+          <span className="block max-w-64 truncate" title={first.value(row.original)}>
+            {first.value(row.original)}
+          </span>
+        ),
+      },
+      {
+        id: 'views',
+        header: 'Views',
+        enableSorting: true,
+        meta: { className: 'text-right tabular-nums' },
+        cell: ({ row }) => formatNumber(row.original.views),
+      },
+      {
+        id: 'visitors',
+        header: 'Visitors',
+        enableSorting: true,
+        meta: { className: 'text-right tabular-nums' },
+        cell: ({ row }) => formatNumber(row.original.visitors),
+      },
+    ],
+    [first],
+  );
   return (
-    <section className="space-y-3" aria-label={title}>
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {rows.length === 0 ? (
-        <EmptyState icon={Globe2} testId={`${testId}-empty`}>
-          {empty}
-        </EmptyState>
-      ) : (
-        <SortableTable
-          label={title}
-          testId={testId}
-          rows={rows}
-          rowKey={first.key}
-          initialSort={{ key: 'views', direction: 'desc' }}
-          columns={[
-            {
-              key: 'name',
-              label: first.label,
-              sortValue: first.value,
-              cell: (r) => (
-                <span className="block max-w-64 truncate" title={first.value(r)}>
-                  {first.value(r)}
-                </span>
-              ),
-            },
-            ...countColumns<Row>(),
-          ]}
-        />
-      )}
+    <section className="min-w-0 space-y-3" aria-label={title}>
+      <div className="flex items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold">{title}</h2>
+        {rows.length > 1 && (
+          <Input
+            type="search"
+            value={filter}
+            onChange={(event) => setFilter(event.target.value)}
+            placeholder="Filter"
+            aria-label={`Filter ${title.toLowerCase()}`}
+            className="h-8 w-32"
+            data-testid={`${testId}-filter`}
+          />
+        )}
+      </div>
+      <DataTable
+        columns={columns}
+        rows={shown}
+        getRowId={first.key}
+        sort={sort}
+        onSortChange={(next) => setSort(next ?? DEFAULT_SORT)}
+        empty={{
+          icon: Globe2,
+          title: rows.length === 0 ? empty : 'Nothing matches the filter.',
+          testId: `${testId}-empty`,
+        }}
+        testId={testId}
+        rowTestId={`${testId}-row`}
+      />
     </section>
   );
 }
