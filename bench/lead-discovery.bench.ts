@@ -5,7 +5,7 @@
 // ≤ 10 minutes. LEAD_BENCH_DATABASE_URL reuses (and keeps) an already seeded PostgreSQL database,
 // LEAD_BENCH_PGLITE_DIR a PGlite data directory (created if missing, kept).
 // Prints the 10 slowest combinations (with the count and first-page times of each).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -161,8 +161,12 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   const timings: number[] = [];
   const countTimings: number[] = [];
   const searchTimings: number[] = [];
+  const cpuTimings: number[] = [];
   const slowest: { ms: number; countMs: number; pageMs: number; filters: string }[] = [];
+  let cpuNow: (() => number) | null = null;
   for (const [i, combo] of combos.entries()) {
+    if (i === 20) cpuNow = await cpuClock(app.services.db, options.db);
+    const cpuStarted = cpuNow?.() ?? 0;
     const started = performance.now();
     const [counted, searched] = await Promise.all([
       timed(() =>
@@ -183,6 +187,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       );
     }
     if (i < 20) continue; // warm-up
+    if (cpuNow) cpuTimings.push(cpuNow() - cpuStarted);
     timings.push(ms);
     countTimings.push(counted.ms);
     searchTimings.push(searched.ms);
@@ -193,7 +198,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       filters: `${combo.filters}&sort=${combo.sort}`,
     });
   }
-  for (const list of [timings, countTimings, searchTimings]) list.sort((a, b) => a - b);
+  for (const list of [timings, countTimings, searchTimings, cpuTimings]) list.sort((a, b) => a - b);
   slowest.sort((a, b) => b.ms - a.ms);
 
   const fmt = (list: number[]) =>
@@ -203,6 +208,9 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       `  count + first page: ${fmt(timings)}\n` +
       `  count alone:        ${fmt(countTimings)}\n` +
       `  first page alone:   ${fmt(searchTimings)}\n` +
+      (cpuTimings.length
+        ? `  CPU per combination (this process${options.db === 'postgres' ? ' + its PostgreSQL backends' : ''}): ${fmt(cpuTimings)}\n`
+        : '') +
       `  slowest: ${slowest
         .slice(0, 10)
         .map(
@@ -223,8 +231,42 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     p50_ms: Number(percentile(timings, 50).toFixed(2)),
     p95_ms: Number(percentile(timings, 95).toFixed(2)),
     p99_ms: Number(percentile(timings, 99).toFixed(2)),
+    ...(cpuTimings.length ? { cpu_p95_ms: Number(percentile(cpuTimings, 95).toFixed(2)) } : {}),
     ...seeding,
   };
+}
+
+/**
+ * CPU time spent so far (ms) by this process and, on PostgreSQL, by the server processes serving this
+ * database: a figure the other work on a shared machine inflates much less than wall time. On a
+ * machine of its own a combination takes about this long (less, as its count and page run side by
+ * side). Linux only (/proc); null elsewhere.
+ */
+async function cpuClock(
+  db: DatabaseHandle['db'],
+  kind: 'pglite' | 'postgres',
+): Promise<(() => number) | null> {
+  const processCpu = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  if (kind === 'pglite') return processCpu;
+  const result = (await db.execute(
+    sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+        UNION SELECT pg_backend_pid()`,
+  )) as unknown as { rows: { pid: number }[] };
+  const files = result.rows.map((row) => `/proc/${row.pid}/schedstat`);
+  if (!files.every((file) => existsSync(file))) return null;
+  // schedstat's first field: nanoseconds on a CPU.
+  const backendsCpu = () =>
+    files.reduce((sum, file) => {
+      try {
+        return sum + Number(readFileSync(file, 'utf8').split(' ')[0]) / 1e6;
+      } catch {
+        return sum; // a connection the pool closed
+      }
+    }, 0);
+  return () => processCpu() + backendsCpu();
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
