@@ -125,6 +125,10 @@ export const directoryContacts = pgTable(
     index('directory_contacts_category_created_idx')
       .on(t.category, t.createdAt, t.id)
       .where(sql`${t.deletedAt} is null`),
+    // …and within a city: a capital holds ~45,000 contacts at ten million, over a second to sort.
+    index('directory_contacts_city_created_idx')
+      .on(t.countryCode, t.city, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
     // The admin Contacts screen: one address (exact or by prefix) among live and deleted records alike.
     // Byte order (COLLATE "C") lets a prefix be one index range read in order.
     index('directory_contacts_email_c_idx').on(sql`lower(${t.email}) COLLATE "C"`),

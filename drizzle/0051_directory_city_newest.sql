@@ -1,0 +1,1 @@
+CREATE INDEX "directory_contacts_city_created_idx" ON "directory_contacts" USING btree ("country_code","city","created_at","id") WHERE "directory_contacts"."deleted_at" is null;
