@@ -91,15 +91,22 @@ export const directoryContacts = pgTable(
       sql`${t.verificationStatus} <> 'verified' OR ${t.verifiedAt} IS NOT NULL`,
     ),
     uniqueIndex('directory_contacts_email_key').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
-    // Lead discovery: equality filters first, then the sort key and id for keyset paging.
+    // Lead discovery: equality filters first, then the sort key and id for keyset paging. With the
+    // company name after the city, a page of a city and a category walks the index in order instead of
+    // sorting every contact of the pair (thousands in a big city at ten million contacts).
     index('directory_contacts_geo_idx')
-      .on(t.countryCode, t.category, t.city, t.id)
+      .on(t.countryCode, t.category, t.city, t.companyName, t.id)
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_country_category_company_idx')
       .on(t.countryCode, t.category, t.companyName, t.id)
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_country_company_idx')
       .on(t.countryCode, t.companyName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    // A city without a category: without it the page reads every contact of the city to sort them,
+    // which grows with the directory (a big city holds tens of thousands at ten million contacts).
+    index('directory_contacts_country_city_company_idx')
+      .on(t.countryCode, t.city, t.companyName, t.id)
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_category_company_idx')
       .on(t.category, t.companyName, t.id)
@@ -117,6 +124,10 @@ export const directoryContacts = pgTable(
       .where(sql`${t.deletedAt} is null`),
     index('directory_contacts_category_created_idx')
       .on(t.category, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    // …and within a city: a capital holds ~45,000 contacts at ten million, over a second to sort.
+    index('directory_contacts_city_created_idx')
+      .on(t.countryCode, t.city, t.createdAt, t.id)
       .where(sql`${t.deletedAt} is null`),
     // The admin Contacts screen: one address (exact or by prefix) among live and deleted records alike.
     // Byte order (COLLATE "C") lets a prefix be one index range read in order.

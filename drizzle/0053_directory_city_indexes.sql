@@ -1,0 +1,4 @@
+DROP INDEX "directory_contacts_geo_idx";--> statement-breakpoint
+CREATE INDEX "directory_contacts_country_city_company_idx" ON "directory_contacts" USING btree ("country_code","city","company_name","id") WHERE "directory_contacts"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "directory_contacts_city_created_idx" ON "directory_contacts" USING btree ("country_code","city","created_at","id") WHERE "directory_contacts"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "directory_contacts_geo_idx" ON "directory_contacts" USING btree ("country_code","category","city","company_name","id") WHERE "directory_contacts"."deleted_at" is null;
