@@ -53,6 +53,25 @@ async function lighthouse(url: string, outputPath: string): Promise<{ scores: Sc
   return { scores, failing: [...failing] };
 }
 
+/**
+ * Lighthouse now and then fails to record a page load's trace (NO_NAVSTART, NO_FCP on a loaded machine);
+ * such a run is taken again, up to twice, instead of losing every figure measured so far.
+ */
+async function withRetries<T>(task: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !/Runtime error encountered|NO_NAVSTART|NO_FCP|PROTOCOL_TIMEOUT/.test(message))
+        throw error;
+      process.stdout.write(
+        `  lighthouse failed (${message.split('\n').find((line) => line.includes('error')) ?? 'error'}), again\n`,
+      );
+    }
+  }
+}
+
 export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
   if (!existsSync(path.resolve(ROOT, process.env.WEB_DIST_DIR ?? 'dist/web', 'index.html')))
     throw new Error('dist/web is missing: run `npm run build`');
@@ -65,9 +84,8 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     for (const [name, pagePath] of Object.entries(PAGES)) {
       const all: Scores[] = [];
       for (let i = 0; i < runs; i++) {
-        const { scores, failing } = await lighthouse(
-          `http://127.0.0.1:${port}${pagePath}`,
-          path.join(dataDir, `${name}-${i}.json`),
+        const { scores, failing } = await withRetries(() =>
+          lighthouse(`http://127.0.0.1:${port}${pagePath}`, path.join(dataDir, `${name}-${i}.json`)),
         );
         all.push(scores);
         process.stdout.write(`${name} run ${i + 1}: ${JSON.stringify(scores)}\n`);

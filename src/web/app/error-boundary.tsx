@@ -2,7 +2,7 @@ import { AlertTriangle, RotateCcw } from 'lucide-react';
 import { Component, type ReactNode } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 
-import { LazyNotFoundPage } from '@/app/lazy-not-found-page';
+import { NotFoundPage } from '@/app/not-found-page';
 import { Button } from '@/components/ui/button';
 
 export const ERROR_TITLE = 'Something went wrong';
@@ -42,7 +42,7 @@ export function ErrorFallback({ onRetry, fullPage = false }: { onRetry: () => vo
  */
 export function RouteErrorBoundary({ fullPage = false }: { fullPage?: boolean }) {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <LazyNotFoundPage />;
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   return <ErrorFallback fullPage={fullPage} onRetry={() => window.location.reload()} />;
 }
 

@@ -5,7 +5,7 @@ import { RootRouteErrorBoundary, RouteErrorBoundary } from '@/app/error-boundary
 import { AppLayout } from '@/app/layouts/lazy-app-layout';
 import { PublicLayout } from '@/app/layouts/public-layout';
 import { SessionLayout } from '@/app/layouts/session-layout';
-import { LazyNotFoundPage } from '@/app/lazy-not-found-page';
+import { NotFoundPage } from '@/app/not-found-page';
 import { isAdminPath } from '@/app/paths';
 import { PublicOnlyRoute } from '@/app/public-only-route';
 import { FullPageLoader } from '@/components/page-loader';
@@ -104,7 +104,7 @@ const LEGAL_PATHS = ['privacy', 'terms', 'refund-policy', 'disclaimer', 'cookie-
  */
 function CatchAll() {
   const { pathname } = useLocation();
-  if (!isAdminPath(pathname)) return <LazyNotFoundPage />;
+  if (!isAdminPath(pathname)) return <NotFoundPage />;
   return (
     <AppLayout>
       <AdminNotFoundPage />
