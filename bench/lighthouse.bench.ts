@@ -3,59 +3,18 @@
 // serves it. Builds nothing: run `npm run build` first.
 // `npm run bench -- lighthouse [--count N]` (N runs per page, default 1; every run's scores are printed).
 // Lighthouse is fetched by npx (not a dependency): LIGHTHOUSE_VERSION, CHROME_PATH override the defaults.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort, startBuiltApp, stopApp } from './support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LIGHTHOUSE = `lighthouse@${process.env.LIGHTHOUSE_VERSION ?? '12.2.3'}`;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const PAGES = { landing: '/', pricing: '/pricing', features: '/features' } as const;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-async function startApp(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'false',
-      DEV_MAILBOX_PORT: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (response.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  child.kill();
-  throw new Error('the app did not answer /api/health within 5 minutes');
-}
 
 type Scores = Record<(typeof CATEGORIES)[number], number>;
 
@@ -94,21 +53,39 @@ async function lighthouse(url: string, outputPath: string): Promise<{ scores: Sc
   return { scores, failing: [...failing] };
 }
 
+/**
+ * Lighthouse now and then fails to record a page load's trace (NO_NAVSTART, NO_FCP on a loaded machine);
+ * such a run is taken again, up to twice, instead of losing every figure measured so far.
+ */
+async function withRetries<T>(task: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !/Runtime error encountered|NO_NAVSTART|NO_FCP|PROTOCOL_TIMEOUT/.test(message))
+        throw error;
+      process.stdout.write(
+        `  lighthouse failed (${message.split('\n').find((line) => line.includes('error')) ?? 'error'}), again\n`,
+      );
+    }
+  }
+}
+
 export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
   if (!existsSync(path.resolve(ROOT, process.env.WEB_DIST_DIR ?? 'dist/web', 'index.html')))
     throw new Error('dist/web is missing: run `npm run build`');
   const runs = options.count ?? 1;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tambari-lighthouse-'));
   const port = await freePort();
-  const app = await startApp(port, dataDir);
+  const app = await startBuiltApp(port, dataDir);
   try {
     const figures: Record<string, Scores & { runs: Scores[] }> = {};
     for (const [name, pagePath] of Object.entries(PAGES)) {
       const all: Scores[] = [];
       for (let i = 0; i < runs; i++) {
-        const { scores, failing } = await lighthouse(
-          `http://127.0.0.1:${port}${pagePath}`,
-          path.join(dataDir, `${name}-${i}.json`),
+        const { scores, failing } = await withRetries(() =>
+          lighthouse(`http://127.0.0.1:${port}${pagePath}`, path.join(dataDir, `${name}-${i}.json`)),
         );
         all.push(scores);
         process.stdout.write(`${name} run ${i + 1}: ${JSON.stringify(scores)}\n`);
@@ -125,8 +102,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     }
     return { lighthouse: LIGHTHOUSE, goal: 95, ...figures };
   } finally {
-    app.kill('SIGTERM');
-    await new Promise((resolve) => app.once('exit', resolve));
+    await stopApp(app);
     // LIGHTHOUSE_KEEP=1 keeps the JSON reports (their directory is printed) to read what to fix.
     if (process.env.LIGHTHOUSE_KEEP) process.stdout.write(`reports kept in ${dataDir}\n`);
     else rmSync(dataDir, { recursive: true, force: true });

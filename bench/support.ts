@@ -1,3 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
 import pg from 'pg';
 
 /**
@@ -54,4 +57,55 @@ export async function load(total: number, concurrency: number, task: (i: number)
   const wallMs = performance.now() - started;
   timings.sort((a, b) => a - b);
   return { timings, wallMs, perSecond: Math.round((total / wallMs) * 1000) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/**
+ * The app as `npm start` runs it (the built client from WEB_DIST_DIR, default dist/web), on a fresh
+ * embedded database in `dataDir`; resolves once /api/health answers.
+ */
+export async function startBuiltApp(port: number, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      DEV_MAILBOX_PORT: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  child.kill();
+  throw new Error('the app did not answer /api/health within 5 minutes');
+}
+
+export async function stopApp(app: ChildProcess): Promise<void> {
+  if (app.exitCode !== null) return;
+  app.kill('SIGTERM');
+  await new Promise((resolve) => app.once('exit', resolve));
 }

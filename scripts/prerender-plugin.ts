@@ -21,7 +21,7 @@ import {
 import { composePage, type PageMeta } from '../src/web/prerender-html';
 
 interface PrerenderModule {
-  renderPage(path: string): Promise<{ html: string; meta: PageMeta }>;
+  renderPage(path: string): Promise<{ html: string; meta: PageMeta; modules: string[] }>;
   finish(): void;
 }
 
@@ -57,10 +57,13 @@ export function prerenderPublicPages(): Plugin {
         const target = path.join(outDir, PRERENDER_DIR);
         await mkdir(target, { recursive: true });
         const manifest: Record<string, string> = {};
+        const chunks = await readManifest(outDir);
         for (const pagePath of PUBLIC_PAGE_PATHS) {
-          const { html, meta } = await module.renderPage(pagePath);
+          const { html, meta, modules } = await module.renderPage(pagePath);
+          if (modules.length === 0) throw new Error(`${pagePath}: no lazily loaded page found to preload`);
           const file = prerenderFileName(pagePath);
-          await writeFile(path.join(target, file), composePage(template, html, meta, styles));
+          const preloads = modules.flatMap((source) => chunks(source));
+          await writeFile(path.join(target, file), composePage(template, html, meta, styles, preloads));
           manifest[pagePath] = file;
         }
         module.finish();
@@ -72,6 +75,36 @@ export function prerenderPublicPages(): Plugin {
         delete process.env[CHILD_FLAG];
       }
     },
+  };
+}
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+
+/**
+ * From Vite's manifest: a source module's chunk and every chunk it imports statically, minus the entry's
+ * own (the built index.html already preloads those). A prerendered page preloads its page's chunks from its
+ * HTML, instead of finding them one import at a time once the entry has run.
+ */
+async function readManifest(outDir: string): Promise<(source: string) => string[]> {
+  const manifest = JSON.parse(await readFile(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >;
+  const closure = (key: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(key) || !manifest[key]) return seen;
+    seen.add(key);
+    for (const imported of manifest[key]!.imports ?? []) closure(imported, seen);
+    return seen;
+  };
+  const entry = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) closure(key, entry);
+  return (source) => {
+    if (!manifest[source]) throw new Error(`${source} is not in Vite's manifest`);
+    return [...closure(source)].filter((key) => !entry.has(key)).map((key) => `/${manifest[key]!.file}`);
   };
 }
 

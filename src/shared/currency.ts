@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// The API's answers are typed by their schemas in ./currency-api.ts; this file stays free of zod, as the
+// browser's first load (the public site's prices) reads it.
+export type { CurrencyRates, GeoAnswer } from './currency-api';
 
 /** The display currencies, with rates keyed on NGN. Prices are always charged in NGN. */
 export const CURRENCY_CODES = ['NGN', 'ZAR', 'KES', 'GHS', 'USD'] as const;
@@ -91,23 +93,3 @@ export function koboToNaira(kobo: number): number {
 export function annualSaving(priceMonthly: number, priceAnnual: number): number {
   return 12 * priceMonthly - priceAnnual;
 }
-
-export const currencyRatesSchema = z.object({
-  base: z.literal('NGN'),
-  rates: z.object({
-    NGN: z.number(),
-    USD: z.number(),
-    ZAR: z.number(),
-    KES: z.number(),
-    GHS: z.number(),
-  }),
-  source: z.enum(['live', 'fallback']),
-  fetchedAt: z.string(),
-});
-export type CurrencyRates = z.infer<typeof currencyRatesSchema>;
-
-export const geoSchema = z.object({
-  country: z.string().nullable(),
-  currency: z.enum(CURRENCY_CODES),
-});
-export type GeoAnswer = z.infer<typeof geoSchema>;

@@ -49,6 +49,30 @@ describe('readApiError', () => {
     });
   });
 
+  it('keeps only the contract fields of the existing user and of each field error', () => {
+    expect(
+      readApiError({
+        message: 'Exists',
+        code: 'conflict',
+        action: 'login_required',
+        existingUser: { email: 'a@b.co', firstName: 'Ada', id: 'x' },
+        errors: [{ path: 'email', message: 'Taken', extra: 1 }],
+      }),
+    ).toEqual({
+      message: 'Exists',
+      code: 'conflict',
+      action: 'login_required',
+      existingUser: { email: 'a@b.co', firstName: 'Ada' },
+      errors: [{ path: 'email', message: 'Taken' }],
+    });
+    expect(readApiError({ message: 'x', errors: [{ path: 'a', message: 'b' }, { path: 1 }] })).toEqual({
+      message: 'x',
+    });
+    expect(readApiError({ existingUser: { email: 'a@b.co' }, reason: 'plan_limit' })).toEqual({
+      reason: 'plan_limit',
+    });
+  });
+
   it('answers undefined for a body that is not an object', () => {
     expect(readApiError('text')).toBeUndefined();
     expect(readApiError(null)).toBeUndefined();

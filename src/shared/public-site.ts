@@ -60,3 +60,6 @@ export const PRERENDER_MANIFEST = 'manifest.json';
 export function prerenderFileName(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1).replaceAll('/', '__')}.html`;
 }
+
+/** The page-view beacon's URL (Website Traffic, ./site-traffic.ts): every public page sends it. */
+export const PAGE_VIEW_BEACON_PATH = '/api/traffic/page-view';

@@ -13,8 +13,8 @@ export const pageViewBeaconSchema = z.object({
 });
 export type PageViewBeacon = z.infer<typeof pageViewBeaconSchema>;
 
-/** The beacon's own URL. */
-export const PAGE_VIEW_BEACON_PATH = '/api/traffic/page-view';
+/** The beacon's own URL (with the public site's constants, which the browser's first load reads). */
+export { PAGE_VIEW_BEACON_PATH } from './public-site';
 
 /** The page where visitors create an account: its viewers are the top of the sign-up funnel. */
 export const SIGN_UP_PAGE_PATH = '/auth';

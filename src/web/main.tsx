@@ -4,6 +4,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 
+import { loadAppPages } from '@/app/app-page';
 import { ErrorBoundary } from '@/app/error-boundary';
 import { preloadLazyRoutes } from '@/app/preload-lazy-routes';
 import { AppProviders } from '@/app/providers';
@@ -43,5 +44,10 @@ if (hydratingPrerenderedPage) {
       }),
     );
 } else {
+  // Not a public page for a signed-out visitor: most likely the signed-in app, whose pages are found
+  // through their own small chunk; fetching it now saves a round trip before the page's code.
+  void loadAppPages().catch(() => {
+    // Retried by the page that needs it, which shows the error screen if it fails again.
+  });
   createRoot(container).render(app);
 }

@@ -61,6 +61,19 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     expect(page).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/a.js">');
   });
 
+  it('names the page modules a path renders, so its HTML can preload their chunks', async () => {
+    expect((await renderPage('/pricing')).modules).toEqual(['features/billing/routes/pricing-page.tsx']);
+    expect((await renderPage('/')).modules).toEqual(['features/landing/routes/landing-page.tsx']);
+    expect((await renderPage('/bulk-emails')).modules).toEqual(['features/landing/routes/product-page.tsx']);
+    for (const path of PUBLIC_PAGE_PATHS) expect((await renderPage(path)).modules, path).toHaveLength(1);
+    const page = composePage(template, '<h1>Hi</h1>', getPageMeta('/pricing', 'Pricing'), new Map(), [
+      '/assets/pricing-page-x.js',
+    ]);
+    expect(page).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/pricing-page-x.js">',
+    );
+  });
+
   it('renders every public page signed out, with its heading and its own indexable metadata', async () => {
     for (const path of PUBLIC_PAGE_PATHS) {
       const { html, meta } = await renderPage(path);

@@ -3,9 +3,15 @@
  * Vite's SSR loader: each page renders for a signed-out visitor exactly as the browser's first render
  * will (main.tsx hydrates it), with its page metadata (app/page-meta.ts) for the document head.
  */
-import { StrictMode } from 'react';
+import { isValidElement, StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  matchRoutes,
+  type RouteObject,
+  StaticRouterProvider,
+} from 'react-router';
 
 import { ErrorBoundary } from '@/app/error-boundary';
 import { getPageMeta } from '@/app/page-meta';
@@ -16,7 +22,33 @@ import { queryClient, USER_QUERY_KEY } from '@/lib/query-client';
 export interface PrerenderedPage {
   html: string;
   meta: ReturnType<typeof getPageMeta>;
+  /** The source modules (relative to src/web, as in Vite's manifest) of the lazy pages the path renders. */
+  modules: string[];
 }
+
+/** What React.lazy keeps before its first render: the function that imports the page. */
+interface LazyPayload {
+  _payload?: { _result?: unknown };
+}
+
+/**
+ * The module each lazily loaded route element imports, read from its import function's source as Vite's
+ * SSR loader rewrote it (`__vite_ssr_dynamic_import__("/features/…/page.tsx")`). Read once, before any
+ * render replaces the function with the loaded module.
+ */
+const lazyModules = new Map<unknown, string>();
+function collectLazyModules(list: RouteObject[]): void {
+  for (const route of list) {
+    if (isValidElement(route.element)) {
+      const loader = (route.element.type as LazyPayload)._payload?._result;
+      const source = typeof loader === 'function' ? String(loader) : '';
+      const file = /["'`](\/[^"'`]+\.tsx?)["'`]/.exec(source)?.[1];
+      if (file) lazyModules.set(route.element.type, file.replace(/^\/(src\/web\/)?/, ''));
+    }
+    if (route.children) collectLazyModules(route.children);
+  }
+}
+collectLazyModules(routes);
 
 async function readStream(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();
@@ -47,7 +79,11 @@ export async function renderPage(path: string): Promise<PrerenderedPage> {
       </ErrorBoundary>
     </StrictMode>,
   );
-  return { html: await readStream(prelude), meta: getPageMeta(path, 'Tambari') };
+  const modules = (matchRoutes(routes, path) ?? []).flatMap(({ route }) => {
+    const file = isValidElement(route.element) ? lazyModules.get(route.element.type) : undefined;
+    return file ? [file] : [];
+  });
+  return { html: await readStream(prelude), meta: getPageMeta(path, 'Tambari'), modules };
 }
 
 /** Drops the cached queries and their timers, so the build process can exit. */

@@ -1,4 +1,5 @@
-import { type ApiError as ApiErrorBody, readApiError } from '@shared/errors';
+import { readApiError } from '@shared/error-codes';
+import type { ApiError as ApiErrorBody } from '@shared/errors';
 import type { QueryFunction } from '@tanstack/react-query';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

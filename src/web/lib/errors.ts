@@ -1,4 +1,5 @@
-import { type ApiError as ApiErrorBody, readApiError } from '@shared/errors';
+import { readApiError } from '@shared/error-codes';
+import type { ApiError as ApiErrorBody } from '@shared/errors';
 
 /** The parts of an API failure that screens read: status, the body's message and its extra fields. */
 export interface ApiFailure {

@@ -1,4 +1,4 @@
-import { PAGE_VIEW_BEACON_PATH } from '@shared/site-traffic';
+import { PAGE_VIEW_BEACON_PATH } from '@shared/public-site';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 

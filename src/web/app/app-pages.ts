@@ -1,0 +1,66 @@
+/**
+ * The signed-in app's pages (and the console's), each loaded on demand. This module is itself a chunk of
+ * its own (see ./app-page.ts): Vite writes every dynamic import's list of chunks to preload beside the
+ * import, and those lists, kept in the entry, weighed several KB on every public page's first load.
+ */
+export const appPages = {
+  adminNotFoundPage: () =>
+    import('@/app/admin-not-found-page').then((m) => ({ default: m.AdminNotFoundPage })),
+  dashboardPage: () => import('@/features/dashboard/routes/dashboard-page'),
+  settingsPage: () => import('@/features/settings/routes/settings-page'),
+  launchPage: () => import('@/features/settings/routes/launch-page'),
+  adminDashboardPage: () => import('@/features/admin/routes/admin-dashboard-page'),
+  adminUsersPage: () => import('@/features/admin/routes/admin-users-page'),
+  devMailboxPage: () => import('@/features/admin/routes/dev-mailbox-page'),
+  securityMonitorPage: () => import('@/features/admin/routes/security-monitor-page'),
+  emailQueuePage: () => import('@/features/admin/routes/email-queue-page'),
+  emailProcessingPage: () => import('@/features/admin/routes/email-processing-page'),
+  systemAnalyticsPage: () => import('@/features/admin/routes/system-analytics-page'),
+  adminAnalyticsPage: () => import('@/features/admin/routes/admin-analytics-page'),
+  databaseMonitorPage: () => import('@/features/admin/routes/database-monitor-page'),
+  websiteTrafficPage: () => import('@/features/admin/routes/website-traffic-page'),
+  costOptimizationPage: () => import('@/features/admin/routes/cost-optimization-page'),
+  recycleBinPage: () => import('@/features/admin/routes/recycle-bin-page'),
+  logDashboardPage: () => import('@/features/admin/routes/log-dashboard-page'),
+  alertingPage: () => import('@/features/admin/routes/alerting-page'),
+  cacheMonitorPage: () => import('@/features/admin/routes/cache-monitor-page'),
+  automatedSchedulesPage: () => import('@/features/admin/routes/automated-schedules-page'),
+  adminContactsPage: () => import('@/features/admin/routes/admin-contacts-page'),
+  userListsPage: () => import('@/features/admin/routes/user-lists-page'),
+  dataEntryManagementPage: () => import('@/features/admin/routes/data-entry-management-page'),
+  adminSettingsPage: () => import('@/features/admin/routes/admin-settings-page'),
+  adminDocumentationPage: () => import('@/features/admin/routes/admin-documentation-page'),
+  scraperPage: () => import('@/features/scraper/routes/scraper-page'),
+  adminOrdersPage: () => import('@/features/admin/routes/admin-orders-page'),
+  adminSubscriptionsPage: () => import('@/features/admin/routes/admin-subscriptions-page'),
+  dataEntryPage: () => import('@/features/data-entry/routes/data-entry-page'),
+  leadDiscoveryPage: () => import('@/features/contacts/routes/lead-discovery-page'),
+  listDetailPage: () => import('@/features/contacts/routes/list-detail-page'),
+  databaseDownloadPage: () => import('@/features/contacts/routes/database-download-page'),
+  importPage: () => import('@/features/contacts/routes/import-page'),
+  adminContactDatabasePage: () => import('@/features/contacts/routes/admin-contact-database-page'),
+  adminImportPage: () => import('@/features/contacts/routes/admin-import-page'),
+  adminRecategorizationPage: () => import('@/features/contacts/routes/admin-recategorization-page'),
+  subscriptionPage: () => import('@/features/billing/routes/subscription-page'),
+  upgradePage: () => import('@/features/billing/routes/upgrade-page'),
+  adminTemplatesPage: () => import('@/features/templates/routes/admin-templates-page'),
+  campaignStepsPage: () => import('@/features/campaigns/routes/steps-page'),
+  campaignStepEditorPage: () => import('@/features/campaigns/routes/step-editor-page'),
+  adminCampaignStepsPage: () => import('@/features/campaigns/routes/admin-steps-page'),
+  adminCampaignStepEditorPage: () => import('@/features/campaigns/routes/admin-step-editor-page'),
+  campaignsPage: () => import('@/features/campaigns/routes/campaigns-page'),
+  campaignPage: () => import('@/features/campaigns/routes/campaign-page'),
+  inboxPage: () => import('@/features/inbox/routes/inbox-page'),
+  adminCampaignsPage: () => import('@/features/campaigns/routes/admin-campaigns-page'),
+  adminCampaignPage: () => import('@/features/campaigns/routes/admin-campaign-page'),
+  newslettersPage: () => import('@/features/newsletters/routes/newsletters-page'),
+  newsletterEditorPage: () => import('@/features/newsletters/routes/newsletter-editor-page'),
+  newsletterReportPage: () => import('@/features/newsletters/routes/newsletter-report-page'),
+  adminNewslettersPage: () => import('@/features/newsletters/routes/admin-newsletters-page'),
+  adminNewsletterPage: () => import('@/features/newsletters/routes/admin-newsletter-page'),
+  analyticsPage: () => import('@/features/analytics/routes/analytics-page'),
+};
+
+export type AppPageName = keyof typeof appPages;
+
+export const loadAppLayout = () => import('@/app/layouts/app-layout').then((m) => ({ default: m.AppLayout }));
