@@ -31,7 +31,10 @@ export default async function setup(project: TestProject) {
     await seedLibraryTemplates({ db: database.db });
     const snapshot = await database.dumpDataDir!();
     await database.close();
-    const snapshotPath = path.join(tmpdir(), `tambari-test-pglite-${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.tar`);
+    const snapshotPath = path.join(
+      tmpdir(),
+      `tambari-test-pglite-${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.tar`,
+    );
     writeFileSync(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
     project.provide('pgliteSnapshotPath', snapshotPath);
     return () => rmSync(snapshotPath, { force: true });
