@@ -21,6 +21,16 @@ export const PARTITION_MONTHS_AHEAD = 2;
 
 const PARTITION_NAME = /^email_events_p(\d{4})_(\d{2})$/;
 
+/** How long partition maintenance waits for a lock before leaving the month for its next run. */
+const LOCK_TIMEOUT = '5s';
+
+function isLockTimeout(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === '55P03') return true;
+  }
+  return false;
+}
+
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
@@ -61,7 +71,8 @@ export async function listEventPartitions(db: Database): Promise<EventPartition[
 /**
  * Makes the partitions of the month of `at` and the `ahead` months after it (those missing); their
  * events already in the default partition move in (email_events_add_partition). Returns the names made.
- * Each month in a transaction of its own: it briefly holds the default partition's lock.
+ * Each month in a transaction of its own: it briefly holds the default partition's lock. A lock not had
+ * within a few seconds fails the run; the job's next run makes the month (they are made months ahead).
  */
 export async function ensureEventPartitions(options: {
   db: Database;
@@ -73,9 +84,12 @@ export async function ensureEventPartitions(options: {
   for (let i = 0; i <= (options.ahead ?? PARTITION_MONTHS_AHEAD); i++) {
     const month = addUtcMonths(first, i);
     const [row] = rowsOf<{ made: boolean }>(
-      await options.db.transaction((tx) =>
-        tx.execute(sql`SELECT email_events_add_partition(${month.toISOString()}::timestamptz) AS made`),
-      ),
+      await options.db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
+        return tx.execute(
+          sql`SELECT email_events_add_partition(${month.toISOString()}::timestamptz) AS made`,
+        );
+      }),
     );
     if (row?.made) {
       made.push(
@@ -93,6 +107,8 @@ export interface ExpireResult {
   dropped: string[];
   /** Partitions past retention kept for now: the operator's roll-up has not read all their events yet. */
   waiting: string[];
+  /** Partitions past retention kept for now: the table was too busy to detach them (lock timeout). */
+  busy: string[];
   /** Rows past retention deleted from the default partition. */
   defaultRows: number;
 }
@@ -120,7 +136,13 @@ export async function expireEvents(options: {
     await db.execute(sql`SELECT last_event_id FROM platform_stats_progress WHERE name = ${ROLLUP_NAME}`),
   );
   const watermark = Number(progress?.last_event_id ?? 0);
-  const result: ExpireResult = { cutoff: cutoff.toISOString(), dropped: [], waiting: [], defaultRows: 0 };
+  const result: ExpireResult = {
+    cutoff: cutoff.toISOString(),
+    dropped: [],
+    waiting: [],
+    busy: [],
+    defaultRows: 0,
+  };
 
   for (const partition of await listEventPartitions(db)) {
     if (!partition.to || partition.to.getTime() > cutoff.getTime()) continue;
@@ -132,11 +154,19 @@ export async function expireEvents(options: {
       result.waiting.push(partition.name);
       continue;
     }
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`ALTER TABLE email_events DETACH PARTITION ${table}`);
-      await tx.execute(sql`DROP TABLE ${table}`);
-    });
-    result.dropped.push(partition.name);
+    try {
+      await db.transaction(async (tx) => {
+        // DETACH takes the partitioned table's exclusive lock: behind a long read, every tracking write
+        // would queue behind it. It gives up instead, and the next run tries again.
+        await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
+        await tx.execute(sql`ALTER TABLE email_events DETACH PARTITION ${table}`);
+        await tx.execute(sql`DROP TABLE ${table}`);
+      });
+      result.dropped.push(partition.name);
+    } catch (error) {
+      if (!isLockTimeout(error)) throw error;
+      result.busy.push(partition.name);
+    }
   }
 
   const deleted = rowsOf<{ n: number }>(
