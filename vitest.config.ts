@@ -4,14 +4,10 @@ import { defineConfig } from 'vitest/config';
 
 const INCLUDED = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'tests/**/*.test.ts'];
 const EXCLUDED = ['tests/e2e/**', 'node_modules/**'];
-/**
- * Tests that read figures across all accounts, or drop every account's old events (email_events
- * partitions), so they need a database of their own (see `projects` below).
- */
+/** Tests that read figures across all accounts (see `projects` below). */
 const PLATFORM_WIDE = [
   'src/server/features/admin-analytics/admin-analytics.test.ts',
   'src/server/features/site-traffic/site-traffic.test.ts',
-  'src/server/features/analytics/event-partitions.test.ts',
 ];
 
 export default defineConfig({

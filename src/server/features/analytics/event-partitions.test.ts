@@ -1,11 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedCampaign } from '../../../../tests/factories/campaign-stats';
 import { createUser } from '../../../../tests/factories/users';
 import { createTestApp } from '../../../../tests/setup/test-app';
 import { ANALYTICS_PERIODS } from '../../../shared/analytics';
+import { openDatabase } from '../../db/client';
 import { emailEvents } from '../../db/schema/index';
 import { advanceClock, now as clockNow, resetClock, startOfUtcMonth } from '../../lib/clock';
 import { rollUpPlatformStats } from '../admin-analytics/platform-rollup.service';
@@ -19,9 +21,9 @@ import { ensureEventPartitions, expireEvents, listEventPartitions } from './even
  * drops the months past the cutoff as whole partitions; the roll-ups keep counting the expired months and,
  * over the months kept, agree with the events, kept by the triggers and rebuilt alike.
  *
- * Drops whole months of every account's events, so this file is a vitest project of its own (on
- * PostgreSQL, a database no other file writes to). The app's clock sits mid-month three years ahead, in
- * months no other partition holds.
+ * Drops whole months of every account's events, so on PostgreSQL it makes a database of its own (the
+ * run's database is shared by the files running meanwhile, whatever their vitest project). The app's
+ * clock sits mid-month three years ahead, in months no other partition holds.
  */
 
 const DAY = 86_400_000;
@@ -63,11 +65,30 @@ function random(seed: number) {
   };
 }
 
+/** On PostgreSQL, this file's own database (the run's is shared by files running meanwhile). */
+let ownDatabase: { admin: string; name: string } | null = null;
+
 beforeAll(async () => {
   const today = new Date();
   const target = Date.UTC(today.getUTCFullYear() + 3, today.getUTCMonth(), 15, 12);
   advanceClock(target - Date.now());
-  app = await createTestApp();
+  const shared = inject('databaseUrl');
+  const env: Record<string, string> = {};
+  if (shared) {
+    const name = `tambari_test_partitions_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: shared });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    ownDatabase = { admin: shared, name };
+    const url = new URL(shared);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ url: url.toString(), poolSize: 1 });
+    await database.migrate();
+    await database.close();
+    env.DATABASE_URL = url.toString();
+  }
+  app = await createTestApp(env);
   db = app.services.db;
   userId = (await createUser(app)).user.id;
 });
@@ -75,6 +96,12 @@ beforeAll(async () => {
 afterAll(async () => {
   resetClock();
   await app?.close();
+  if (ownDatabase) {
+    const admin = new pg.Client({ connectionString: ownDatabase.admin });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${ownDatabase.name} WITH (FORCE)`);
+    await admin.end();
+  }
 });
 
 /** Which partition holds each of these events. */
