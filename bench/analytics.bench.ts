@@ -16,6 +16,7 @@ import type { Database } from '../src/server/db/client';
 import { openDatabase } from '../src/server/db/client';
 import { users } from '../src/server/db/schema/index';
 import { getAnalytics, periodStart } from '../src/server/features/analytics/analytics.service';
+import { ensureEventPartitions } from '../src/server/features/analytics/event-partitions.service';
 import {
   COUNT_COLUMNS,
   COUNTED_TYPE_LIST,
@@ -112,13 +113,15 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       SELECT md5('c' || c)::uuid, ${userId}, 'Campaign ' || c, 'campaign', 'active'
       FROM generate_series(0, ${CAMPAIGNS - 1}) c`);
 
+    // The months the events fall in have their partitions, as the daily job keeps them in production.
+    await ensureEventPartitions({ db, at: new Date(now.getTime() - (DAYS + 1) * 86_400_000), ahead: 6 });
     // The log, loaded with the trigger off, in chunks of 100,000 messages.
     const seedStart = performance.now();
     await db.execute(sql`ALTER TABLE email_events DISABLE TRIGGER analytics_track_insert`);
     // Its secondary indexes are built once at the end (as a restore would), not row by row.
     const indexes = rowsOf<{ name: string; definition: string }>(
       await db.execute(sql`SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-        WHERE tablename = 'email_events' AND indexname <> 'email_events_pkey'`),
+        WHERE tablename = 'email_events' AND indexname <> 'email_events_id_occurred_at_pk'`),
     );
     for (const index of indexes) await db.execute(sql.raw(`DROP INDEX ${index.name}`));
     const liveMessages = Math.floor(LIVE_EVENTS / EVENTS_PER_MESSAGE);

@@ -1,5 +1,6 @@
 // `npm run analytics:rebuild`: recomputes the analytics roll-ups from email_events in DATABASE_URL (or the
 // embedded PGlite in DATA_DIR). The triggers of migration 0044 keep them in step; this repairs or checks.
+// Months of events expired by EVENT_RETENTION_MONTHS keep their roll-ups: only the kept months are recounted.
 import path from 'node:path';
 import { openDatabase } from '../src/server/db/client';
 import { parseEnv } from '../src/server/env';

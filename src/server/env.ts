@@ -45,6 +45,11 @@ export const envSchema = z
     /** The log table's bounds, enforced by the prune-app-logs job: newest rows kept, and days kept. */
     LOG_TABLE_MAX_ROWS: z.coerce.number().int().min(1_000).default(500_000),
     LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+    /**
+     * Whole months of email_events kept besides the current one; older months' partitions are dropped
+     * daily (the analytics roll-ups keep their figures). 0, the default, keeps every event.
+     */
+    EVENT_RETENTION_MONTHS: z.coerce.number().int().min(0).max(600).default(0),
     /** System mail (password resets, notices). Unset: the built-in development mailbox receives it. */
     SMTP_URL: optionalString,
     SMTP_FROM: z.string().default('Tambari <no-reply@tambari.test>'),

@@ -1,4 +1,14 @@
-import { date, index, integer, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /*
  * Roll-ups of email_events for the subscriber's analytics and the campaign counts, kept in step with the
@@ -118,3 +128,16 @@ export const analyticsWeekly = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.week, t.campaignId] })],
 );
+
+/**
+ * How far retention has expired email_events (features/analytics/event-partitions.service.ts): every
+ * event before `expired_before` (a UTC month's start) is gone, its month's partition dropped. The
+ * roll-ups of those days are kept (they are the only record left), so `analytics_rebuild()` recomputes
+ * only the days from here on. No row: nothing has expired.
+ */
+export const eventRetention = pgTable('event_retention', {
+  /** The table expired: 'email_events'. */
+  name: text('name').primaryKey(),
+  expiredBefore: timestamp('expired_before', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -334,11 +334,17 @@ export const domainPaceCounters = pgTable(
  * owner's events go with the owner: a trigger on the user table deletes them and records the account in
  * deletedAccounts, and the hourly purge-deleted-account-events job deletes any event written for it
  * afterwards (an open or click already on its way when the account went).
+ *
+ * In the database it is partitioned by month on occurred_at (migration *_email_events_partitions, hand-
+ * written: drizzle cannot declare partitions), so retention drops a month's partition instead of
+ * deleting rows (features/analytics/event-partitions.service.ts). A partitioned table's unique keys must
+ * hold the partition key, hence the primary key (id, occurred_at); the id alone is still unique (one
+ * sequence for all partitions), and nothing may rely on a constraint saying so.
  */
 export const emailEvents = pgTable(
   'email_events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     userId: text('user_id').notNull(),
     campaignId: uuid('campaign_id'),
     stepId: uuid('step_id'),
@@ -356,6 +362,7 @@ export const emailEvents = pgTable(
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.occurredAt] }),
     index('email_events_campaign_idx').on(t.campaignId, t.type, t.occurredAt),
     index('email_events_user_idx').on(t.userId, t.occurredAt),
     index('email_events_message_idx').on(t.outboxMessageId),

@@ -73,18 +73,29 @@ export async function getDatabaseMonitor(options: {
   const [version, size, tables, indexes, cache, extension] = await Promise.all([
     db.execute(sql`SELECT current_setting('server_version') AS version`),
     db.execute(sql`SELECT pg_database_size(current_database())::bigint AS bytes`),
+    // A partitioned table (email_events, by month) is one row over its partitions, not listed apart:
+    // its sizes and dead rows are their sums, its vacuum and analyze the latest of any partition.
     db.execute(sql`
-      SELECT n.nspname || '.' || c.relname AS name, c.reltuples::bigint AS row_estimate,
-        pg_total_relation_size(c.oid)::bigint AS total_bytes, pg_relation_size(c.oid)::bigint AS table_bytes,
-        pg_indexes_size(c.oid)::bigint AS index_bytes, s.n_dead_tup AS dead_rows,
-        greatest(s.last_vacuum, s.last_autovacuum) AS last_vacuum,
-        greatest(s.last_analyze, s.last_autoanalyze) AS last_analyze
+      SELECT n.nspname || '.' || c.relname AS name, t.row_estimate, t.total_bytes, t.table_bytes,
+        t.index_bytes, t.dead_rows, t.last_vacuum, t.last_analyze
       FROM pg_class c
       JOIN pg_namespace n ON n.oid = c.relnamespace
-      LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-      WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-        AND n.nspname NOT LIKE 'pg_toast%'
-      ORDER BY pg_total_relation_size(c.oid) DESC
+      CROSS JOIN LATERAL (
+        SELECT CASE WHEN c.relkind = 'p' THEN sum(greatest(p.reltuples, 0)) ELSE max(p.reltuples) END::bigint
+            AS row_estimate,
+          sum(pg_total_relation_size(p.oid))::bigint AS total_bytes,
+          sum(pg_relation_size(p.oid))::bigint AS table_bytes,
+          sum(pg_indexes_size(p.oid))::bigint AS index_bytes, sum(s.n_dead_tup)::bigint AS dead_rows,
+          max(greatest(s.last_vacuum, s.last_autovacuum)) AS last_vacuum,
+          max(greatest(s.last_analyze, s.last_autoanalyze)) AS last_analyze
+        FROM (SELECT c.oid AS relid WHERE c.relkind <> 'p'
+              UNION ALL SELECT relid FROM pg_partition_tree(c.oid) WHERE c.relkind = 'p' AND isleaf) l
+        JOIN pg_class p ON p.oid = l.relid
+        LEFT JOIN pg_stat_user_tables s ON s.relid = p.oid
+      ) t
+      WHERE c.relkind IN ('r', 'p', 'm') AND NOT c.relispartition
+        AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
+      ORDER BY t.total_bytes DESC NULLS LAST
       LIMIT ${TOP_TABLES}`),
     db.execute(sql`
       SELECT s.schemaname || '.' || s.indexrelname AS name, s.schemaname || '.' || s.relname AS table_name,

@@ -337,7 +337,9 @@ export async function getAnalytics(options: {
 /**
  * Recomputes the roll-ups (analytics_daily and its marks and lasts) from email_events in one transaction
  * (migration 0044's `analytics_rebuild()`; event writers wait meanwhile). The triggers keep them in step;
- * this is for repairs and for checking them (`npm run analytics:rebuild`).
+ * this is for repairs and for checking them (`npm run analytics:rebuild`). Once retention has expired
+ * old months of events (event-partitions.service.ts), only the kept months are recounted: the rows of the
+ * expired days are their only record and stay as they are.
  */
 export async function rebuildAnalytics({ db }: { db: Database }): Promise<{ rows: number; ms: number }> {
   const started = performance.now();

@@ -24,17 +24,26 @@ const iso = (value: unknown) => (value ? new Date(value as string).toISOString()
 
 /**
  * Every table's size on disk with its indexes, largest first. On PGlite these are the sizes of its own
- * data files (in memory or under DATA_DIR), measured the same way as on PostgreSQL.
+ * data files (in memory or under DATA_DIR), measured the same way as on PostgreSQL. A partitioned table
+ * (email_events, by month) is one row: the sums over its partitions, which are not listed apart.
  */
 async function tableStorage(db: Database): Promise<{ tables: TableStorage[]; databaseBytes: number }> {
   const [tables, database] = await Promise.all([
     db.execute(sql`
-      SELECT n.nspname AS schema, c.relname AS table,
-             pg_total_relation_size(c.oid)::bigint AS total, pg_relation_size(c.oid)::bigint AS heap,
-             pg_indexes_size(c.oid)::bigint AS idx, c.reltuples::bigint AS rows
+      SELECT n.nspname AS schema, c.relname AS table, s.total, s.heap, s.idx,
+             CASE WHEN c.relkind = 'p' THEN s.rows ELSE c.reltuples::bigint END AS rows
       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-        AND n.nspname NOT LIKE 'pg_toast%'
+      CROSS JOIN LATERAL (
+        SELECT sum(pg_total_relation_size(t.relid))::bigint AS total,
+               sum(pg_relation_size(t.relid))::bigint AS heap,
+               sum(pg_indexes_size(t.relid))::bigint AS idx,
+               sum(greatest(p.reltuples, 0))::bigint AS rows
+        FROM (SELECT c.oid AS relid WHERE c.relkind = 'r'
+              UNION ALL SELECT relid FROM pg_partition_tree(c.oid) WHERE c.relkind = 'p' AND isleaf) t
+        JOIN pg_class p ON p.oid = t.relid
+      ) s
+      WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
+        AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
       ORDER BY 3 DESC, 2`),
     db.execute(sql`SELECT pg_database_size(current_database())::bigint AS bytes`),
   ]);
