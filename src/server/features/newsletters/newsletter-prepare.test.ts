@@ -75,7 +75,12 @@ describe('newsletter queueing: each distinct body prepared once', () => {
       await req({
         method: 'POST',
         url: '/api/newsletters',
-        payload: { kind: 'newsletter', name: 'March', subject: 'Hello {{ firstName | default: "friend" }}', blocks },
+        payload: {
+          kind: 'newsletter',
+          name: 'March',
+          subject: 'Hello {{ firstName | default: "friend" }}',
+          blocks,
+        },
       })
     ).json<Newsletter>();
     const ctx = { db: app.services.db, queue: null, appUrl: APP_URL };
@@ -86,7 +91,10 @@ describe('newsletter queueing: each distinct body prepared once', () => {
       input: { listIds: [listId], senderAccountIds: [account.id] },
     });
     const [row] = await app.services.db.select().from(newsletters).where(eq(newsletters.id, newsletter.id));
-    const [campaign] = await app.services.db.select().from(campaigns).where(eq(campaigns.id, row!.campaignId!));
+    const [campaign] = await app.services.db
+      .select()
+      .from(campaigns)
+      .where(eq(campaigns.id, row!.campaignId!));
     expect(await queueAudience(ctx, campaign!.id)).toEqual({ queued: 0, done: true });
 
     const queued = await app.services.db
@@ -98,7 +106,10 @@ describe('newsletter queueing: each distinct body prepared once', () => {
       .select()
       .from(campaignContacts)
       .where(eq(campaignContacts.campaignId, campaign!.id));
-    const trackingBaseUrl = resolveTrackingBaseUrl({ appUrl: APP_URL, trackingDomain: campaign!.trackingDomain });
+    const trackingBaseUrl = resolveTrackingBaseUrl({
+      appUrl: APP_URL,
+      trackingDomain: campaign!.trackingDomain,
+    });
     const tokens = new Set<string>();
     for (const message of queued) {
       const contact = contacts.find((c) => c.id === message.campaignContactId)!;

@@ -126,13 +126,16 @@ function bodyPreparer(
   const direct = (html: string, text: string | null, token: string) =>
     prepareQueuedBody({ ...settings, html, text, token });
   return (html, text, token) => {
-    if (html.includes(standIn) || (text !== null && text.includes(standIn))) return direct(html, text, token);
+    if (html.includes(standIn) || text?.includes(standIn)) return direct(html, text, token);
     let byText = byBody.get(html);
     let prepared = byText?.get(text);
     if (prepared === undefined) {
       if (remembered >= PREPARED_BODIES_MAX || chars >= PREPARED_CHARS_MAX) return direct(html, text, token);
       prepared = direct(html, text, standIn);
-      if (!byText) byBody.set(html, (byText = new Map()));
+      if (!byText) {
+        byText = new Map();
+        byBody.set(html, byText);
+      }
       byText.set(text, prepared);
       remembered += 1;
       chars += html.length + (text?.length ?? 0) + prepared.html.length + prepared.text.length;
