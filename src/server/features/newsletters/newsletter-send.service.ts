@@ -205,6 +205,52 @@ async function beginQueueing(ctx: SendContext, campaignId: string): Promise<void
   }
 }
 
+type InsertedContact = Pick<
+  typeof campaignContacts.$inferSelect,
+  'id' | 'email' | 'firstName' | 'lastName' | 'company' | 'city' | 'countryCode' | 'fields'
+>;
+
+/**
+ * A batch of the audience into the campaign, those already in it (a resumed send, the same address twice)
+ * skipped. One array per column (unnest): a Drizzle multi-row insert built and checked 14 parameters a
+ * contact and mapped back every column: in the worker's profile, the largest part of queueing left once
+ * each distinct body was prepared only once.
+ */
+async function insertCampaignContacts(
+  db: Database,
+  batch: { campaignId: string; userId: string; at: Date; contacts: AudienceContact[] },
+): Promise<InsertedContact[]> {
+  const { contacts } = batch;
+  const column = <T>(pick: (contact: AudienceContact) => T) => sql.param(contacts.map(pick));
+  const stamp = batch.at.toISOString();
+  const result = await db.execute(sql`
+    INSERT INTO campaign_contacts (campaign_id, user_id, email, first_name, last_name, company, city,
+      country_code, time_zone, fields, directory_contact_id, current_step, created_at, updated_at)
+    SELECT ${batch.campaignId}::uuid, ${batch.userId}, c.email, c.first_name, c.last_name, c.company, c.city,
+      c.country_code, c.time_zone, c.fields::jsonb, c.directory_contact_id, 1, ${stamp}::timestamptz,
+      ${stamp}::timestamptz
+    FROM unnest(${column((c) => c.email)}::text[], ${column((c) => c.firstName)}::text[],
+      ${column((c) => c.lastName)}::text[], ${column((c) => c.company)}::text[], ${column((c) => c.city)}::text[],
+      ${column((c) => c.countryCode)}::text[],
+      ${column((c) => resolveRecipientTimeZone({ countryCode: c.countryCode, city: c.city }))}::text[],
+      ${column((c) => JSON.stringify(c.fields ?? {}))}::text[], ${column((c) => c.directoryContactId ?? null)}::uuid[])
+      AS c(email, first_name, last_name, company, city, country_code, time_zone, fields, directory_contact_id)
+    ON CONFLICT DO NOTHING
+    RETURNING id, email, first_name, last_name, company, city, country_code, fields`);
+  const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+  return rows.map((r) => ({
+    id: r.id as string,
+    email: r.email as string,
+    firstName: r.first_name as string | null,
+    lastName: r.last_name as string | null,
+    company: r.company as string | null,
+    city: r.city as string | null,
+    countryCode: r.country_code as string | null,
+    // A driver that hands jsonb back as text (none of ours today) still gives the same object.
+    fields: (typeof r.fields === 'string' ? JSON.parse(r.fields) : r.fields) as Record<string, string>,
+  }));
+}
+
 /**
  * Copies the audience into the campaign and queues one rendered message per new contact. Safe to run
  * again on a send that was interrupted. With `maxBatches`, stops after that many batches (`done` false,
@@ -244,28 +290,7 @@ export async function queueAudience(
   const flush = async (contacts: AudienceContact[]) => {
     queued += await db.transaction(async (tx) => {
       const at = now();
-      const inserted = await tx
-        .insert(campaignContacts)
-        .values(
-          contacts.map((c) => ({
-            campaignId,
-            userId: row.userId,
-            email: c.email,
-            firstName: c.firstName,
-            lastName: c.lastName,
-            company: c.company,
-            city: c.city,
-            countryCode: c.countryCode,
-            timeZone: resolveRecipientTimeZone({ countryCode: c.countryCode, city: c.city }),
-            fields: c.fields,
-            directoryContactId: c.directoryContactId ?? null,
-            currentStep: 1,
-            createdAt: at,
-            updatedAt: at,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning();
+      const inserted = await insertCampaignContacts(tx, { campaignId, userId: row.userId, at, contacts });
       if (inserted.length === 0) return 0;
       const messages = inserted.map((contact) => {
         const rendered = renderForQueue({

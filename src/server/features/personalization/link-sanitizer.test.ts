@@ -10,6 +10,20 @@ describe('sanitizeMailHtml', () => {
     expect(sanitizeMailHtml(html)).toEqual({ html, removed: [] });
   });
 
+  it('judges a body seen before the same way, and what one caller changes is not what the next gets', () => {
+    const name = `Ada ${Math.random()}`;
+    const html = `<p>Hi ${name}, <a href="javascript:alert(1)">here</a> and <a href="https://x.example/">there</a></p>`;
+    const first = sanitizeMailHtml(html);
+    expect(first.removed).toHaveLength(1);
+    first.removed[0]!.value = 'changed';
+    first.removed.push({ ...first.removed[0]! });
+    const again = sanitizeMailHtml(html);
+    expect(again.html).toBe(`<p>Hi ${name}, <a>here</a> and <a href="https://x.example/">there</a></p>`);
+    expect(again.removed).toEqual([
+      expect.objectContaining({ element: 'a', attribute: 'href', value: 'javascript:alert(1)' }),
+    ]);
+  });
+
   it.each([
     ['javascript:alert(1)'],
     ['JaVaScRiPt:alert(1)'],

@@ -83,10 +83,30 @@ export interface SanitizedMail {
   removed: UnsafeUrl[];
 }
 
+// The last bodies judged: a newsletter's copies are rendered one by one, yet most are byte-identical to
+// an earlier one (the same first name, or none), and the parse is most of the cost of judging one.
+// Bounded in count and in size, so a worker holds a few megabytes of them at most.
+const recentlySanitized = new Map<string, SanitizedMail>();
+const RECENT_MAX = 64;
+const RECENT_MAX_CHARS = 64 * 1024;
+
 /** The HTML with every unsafe URL attribute removed; unchanged HTML comes back byte for byte. */
 export function sanitizeMailHtml(html: string): SanitizedMail {
   // No attribute anywhere, so no URL to judge (and no markup that could hide one).
   if (!html.includes('=')) return { html, removed: [] };
+  if (html.length > RECENT_MAX_CHARS) return sanitizeParsed(html);
+  let answer = recentlySanitized.get(html);
+  if (answer === undefined) {
+    answer = sanitizeParsed(html);
+    // Dropping them all at once keeps this cheap; a full map means the bodies rarely repeat anyway.
+    if (recentlySanitized.size >= RECENT_MAX) recentlySanitized.clear();
+    recentlySanitized.set(html, answer);
+  }
+  // Copies: callers may keep or change what they are given.
+  return { html: answer.html, removed: answer.removed.map((entry) => ({ ...entry })) };
+}
+
+function sanitizeParsed(html: string): SanitizedMail {
   const document = parseDocument(html);
   const removed: UnsafeUrl[] = [];
   const walk = (nodes: AnyNode[]) => {

@@ -101,6 +101,53 @@ async function insertOutboxRows(
   return rows.map((row) => idByToken.get(row.token)!);
 }
 
+type PreparedBody = ReturnType<typeof prepareQueuedBody>;
+/** Distinct bodies remembered per queueMessages call (in count, and in characters held): a few megabytes. */
+const PREPARED_BODIES_MAX = 256;
+const PREPARED_CHARS_MAX = 4_000_000;
+
+/**
+ * prepareQueuedBody for the messages of one call, parsing each distinct body once: a newsletter's copies
+ * differ only by their merge-tag values, and most of those repeat (first names, cities). The token is the
+ * one input that differs per message, and it only ever lands in the pixel and click URLs, whole and
+ * unescaped (TRACKING_PATHS; tokens need no escaping anywhere). So a body is prepared once with a
+ * stand-in token — random and unguessable per call, so no author's or contact's text can contain it — and
+ * each message gets that result with the stand-in replaced by its own token: the same bytes as preparing
+ * it alone (outbox.test.ts compares both ways).
+ */
+function bodyPreparer(
+  settings: Omit<Parameters<typeof prepareQueuedBody>[0], 'html' | 'text' | 'token'>,
+): (html: string, text: string | null, token: string) => PreparedBody {
+  const standIn = newTrackingTokens(1)[0]!;
+  // By HTML, then by the given plain-text part (null when it is made from the HTML).
+  const byBody = new Map<string, Map<string | null, PreparedBody>>();
+  let remembered = 0;
+  let chars = 0;
+  const direct = (html: string, text: string | null, token: string) =>
+    prepareQueuedBody({ ...settings, html, text, token });
+  return (html, text, token) => {
+    if (html.includes(standIn) || text?.includes(standIn)) return direct(html, text, token);
+    let byText = byBody.get(html);
+    let prepared = byText?.get(text);
+    if (prepared === undefined) {
+      if (remembered >= PREPARED_BODIES_MAX || chars >= PREPARED_CHARS_MAX) return direct(html, text, token);
+      prepared = direct(html, text, standIn);
+      if (!byText) {
+        byText = new Map();
+        byBody.set(html, byText);
+      }
+      byText.set(text, prepared);
+      remembered += 1;
+      chars += html.length + (text?.length ?? 0) + prepared.html.length + prepared.text.length;
+    }
+    return {
+      ...prepared,
+      html: prepared.html.replaceAll(standIn, token),
+      links: [...prepared.links],
+    };
+  };
+}
+
 /**
  * Queues rendered messages of one campaign in the outbox and wakes the dispatchers. Tracking (pixel,
  * click links) is applied here once, so the hot send path only adds the per-account envelope.
@@ -121,21 +168,19 @@ export async function queueMessages(options: {
   });
   const at = now();
   const ids: string[] = [];
+  const prepare = bodyPreparer({
+    trackingBaseUrl,
+    trackOpens: campaign.trackOpens,
+    trackClicks: campaign.trackClicks,
+    bodyFormat: campaign.bodyFormat,
+    kind: campaign.kind,
+  });
   for (let start = 0; start < options.messages.length; start += INSERT_CHUNK) {
     const chunk = options.messages.slice(start, start + INSERT_CHUNK);
     const tokens = newTrackingTokens(chunk.length);
     const rows = chunk.map((message, i): OutboxInsert => {
       const token = tokens[i]!;
-      const content = prepareQueuedBody({
-        html: message.html,
-        text: message.text ?? null,
-        token,
-        trackingBaseUrl,
-        trackOpens: campaign.trackOpens,
-        trackClicks: campaign.trackClicks,
-        bodyFormat: campaign.bodyFormat,
-        kind: campaign.kind,
-      });
+      const content = prepare(message.html, message.text ?? null, token);
       return {
         token,
         campaignContactId: message.campaignContactId,

@@ -6,7 +6,7 @@
 export { checkCampaignHealth } from './campaign-health';
 export { drainOutbox, type SentStepHook, type SentStepMessage } from './dispatch';
 export { composeMessageAsSent, htmlAsSent, type MessageAsSent } from './html-as-sent';
-export { asEmailDocument, prepareMessageContent } from './message-content';
+export { asEmailDocument, prepareMessageContent, prepareQueuedBody } from './message-content';
 export {
   buildMailOptions,
   makeMessageId,
