@@ -16,6 +16,8 @@ export default defineConfig({
   resolve: {
     alias: {
       '@shared': fileURLToPath(new URL('./src/shared', import.meta.url)),
+      '@server': fileURLToPath(new URL('./src/server', import.meta.url)),
+      '@tests': fileURLToPath(new URL('./tests', import.meta.url)),
       '@': fileURLToPath(new URL('./src/web', import.meta.url)),
     },
   },

@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildApp } from '@server/app';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { users } from '@server/db/schema/index';
+import { parseEnv } from '@server/env';
+import { ephemeralSecrets } from '@server/lib/secrets';
+import { seedDirectory } from '@server/seed/seed-directory';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema/index';
-import { parseEnv } from '../src/server/env';
-import { ephemeralSecrets } from '../src/server/lib/secrets';
-import { seedDirectory } from '../src/server/seed/seed-directory';
 import { createBenchDatabase, percentile } from './support';
 
 const ROUNDS = 100;

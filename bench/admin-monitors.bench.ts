@@ -7,13 +7,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildApp } from '@server/app';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { users } from '@server/db/schema/index';
+import { parseEnv } from '@server/env';
+import { rollUpPlatformStats } from '@server/features/admin-analytics/platform-rollup.service';
+import { ephemeralSecrets } from '@server/lib/secrets';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema/index';
-import { parseEnv } from '../src/server/env';
-import { rollUpPlatformStats } from '../src/server/features/admin-analytics/platform-rollup.service';
-import { ephemeralSecrets } from '../src/server/lib/secrets';
 import { createBenchDatabase, percentile } from './support';
 
 const CALLS = 100;

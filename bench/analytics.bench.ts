@@ -11,18 +11,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import type { Database } from '../src/server/db/client';
-import { openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema/index';
-import { getAnalytics, periodStart } from '../src/server/features/analytics/analytics.service';
-import { ensureEventPartitions } from '../src/server/features/analytics/event-partitions.service';
+import type { Database } from '@server/db/client';
+import { openDatabase } from '@server/db/client';
+import { users } from '@server/db/schema/index';
+import { getAnalytics, periodStart } from '@server/features/analytics/analytics.service';
+import { ensureEventPartitions } from '@server/features/analytics/event-partitions.service';
 import {
   COUNT_COLUMNS,
   COUNTED_TYPE_LIST,
   countsByCampaign,
-} from '../src/server/features/campaign-stats/campaign-stats.service';
-import { seedPricingPlans } from '../src/server/features/plans/plans.service';
+} from '@server/features/campaign-stats/campaign-stats.service';
+import { seedPricingPlans } from '@server/features/plans/plans.service';
+import { sql } from 'drizzle-orm';
 import { createBenchDatabase, percentile } from './support';
 
 const CAMPAIGNS = 1_000;

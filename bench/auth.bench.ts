@@ -1,9 +1,9 @@
 // Authenticated request cost: GET /api/user (session cookie looked up in the database) against the bare
 // /api/health route, over real HTTP on loopback, in the same run. Also sign-in throughput (argon2id).
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../src/server/app';
-import { parseEnv } from '../src/server/env';
-import { ephemeralSecrets } from '../src/server/lib/secrets';
+import { buildApp } from '@server/app';
+import { parseEnv } from '@server/env';
+import { ephemeralSecrets } from '@server/lib/secrets';
 import { createBenchDatabase, load, percentile } from './support';
 
 export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {

@@ -13,16 +13,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { PGlite } from '@electric-sql/pglite';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { imports, users } from '@server/db/schema/index';
+import { INSPECT_BYTES, inspectHead } from '@server/features/imports/csv-inspect';
+import { importContacts } from '@server/features/imports/import-run';
+import { createList } from '@server/features/lists/lists.service';
+import { seedPricingPlans } from '@server/features/plans/plans.service';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { imports, users } from '../src/server/db/schema/index';
-import { INSPECT_BYTES, inspectHead } from '../src/server/features/imports/csv-inspect';
-import { importContacts } from '../src/server/features/imports/import-run';
-import { createList } from '../src/server/features/lists/lists.service';
-import { seedPricingPlans } from '../src/server/features/plans/plans.service';
 import { createBenchDatabase, WORKER_NODE_FLAGS } from './support';
 
 const COLUMNS = [

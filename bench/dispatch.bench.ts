@@ -11,20 +11,20 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/server/db/client';
+import { openDatabase } from '@server/db/client';
 import {
   campaignContacts,
   campaignSenderAccounts,
   campaigns,
   senderAccounts,
   users,
-} from '../src/server/db/schema/index';
-import { seedPricingPlans } from '../src/server/features/plans/plans.service';
-import { queueMessages } from '../src/server/features/sending/outbox.service';
-import { startQueue } from '../src/server/jobs/queue';
-import { encryptSecret } from '../src/server/lib/crypto';
-import { startSmtpSink } from '../tests/fakes/smtp-sink';
+} from '@server/db/schema/index';
+import { seedPricingPlans } from '@server/features/plans/plans.service';
+import { queueMessages } from '@server/features/sending/outbox.service';
+import { startQueue } from '@server/jobs/queue';
+import { encryptSecret } from '@server/lib/crypto';
+import { startSmtpSink } from '@tests/fakes/smtp-sink';
+import { sql } from 'drizzle-orm';
 import { createBenchDatabase, WORKER_NODE_FLAGS } from './support';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

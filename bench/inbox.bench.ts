@@ -7,11 +7,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildApp } from '@server/app';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { parseEnv } from '@server/env';
+import { ephemeralSecrets } from '@server/lib/secrets';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { parseEnv } from '../src/server/env';
-import { ephemeralSecrets } from '../src/server/lib/secrets';
 import { createBenchDatabase, percentile } from './support';
 
 const USERS = 1_000;

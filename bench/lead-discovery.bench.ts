@@ -8,16 +8,16 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildApp } from '@server/app';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { users } from '@server/db/schema/index';
+import { parseEnv } from '@server/env';
+import { ephemeralSecrets } from '@server/lib/secrets';
+import { BRAND_WORDS, SEED_COUNTRIES } from '@server/seed/directory-data';
+import { createRandom } from '@server/seed/directory-generator';
+import { seedDirectory } from '@server/seed/seed-directory';
+import { BUSINESS_CATEGORIES } from '@shared/categories';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema/index';
-import { parseEnv } from '../src/server/env';
-import { ephemeralSecrets } from '../src/server/lib/secrets';
-import { BRAND_WORDS, SEED_COUNTRIES } from '../src/server/seed/directory-data';
-import { createRandom } from '../src/server/seed/directory-generator';
-import { seedDirectory } from '../src/server/seed/seed-directory';
-import { BUSINESS_CATEGORIES } from '../src/shared/categories';
 import { createBenchDatabase, percentile } from './support';
 
 const COMBINATIONS = 200;

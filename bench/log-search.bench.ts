@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { searchLogs } from '@server/features/admin-operations/logs.service';
+import { logQuerySchema } from '@shared/admin-operations';
 import { sql } from 'drizzle-orm';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { searchLogs } from '../src/server/features/admin-operations/logs.service';
-import { logQuerySchema } from '../src/shared/admin-operations';
 import { createBenchDatabase, percentile } from './support';
 
 const SEARCHES = 300;

@@ -23,11 +23,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { senderAccounts, users } from '@server/db/schema/index';
+import { seedPricingPlans } from '@server/features/plans/plans.service';
+import { encryptSecret } from '@server/lib/crypto';
 import { eq } from 'drizzle-orm';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { senderAccounts, users } from '../src/server/db/schema/index';
-import { seedPricingPlans } from '../src/server/features/plans/plans.service';
-import { encryptSecret } from '../src/server/lib/crypto';
 import type { SinkStats } from './newsletter-sink';
 import { createBenchDatabase, percentile } from './support';
 

@@ -10,14 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema/index';
+import { openDatabase } from '@server/db/client';
+import { users } from '@server/db/schema/index';
 import {
   getNewsletterProgress,
   getNewsletterReport,
   listNewsletterRecipients,
-} from '../src/server/features/newsletters/newsletter-report.service';
+} from '@server/features/newsletters/newsletter-report.service';
+import { sql } from 'drizzle-orm';
 import { createBenchDatabase, percentile } from './support';
 
 const EVENTS = 1_000_000;

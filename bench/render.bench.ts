@@ -3,8 +3,8 @@
 // message (tracked links, open pixel, text part via prepareMessageContent). No database: rendering is pure.
 // Baseline in the same run: prepareMessageContent alone on the unpersonalised body, so the ratio shows what
 // personalisation adds on a noisy machine. Goal: ≥ 5,000 messages/s, so rendering never limits dispatch.
-import { renderForContact, renderSeed } from '../src/server/features/personalization/personalize';
-import { prepareMessageContent } from '../src/server/features/sending/message-content';
+import { renderForContact, renderSeed } from '@server/features/personalization/personalize';
+import { prepareMessageContent } from '@server/features/sending/message-content';
 
 const STEPS = [
   {

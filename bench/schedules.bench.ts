@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { listSchedules } from '@server/features/schedules/schedules.service';
+import { startQueue } from '@server/jobs/queue';
+import { JOBS } from '@server/jobs/registry';
 import { sql } from 'drizzle-orm';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { listSchedules } from '../src/server/features/schedules/schedules.service';
-import { startQueue } from '../src/server/jobs/queue';
-import { JOBS } from '../src/server/jobs/registry';
 import { createBenchDatabase, percentile } from './support';
 
 const WEEK_OF_MINUTES = 7 * 24 * 60;

@@ -3,10 +3,10 @@
 // (`spamassassin -L -t`), open tracking on and off; the pixel placed as before (always appended: `before`)
 // and as now (only where it is free of spam points: `after`), and the plain-text-first formats. --count
 // limits the templates (all ~107 by default; one message takes 1–3 s, two run at a time). Needs spamassassin.
-import { findSpamAssassin, scoreWithSpamAssassin } from '../src/server/features/personalization/spamassassin';
-import type { PixelPlacement } from '../src/server/features/sending/message-content';
-import type { BodyFormat } from '../src/shared/sending';
-import { composeLibraryEmail, LIBRARY_EMAILS } from '../tests/support/library-as-sent';
+import { findSpamAssassin, scoreWithSpamAssassin } from '@server/features/personalization/spamassassin';
+import type { PixelPlacement } from '@server/features/sending/message-content';
+import type { BodyFormat } from '@shared/sending';
+import { composeLibraryEmail, LIBRARY_EMAILS } from '@tests/support/library-as-sent';
 
 interface Variant {
   trackOpens: boolean;

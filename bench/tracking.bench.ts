@@ -17,21 +17,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { buildApp } from '@server/app';
+import type { DatabaseHandle } from '@server/db/client';
+import { campaignContacts, campaigns, emailEvents, outboxMessages, users } from '@server/db/schema/index';
+import { parseEnv } from '@server/env';
+import { ephemeralSecrets } from '@server/lib/secrets';
+import { TRACKING_PATHS } from '@shared/sending';
 import autocannon from 'autocannon';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { buildApp } from '../src/server/app';
-import type { DatabaseHandle } from '../src/server/db/client';
-import {
-  campaignContacts,
-  campaigns,
-  emailEvents,
-  outboxMessages,
-  users,
-} from '../src/server/db/schema/index';
-import { parseEnv } from '../src/server/env';
-import { ephemeralSecrets } from '../src/server/lib/secrets';
-import { TRACKING_PATHS } from '../src/shared/sending';
 import { createBenchDatabase } from './support';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);

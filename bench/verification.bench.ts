@@ -3,8 +3,8 @@
 // domains). In life verification waits on the network; this shows the engine itself is not the limit.
 // Goal: ≥ 200 addresses/s. No database: the verdicts are computed, not stored.
 
-import { type MailHost, verifyAddresses } from '../src/server/features/verification/verify-addresses';
-import { startMailExchanger } from '../tests/fakes/mail-exchanger';
+import { type MailHost, verifyAddresses } from '@server/features/verification/verify-addresses';
+import { startMailExchanger } from '@tests/fakes/mail-exchanger';
 
 const DOMAINS = 50;
 

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import { rollUpSiteTraffic } from '@server/features/site-traffic/roll-up-site-traffic.job';
+import { getWebsiteTraffic } from '@server/features/site-traffic/site-traffic.service';
+import { TRAFFIC_RANGES } from '@shared/site-traffic';
 import { sql } from 'drizzle-orm';
-import { type DatabaseHandle, openDatabase } from '../src/server/db/client';
-import { rollUpSiteTraffic } from '../src/server/features/site-traffic/roll-up-site-traffic.job';
-import { getWebsiteTraffic } from '../src/server/features/site-traffic/site-traffic.service';
-import { TRAFFIC_RANGES } from '../src/shared/site-traffic';
 import { createBenchDatabase, percentile } from './support';
 
 const RUNS = 30;

@@ -7,7 +7,13 @@
 // A plain scanner: dependency-cruiser cannot parse with TypeScript 7's compiler yet.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { crossFeatureImports, cyclePath, featureCycles, featureEdges } from './feature-graph.mjs';
+import {
+  crossFeatureImports,
+  cyclePath,
+  featureCycles,
+  featureEdges,
+  resolveLocal,
+} from './feature-graph.mjs';
 
 const root = path.resolve('src');
 const importPattern =
@@ -19,13 +25,6 @@ function* sourceFiles(dir) {
     if (entry.isDirectory()) yield* sourceFiles(full);
     else if (/\.(ts|tsx|mts)$/.test(entry.name)) yield full;
   }
-}
-
-function resolveSpecifier(file, specifier) {
-  if (specifier.startsWith('@shared/')) return path.join(root, 'shared', specifier.slice(8));
-  if (specifier.startsWith('@/')) return path.join(root, 'web', specifier.slice(2));
-  if (specifier.startsWith('.')) return path.resolve(path.dirname(file), specifier);
-  return null; // a package
 }
 
 const area = (p) => path.relative(root, p).split(path.sep)[0];
@@ -46,7 +45,7 @@ for (const file of sourceFiles(root)) {
   const text = readFileSync(file, 'utf8');
   for (const match of text.matchAll(importPattern)) {
     const specifier = match[1] ?? match[2] ?? match[3];
-    const target = resolveSpecifier(file, specifier);
+    const target = resolveLocal(file, specifier);
     if (!target) continue;
     checked++;
     const from = area(file);

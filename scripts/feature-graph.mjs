@@ -10,6 +10,23 @@ export const featuresRoot = path.resolve('src', 'server', 'features');
 export const importPattern =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
+/** The tsconfig `paths` aliases, as folders. */
+const ALIASES = {
+  '@shared/': path.resolve('src', 'shared'),
+  '@server/': path.resolve('src', 'server'),
+  '@tests/': path.resolve('tests'),
+  '@/': path.resolve('src', 'web'),
+};
+
+/** The path an import names (relative or aliased), or null for a package. */
+export function resolveLocal(file, specifier) {
+  if (specifier.startsWith('.')) return path.resolve(path.dirname(file), specifier);
+  for (const [prefix, folder] of Object.entries(ALIASES)) {
+    if (specifier.startsWith(prefix)) return path.join(folder, specifier.slice(prefix.length));
+  }
+  return null;
+}
+
 /** A feature's public surface: its `*.service.ts` files. Everything else in the folder is its own. */
 export const isPublicFile = (target) => /\.service(\.ts)?$/.test(target);
 export const isTestFile = (file) => /\.test\.tsx?$/.test(file);
@@ -28,15 +45,15 @@ export function featureOf(p) {
   return relative.startsWith('..') || path.isAbsolute(relative) ? null : relative.split(path.sep)[0];
 }
 
-/** Every relative import from one server feature into another. */
+/** Every import from one server feature into another. */
 export function crossFeatureImports() {
   const found = [];
   for (const file of sourceFiles(featuresRoot)) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? match[3];
-      if (!specifier.startsWith('.')) continue;
-      const target = path.resolve(path.dirname(file), specifier);
+      const target = resolveLocal(file, specifier);
+      if (!target) continue;
       const from = featureOf(file);
       const to = featureOf(target);
       if (!from || !to || from === to) continue;

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../tests/setup/test-app';
 import { pausedSchedules } from '../server/db/schema/index';
 import { JOBS } from '../server/jobs/registry';
 import { logged, scheduleJobs } from './workers';

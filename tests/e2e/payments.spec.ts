@@ -1,11 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import {
-  type CurrencyCode,
-  type CurrencyRates,
-  convertFromNgn,
-  formatMoney,
-} from '../../src/shared/currency';
+import { type CurrencyCode, type CurrencyRates, convertFromNgn, formatMoney } from '@shared/currency';
 import { newAccount, registerViaApi } from './support/accounts';
 import { expectToast } from './support/ui';
 

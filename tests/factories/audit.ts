@@ -1,6 +1,6 @@
+import { auditLog } from '@server/db/schema/index';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { auditLog } from '../../src/server/db/schema/index';
 
 /** The audit entries one actor left, oldest first (read from the table: other tests write there too). */
 export async function auditEntriesOf(app: FastifyInstance, actorId: string) {

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import {
   campaignContacts,
   campaignSteps,
@@ -8,8 +7,9 @@ import {
   emailEvents,
   inboundMessages,
   outboxMessages,
-} from '../../src/server/db/schema/index';
-import type { InboxCategory } from '../../src/shared/inbox';
+} from '@server/db/schema/index';
+import type { InboxCategory } from '@shared/inbox';
+import type { FastifyInstance } from 'fastify';
 
 /*
  * A campaign as the engine leaves it after some sending, written straight with Drizzle: steps and

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { contactLists, listContacts } from '@server/db/schema/index';
+import type { Campaign, CampaignStep, StepInput } from '@shared/campaigns';
 import type { FastifyInstance } from 'fastify';
-import { contactLists, listContacts } from '../../src/server/db/schema/index';
-import type { Campaign, CampaignStep, StepInput } from '../../src/shared/campaigns';
 import { as } from '../setup/test-app';
 
 /*

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { directoryContacts } from '@server/db/schema/index';
 import type { FastifyInstance } from 'fastify';
-import { directoryContacts } from '../../src/server/db/schema/index';
 
 export type DirectoryInsert = typeof directoryContacts.$inferInsert;
 export type DirectoryRow = typeof directoryContacts.$inferSelect;

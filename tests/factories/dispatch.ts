@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { Database } from '@server/db/client';
+import { campaignContacts, campaignSenderAccounts, campaigns, senderAccounts } from '@server/db/schema/index';
+import { scheduleNextSteps } from '@server/features/campaigns/campaigns.service';
+import type { DispatchContext } from '@server/features/sending/dispatch';
+import { queueMessages } from '@server/features/sending/outbox.service';
+import { createTransportCache } from '@server/features/sending/transport-cache';
+import { encryptSecret } from '@server/lib/crypto';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type { Database } from '../../src/server/db/client';
-import {
-  campaignContacts,
-  campaignSenderAccounts,
-  campaigns,
-  senderAccounts,
-} from '../../src/server/db/schema/index';
-import { scheduleNextSteps } from '../../src/server/features/campaigns/campaigns.service';
-import type { DispatchContext } from '../../src/server/features/sending/dispatch';
-import { queueMessages } from '../../src/server/features/sending/outbox.service';
-import { createTransportCache } from '../../src/server/features/sending/transport-cache';
-import { encryptSecret } from '../../src/server/lib/crypto';
 
 /*
  * Rows for the sending engine's tests: sender accounts pointing at a loopback SMTP sink (as the

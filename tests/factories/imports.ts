@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ImportRunOutcome, importContacts } from '@server/features/imports/import-run';
+import { createList } from '@server/features/lists/lists.service';
+import type { ImportStartInput, ImportUploadResult } from '@shared/imports';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { type ImportRunOutcome, importContacts } from '../../src/server/features/imports/import-run';
-import { createList } from '../../src/server/features/lists/lists.service';
-import type { ImportStartInput, ImportUploadResult } from '../../src/shared/imports';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/imports/', import.meta.url));
 

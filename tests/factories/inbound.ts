@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { campaignContacts, emailEvents, inboundMessages, outboxMessages } from '@server/db/schema/index';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import {
-  campaignContacts,
-  emailEvents,
-  inboundMessages,
-  outboxMessages,
-} from '../../src/server/db/schema/index';
 
 /*
  * Inbound mail for tests: the fixture messages under tests/fixtures/inbound/ made to answer a message a

@@ -1,13 +1,9 @@
+import { devMailMessages, orders } from '@server/db/schema/index';
+import { type FakePaystack, startFakePaystack } from '@server/features/payments/dev-paystack';
+import type { ActivateSubscriptionResponse, InitializePaymentResponse, PaidPlanId } from '@shared/payments';
+import type { BillingInterval } from '@shared/plans';
 import { and, eq, ilike } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { devMailMessages, orders } from '../../src/server/db/schema/index';
-import { type FakePaystack, startFakePaystack } from '../../src/server/features/payments/dev-paystack';
-import type {
-  ActivateSubscriptionResponse,
-  InitializePaymentResponse,
-  PaidPlanId,
-} from '../../src/shared/payments';
-import type { BillingInterval } from '../../src/shared/plans';
 import { as, createTestApp } from '../setup/test-app';
 import type { TestUser } from './users';
 

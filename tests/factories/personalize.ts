@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import {
   campaignSenderAccounts,
   campaignSteps,
@@ -8,10 +7,11 @@ import {
   contactLists,
   listContacts,
   senderAccounts,
-} from '../../src/server/db/schema/index';
-import { encryptSecret } from '../../src/server/lib/crypto';
-import type { CampaignAudience } from '../../src/shared/campaigns';
-import type { DomainCheck } from '../../src/shared/sending';
+} from '@server/db/schema/index';
+import { encryptSecret } from '@server/lib/crypto';
+import type { CampaignAudience } from '@shared/campaigns';
+import type { DomainCheck } from '@shared/sending';
+import type { FastifyInstance } from 'fastify';
 
 /*
  * Rows for the personalisation and pre-launch tests, written straight with Drizzle so these tests do not

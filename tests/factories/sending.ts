@@ -1,13 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { campaignContacts, campaigns, outboxMessages, senderAccounts } from '@server/db/schema/index';
+import { encryptSecret } from '@server/lib/crypto';
+import type { OutboxState } from '@shared/sending';
 import type { FastifyInstance } from 'fastify';
-import {
-  campaignContacts,
-  campaigns,
-  outboxMessages,
-  senderAccounts,
-} from '../../src/server/db/schema/index';
-import { encryptSecret } from '../../src/server/lib/crypto';
-import type { OutboxState } from '../../src/shared/sending';
 
 /*
  * One sent message as the tracking endpoints see it: a sender account, a campaign, a contact and an

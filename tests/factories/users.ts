@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { users } from '@server/db/schema/index';
+import type { User } from '@shared/auth';
+import type { PlanId } from '@shared/plans';
+import type { Role } from '@shared/roles';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { users } from '../../src/server/db/schema/index';
-import type { User } from '../../src/shared/auth';
-import type { PlanId } from '../../src/shared/plans';
-import type { Role } from '../../src/shared/roles';
 import { sessionCookieFrom } from '../setup/test-app';
 
 export const TEST_PASSWORD = 'Kola-nut-2026!';

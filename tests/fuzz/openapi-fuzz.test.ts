@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { type FakePaystack, startFakePaystack } from '@server/features/payments/dev-paystack';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakePaystack, startFakePaystack } from '../../src/server/features/payments/dev-paystack';
 import { createUser, login, type TestUser } from '../factories/users';
 import { type FakeAiProvider, startFakeAiProvider } from '../fakes/ai-provider';
 import { createTestApp } from '../setup/test-app';

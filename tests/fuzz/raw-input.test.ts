@@ -1,8 +1,8 @@
+import { type FakePaystack, startFakePaystack } from '@server/features/payments/dev-paystack';
+import { UNSTORABLE_TEXT_MESSAGE } from '@server/lib/input-hygiene';
+import type { ImportUploadResult } from '@shared/imports';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakePaystack, startFakePaystack } from '../../src/server/features/payments/dev-paystack';
-import { UNSTORABLE_TEXT_MESSAGE } from '../../src/server/lib/input-hygiene';
-import type { ImportUploadResult } from '../../src/shared/imports';
 import { makeList, multipartBody, runImportJob, uploadCsv } from '../factories/imports';
 import { postWebhook } from '../factories/payments';
 import { createUser, type TestUser } from '../factories/users';

@@ -1,6 +1,6 @@
+import { devMailMessages } from '@server/db/schema/index';
 import { and, desc, eq, ilike } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { devMailMessages } from '../../src/server/db/schema/index';
 
 export type StoredMail = typeof devMailMessages.$inferSelect;
 

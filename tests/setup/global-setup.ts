@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '@server/db/client';
+import { seedPricingPlans } from '@server/features/plans/plans.service';
+import { seedLibraryTemplates } from '@server/seed/templates/index';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/server/db/client';
-import { seedPricingPlans } from '../../src/server/features/plans/plans.service';
-import { seedLibraryTemplates } from '../../src/server/seed/templates/index';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { buildApp } from '@server/app';
+import { parseEnv } from '@server/env';
+import { ephemeralSecrets } from '@server/lib/secrets';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app';
-import { parseEnv } from '../../src/server/env';
-import { ephemeralSecrets } from '../../src/server/lib/secrets';
 
 let snapshot: Blob | undefined;
 

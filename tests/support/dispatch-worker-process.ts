@@ -4,12 +4,12 @@
 // argv: <databaseUrl> <sinkPort> <encryptionKeyHex> <batchSize> <userId> [clockOffsetMs]
 // clockOffsetMs moves this process's clock like the test's own advanceClock (a restart "later").
 import { randomUUID } from 'node:crypto';
+import { openDatabase } from '@server/db/client';
+import { scheduleNextSteps } from '@server/features/campaigns/campaigns.service';
+import { drainOutbox } from '@server/features/sending/dispatch';
+import { createTransportCache } from '@server/features/sending/transport-cache';
+import { advanceClock } from '@server/lib/clock';
 import pino from 'pino';
-import { openDatabase } from '../../src/server/db/client';
-import { scheduleNextSteps } from '../../src/server/features/campaigns/campaigns.service';
-import { drainOutbox } from '../../src/server/features/sending/dispatch';
-import { createTransportCache } from '../../src/server/features/sending/transport-cache';
-import { advanceClock } from '../../src/server/lib/clock';
 
 const [databaseUrl, sinkPort, keyHex, batchSize, userId, clockOffsetMs] = process.argv.slice(2);
 if (clockOffsetMs) advanceClock(Number(clockOffsetMs));

@@ -1,10 +1,10 @@
-import { renderTemplate } from '../../src/server/features/personalization/merge-tags';
-import { mergeScope, type PersonalizeContact } from '../../src/server/features/personalization/personalize';
-import { flattenSpintax } from '../../src/server/features/personalization/spintax';
-import { composeMessageAsSent } from '../../src/server/features/sending/html-as-sent';
-import type { PixelPlacement } from '../../src/server/features/sending/message-content';
-import { LIBRARY_TEMPLATES } from '../../src/server/seed/templates/index';
-import type { BodyFormat } from '../../src/shared/sending';
+import { renderTemplate } from '@server/features/personalization/merge-tags';
+import { mergeScope, type PersonalizeContact } from '@server/features/personalization/personalize';
+import { flattenSpintax } from '@server/features/personalization/spintax';
+import { composeMessageAsSent } from '@server/features/sending/html-as-sent';
+import type { PixelPlacement } from '@server/features/sending/message-content';
+import { LIBRARY_TEMPLATES } from '@server/seed/templates/index';
+import type { BodyFormat } from '@shared/sending';
 
 /*
  * The library's email templates composed exactly as a cold campaign sends them (composeMessageAsSent: the

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { MAX_PASSWORD_LENGTH, MESSAGES, MIN_PASSWORD_LENGTH } from '@shared/auth';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError } from 'better-auth/api';
 import { and, eq, like } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { MAX_PASSWORD_LENGTH, MESSAGES, MIN_PASSWORD_LENGTH } from '../../shared/auth';
 import type { Database } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema/index';
 import { withHashedSessionTokens } from './hashed-session-tokens';

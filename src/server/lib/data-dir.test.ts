@@ -81,8 +81,8 @@ describe('DATA_DIR is owner-only', () => {
     resolveSecrets(env);
     const app = await buildApp({ env, secrets: ephemeralSecrets(), persistent: true, runsWorkers: false });
     try {
-      const { createUser } = await import('../../../tests/factories/users');
-      const { uploadCsv } = await import('../../../tests/factories/imports');
+      const { createUser } = await import('@tests/factories/users');
+      const { uploadCsv } = await import('@tests/factories/imports');
       const user = await createUser(app);
       const upload = await uploadCsv(app, user.cookie, 'email\nada@tambari.test\n', {
         target: 'list',

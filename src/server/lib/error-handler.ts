@@ -1,6 +1,6 @@
+import { MESSAGES } from '@shared/auth';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { MESSAGES } from '../../shared/auth';
 import { AppError } from './errors';
 
 interface FieldError {

@@ -6,9 +6,9 @@ import {
   type ErrorReason,
   type ErrorStatus,
   type FieldError,
-} from '../../shared/errors';
+} from '@shared/errors';
 
-export { ERROR_STATUS, type ErrorCode } from '../../shared/errors';
+export { ERROR_STATUS, type ErrorCode } from '@shared/errors';
 
 /** What an error adds to `{ message, code }`: the shared fields are typed, a case may add its own details. */
 export interface ErrorDetails {

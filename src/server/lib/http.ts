@@ -1,7 +1,7 @@
+import { MESSAGES, type User } from '@shared/auth';
+import type { Role } from '@shared/roles';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES, type User } from '../../shared/auth';
-import type { Role } from '../../shared/roles';
 import { AppError } from './errors';
 
 /** better-auth reads the client address from this header; we always set it, so a client cannot. */

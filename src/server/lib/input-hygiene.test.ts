@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   countUsersWithEmail,
   createUser,
   TEST_PASSWORD,
   type TestUser,
   uniqueEmail,
-} from '../../../tests/factories/users';
-import { as, createTestApp } from '../../../tests/setup/test-app';
+} from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipText, findUnstorableText, toWellFormedText, UNSTORABLE_TEXT_MESSAGE } from './input-hygiene';
 
 describe('findUnstorableText', () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pino, { type LoggerOptions } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../tests/factories/users';
-import { createTestApp } from '../../../tests/setup/test-app';
 import { users } from '../db/schema/index';
 import { parseEnv } from '../env';
 import { errorHandler } from './error-handler';

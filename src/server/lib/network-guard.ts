@@ -1,7 +1,7 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
+import { isValidPort, PORT_MESSAGE } from '@shared/sending';
 import ipaddr from 'ipaddr.js';
-import { isValidPort, PORT_MESSAGE } from '../../shared/sending';
 import type { Env } from '../env';
 import { AppError } from './errors';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import { PUBLIC_PAGE_PATHS } from '@shared/public-site';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_PAGE_PATHS } from '../../shared/public-site';
 import { SESSION_COOKIE_NAMES } from './auth';
 import { registerPublicSite, robotsTxt, sitemapXml } from './public-site';
 

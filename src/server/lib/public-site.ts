@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   NOT_INDEXED_PATH_PREFIXES,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
   PUBLIC_PAGE_PATHS,
-} from '../../shared/public-site';
+} from '@shared/public-site';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE_NAMES } from './auth';
 
 /*

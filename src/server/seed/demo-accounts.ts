@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Role } from '@shared/roles';
 import { eq } from 'drizzle-orm';
-import type { Role } from '../../shared/roles';
 import { users } from '../db/schema/index';
 import { findUserByEmail } from '../features/auth/auth.service';
 import type { Services } from '../services';

@@ -1,7 +1,7 @@
+import { createTestApp } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../tests/setup/test-app';
 import { contactLists, listContacts, senderAccounts } from '../db/schema/index';
 import { findUserByEmail } from '../features/auth/auth.service';
 import { createAccount, DEMO_ACCOUNTS, generatePassword } from './demo-accounts';

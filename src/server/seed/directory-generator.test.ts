@@ -1,5 +1,5 @@
+import { BUSINESS_CATEGORIES } from '@shared/categories';
 import { describe, expect, it } from 'vitest';
-import { BUSINESS_CATEGORIES } from '../../shared/categories';
 import { createDirectoryGenerator, SEED_COLUMNS } from './directory-generator';
 
 const column = (name: (typeof SEED_COLUMNS)[number]) => SEED_COLUMNS.indexOf(name);

@@ -1,6 +1,6 @@
 import * as fakerLocales from '@faker-js/faker';
+import { BUSINESS_CATEGORIES } from '@shared/categories';
 import { City, Country } from 'country-state-city';
-import { BUSINESS_CATEGORIES } from '../../shared/categories';
 import {
   BRAND_WORDS,
   CATEGORY_NAME_WORDS,

@@ -1,6 +1,6 @@
 // The fake OpenAI-compatible provider as a process of its own, for the browser suite (playwright.config.ts
 // starts it beside the app): every draft it writes is the same short English email with merge tags.
-import { startFakeAiProvider } from '../../fakes/ai-provider';
+import { startFakeAiProvider } from '@tests/fakes/ai-provider';
 import { E2E_AI_PORT } from './env';
 
 const provider = await startFakeAiProvider({ port: E2E_AI_PORT });

@@ -1,20 +1,16 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outboxMessages } from '@server/db/schema';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import {
-  createSendingCampaign,
-  createSinkAccount,
-  queueForContacts,
-} from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { outboxMessages } from '../../db/schema';
+} from '@tests/factories/campaigns';
+import { createSendingCampaign, createSinkAccount, queueForContacts } from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SENDER_PLACEHOLDERS } from '../sending/sending.service';
 import { addSuppression } from '../suppression/suppression.service';
 import { EXPORT_FORMAT } from './account-export';

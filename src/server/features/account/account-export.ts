@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
 import { fillSenderPlaceholders, hasSenderPlaceholders, type SenderValues } from '../sending/sending.service';
 
 /*

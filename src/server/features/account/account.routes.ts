@@ -1,7 +1,6 @@
-import { APIError } from 'better-auth/api';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { SESSION_COOKIE_NAMES } from '@server/lib/auth';
+import { AppError, errorResponses } from '@server/lib/errors';
+import { forwardAuthCookies, requestHeaders, requireSession } from '@server/lib/http';
 import {
   changePasswordSchema,
   deleteAccountSchema,
@@ -9,10 +8,11 @@ import {
   sessionSchema,
   updateProfileSchema,
   userSchema,
-} from '../../../shared/auth';
-import { SESSION_COOKIE_NAMES } from '../../lib/auth';
-import { AppError, errorResponses } from '../../lib/errors';
-import { forwardAuthCookies, requestHeaders, requireSession } from '../../lib/http';
+} from '@shared/auth';
+import { APIError } from 'better-auth/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { clearSignInFailures, startPasswordCheck } from '../auth/account-throttles.service';
 import { assertAcceptablePassword, revokePasswordResetLinks } from '../auth/auth.service';
 import {

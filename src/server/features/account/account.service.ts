@@ -1,12 +1,12 @@
 import { verify } from '@node-rs/argon2';
+import { accounts, sessions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { toUserDto } from '@server/lib/http';
+import type { Services } from '@server/services';
+import type { SessionInfo, User } from '@shared/auth';
 import { and, desc, eq, gt, ne } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SessionInfo, User } from '../../../shared/auth';
-import { accounts, sessions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import { toUserDto } from '../../lib/http';
-import type { Services } from '../../services';
 import { recordAuditEntry } from '../admin/audit.service';
 import { clearSignInFailures, startPasswordCheck } from '../auth/account-throttles.service';
 import { revokePasswordResetLinks } from '../auth/auth.service';

@@ -1,14 +1,8 @@
+import { MESSAGES, type SessionInfo } from '@shared/auth';
+import { countUsersWithEmail, createUser, login, TEST_PASSWORD, userRow } from '@tests/factories/users';
+import { as, createTestApp, sessionCookieFrom } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countUsersWithEmail,
-  createUser,
-  login,
-  TEST_PASSWORD,
-  userRow,
-} from '../../../../tests/factories/users';
-import { as, createTestApp, sessionCookieFrom } from '../../../../tests/setup/test-app';
-import { MESSAGES, type SessionInfo } from '../../../shared/auth';
 
 const NEW_PASSWORD = 'Harmattan-wind-42';
 

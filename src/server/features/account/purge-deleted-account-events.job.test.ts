@@ -1,11 +1,11 @@
+import { deletedAccounts, emailEvents, users } from '@server/db/schema/index';
+import { TRACKING_PATHS } from '@shared/sending';
+import { createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { TRACKING_PATHS } from '../../../shared/sending';
-import { deletedAccounts, emailEvents, users } from '../../db/schema/index';
 import { DELETED_ACCOUNT_MEMORY_MS, purgeDeletedAccountEvents } from './purge-deleted-account-events.job';
 
 /* email_events has no foreign key to the user (schema/sending.ts): these are what stands in for its cascade. */

@@ -1,9 +1,9 @@
+import type { Database } from '@server/db/client';
+import { deletedAccounts } from '@server/db/schema/index';
+import { defineJob } from '@server/jobs/define-job';
+import { now } from '@server/lib/clock';
 import { lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { deletedAccounts } from '../../db/schema/index';
-import { defineJob } from '../../jobs/define-job';
-import { now } from '../../lib/clock';
 
 export const purgeDeletedAccountEventsJob = defineJob({
   name: 'purge-deleted-account-events',

@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   businessAnalyticsSchema,
   businessRangeQuerySchema,
   databaseMonitorSchema,
   systemAnalyticsSchema,
   systemRangeQuerySchema,
-} from '../../../shared/admin-analytics';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/admin-analytics';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { getBusinessAnalytics } from './business-analytics.service';
 import { getDatabaseMonitor } from './database-monitor.service';
 import { getSystemAnalytics } from './system-analytics.service';

@@ -1,21 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSendingCampaign,
-  createSinkAccount,
-  queueForContacts,
-} from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import {
-  type BusinessAnalytics,
-  businessAnalyticsSchema,
-  databaseMonitorSchema,
-  type SystemAnalytics,
-  systemAnalyticsSchema,
-} from '../../../shared/admin-analytics';
 import {
   emailEvents,
   orders,
@@ -23,8 +6,21 @@ import {
   pricingPlans,
   subscriptions,
   users,
-} from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
+} from '@server/db/schema/index';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import {
+  type BusinessAnalytics,
+  businessAnalyticsSchema,
+  databaseMonitorSchema,
+  type SystemAnalytics,
+  systemAnalyticsSchema,
+} from '@shared/admin-analytics';
+import { createSendingCampaign, createSinkAccount, queueForContacts } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpPlatformStats, SETTLE_MS } from './platform-rollup.service';
 
 const MINUTE = 60_000;

@@ -1,13 +1,13 @@
-import { sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
 import type {
   BusinessAnalytics,
   BusinessDay,
   BusinessRange,
   PlanRevenue,
   TopUser,
-} from '../../../shared/admin-analytics';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
+} from '@shared/admin-analytics';
+import { sql } from 'drizzle-orm';
 import { ROLLUP_NAME } from './platform-rollup.service';
 import { iso, rowsOf } from './sql-rows';
 

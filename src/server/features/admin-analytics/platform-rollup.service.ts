@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
 import { rowsOf } from './sql-rows';
 
 /*

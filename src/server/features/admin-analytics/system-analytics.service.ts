@@ -1,7 +1,7 @@
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
+import type { SystemAnalytics, SystemBucket, SystemRange } from '@shared/admin-analytics';
 import { sql } from 'drizzle-orm';
-import type { SystemAnalytics, SystemBucket, SystemRange } from '../../../shared/admin-analytics';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
 import { LATENCY_BUCKET_SQL, ROLLUP_NAME } from './platform-rollup.service';
 import { iso, rowsOf } from './sql-rows';
 

@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   adminCampaignDetailSchema,
   adminCampaignListQuerySchema,
@@ -8,7 +7,7 @@ import {
   adminNewsletterDetailSchema,
   adminNewsletterListQuerySchema,
   adminNewsletterListSchema,
-} from '../../../shared/admin-campaigns';
+} from '@shared/admin-campaigns';
 import {
   campaignContactPageSchema,
   campaignContactParamsSchema,
@@ -16,10 +15,11 @@ import {
   campaignReplySchema,
   repliesQuerySchema,
   timelineEntrySchema,
-} from '../../../shared/campaign-stats';
-import { campaignSchema } from '../../../shared/campaigns';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/campaign-stats';
+import { campaignSchema } from '@shared/campaigns';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditActor } from '../admin/audit.service';
 import {
   getContactTimeline,

@@ -1,4 +1,8 @@
-import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { campaignContacts, campaignSteps, campaigns, newsletters, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { AppError, notFound } from '@server/lib/errors';
 import {
   ADMIN_CAMPAIGN_MESSAGES,
   type AdminCampaignDetail,
@@ -8,13 +12,9 @@ import {
   type AdminNewsletterListItem,
   type AdminNewsletterListQuery,
   type Owner,
-} from '../../../shared/admin-campaigns';
-import type { Campaign } from '../../../shared/campaigns';
-import type { Database } from '../../db/client';
-import { campaignContacts, campaignSteps, campaigns, newsletters, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/admin-campaigns';
+import type { Campaign } from '@shared/campaigns';
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../admin/audit.service';
 import { recordAuditEntry } from '../admin/audit.service';
 import { countsByCampaign, getCampaignStats } from '../campaign-stats/campaign-stats.service';

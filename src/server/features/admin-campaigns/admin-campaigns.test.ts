@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
+import { campaignContacts, campaigns, newsletters, outboxMessages } from '@server/db/schema/index';
+import type {
+  AdminCampaignDetail,
+  AdminCampaignListItem,
+  AdminNewsletterDetail,
+  AdminNewsletterListItem,
+} from '@shared/admin-campaigns';
+import type { CampaignContactPage, CampaignReply, TimelineEntry } from '@shared/campaign-stats';
+import { auditEntriesOf } from '@tests/factories/audit';
 import {
   type CampaignRow,
   type ContactRow,
@@ -11,17 +16,12 @@ import {
   seedEvent,
   seedInbound,
   seedMessage,
-} from '../../../../tests/factories/campaign-stats';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type {
-  AdminCampaignDetail,
-  AdminCampaignListItem,
-  AdminNewsletterDetail,
-  AdminNewsletterListItem,
-} from '../../../shared/admin-campaigns';
-import type { CampaignContactPage, CampaignReply, TimelineEntry } from '../../../shared/campaign-stats';
-import { campaignContacts, campaigns, newsletters, outboxMessages } from '../../db/schema/index';
+} from '@tests/factories/campaign-stats';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let app: FastifyInstance;
 let admin: TestUser;

@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { AppError, errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   contactLocationsSchema,
   contactLookupQuerySchema,
@@ -11,8 +10,8 @@ import {
   freezeListSchema,
   userListPageSchema,
   userListQuerySchema,
-} from '../../../shared/admin-data';
-import { messageSchema } from '../../../shared/auth';
+} from '@shared/admin-data';
+import { messageSchema } from '@shared/auth';
 import {
   dataEntryAssignmentSchema,
   officerListQuerySchema,
@@ -22,9 +21,10 @@ import {
   sampleQuerySchema,
   sampleSchema,
   updateAssignmentSchema,
-} from '../../../shared/data-entry';
-import { AppError, errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/data-entry';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditActor } from '../admin/audit.service';
 import { eraseContactEverywhere, lookupContact, searchContacts } from './contacts-erasure.service';
 import {

@@ -1,28 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import {
-  addStepViaApi,
-  createCampaignViaApi,
-  createListWithContacts,
-} from '../../../../tests/factories/campaigns';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import {
-  createSendingCampaign,
-  createSinkAccount,
-  queueForContacts,
-} from '../../../../tests/factories/dispatch';
-import { importFile, uploadCsv } from '../../../../tests/factories/imports';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import {
-  contactLocationsSchema,
-  contactSearchResultSchema,
-  eraseResultSchema,
-  userListPageSchema,
-} from '../../../shared/admin-data';
 import {
   campaignContacts,
   contactLists,
@@ -31,7 +7,23 @@ import {
   listContacts,
   outboxMessages,
   suppressions,
-} from '../../db/schema/index';
+} from '@server/db/schema/index';
+import {
+  contactLocationsSchema,
+  contactSearchResultSchema,
+  eraseResultSchema,
+  userListPageSchema,
+} from '@shared/admin-data';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { addStepViaApi, createCampaignViaApi, createListWithContacts } from '@tests/factories/campaigns';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createSendingCampaign, createSinkAccount, queueForContacts } from '@tests/factories/dispatch';
+import { importFile, uploadCsv } from '@tests/factories/imports';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashEmail } from '../suppression/suppression.service';
 import { prefixUpperBound } from './contacts-erasure.service';
 import { flagReasons } from './user-lists.service';

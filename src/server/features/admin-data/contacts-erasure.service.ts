@@ -1,4 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { AppError } from '@server/lib/errors';
+import { iso, rowsOf } from '@server/lib/list-cursor';
 import {
   CONTACT_PREFIX_MIN,
   CONTACT_SEARCH_MAX,
@@ -6,11 +8,9 @@ import {
   type ContactMatch,
   type ContactSearchResult,
   type EraseResult,
-} from '../../../shared/admin-data';
-import { emailDedupeKey } from '../../../shared/contacts';
-import type { Database } from '../../db/client';
-import { AppError } from '../../lib/errors';
-import { iso, rowsOf } from '../../lib/list-cursor';
+} from '@shared/admin-data';
+import { emailDedupeKey } from '@shared/contacts';
+import { type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { addErasureTombstone, hashEmail, isErased } from '../suppression/suppression.service';
 

@@ -1,4 +1,8 @@
-import { sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { AppError, notFound } from '@server/lib/errors';
+import { iso, rowsOf } from '@server/lib/list-cursor';
 import {
   DATA_ENTRY_MESSAGES,
   type OfficerList,
@@ -7,12 +11,8 @@ import {
   type ReviewSample,
   THROUGHPUT_DAYS,
   type UpdateAssignmentInput,
-} from '../../../shared/data-entry';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { AppError, notFound } from '../../lib/errors';
-import { iso, rowsOf } from '../../lib/list-cursor';
+} from '@shared/data-entry';
+import { sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
   getAssignmentRows,

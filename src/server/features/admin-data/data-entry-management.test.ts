@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
+import { directoryContacts } from '@server/db/schema/index';
 import {
   dataEntryAssignmentSchema,
   myAssignmentSchema,
   officerListSchema,
   officerQualitySchema,
   sampleSchema,
-} from '../../../shared/data-entry';
-import { directoryContacts } from '../../db/schema/index';
+} from '@shared/data-entry';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let app: FastifyInstance;
 let admin: TestUser;

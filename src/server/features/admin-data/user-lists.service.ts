@@ -1,16 +1,11 @@
+import type { Database } from '@server/db/client';
+import { contactLists } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { AppError, notFound } from '@server/lib/errors';
+import { iso, rowsOf } from '@server/lib/list-cursor';
+import { LIST_FLAG_LIMITS, LIST_SAMPLE_SIZE, type UserListPage, type UserListRow } from '@shared/admin-data';
 import { and, eq, sql } from 'drizzle-orm';
-import {
-  LIST_FLAG_LIMITS,
-  LIST_SAMPLE_SIZE,
-  type UserListPage,
-  type UserListRow,
-} from '../../../shared/admin-data';
-import type { Database } from '../../db/client';
-import { contactLists } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { AppError, notFound } from '../../lib/errors';
-import { iso, rowsOf } from '../../lib/list-cursor';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { escapeLike } from '../directory/directory.service';
 import { isDisposableDomain } from '../imports/imports.service';

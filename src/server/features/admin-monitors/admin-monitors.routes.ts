@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   cursorQuerySchema,
   emailQueueStatusSchema,
@@ -9,10 +8,11 @@ import {
   jobParamsSchema,
   senderMonitorListSchema,
   senderMonitorQuerySchema,
-} from '../../../shared/admin-monitors';
-import { messageSchema } from '../../../shared/auth';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/admin-monitors';
+import { messageSchema } from '@shared/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditActor } from '../admin/audit.service';
 import { listSenderMonitor, pauseSenderByAdmin, resumeSenderByAdmin } from './email-processing.service';
 import {

@@ -1,32 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import {
-  createSendingCampaign,
-  createSinkAccount,
-  dispatchContext,
-  queueForContacts,
-  type SenderRow,
-} from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import {
-  emailQueueStatusSchema,
-  failedJobListSchema,
-  failedMessageListSchema,
-  RETRIED_BY_ADMIN,
-  senderMonitorListSchema,
-} from '../../../shared/admin-monitors';
 import {
   campaigns,
   emailEvents,
   imapIdleLeases,
   outboxMessages,
   senderAccounts,
-} from '../../db/schema/index';
+} from '@server/db/schema/index';
+import {
+  emailQueueStatusSchema,
+  failedJobListSchema,
+  failedMessageListSchema,
+  RETRIED_BY_ADMIN,
+  senderMonitorListSchema,
+} from '@shared/admin-monitors';
+import { auditEntriesOf } from '@tests/factories/audit';
+import {
+  createSendingCampaign,
+  createSinkAccount,
+  dispatchContext,
+  queueForContacts,
+  type SenderRow,
+} from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '../sending/sending.service';
 import { smtpCodesIn } from './email-processing.service';
 

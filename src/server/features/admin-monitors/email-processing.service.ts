@@ -1,15 +1,15 @@
-import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { imapIdleLeases, senderAccounts, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { notFound } from '@server/lib/errors';
+import { decodeCursor, encodeCursor, iso, rowsOf } from '@server/lib/list-cursor';
 import type {
   EventRates,
   SenderMonitorList,
   SenderMonitorQuery,
   SenderMonitorRow,
-} from '../../../shared/admin-monitors';
-import type { Database } from '../../db/client';
-import { imapIdleLeases, senderAccounts, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
-import { decodeCursor, encodeCursor, iso, rowsOf } from '../../lib/list-cursor';
+} from '@shared/admin-monitors';
+import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
   effectiveDailyCap,

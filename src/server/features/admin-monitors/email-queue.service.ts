@@ -1,4 +1,8 @@
-import { sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { decodeCursor, encodeCursor, iso, rowsOf } from '@server/lib/list-cursor';
 import type {
   EmailQueueStatus,
   FailedJob,
@@ -7,13 +11,9 @@ import type {
   FailedMessageList,
   OutboxSummary,
   ReasonCount,
-} from '../../../shared/admin-monitors';
-import { RETRIED_BY_ADMIN } from '../../../shared/admin-monitors';
-import type { Database } from '../../db/client';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import { decodeCursor, encodeCursor, iso, rowsOf } from '../../lib/list-cursor';
+} from '@shared/admin-monitors';
+import { RETRIED_BY_ADMIN } from '@shared/admin-monitors';
+import { sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { wakeDispatchers } from '../sending/outbox.service';
 

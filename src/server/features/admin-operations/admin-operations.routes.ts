@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   alertEvaluationSchema,
   alertingOverviewSchema,
@@ -10,10 +9,11 @@ import {
   cacheListSchema,
   logQuerySchema,
   logSearchResultSchema,
-} from '../../../shared/admin-operations';
-import { messageSchema } from '../../../shared/auth';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/admin-operations';
+import { messageSchema } from '@shared/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
   acknowledgeAlert,

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { eq, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { createUser, TEST_PASSWORD, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
+import { alerts, appLogs, devMailMessages } from '@server/db/schema/index';
 import {
   alertingOverviewSchema,
   alertSchema,
   cacheListSchema,
   logSearchResultSchema,
-} from '../../../shared/admin-operations';
-import { alerts, appLogs, devMailMessages } from '../../db/schema/index';
+} from '@shared/admin-operations';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { createUser, TEST_PASSWORD, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { evaluateAlertRules } from './alerting.service';
 import { pruneAppLogs } from './logs.service';
 

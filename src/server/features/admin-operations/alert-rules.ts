@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import type { AlertRuleKey } from '@shared/admin-operations';
 import { sql } from 'drizzle-orm';
-import type { AlertRuleKey } from '../../../shared/admin-operations';
-import type { Database } from '../../db/client';
 
 /*
  * What each alert rule measures. A rule fires when its measure reaches its threshold (the operator sets

@@ -1,17 +1,17 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { alertRules, alerts, users, workerHeartbeats } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { escapeHtml } from '@server/lib/html';
+import type { SystemMailer } from '@server/lib/mailer';
 import type {
   Alert,
   AlertingOverview,
   AlertRule,
   AlertRuleKey,
   AlertRuleUpdate,
-} from '../../../shared/admin-operations';
-import type { Database } from '../../db/client';
-import { alertRules, alerts, users, workerHeartbeats } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import { escapeHtml } from '../../lib/html';
-import type { SystemMailer } from '../../lib/mailer';
+} from '@shared/admin-operations';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { ALERT_RULES, type AlertRuleDefinition, ruleDefinition } from './alert-rules';
 

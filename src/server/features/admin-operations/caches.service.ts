@@ -1,8 +1,8 @@
-import type { CacheList } from '../../../shared/admin-operations';
-import type { Database } from '../../db/client';
-import type { CacheRegistry } from '../../lib/cache-registry';
-import { now } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
+import type { Database } from '@server/db/client';
+import type { CacheRegistry } from '@server/lib/cache-registry';
+import { now } from '@server/lib/clock';
+import { notFound } from '@server/lib/errors';
+import type { CacheList } from '@shared/admin-operations';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 
 export function listCaches(options: { caches: CacheRegistry; process: string }): CacheList {

@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { evaluateAlertRules } from './alerting.service';
 
 /** How often each worker process records that it is alive (the "worker not seen" rule reads it). */

@@ -1,16 +1,16 @@
-import { type SQL, sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import type { LogSinkStats } from '@server/lib/log-sink';
 import {
   LOG_LEVELS,
   type LogLine,
   type LogSearchResult,
   logLevelName,
   type logQuerySchema,
-} from '../../../shared/admin-operations';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import type { LogSinkStats } from '../../lib/log-sink';
+} from '@shared/admin-operations';
+import { type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 
 /*
  * The Logs screen's search over app_logs: newest first, keyset pages on (time, id). Every filter has an

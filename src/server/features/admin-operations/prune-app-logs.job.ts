@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { pruneAppLogs } from './logs.service';
 
 /** Safe to run twice: deleting what is past the bounds is idempotent. */

@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   adminOverviewSchema,
   adminSuspendSchema,
@@ -12,10 +11,11 @@ import {
   clearSignInFailuresSchema,
   signInFailureListQuerySchema,
   signInFailureListSchema,
-} from '../../../shared/admin';
-import { messageSchema } from '../../../shared/auth';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/admin';
+import { messageSchema } from '@shared/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { listSignInFailures } from '../auth/account-throttles.service';
 import {
   clearSignInLock,

@@ -1,12 +1,12 @@
+import { sessions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { toUserDto } from '@server/lib/http';
+import type { Services } from '@server/services';
+import type { AdminOverview, AdminUser, AdminUserListQuery } from '@shared/admin';
+import { PLAN_NAMES, type PlanId } from '@shared/plans';
+import type { Role } from '@shared/roles';
 import { and, count, countDistinct, desc, eq, gt, gte, ilike, or, type SQL, sql } from 'drizzle-orm';
-import type { AdminOverview, AdminUser, AdminUserListQuery } from '../../../shared/admin';
-import { PLAN_NAMES, type PlanId } from '../../../shared/plans';
-import type { Role } from '../../../shared/roles';
-import { sessions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import { toUserDto } from '../../lib/http';
-import type { Services } from '../../services';
 import { clearSignInFailures } from '../auth/account-throttles.service';
 import { type AuditActor, recordAuditEntry } from './audit.service';
 

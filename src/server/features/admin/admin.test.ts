@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, login, TEST_PASSWORD, type TestUser, userRow } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
 import {
   type AdminOverview,
   type AdminUser,
   type AuditEntry,
   adminOverviewSchema,
   adminUserSchema,
-} from '../../../shared/admin';
-import { MESSAGES } from '../../../shared/auth';
+} from '@shared/admin';
+import { MESSAGES } from '@shared/auth';
+import { createUser, login, TEST_PASSWORD, type TestUser, userRow } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 describe('admin API', () => {
   let app: FastifyInstance;

@@ -1,7 +1,7 @@
+import type { Database } from '@server/db/client';
+import { auditLog } from '@server/db/schema/index';
+import type { AuditEntry } from '@shared/admin';
 import { count, desc, eq } from 'drizzle-orm';
-import type { AuditEntry } from '../../../shared/admin';
-import type { Database } from '../../db/client';
-import { auditLog } from '../../db/schema/index';
 
 export interface AuditActor {
   id: string;

@@ -6,7 +6,7 @@ import {
   type AiRewriteInput,
   type AiTone,
   type AiWriteInput,
-} from '../../../shared/ai';
+} from '@shared/ai';
 
 /*
  * The prompts behind "Write with AI" and the rewrite menu. They ask for what the sending engine and the

@@ -1,17 +1,13 @@
+import { aiGenerations } from '@server/db/schema/index';
+import { parseEnv } from '@server/env';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import { AI_MESSAGES, type AiStatus, parseAiDraft } from '@shared/ai';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { DEFAULT_FAKE_DRAFT, type FakeAiProvider, startFakeAiProvider } from '@tests/fakes/ai-provider';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import {
-  DEFAULT_FAKE_DRAFT,
-  type FakeAiProvider,
-  startFakeAiProvider,
-} from '../../../../tests/fakes/ai-provider';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { AI_MESSAGES, type AiStatus, parseAiDraft } from '../../../shared/ai';
-import { aiGenerations } from '../../db/schema/index';
-import { parseEnv } from '../../env';
-import { advanceClock, now, resetClock } from '../../lib/clock';
 
 const brief = {
   kind: 'email',

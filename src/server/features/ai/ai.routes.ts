@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError, errorResponses } from '@server/lib/errors';
+import { getSession, requireSession } from '@server/lib/http';
 import {
   aiRewriteInputSchema,
   aiStatusSchema,
   aiWriteInputSchema,
   publicCapabilitiesSchema,
-} from '../../../shared/ai';
-import { AppError, errorResponses } from '../../lib/errors';
-import { getSession, requireSession } from '../../lib/http';
+} from '@shared/ai';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isFeatureEnabled } from '../platform-settings/platform-settings.service';
 import { assertAiConfigured, createAiProvider, getAiStatus, startAiStream } from './ai.service';
 import { buildRewritePrompt, buildWritePrompt, type Prompt } from './ai-prompts';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { emailEvents } from '@server/db/schema/index';
+import { advanceClock, now as clockNow, resetClock } from '@server/lib/clock';
+import { ANALYTICS_PERIODS, type Analytics } from '@shared/analytics';
+import { seedCampaign } from '@tests/factories/campaign-stats';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCampaign } from '../../../../tests/factories/campaign-stats';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { ANALYTICS_PERIODS, type Analytics } from '../../../shared/analytics';
-import { emailEvents } from '../../db/schema/index';
-import { advanceClock, now as clockNow, resetClock } from '../../lib/clock';
 import {
   COUNT_COLUMNS,
   COUNTED_TYPE_LIST,

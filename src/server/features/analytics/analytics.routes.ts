@@ -1,8 +1,8 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { analyticsQuerySchema, analyticsSchema } from '@shared/analytics';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { analyticsQuerySchema, analyticsSchema } from '../../../shared/analytics';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
 import { getAnalytics } from './analytics.service';
 
 /** The subscriber's analytics page (/analytics): the caller's own numbers only. */

@@ -1,16 +1,16 @@
-import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { campaignContacts, campaigns, NO_CAMPAIGN_ID, newsletters } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
 import {
   type Analytics,
   type AnalyticsCampaign,
   type AnalyticsDay,
   type AnalyticsPeriod,
   DAYS_PER_PLAN_MONTH,
-} from '../../../shared/analytics';
-import { type CurrencyCode, FALLBACK_RATES, isCurrencyCode } from '../../../shared/currency';
-import { isPlanId } from '../../../shared/plans';
-import type { Database } from '../../db/client';
-import { campaignContacts, campaigns, NO_CAMPAIGN_ID, newsletters } from '../../db/schema/index';
-import { now } from '../../lib/clock';
+} from '@shared/analytics';
+import { type CurrencyCode, FALLBACK_RATES, isCurrencyCode } from '@shared/currency';
+import { isPlanId } from '@shared/plans';
+import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { type CountRow, getOwnedCampaign, toCounts } from '../campaign-stats/campaign-stats.service';
 import { getPricingPlan } from '../plans/plans.service';
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaigns, newsletters, pricingPlans } from '@server/db/schema/index';
+import type { Analytics } from '@shared/analytics';
 import {
   type CampaignRow,
   type ContactRow,
@@ -9,12 +8,13 @@ import {
   seedContact,
   seedEvent,
   seedMessage,
-} from '../../../../tests/factories/campaign-stats';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type FakeRateServer, startFakeRateServer } from '../../../../tests/fakes/rates';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Analytics } from '../../../shared/analytics';
-import { campaigns, newsletters, pricingPlans } from '../../db/schema/index';
+} from '@tests/factories/campaign-stats';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type FakeRateServer, startFakeRateServer } from '@tests/fakes/rates';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const DAY = 86_400_000;
 const USD_PER_NGN = 0.00065;

@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import { now, startOfUtcMonth } from '@server/lib/clock';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { now, startOfUtcMonth } from '../../lib/clock';
 import { ROLLUP_NAME } from '../admin-analytics/platform-rollup.service';
 
 /*

@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { ensureEventPartitions, expireEvents, PARTITION_MONTHS_AHEAD } from './event-partitions.service';
 
 /** Safe to run twice: a month made or dropped is skipped the next time. */

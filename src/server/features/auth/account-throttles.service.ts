@@ -1,11 +1,11 @@
+import { passwordResetMailLog, signInFailures, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import type { Services } from '@server/services';
+import type { SignInFailure } from '@shared/admin';
+import { MESSAGES } from '@shared/auth';
 import { count, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SignInFailure } from '../../../shared/admin';
-import { MESSAGES } from '../../../shared/auth';
-import { passwordResetMailLog, signInFailures, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import type { Services } from '../../services';
 
 // Per-account limits beside the per-IP ones of auth.routes.ts: an attacker with many addresses can still
 // flood one mailbox or guess one password without them. The state is in the database, so every web

@@ -1,13 +1,13 @@
+import { verifications } from '@server/db/schema/index';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { type SignInFailure, signInFailureListSchema } from '@shared/admin';
+import { MESSAGES } from '@shared/auth';
+import { createUser, TEST_PASSWORD, type TestUser, uniqueEmail } from '@tests/factories/users';
+import { mailTo, waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUser, TEST_PASSWORD, type TestUser, uniqueEmail } from '../../../../tests/factories/users';
-import { mailTo, waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { type SignInFailure, signInFailureListSchema } from '../../../shared/admin';
-import { MESSAGES } from '../../../shared/auth';
-import { verifications } from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
 import { pruneAccountThrottles } from './account-throttles.service';
 
 const WRONG = 'Wrong-password-1';

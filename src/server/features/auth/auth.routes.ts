@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '@server/lib/errors';
+import { forwardAuthCookies, getSession, requestHeaders, requireSession, toUserDto } from '@server/lib/http';
 import {
   forgotPasswordSchema,
   loginResponseSchema,
@@ -9,9 +9,9 @@ import {
   registerSchema,
   resetPasswordSchema,
   userSchema,
-} from '../../../shared/auth';
-import { errorResponses } from '../../lib/errors';
-import { forwardAuthCookies, getSession, requestHeaders, requireSession, toUserDto } from '../../lib/http';
+} from '@shared/auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   loginUser,
   registerUser,

@@ -1,23 +1,23 @@
-import { APIError } from 'better-auth/api';
-import { eq, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import { sessions, users } from '@server/db/schema/index';
+import { AppError } from '@server/lib/errors';
+import { toUserDto } from '@server/lib/http';
+import type { Services } from '@server/services';
 import {
   type LoginInput,
   MESSAGES,
   type RegisterInput,
   type SubscriptionInfo,
   type User,
-} from '../../../shared/auth';
-import { PLAN_NAMES } from '../../../shared/plans';
-import { needsPayment } from '../../../shared/subscription';
-import { sessions, users } from '../../db/schema/index';
-import { AppError } from '../../lib/errors';
-import { toUserDto } from '../../lib/http';
-import type { Services } from '../../services';
+} from '@shared/auth';
+import { PLAN_NAMES } from '@shared/plans';
+import { needsPayment } from '@shared/subscription';
+import { APIError } from 'better-auth/api';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { claimResetMail, clearSignInFailures, startPasswordCheck } from './account-throttles.service';
 import { assertAcceptablePassword } from './password-policy';
 
-export { revokePasswordResetLinks } from '../../lib/auth';
+export { revokePasswordResetLinks } from '@server/lib/auth';
 export { assertAcceptablePassword } from './password-policy';
 
 type AuthServices = Pick<Services, 'auth' | 'db'>;

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions } from '@server/db/schema/index';
+import { loginResponseSchema, MESSAGES, userSchema } from '@shared/auth';
 import {
   countUsersWithEmail,
   createUser,
@@ -8,10 +7,11 @@ import {
   TEST_PASSWORD,
   uniqueEmail,
   userRow,
-} from '../../../../tests/factories/users';
-import { as, createTestApp, sessionCookieFrom } from '../../../../tests/setup/test-app';
-import { loginResponseSchema, MESSAGES, userSchema } from '../../../shared/auth';
-import { sessions } from '../../db/schema/index';
+} from '@tests/factories/users';
+import { as, createTestApp, sessionCookieFrom } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCommonPassword } from './password-policy';
 
 function setCookies(response: { headers: Record<string, unknown> }): string[] {

@@ -1,7 +1,7 @@
+import { countUsersWithEmail, TEST_PASSWORD, uniqueEmail } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countUsersWithEmail, TEST_PASSWORD, uniqueEmail } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
 
 describe('malformed requests', () => {
   let app: FastifyInstance;

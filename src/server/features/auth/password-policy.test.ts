@@ -1,6 +1,6 @@
+import { AppError } from '@server/lib/errors';
+import { MESSAGES } from '@shared/auth';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../../shared/auth';
-import { AppError } from '../../lib/errors';
 import { assertAcceptablePassword, isCommonPassword } from './password-policy';
 
 function refusal(run: () => void): AppError {

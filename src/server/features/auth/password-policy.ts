@@ -1,6 +1,6 @@
+import { AppError } from '@server/lib/errors';
+import { MESSAGES } from '@shared/auth';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { MESSAGES } from '../../../shared/auth';
-import { AppError } from '../../lib/errors';
 
 // The list is ordered by frequency; its top 10,000 are the passwords attackers try first.
 const COMMON_PASSWORDS = new Set(

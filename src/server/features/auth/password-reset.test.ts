@@ -1,11 +1,11 @@
+import { verifications } from '@server/db/schema/index';
+import { MESSAGES } from '@shared/auth';
+import { createUser, login, TEST_PASSWORD, uniqueEmail } from '@tests/factories/users';
+import { mailTo } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, login, TEST_PASSWORD, uniqueEmail } from '../../../../tests/factories/users';
-import { mailTo } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { MESSAGES } from '../../../shared/auth';
-import { verifications } from '../../db/schema/index';
 
 const RESET_LINK = 'http://localhost:3000/reset-password?token=';
 const NEW_PASSWORD = 'Baobab-tree-77';

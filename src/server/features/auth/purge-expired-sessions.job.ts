@@ -1,9 +1,9 @@
+import type { Database } from '@server/db/client';
+import { sessions, verifications } from '@server/db/schema/index';
+import { defineJob } from '@server/jobs/define-job';
+import { now } from '@server/lib/clock';
 import { lt } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { sessions, verifications } from '../../db/schema/index';
-import { defineJob } from '../../jobs/define-job';
-import { now } from '../../lib/clock';
 import { pruneAccountThrottles } from './account-throttles.service';
 
 export const purgeExpiredSessionsJob = defineJob({

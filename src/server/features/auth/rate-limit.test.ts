@@ -1,13 +1,8 @@
+import { MESSAGES } from '@shared/auth';
+import { countUsersWithEmail, createUser, TEST_PASSWORD, uniqueEmail } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countUsersWithEmail,
-  createUser,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { MESSAGES } from '../../../shared/auth';
 
 const LIMIT = 5;
 

@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sessions } from '@server/db/schema/index';
+import { hashSessionToken } from '@server/lib/hashed-session-tokens';
+import { createUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { sessions } from '../../db/schema/index';
-import { hashSessionToken } from '../../lib/hashed-session-tokens';
 
 /** The session cookie's token: `tambari.session_token=<token>.<signature>`, URL-encoded. */
 function tokenOf(cookie: string): string {

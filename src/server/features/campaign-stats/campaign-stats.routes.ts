@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
 import {
   campaignContactItemSchema,
   campaignContactPageSchema,
@@ -14,9 +13,10 @@ import {
   repliesQuerySchema,
   timelineEntrySchema,
   userStatsSchema,
-} from '../../../shared/campaign-stats';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/campaign-stats';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   getCampaignStats,
   getContactTimeline,

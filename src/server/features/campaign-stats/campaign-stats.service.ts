@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import {
+  campaignContacts,
+  campaignSteps,
+  campaignStepVariants,
+  campaigns,
+  emailEvents,
+  inboundMessages,
+  outboxMessages,
+} from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { notFound } from '@server/lib/errors';
 import {
   type CampaignContactItem,
   type CampaignContactPage,
@@ -11,23 +23,11 @@ import {
   type MarkWonInput,
   REPLY_KINDS,
   type TimelineEntry,
-} from '../../../shared/campaign-stats';
-import type { InboundKind } from '../../../shared/inbound';
-import { canMarkWon } from '../../../shared/inbox';
-import { CAMPAIGN_CONTACT_STATUSES, type EmailEventType } from '../../../shared/sending';
-import type { Database } from '../../db/client';
-import {
-  campaignContacts,
-  campaignSteps,
-  campaignStepVariants,
-  campaigns,
-  emailEvents,
-  inboundMessages,
-  outboxMessages,
-} from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { notFound } from '../../lib/errors';
+} from '@shared/campaign-stats';
+import type { InboundKind } from '@shared/inbound';
+import { canMarkWon } from '@shared/inbox';
+import { CAMPAIGN_CONTACT_STATUSES, type EmailEventType } from '@shared/sending';
+import { and, asc, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 
 /*
  * What the campaign page shows: counts from email_events (read through the (campaign_id, type,

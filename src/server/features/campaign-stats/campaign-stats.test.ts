@@ -1,6 +1,11 @@
-import { inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inboundMessages } from '@server/db/schema/index';
+import type {
+  CampaignContactItem,
+  CampaignContactPage,
+  CampaignReply,
+  CampaignStats,
+  TimelineEntry,
+} from '@shared/campaign-stats';
 import {
   type CampaignRow,
   type ContactRow,
@@ -10,17 +15,12 @@ import {
   seedEvent,
   seedInbound,
   seedMessage,
-} from '../../../../tests/factories/campaign-stats';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type {
-  CampaignContactItem,
-  CampaignContactPage,
-  CampaignReply,
-  CampaignStats,
-  TimelineEntry,
-} from '../../../shared/campaign-stats';
-import { inboundMessages } from '../../db/schema/index';
+} from '@tests/factories/campaign-stats';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let app: FastifyInstance;
 let owner: TestUser;

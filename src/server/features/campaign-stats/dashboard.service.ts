@@ -1,14 +1,14 @@
-import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { campaignContacts, campaigns, newsletters } from '@server/db/schema/index';
+import { now, startOfUtcMonth } from '@server/lib/clock';
 import {
   percentString,
   RECENT_ITEMS_MAX,
   type RecentCampaign,
   type RecentNewsletter,
   type UserStats,
-} from '../../../shared/campaign-stats';
-import type { Database } from '../../db/client';
-import { campaignContacts, campaigns, newsletters } from '../../db/schema/index';
-import { now, startOfUtcMonth } from '../../lib/clock';
+} from '@shared/campaign-stats';
+import { and, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import { countFromFacets } from '../directory/directory.service';
 import { availableLeadScope } from '../leads/leads.service';
 import { countRecipients } from '../plans/plan-access.service';

@@ -1,24 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  seedCampaign,
-  seedContact,
-  seedEvent,
-  seedMessage,
-} from '../../../../tests/factories/campaign-stats';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
+import { campaigns, leadScopes, newsletters } from '@server/db/schema/index';
+import { now, startOfUtcMonth } from '@server/lib/clock';
 import {
   percentString,
   type RecentCampaign,
   type RecentNewsletter,
   type UserStats,
-} from '../../../shared/campaign-stats';
-import { campaigns, leadScopes, newsletters } from '../../db/schema/index';
-import { now, startOfUtcMonth } from '../../lib/clock';
+} from '@shared/campaign-stats';
+import { seedCampaign, seedContact, seedEvent, seedMessage } from '@tests/factories/campaign-stats';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let app: FastifyInstance;
 

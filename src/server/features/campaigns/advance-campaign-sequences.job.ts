@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { advanceCampaignSequences } from './sequencing';
 
 /** Queues due steps and completes finished campaigns (see sequencing.ts). Safe to run twice. */

@@ -1,13 +1,9 @@
+import type { Database } from '@server/db/client';
+import { contactLists, directoryContacts, listContacts } from '@server/db/schema/index';
+import { AppError } from '@server/lib/errors';
+import { CAMPAIGN_MESSAGES, type CampaignAudience, DEFAULT_VERIFICATION_SKIP } from '@shared/campaigns';
+import { ADD_ALL_MATCHING_MAX, emailDedupeKey } from '@shared/contacts';
 import { and, asc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
-import {
-  CAMPAIGN_MESSAGES,
-  type CampaignAudience,
-  DEFAULT_VERIFICATION_SKIP,
-} from '../../../shared/campaigns';
-import { ADD_ALL_MATCHING_MAX, emailDedupeKey } from '../../../shared/contacts';
-import type { Database } from '../../db/client';
-import { contactLists, directoryContacts, listContacts } from '../../db/schema/index';
-import { AppError } from '../../lib/errors';
 import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.service';
 import { scopedFilters } from '../leads/leads.service';
 import { assertListNotFrozen } from '../lists/lists.service';

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignContacts, campaigns, outboxMessages } from '@server/db/schema/index';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import type { Campaign } from '@shared/campaigns';
+import { TRACKING_PATHS } from '@shared/sending';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Campaign } from '../../../shared/campaigns';
-import { TRACKING_PATHS } from '../../../shared/sending';
-import { campaignContacts, campaigns, outboxMessages } from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
+} from '@tests/factories/campaigns';
+import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processInboundMessage } from '../inbound/inbound.service';
 import { drainOutbox } from '../sending/sending.service';
 import { advanceCampaignSequences } from './sequencing';

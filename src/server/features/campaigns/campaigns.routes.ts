@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
 import {
   CAMPAIGN_MESSAGES,
   campaignListItemSchema,
@@ -11,10 +10,11 @@ import {
   campaignUpdateSchema,
   reorderStepsSchema,
   stepInputSchema,
-} from '../../../shared/campaigns';
-import { checksFailedErrorSchema } from '../../../shared/errors';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/campaigns';
+import { checksFailedErrorSchema } from '@shared/errors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   archiveCampaign,
   type CampaignActor,

@@ -1,15 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
-import {
-  CAMPAIGN_MESSAGES,
-  type Campaign,
-  type CampaignListItem,
-  type CampaignUpdateInput,
-  type campaignSettingsSchema,
-  type campaignUpdateSchema,
-  DEFAULT_VERIFICATION_SKIP,
-} from '../../../shared/campaigns';
-import type { CampaignStatus } from '../../../shared/sending';
-import type { Database } from '../../db/client';
+import type { Database } from '@server/db/client';
 import {
   campaignContacts,
   campaignSenderAccounts,
@@ -18,9 +7,20 @@ import {
   campaigns,
   emailEvents,
   outboxMessages,
-} from '../../db/schema/index';
-import { now, startOfUtcMonth } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
+} from '@server/db/schema/index';
+import { now, startOfUtcMonth } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import {
+  CAMPAIGN_MESSAGES,
+  type Campaign,
+  type CampaignListItem,
+  type CampaignUpdateInput,
+  type campaignSettingsSchema,
+  type campaignUpdateSchema,
+  DEFAULT_VERIFICATION_SKIP,
+} from '@shared/campaigns';
+import type { CampaignStatus } from '@shared/sending';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';

@@ -1,18 +1,18 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignContacts, campaigns, emailVerifications, outboxMessages } from '@server/db/schema/index';
+import type { Campaign, CampaignListItem, CampaignStep } from '@shared/campaigns';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   stepBody,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount } from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Campaign, CampaignListItem, CampaignStep } from '../../../shared/campaigns';
-import { campaignContacts, campaigns, emailVerifications, outboxMessages } from '../../db/schema/index';
+} from '@tests/factories/campaigns';
+import { createSinkAccount } from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSuppression } from '../suppression/suppression.service';
 import { resolveAudience } from './audience.service';
 

@@ -1,11 +1,11 @@
+import type { Database } from '@server/db/client';
+import { campaignContacts, campaigns, users } from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { CAMPAIGN_MESSAGES, type Campaign } from '@shared/campaigns';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { CAMPAIGN_MESSAGES, type Campaign } from '../../../shared/campaigns';
-import type { Database } from '../../db/client';
-import { campaignContacts, campaigns, users } from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { resolveRecipientTimeZone } from '../sending/sending.service';
 import { resolveAudienceBatches } from './audience.service';

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { devMailMessages, newsletters, outboxMessages } from '@server/db/schema/index';
+import type { Newsletter } from '@shared/newsletters';
+import type { PersonalizePreview, PrelaunchReport } from '@shared/personalize';
+import { addStepViaApi, createCampaignViaApi, createListWithContacts } from '@tests/factories/campaigns';
+import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  addStepViaApi,
-  createCampaignViaApi,
-  createListWithContacts,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Newsletter } from '../../../shared/newsletters';
-import type { PersonalizePreview, PrelaunchReport } from '../../../shared/personalize';
-import { devMailMessages, newsletters, outboxMessages } from '../../db/schema/index';
 import { drainOutbox } from '../sending/sending.service';
 
 /*

@@ -1,6 +1,6 @@
+import { campaignSteps, campaigns } from '@server/db/schema/index';
+import { DAY_MS, dayKey, isoWeekday, wallTimeAt } from '@server/lib/local-time';
 import { inArray, sql } from 'drizzle-orm';
-import { campaignSteps, campaigns } from '../../db/schema/index';
-import { DAY_MS, dayKey, isoWeekday, wallTimeAt } from '../../lib/local-time';
 import type { SentStepHook } from '../sending/sending.service';
 
 /*

@@ -1,5 +1,5 @@
-import { isPlaceholderLink } from '../../../shared/placeholders';
-import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, wallTimeAt } from '../../lib/local-time';
+import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, wallTimeAt } from '@server/lib/local-time';
+import { isPlaceholderLink } from '@shared/placeholders';
 import { extractLinks, visibleText } from '../personalization/personalization.service';
 import { addStepDelay, type StepDelay } from './next-step';
 

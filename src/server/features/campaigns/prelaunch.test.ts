@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { OPEN_TRACKING_WARNING, type PrelaunchReport } from '@shared/personalize';
+import { addCampaign, addList, addSenderAccount, PASSING_DOMAIN_CHECK } from '@tests/factories/personalize';
+import { createUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addCampaign,
-  addList,
-  addSenderAccount,
-  PASSING_DOMAIN_CHECK,
-} from '../../../../tests/factories/personalize';
-import { createUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { OPEN_TRACKING_WARNING, type PrelaunchReport } from '../../../shared/personalize';
 import { getPrelaunchReport } from './prelaunch';
 
 let app: FastifyInstance;

@@ -1,24 +1,24 @@
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
-import { type CampaignStep, variantsMissingFirstSubject } from '../../../shared/campaigns';
-import { judgeMailUrl, shownUrl, type UrlRole, urlRoleOf } from '../../../shared/mail-links';
-import {
-  OPEN_TRACKING_WARNING,
-  type PrelaunchItem,
-  type PrelaunchReport,
-  type PrelaunchSpam,
-  SPAM_SCORE_THRESHOLD,
-} from '../../../shared/personalize';
-import { isIanaTimeZone } from '../../../shared/time-zone';
-import type { Database } from '../../db/client';
+import type { Database } from '@server/db/client';
 import {
   campaignContacts,
   campaignSenderAccounts,
   contactLists,
   senderAccounts,
   users,
-} from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+} from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { type CampaignStep, variantsMissingFirstSubject } from '@shared/campaigns';
+import { judgeMailUrl, shownUrl, type UrlRole, urlRoleOf } from '@shared/mail-links';
+import {
+  OPEN_TRACKING_WARNING,
+  type PrelaunchItem,
+  type PrelaunchReport,
+  type PrelaunchSpam,
+  SPAM_SCORE_THRESHOLD,
+} from '@shared/personalize';
+import { isIanaTimeZone } from '@shared/time-zone';
+import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import {
   analyzeMergeTags,
   type EngineVerdict,

@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { getSession, requireSession } from '@server/lib/http';
 import {
   campaignPreviewRequestSchema,
   campaignTestSendRequestSchema,
@@ -8,9 +7,10 @@ import {
   personalizePreviewSchema,
   prelaunchReportSchema,
   testSendResultSchema,
-} from '../../../shared/personalize';
-import { errorResponses } from '../../lib/errors';
-import { getSession, requireSession } from '../../lib/http';
+} from '@shared/personalize';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { getPrelaunchReport } from './prelaunch';
 import { previewCampaignStep, previewContent, sendCampaignTestEmail } from './preview.service';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { PersonalizePreview } from '@shared/personalize';
+import { addCampaign, addList, addSenderAccount } from '@tests/factories/personalize';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { mailTo, waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCampaign, addList, addSenderAccount } from '../../../../tests/factories/personalize';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { mailTo, waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { PersonalizePreview } from '../../../shared/personalize';
 
 let app: FastifyInstance;
 

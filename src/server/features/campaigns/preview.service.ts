@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { Database } from '@server/db/client';
+import { campaignContacts, campaignSenderAccounts, senderAccounts, users } from '@server/db/schema/index';
+import { AppError, notFound } from '@server/lib/errors';
+import type { HostLookup, SenderNetwork } from '@server/lib/network-guard';
+import type { CampaignAudience, CampaignStep } from '@shared/campaigns';
+import { shownUrl, type UnsafeUrl } from '@shared/mail-links';
+import type { PersonalizePreview, PreviewContact, TestSendResult } from '@shared/personalize';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { CampaignAudience, CampaignStep } from '../../../shared/campaigns';
-import { shownUrl, type UnsafeUrl } from '../../../shared/mail-links';
-import type { PersonalizePreview, PreviewContact, TestSendResult } from '../../../shared/personalize';
-import type { Database } from '../../db/client';
-import { campaignContacts, campaignSenderAccounts, senderAccounts, users } from '../../db/schema/index';
-import { AppError, notFound } from '../../lib/errors';
-import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
 import { customFieldsOfLists } from '../lists/lists.service';
 import {
   findMergeTagProblems,

@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { SEND_CAMPAIGN_TEST_RUN_JOB, sendNextTestRunStep } from './test-run.service';
 
 /** Sends the next due step of a test run, then queues itself for the step after (shared/test-runs.ts). */

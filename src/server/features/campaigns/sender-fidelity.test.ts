@@ -1,20 +1,20 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { emailEvents, outboxMessages, senderAccounts } from '@server/db/schema/index';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import type { Campaign, StepInput } from '@shared/campaigns';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Campaign, StepInput } from '../../../shared/campaigns';
-import { emailEvents, outboxMessages, senderAccounts } from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
+} from '@tests/factories/campaigns';
+import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { simpleParser } from 'mailparser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '../sending/sending.service';
 import { advanceCampaignSequences } from './sequencing';
 

@@ -1,19 +1,19 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { campaignContacts, campaigns, emailEvents, outboxMessages } from '@server/db/schema/index';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import type { Campaign, CampaignStep, StepInput } from '@shared/campaigns';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Campaign, CampaignStep, StepInput } from '../../../shared/campaigns';
-import { campaignContacts, campaigns, emailEvents, outboxMessages } from '../../db/schema/index';
-import { advanceClock, now, resetClock } from '../../lib/clock';
+} from '@tests/factories/campaigns';
+import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '../sending/sending.service';
 import { addStepDelay } from './next-step';
 import { advanceCampaignSequences, chooseVariant, nextAction } from './sequencing';

@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { CampaignStep, VariantKey, WinnerMetric } from '../../../shared/campaigns';
-import type { Database } from '../../db/client';
+import type { Database } from '@server/db/client';
 import {
   campaignContacts,
   campaignSenderAccounts,
@@ -10,9 +7,12 @@ import {
   campaigns,
   emailEvents,
   senderAccounts,
-} from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
+} from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import type { CampaignStep, VariantKey, WinnerMetric } from '@shared/campaigns';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   type PersonalizeContact,
   type PersonalizeSender,

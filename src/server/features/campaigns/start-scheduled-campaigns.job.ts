@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { startScheduledCampaigns } from './launch.service';
 
 /** Scheduled campaigns whose start time has come: audience copied in, step 1 queued. */

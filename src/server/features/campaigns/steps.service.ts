@@ -1,5 +1,7 @@
-import { and, asc, count, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import type { Database } from '@server/db/client';
+import { campaignContacts, campaignSteps, campaignStepVariants, campaigns } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
 import {
   CAMPAIGN_MESSAGES,
   type CampaignStep,
@@ -7,11 +9,9 @@ import {
   type stepInputSchema,
   THREAD_REPLY,
   variantsMissingFirstSubject,
-} from '../../../shared/campaigns';
-import type { Database } from '../../db/client';
-import { campaignContacts, campaignSteps, campaignStepVariants, campaigns } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/campaigns';
+import { and, asc, count, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 
 /*
  * A campaign's steps and their A/B variants. Steps change only while the sequence is not running

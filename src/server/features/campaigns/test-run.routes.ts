@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
 import {
   latestTestRunSchema,
   testRunAddressesSchema,
   testRunRequestSchema,
   testRunSchema,
-} from '../../../shared/test-runs';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/test-runs';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { findTestRun, getTestRun, listTestRunAddresses, startTestRun } from './test-run.service';
 
 /** Test runs of a campaign's sequence (shared/test-runs.ts); the hourly limit is counted in the database. */

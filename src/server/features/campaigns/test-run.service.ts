@@ -1,16 +1,21 @@
-import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '@server/db/client';
+import {
+  campaigns,
+  campaignTestRunMessages,
+  campaignTestRuns,
+  senderAccounts,
+} from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
 import {
   TEST_RUN_STEP_GAP_SECONDS,
   TEST_RUNS_PER_HOUR,
   type TestRun,
   type TestRunRequest,
-} from '../../../shared/test-runs';
-import type { Database } from '../../db/client';
-import { campaigns, campaignTestRunMessages, campaignTestRuns, senderAccounts } from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+} from '@shared/test-runs';
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { customFieldsOfLists } from '../lists/lists.service';
 import { renderForContact, renderSeed, testSendWarnings } from '../personalization/personalization.service';
 import { sendOneOffEmail } from '../sender-accounts/sender-accounts.service';

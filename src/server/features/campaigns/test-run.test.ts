@@ -1,22 +1,22 @@
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { simpleParser } from 'mailparser';
-import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '@server/db/schema/index';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import type { StepInput } from '@shared/campaigns';
+import { TEST_RUN_STEP_GAP_SECONDS, TEST_RUNS_PER_HOUR, type TestRun } from '@shared/test-runs';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { StepInput } from '../../../shared/campaigns';
-import { TEST_RUN_STEP_GAP_SECONDS, TEST_RUNS_PER_HOUR, type TestRun } from '../../../shared/test-runs';
-import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
+} from '@tests/factories/campaigns';
+import { createSinkAccount } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { simpleParser } from 'mailparser';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendNextTestRunStep } from './test-run.service';
 
 /*

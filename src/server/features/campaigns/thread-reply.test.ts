@@ -1,21 +1,21 @@
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { campaignSenderAccounts, outboxMessages, senderAccounts } from '@server/db/schema/index';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import { type Campaign, type StepInput, THREAD_REPLY } from '@shared/campaigns';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   stepBody,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { type Campaign, type StepInput, THREAD_REPLY } from '../../../shared/campaigns';
-import { campaignSenderAccounts, outboxMessages, senderAccounts } from '../../db/schema/index';
-import { advanceClock, now, resetClock } from '../../lib/clock';
+} from '@tests/factories/campaigns';
+import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { simpleParser } from 'mailparser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountLocalDate } from '../sender-accounts/sender-accounts.service';
 import { allocateSenders, drainOutbox } from '../sending/sending.service';
 import { advanceCampaignSequences } from './sequencing';

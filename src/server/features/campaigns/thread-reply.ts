@@ -1,7 +1,7 @@
+import type { Database } from '@server/db/client';
+import { outboxMessages } from '@server/db/schema/index';
+import type { CampaignStep } from '@shared/campaigns';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { CampaignStep } from '../../../shared/campaigns';
-import type { Database } from '../../db/client';
-import { outboxMessages } from '../../db/schema/index';
 
 /*
  * Follow-ups sent as replies in the contact's thread (shared/campaigns.ts, THREAD_REPLY): a follow-up

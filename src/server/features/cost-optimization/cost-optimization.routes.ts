@@ -1,8 +1,8 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
+import { costOptimizationSchema, costQuerySchema } from '@shared/cost-optimization';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { costOptimizationSchema, costQuerySchema } from '../../../shared/cost-optimization';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
 import { getCostOptimization } from './cost-optimization.service';
 
 /** The admin's Cost Optimization screen (read only; super admins only). */

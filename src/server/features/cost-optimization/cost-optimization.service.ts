@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
-import { LIST_RECYCLE_BIN_DAYS } from '../../../shared/contacts';
+import type { Database } from '@server/db/client';
+import { findJob } from '@server/jobs/registry';
+import { now } from '@server/lib/clock';
+import { LIST_RECYCLE_BIN_DAYS } from '@shared/contacts';
 import {
   COST_USERS_LIMIT,
   type CostOptimization,
@@ -8,12 +10,10 @@ import {
   type StaleData,
   type TableStorage,
   type UserCost,
-} from '../../../shared/cost-optimization';
-import { RECYCLE_BIN_DAYS } from '../../../shared/recycle-bin';
-import { PAGE_VIEW_RETENTION_DAYS } from '../../../shared/site-traffic';
-import type { Database } from '../../db/client';
-import { findJob } from '../../jobs/registry';
-import { now } from '../../lib/clock';
+} from '@shared/cost-optimization';
+import { RECYCLE_BIN_DAYS } from '@shared/recycle-bin';
+import { PAGE_VIEW_RETENTION_DAYS } from '@shared/site-traffic';
+import { sql } from 'drizzle-orm';
 import { ROLLUP_NAME as PLATFORM_ROLLUP_NAME } from '../admin-analytics/platform-rollup.service';
 import { ABANDONED_UPLOAD_MS, STUCK_IMPORT_MS } from '../imports/imports.service';
 

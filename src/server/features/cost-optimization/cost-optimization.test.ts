@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { contactLists, orders } from '@server/db/schema/index';
+import { findJob } from '@server/jobs/registry';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { costOptimizationSchema } from '@shared/cost-optimization';
+import { seedCampaign, seedContact, seedEvent, seedMessage } from '@tests/factories/campaign-stats';
+import { createListWithContacts, testEmails } from '@tests/factories/campaigns';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  seedCampaign,
-  seedContact,
-  seedEvent,
-  seedMessage,
-} from '../../../../tests/factories/campaign-stats';
-import { createListWithContacts, testEmails } from '../../../../tests/factories/campaigns';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { costOptimizationSchema } from '../../../shared/cost-optimization';
-import { contactLists, orders } from '../../db/schema/index';
-import { findJob } from '../../jobs/registry';
-import { advanceClock, resetClock } from '../../lib/clock';
 import { rollUpPlatformStats, SETTLE_MS } from '../admin-analytics/platform-rollup.service';
 
 const DAY_MS = 86_400_000;

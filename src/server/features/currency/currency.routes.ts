@@ -1,6 +1,6 @@
+import { currencyRatesSchema, geoSchema } from '@shared/currency-api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { currencyRatesSchema, geoSchema } from '../../../shared/currency-api';
 import { lookupGeo } from './currency.service';
 
 export async function currencyRoutes(fastify: FastifyInstance) {

@@ -1,13 +1,8 @@
 import { isIP } from 'node:net';
+import { type CacheView, createCacheCounters } from '@server/lib/cache-registry';
+import { now } from '@server/lib/clock';
+import { type CurrencyRates, countryToCurrency, FALLBACK_RATES, type GeoAnswer } from '@shared/currency';
 import geoip from 'geoip-country';
-import {
-  type CurrencyRates,
-  countryToCurrency,
-  FALLBACK_RATES,
-  type GeoAnswer,
-} from '../../../shared/currency';
-import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
-import { now } from '../../lib/clock';
 
 export const RATES_TTL_MS = 60 * 60 * 1000;
 /** After a failed fetch the fallback is served this long before the next try, so a dead CDN costs little. */

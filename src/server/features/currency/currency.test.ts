@@ -1,10 +1,10 @@
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { FALLBACK_RATES } from '@shared/currency';
+import { type CurrencyRates, currencyRatesSchema } from '@shared/currency-api';
+import { type FakeRateServer, startFakeRateServer } from '@tests/fakes/rates';
+import { createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeRateServer, startFakeRateServer } from '../../../../tests/fakes/rates';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { FALLBACK_RATES } from '../../../shared/currency';
-import { type CurrencyRates, currencyRatesSchema } from '../../../shared/currency-api';
-import { advanceClock, resetClock } from '../../lib/clock';
 import { createRatesCache, isPublicAddress, lookupGeo } from './currency.service';
 
 const LIVE_FILE = {

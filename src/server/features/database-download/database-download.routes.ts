@@ -1,11 +1,8 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { databaseDownloadRequestSchema, databaseDownloadSummarySchema } from '@shared/database-download';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  databaseDownloadRequestSchema,
-  databaseDownloadSummarySchema,
-} from '../../../shared/database-download';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
 import { getDownloadSummary, startDownload } from './database-download.service';
 
 export async function databaseDownloadRoutes(fastify: FastifyInstance) {

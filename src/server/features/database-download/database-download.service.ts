@@ -1,20 +1,20 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { databaseDownloads, users } from '@server/db/schema/index';
+import { now, startOfNextUtcMonth, startOfUtcMonth } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { rowsOf } from '@server/lib/list-cursor';
 import {
   DATABASE_DOWNLOAD_MESSAGES,
   type DatabaseDownloadRequest,
   type DatabaseDownloadSummary,
   DOWNLOAD_COLUMNS,
   databaseDownloadRequestSchema,
-} from '../../../shared/database-download';
-import { escapeCsvFormula } from '../../../shared/imports';
-import type { Database } from '../../db/client';
-import { databaseDownloads, users } from '../../db/schema/index';
-import { now, startOfNextUtcMonth, startOfUtcMonth } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import { rowsOf } from '../../lib/list-cursor';
+} from '@shared/database-download';
+import { escapeCsvFormula } from '@shared/imports';
+import { stringify } from 'csv-stringify';
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';

@@ -1,15 +1,15 @@
-import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
+import { auditLog, databaseDownloads } from '@server/db/schema/index';
 import {
   DATABASE_DOWNLOAD_MESSAGES,
   type DatabaseDownloadSummary,
   DOWNLOAD_COLUMNS,
-} from '../../../shared/database-download';
-import { auditLog, databaseDownloads } from '../../db/schema/index';
+} from '@shared/database-download';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const DAY = 86_400_000;
 const STARTER_ALLOWANCE = 2_000;

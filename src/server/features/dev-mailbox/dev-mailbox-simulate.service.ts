@@ -1,16 +1,16 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '@server/db/client';
+import { devMailMessages, inboxReplies, outboxMessages, senderAccounts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { notFound } from '@server/lib/errors';
+import type { SystemMailer } from '@server/lib/mailer';
 import {
   INBOUND_MESSAGES,
   type InboundKind,
   type InboundResult,
   type SimulatedInboundKind,
-} from '../../../shared/inbound';
-import type { Database } from '../../db/client';
-import { devMailMessages, inboxReplies, outboxMessages, senderAccounts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
-import type { SystemMailer } from '../../lib/mailer';
+} from '@shared/inbound';
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildSimulatedMail, extractMessageIds, processInboundMessage } from '../inbound/inbound.service';
 
 /*

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { now } from '@server/lib/clock';
+import { INBOUND_MESSAGES, type InboundResult } from '@shared/inbound';
+import { contactRow, eventsOf, outboxRow } from '@tests/factories/inbound';
+import { createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactRow, eventsOf, outboxRow } from '../../../../tests/factories/inbound';
-import { createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { INBOUND_MESSAGES, type InboundResult } from '../../../shared/inbound';
-import { now } from '../../lib/clock';
 import { isSuppressed } from '../suppression/suppression.service';
 
 let app: FastifyInstance;

@@ -1,11 +1,11 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
+import { devMailSchema, devMailSummarySchema } from '@shared/admin';
+import { messageSchema } from '@shared/auth';
+import { inboundResultSchema, simulateInboundInputSchema } from '@shared/inbound';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { devMailSchema, devMailSummarySchema } from '../../../shared/admin';
-import { messageSchema } from '../../../shared/auth';
-import { inboundResultSchema, simulateInboundInputSchema } from '../../../shared/inbound';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
 import { clearDevMail, getDevMailById, listDevMail } from './dev-mailbox.service';
 import { simulateDevMailAnswer } from './dev-mailbox-simulate.service';
 

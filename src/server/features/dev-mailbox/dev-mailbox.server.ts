@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import type { Database } from '@server/db/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import type { Database } from '../../db/client';
 import { storeDevMail } from './dev-mailbox.service';
 
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;

@@ -1,9 +1,9 @@
+import type { Database } from '@server/db/client';
+import { devMailMessages } from '@server/db/schema/index';
+import { notFound } from '@server/lib/errors';
+import type { DevMail, DevMailSummary } from '@shared/admin';
 import { desc, eq } from 'drizzle-orm';
 import type { AddressObject, ParsedMail } from 'mailparser';
-import type { DevMail, DevMailSummary } from '../../../shared/admin';
-import type { Database } from '../../db/client';
-import { devMailMessages } from '../../db/schema/index';
-import { notFound } from '../../lib/errors';
 
 const LIST_LIMIT = 200;
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { DevMail, DevMailSummary } from '@shared/admin';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { DevMail, DevMailSummary } from '../../../shared/admin';
 
 describe('development mailbox', () => {
   let app: FastifyInstance;

@@ -1,11 +1,11 @@
+import type { DirectoryContact } from '@shared/directory';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { DirectoryContact } from '../../../shared/directory';
 import { rebuildDirectoryFacets } from './directory-admin.service';
 
 describe('admin directory API', () => {

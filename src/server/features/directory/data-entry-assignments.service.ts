@@ -1,15 +1,15 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
-import { categoryName } from '../../../shared/categories';
+import type { Database } from '@server/db/client';
+import { dataEntryAssignments, directoryContacts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { categoryName } from '@shared/categories';
 import {
   DATA_ENTRY_MESSAGES,
   type DataEntryAssignment,
   type MyAssignment,
   type UpdateAssignmentInput,
-} from '../../../shared/data-entry';
-import type { Database } from '../../db/client';
-import { dataEntryAssignments, directoryContacts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+} from '@shared/data-entry';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import { countryName } from '../reference/reference.service';
 
 /*

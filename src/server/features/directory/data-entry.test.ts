@@ -1,9 +1,9 @@
+import type { DirectoryContact } from '@shared/directory';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { DirectoryContact } from '../../../shared/directory';
 
 describe('data entry API', () => {
   let app: FastifyInstance;

@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { directoryContacts as t } from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import { LEAD_COUNT_EXACT_CAP, type VerificationStatus } from '@shared/contacts';
+import type { AdminDirectoryQuery, DirectoryContact } from '@shared/directory';
 import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { LEAD_COUNT_EXACT_CAP, type VerificationStatus } from '../../../shared/contacts';
-import type { AdminDirectoryQuery, DirectoryContact } from '../../../shared/directory';
-import type { Database } from '../../db/client';
-import { directoryContacts as t } from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { adminConditions, countDirectoryCapped, isNameOnlyKeyword } from './directory.queries';
 import { type DirectoryContactFields, pageAdminDirectory, updateDirectoryContact } from './directory.service';

@@ -1,8 +1,8 @@
+import type { Database } from '@server/db/client';
+import { type CacheView, createCacheCounters } from '@server/lib/cache-registry';
+import { now } from '@server/lib/clock';
+import { type DirectoryStats, roundDownFigure } from '@shared/leads';
 import { sql } from 'drizzle-orm';
-import { type DirectoryStats, roundDownFigure } from '../../../shared/leads';
-import type { Database } from '../../db/client';
-import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
-import { now } from '../../lib/clock';
 
 /** How long the public figures are served from memory: they move slowly and the landing page is hot. */
 export const DIRECTORY_STATS_TTL_MS = 5 * 60_000;

@@ -1,3 +1,9 @@
+import type { Database } from '@server/db/client';
+import { directoryContacts as t } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { categoriesMatching } from '@shared/categories';
+import type { ContactSource, LeadSort, VerificationStatus } from '@shared/contacts';
 import {
   and,
   asc,
@@ -14,12 +20,6 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { categoriesMatching } from '../../../shared/categories';
-import type { ContactSource, LeadSort, VerificationStatus } from '../../../shared/contacts';
-import type { Database } from '../../db/client';
-import { directoryContacts as t } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
 
 /** The filters lead discovery and the admin directory share. */
 export interface DirectoryFilters {

@@ -1,9 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { messageSchema } from '../../../shared/auth';
-import { uuidParamsSchema } from '../../../shared/contacts';
-import { myAssignmentSchema } from '../../../shared/data-entry';
+import { AppError, errorResponses } from '@server/lib/errors';
+import { requireRole, requireSession } from '@server/lib/http';
+import { messageSchema } from '@shared/auth';
+import { uuidParamsSchema } from '@shared/contacts';
+import { myAssignmentSchema } from '@shared/data-entry';
 import {
   adminDirectoryCountSchema,
   adminDirectoryQuerySchema,
@@ -20,15 +19,16 @@ import {
   updateDirectoryContactSchema,
   verificationQueueQuerySchema,
   verifyContactSchema,
-} from '../../../shared/directory';
-import { directoryStatsSchema } from '../../../shared/leads';
+} from '@shared/directory';
+import { directoryStatsSchema } from '@shared/leads';
 import {
   recategorizationPreviewSchema,
   recategorizationRuleSchema,
   recategorizationSchema,
-} from '../../../shared/recategorization';
-import { AppError, errorResponses } from '../../lib/errors';
-import { requireRole, requireSession } from '../../lib/http';
+} from '@shared/recategorization';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditActor } from '../admin/audit.service';
 import { assertWithinAssignment, getMyAssignment } from './data-entry-assignments.service';
 import {

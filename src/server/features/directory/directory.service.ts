@@ -1,20 +1,20 @@
-import { and, asc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import isEmail from 'validator/lib/isEmail.js';
-import isURL from 'validator/lib/isURL.js';
+import type { Database } from '@server/db/client';
+import { directoryContacts as t } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { isUniqueViolation } from '@server/lib/db-errors';
+import { AppError, notFound } from '@server/lib/errors';
 import {
   CONTACT_MESSAGES,
   type ContactSource,
   type LeadSort,
   normalizeEmail,
   type VerificationStatus,
-} from '../../../shared/contacts';
-import type { DirectoryContact } from '../../../shared/directory';
-import type { Database } from '../../db/client';
-import { directoryContacts as t } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { isUniqueViolation } from '../../lib/db-errors';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/contacts';
+import type { DirectoryContact } from '@shared/directory';
+import { and, asc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import isEmail from 'validator/lib/isEmail.js';
+import isURL from 'validator/lib/isURL.js';
 import { canonicalCity, isKnownCountry } from '../reference/reference.service';
 import { assertNotErased } from '../suppression/suppression.service';
 import { type DirectoryRow, pageDirectory } from './directory.queries';

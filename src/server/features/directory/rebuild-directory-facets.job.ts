@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { rebuildDirectoryFacets } from './directory-admin.service';
 
 /** Safe to run twice: the rebuild replaces the roll-up under a lock. */

@@ -1,17 +1,17 @@
-import { and, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import {
+  directoryRecategorizationItems as items,
+  directoryRecategorizations as moves,
+  directoryContacts as t,
+} from '@server/db/schema/index';
+import { AppError } from '@server/lib/errors';
 import {
   RECATEGORIZE_MAX_ROWS,
   type Recategorization,
   type RecategorizationPreview,
   type RecategorizationRule,
-} from '../../../shared/recategorization';
-import type { Database } from '../../db/client';
-import {
-  directoryRecategorizationItems as items,
-  directoryRecategorizations as moves,
-  directoryContacts as t,
-} from '../../db/schema/index';
-import { AppError } from '../../lib/errors';
+} from '@shared/recategorization';
+import { and, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { escapeLike } from './directory.queries';
 

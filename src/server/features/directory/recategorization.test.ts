@@ -1,12 +1,12 @@
+import { directoryContacts } from '@server/db/schema/index';
+import type { Recategorization, RecategorizationPreview } from '@shared/recategorization';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Recategorization, RecategorizationPreview } from '../../../shared/recategorization';
-import { directoryContacts } from '../../db/schema/index';
 
 describe('recategorization', () => {
   let app: FastifyInstance;

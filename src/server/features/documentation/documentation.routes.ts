@@ -1,9 +1,9 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
+import { runbookParamsSchema, runbookSchema, runbookSummarySchema } from '@shared/documentation';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { runbookParamsSchema, runbookSchema, runbookSummarySchema } from '../../../shared/documentation';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
 import { getRunbook, listRunbooks } from './documentation.service';
 
 /** /admin/documentation: the operator's runbooks, super admins only. */

@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { Marked, type Tokens } from 'marked';
-import sanitizeHtml from 'sanitize-html';
+import { AppError } from '@server/lib/errors';
 import {
   RUNBOOK_SLUGS,
   type Runbook,
   type RunbookSlug,
   type RunbookSummary,
   type TocEntry,
-} from '../../../shared/documentation';
-import { AppError } from '../../lib/errors';
+} from '@shared/documentation';
+import { Marked, type Tokens } from 'marked';
+import sanitizeHtml from 'sanitize-html';
 
 /**
  * The runbooks are read from the repository's docs/runbooks at run time, located from this file (not the

@@ -1,8 +1,8 @@
+import { RUNBOOK_SLUGS, runbookSchema, runbookSummarySchema } from '@shared/documentation';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { RUNBOOK_SLUGS, runbookSchema, runbookSummarySchema } from '../../../shared/documentation';
 import { renderMarkdown } from './documentation.service';
 
 describe('documentation API', () => {

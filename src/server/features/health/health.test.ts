@@ -1,6 +1,6 @@
+import { createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../../tests/setup/test-app';
 
 describe('GET /api/health', () => {
   let app: FastifyInstance;

@@ -1,6 +1,6 @@
-import chardet from 'chardet';
-import iconv from 'iconv-lite';
-import { CUSTOM_FIELD_NAME_MAX } from '../../../shared/contacts';
+import { AppError } from '@server/lib/errors';
+import { toStorableText } from '@server/lib/input-hygiene';
+import { CUSTOM_FIELD_NAME_MAX } from '@shared/contacts';
 import {
   IMPORT_DELIMITERS,
   IMPORT_FIELDS_BY_TARGET,
@@ -14,9 +14,9 @@ import {
   MAX_CUSTOM_FIELDS,
   type MappingValue,
   RESERVED_FIELD_NAMES,
-} from '../../../shared/imports';
-import { AppError } from '../../lib/errors';
-import { toStorableText } from '../../lib/input-hygiene';
+} from '@shared/imports';
+import chardet from 'chardet';
+import iconv from 'iconv-lite';
 import { parseRecords, RecordSplitter } from './csv-records';
 import { fieldForHeader, isBookkeepingHeader, normaliseHeader } from './header-synonyms';
 

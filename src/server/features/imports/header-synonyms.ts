@@ -1,4 +1,4 @@
-import type { ImportField } from '../../../shared/imports';
+import type { ImportField } from '@shared/imports';
 
 /** Column headers (normalised: lower-case ASCII words) that name each field, in the languages we meet. */
 const HEADER_SYNONYMS: Record<ImportField, string[]> = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { IMPORT_REASONS } from '../../../shared/imports';
-import { now } from '../../lib/clock';
+import { now } from '@server/lib/clock';
+import { IMPORT_REASONS } from '@shared/imports';
 import { listCopyLine } from './import-eager-move';
 import { CopyText, type ImportSession } from './import-session';
 import {

@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { importContacts } from './import-run';
 
 /** Imports one uploaded CSV (import-run.ts); a rerun resumes from the last saved batch. */

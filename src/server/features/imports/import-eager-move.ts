@@ -1,5 +1,5 @@
+import type { DatabaseHandle } from '@server/db/client';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../../db/client';
 import { copyLine, type ImportSession, openImportSession } from './import-session';
 import type { StagedRow } from './row-processor';
 

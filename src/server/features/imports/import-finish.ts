@@ -1,10 +1,10 @@
+import type { DatabaseHandle } from '@server/db/client';
+import { type imports, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { CONTACT_MESSAGES, CUSTOM_FIELDS_MAX } from '@shared/contacts';
+import { IMPORT_MESSAGES } from '@shared/imports';
 import { eq } from 'drizzle-orm';
-import { CONTACT_MESSAGES, CUSTOM_FIELDS_MAX } from '../../../shared/contacts';
-import { IMPORT_MESSAGES } from '../../../shared/imports';
-import type { DatabaseHandle } from '../../db/client';
-import { type imports, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
 import { assertRecipientCapacity } from '../plans/plan-access.service';
 import { getPlanLimits } from '../plans/plan-limits.service';
 import type { ImportCounters } from './import-batch';

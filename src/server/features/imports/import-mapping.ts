@@ -1,3 +1,4 @@
+import { AppError } from '@server/lib/errors';
 import {
   CUSTOM_FIELD_PREFIX,
   IMPORT_FIELD_LABELS,
@@ -8,8 +9,7 @@ import {
   type ImportTarget,
   MAX_CUSTOM_FIELDS,
   RESERVED_FIELD_NAMES,
-} from '../../../shared/imports';
-import { AppError } from '../../lib/errors';
+} from '@shared/imports';
 
 /** The mapping must name exactly one email column, existing columns, and fields the target takes. */
 export function validateMapping(input: {

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
+import type { Database } from '@server/db/client';
+import { importRejections, type imports } from '@server/db/schema/index';
+import { escapeCsvFormula, type ImportRejections } from '@shared/imports';
 import { stringify } from 'csv-stringify';
 import { and, eq, gt } from 'drizzle-orm';
-import { escapeCsvFormula, type ImportRejections } from '../../../shared/imports';
-import type { Database } from '../../db/client';
-import { importRejections, type imports } from '../../db/schema/index';
 import { getImportRow } from './imports.service';
 
 type ImportRow = typeof imports.$inferSelect;

@@ -1,13 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { access, unlink } from 'node:fs/promises';
+import type { DatabaseHandle } from '@server/db/client';
+import { imports } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { toWellFormedText } from '@server/lib/input-hygiene';
+import { IMPORT_MESSAGES } from '@shared/imports';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import iconv from 'iconv-lite';
-import { IMPORT_MESSAGES } from '../../../shared/imports';
-import type { DatabaseHandle } from '../../db/client';
-import { imports } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { toWellFormedText } from '../../lib/input-hygiene';
 import { type ParsedRecord, parseRecords, RecordSplitter, type SplitRecord } from './csv-records';
 import {
   BatchBuilder,

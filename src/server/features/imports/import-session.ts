@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { DatabaseHandle } from '@server/db/client';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { DatabaseHandle } from '../../db/client';
 
 export interface SessionResult<T> {
   rows: T[];

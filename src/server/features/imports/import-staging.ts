@@ -1,4 +1,4 @@
-import type { ImportTarget } from '../../../shared/imports';
+import type { ImportTarget } from '@shared/imports';
 import { copyLine, type ImportSession } from './import-session';
 import type { StagedRow } from './row-processor';
 

@@ -2,21 +2,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'csv-parse/sync';
-import { asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeList, runImportJob, uploadCsv } from '../../../../tests/factories/imports';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
+import { contactLists, listContacts } from '@server/db/schema/index';
 import {
   IMPORT_MESSAGES,
   IMPORT_REASONS,
   type ImportMapping,
   type ImportSummary,
   type ImportUploadResult,
-} from '../../../shared/imports';
-import { contactLists, listContacts } from '../../db/schema/index';
+} from '@shared/imports';
+import { makeList, runImportJob, uploadCsv } from '@tests/factories/imports';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
+import { parse } from 'csv-parse/sync';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Real-world export shapes (tests/fixtures/imports/exports): each maps by name, with no custom field
 // for a column that is empty, bookkeeping, or one a list cannot hold.

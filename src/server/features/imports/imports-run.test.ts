@@ -1,21 +1,21 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { fixture, importFile, makeList, runImportJob, uploadCsv } from '../../../../tests/factories/imports';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { startFakeDns } from '../../../../tests/fakes/dns';
-import { createTestApp } from '../../../../tests/setup/test-app';
+import { contactLists, imports, listContacts } from '@server/db/schema/index';
 import {
   IMPORT_MESSAGES,
   IMPORT_REASONS,
   type ImportSummary,
   type ImportUploadResult,
-} from '../../../shared/imports';
-import { contactLists, imports, listContacts } from '../../db/schema/index';
+} from '@shared/imports';
+import { fixture, importFile, makeList, runImportJob, uploadCsv } from '@tests/factories/imports';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { startFakeDns } from '@tests/fakes/dns';
+import { createTestApp } from '@tests/setup/test-app';
+import { parse } from 'csv-parse/sync';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { stagingTable } from './import-staging';
 import { MxChecker } from './row-rules';
 

@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { directoryContacts, suppressions } from '@server/db/schema/index';
+import { maskEmail } from '@shared/contacts';
+import { IMPORT_REASONS, type ImportSummary } from '@shared/imports';
+import { fixture, importFile } from '@tests/factories/imports';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import { parse } from 'csv-parse/sync';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, importFile } from '../../../../tests/factories/imports';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { maskEmail } from '../../../shared/contacts';
-import { IMPORT_REASONS, type ImportSummary } from '../../../shared/imports';
-import { directoryContacts, suppressions } from '../../db/schema/index';
 import { hashEmail, isSuppressed } from '../suppression/suppression.service';
 
 let app: FastifyInstance;

@@ -1,15 +1,15 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { imports } from '@server/db/schema/index';
+import { CUSTOM_FIELD_NAME } from '@shared/contacts';
+import { IMPORT_MESSAGES, type ImportUploadResult } from '@shared/imports';
+import { fixture, makeList, multipartBody, uploadCsv } from '@tests/factories/imports';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, makeList, multipartBody, uploadCsv } from '../../../../tests/factories/imports';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { CUSTOM_FIELD_NAME } from '../../../shared/contacts';
-import { IMPORT_MESSAGES, type ImportUploadResult } from '../../../shared/imports';
-import { imports } from '../../db/schema/index';
 
 let app: FastifyInstance;
 let dataDir: string;

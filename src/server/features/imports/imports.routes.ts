@@ -1,7 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
 import {
   importListSchema,
   importReinspectSchema,
@@ -10,9 +9,10 @@ import {
   importStartSchema,
   importSummarySchema,
   importUploadResultSchema,
-} from '../../../shared/imports';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/imports';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { getImportReport, listImportRejections } from './import-report.service';
 import {
   cancelImport,

@@ -4,7 +4,12 @@ import { mkdir, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { contactLists, imports, users } from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { assertStorableText, toStorableText } from '@server/lib/input-hygiene';
 import {
   FINISHED_IMPORT_STATUSES,
   formatBytes,
@@ -16,13 +21,8 @@ import {
   type ImportSummary,
   type ImportUploadResult,
   importUploadFieldsSchema,
-} from '../../../shared/imports';
-import type { Database } from '../../db/client';
-import { contactLists, imports, users } from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import { assertStorableText, toStorableText } from '../../lib/input-hygiene';
+} from '@shared/imports';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { assertListNotFrozen, createList } from '../lists/lists.service';
 import { countRecipients } from '../plans/plan-access.service';
 import { getPlanLimits } from '../plans/plan-limits.service';

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { imports } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import type { ImportUploadResult } from '@shared/imports';
+import { makeList, runImportJob, uploadCsv } from '@tests/factories/imports';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeList, runImportJob, uploadCsv } from '../../../../tests/factories/imports';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import type { ImportUploadResult } from '../../../shared/imports';
-import { imports } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import { stagingTable } from './import-staging';
 import { purgeStaleImports, STUCK_IMPORT_MESSAGE } from './purge-stale-imports.job';
 

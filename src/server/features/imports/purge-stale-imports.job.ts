@@ -1,9 +1,9 @@
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { DatabaseHandle } from '@server/db/client';
+import { defineJob } from '@server/jobs/define-job';
+import { now } from '@server/lib/clock';
 import { z } from 'zod';
-import type { DatabaseHandle } from '../../db/client';
-import { defineJob } from '../../jobs/define-job';
-import { now } from '../../lib/clock';
 import { stagingTable } from './import-staging';
 
 export const purgeStaleImportsJob = defineJob({

@@ -1,12 +1,12 @@
-import { isRoleAddress } from '../../../shared/contacts';
+import { clipText } from '@server/lib/input-hygiene';
+import { isRoleAddress } from '@shared/contacts';
 import {
   CUSTOM_FIELD_PREFIX,
   IMPORT_REASONS,
   type ImportField,
   type ImportMapping,
   type ImportTarget,
-} from '../../../shared/imports';
-import { clipText } from '../../lib/input-hygiene';
+} from '@shared/imports';
 import { AddressMemory } from './address-memory';
 import type { ParsedRecord } from './csv-records';
 import {

@@ -1,10 +1,10 @@
 import { Resolver } from 'node:dns/promises';
+import { clipText } from '@server/lib/input-hygiene';
+import { BUSINESS_CATEGORIES, type CategorySlug } from '@shared/categories';
 import countriesAndTimezones from 'countries-and-timezones';
 import disposableDomains from 'disposable-email-domains/index.json' with { type: 'json' };
 import disposableWildcards from 'disposable-email-domains/wildcard.json' with { type: 'json' };
 import isEmail from 'validator/lib/isEmail.js';
-import { BUSINESS_CATEGORIES, type CategorySlug } from '../../../shared/categories';
-import { clipText } from '../../lib/input-hygiene';
 import { extractEmail } from './csv-inspect';
 
 const DISPOSABLE = new Set<string>(disposableDomains);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import type { InboxCategory } from '@shared/inbox';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import type { InboxCategory } from '../../../shared/inbox';
 import { categorizeInbound } from './categorize-inbound';
 import { classifyInbound, freshText } from './classify-inbound';
 

@@ -1,5 +1,5 @@
-import type { InboundKind } from '../../../shared/inbound';
-import type { InboxCategory } from '../../../shared/inbox';
+import type { InboundKind } from '@shared/inbound';
+import type { InboxCategory } from '@shared/inbox';
 
 /*
  * The inbox category of a message, by rules: what classifyInbound read from the headers and the report

@@ -1,5 +1,5 @@
+import type { InboundKind } from '@shared/inbound';
 import type { AddressObject, ParsedMail } from 'mailparser';
-import type { InboundKind } from '../../../shared/inbound';
 import {
   extractMessageIds,
   isReport,

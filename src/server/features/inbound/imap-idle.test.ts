@@ -1,12 +1,12 @@
+import { imapIdleLeases, senderAccounts } from '@server/db/schema/index';
+import { createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { startImapServer, type TestImapServer } from '@tests/fakes/imap-server';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { startImapServer, type TestImapServer } from '../../../../tests/fakes/imap-server';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { imapIdleLeases, senderAccounts } from '../../db/schema/index';
 import { createImapIdleManager, type ImapIdleManager } from './imap-idle';
 
 /*

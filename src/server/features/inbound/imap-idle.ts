@@ -1,9 +1,9 @@
+import type { Database } from '@server/db/client';
+import { imapIdleLeases, senderAccounts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
 import { and, eq, inArray, isNull, lt, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ImapFlow } from 'imapflow';
-import type { Database } from '../../db/client';
-import { imapIdleLeases, senderAccounts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import type { OpenImapClient } from './imap-poller';
 
 /*

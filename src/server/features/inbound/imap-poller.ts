@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import type { SystemMailer } from '@server/lib/mailer';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ImapFlow } from 'imapflow';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import type { SystemMailer } from '../../lib/mailer';
 import type { SenderAccountRow } from '../sender-accounts/sender-accounts.service';
 import { classifySmtpError } from '../sender-accounts/sender-accounts.service';
 import { MAX_INBOUND_BYTES, processInboundMessage } from './process-inbound';

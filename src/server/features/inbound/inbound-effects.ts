@@ -1,9 +1,9 @@
+import type { Database } from '@server/db/client';
+import { campaignContacts, emailEvents, outboxMessages } from '@server/db/schema/index';
+import type { InboundKind } from '@shared/inbound';
+import type { CampaignContactStatus, EmailEventType } from '@shared/sending';
+import { formatPausedUntil } from '@shared/zoned-time';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { InboundKind } from '../../../shared/inbound';
-import type { CampaignContactStatus, EmailEventType } from '../../../shared/sending';
-import { formatPausedUntil } from '../../../shared/zoned-time';
-import type { Database } from '../../db/client';
-import { campaignContacts, emailEvents, outboxMessages } from '../../db/schema/index';
 import { addSuppression } from '../suppression/suppression.service';
 import type { InboundClassification } from './classify-inbound';
 import { outOfOfficePausedUntil } from './out-of-office-pause';

@@ -1,12 +1,12 @@
+import { senderAccounts } from '@server/db/schema/index';
+import { NETWORK_GUARD_MESSAGES } from '@server/lib/network-guard';
+import { createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
+import { closedLoopbackPort } from '@tests/support/closed-port';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { closedLoopbackPort } from '../../../../tests/support/closed-port';
-import { senderAccounts } from '../../db/schema/index';
-import { NETWORK_GUARD_MESSAGES } from '../../lib/network-guard';
 import { SMTP_ERROR_MESSAGES } from '../sender-accounts/sender-accounts.service';
 import { pollSenderMailboxJob } from './poll-sender-mailbox.job';
 

@@ -1,12 +1,12 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema/index';
+import { defineJob } from '@server/jobs/define-job';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import type { SystemMailer } from '@server/lib/mailer';
 import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { defineJob } from '../../jobs/define-job';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
-import type { SystemMailer } from '../../lib/mailer';
 import { openImapClient } from '../sender-accounts/sender-accounts.service';
 import { type OpenImapClient, pollSenderMailbox } from './imap-poller';
 

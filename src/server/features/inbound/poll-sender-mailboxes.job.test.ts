@@ -1,13 +1,13 @@
+import { senderAccounts } from '@server/db/schema/index';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import { answerTo, contactRow } from '@tests/factories/inbound';
+import { createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { startImapServer } from '@tests/fakes/imap-server';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerTo, contactRow } from '../../../../tests/factories/inbound';
-import { createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { startImapServer } from '../../../../tests/fakes/imap-server';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { senderAccounts } from '../../db/schema/index';
-import { advanceClock, now, resetClock } from '../../lib/clock';
 import {
   enqueueIdleTriggeredPoll,
   IDLE_POLL_MIN_GAP_MS,

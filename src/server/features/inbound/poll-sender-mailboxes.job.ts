@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema/index';
+import { defineJob } from '@server/jobs/define-job';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
 import { and, asc, eq, isNull, lte, ne, or } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { defineJob } from '../../jobs/define-job';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
 import { pollSenderMailboxJob } from './poll-sender-mailbox.job';
 
 export const pollSenderMailboxesJob = defineJob({

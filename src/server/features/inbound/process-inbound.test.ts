@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignContacts, inboundMessages } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { INBOUND_MESSAGES } from '@shared/inbound';
 import {
   answerTo,
   contactRow,
@@ -9,13 +9,13 @@ import {
   inboundFixture,
   inboundFor,
   outboxRow,
-} from '../../../../tests/factories/inbound';
-import { addOutboxMessage, createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { INBOUND_MESSAGES } from '../../../shared/inbound';
-import { campaignContacts, inboundMessages } from '../../db/schema/index';
-import { now } from '../../lib/clock';
+} from '@tests/factories/inbound';
+import { addOutboxMessage, createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSuppressed } from '../suppression/suppression.service';
 import { processInboundMessage } from './process-inbound';
 import { buildSimulatedMail } from './simulated-mail';

@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { INBOUND_MESSAGES, type InboundKind, type InboundResult } from '../../../shared/inbound';
-import type { Database } from '../../db/client';
+import type { Database } from '@server/db/client';
 import {
   campaignContacts,
   campaigns,
@@ -12,10 +8,14 @@ import {
   inboxReplies,
   outboxMessages,
   senderAccounts,
-} from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
-import type { SystemMailer } from '../../lib/mailer';
+} from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { notFound } from '@server/lib/errors';
+import type { SystemMailer } from '@server/lib/mailer';
+import { INBOUND_MESSAGES, type InboundKind, type InboundResult } from '@shared/inbound';
+import { and, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { checkCampaignHealth, checkSenderBounceRate } from '../sending/sending.service';
 import { extractMessageIds } from './bounce-report';
 import { categorizeInbound } from './categorize-inbound';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SimulatedInboundKind } from '../../../shared/inbound';
+import type { SimulatedInboundKind } from '@shared/inbound';
 
 /*
  * Realistic raw mail answering a message we sent, for the development mailbox's "simulate" buttons (and

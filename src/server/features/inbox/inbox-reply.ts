@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { inboundMessages, inboxReplies, outboxMessages } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import type { HostLookup, SenderNetwork } from '@server/lib/network-guard';
+import type { ThreadEntry } from '@shared/inbox';
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
-import type { ThreadEntry } from '../../../shared/inbox';
-import type { Database } from '../../db/client';
-import { inboundMessages, inboxReplies, outboxMessages } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
 import { sendOneOffEmail } from '../sender-accounts/sender-accounts.service';
 import { makeMessageId } from '../sending/sending.service';
 import { replyAccountOf } from './inbox.service';

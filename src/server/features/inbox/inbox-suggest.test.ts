@@ -1,11 +1,11 @@
+import type { InboxItem, InboxPage } from '@shared/inbox';
+import { answerTo } from '@tests/factories/inbound';
+import { createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type FakeAiProvider, startFakeAiProvider } from '@tests/fakes/ai-provider';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerTo } from '../../../../tests/factories/inbound';
-import { createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type FakeAiProvider, startFakeAiProvider } from '../../../../tests/fakes/ai-provider';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { InboxItem, InboxPage } from '../../../shared/inbox';
 import { processInboundMessage } from '../inbound/inbound.service';
 import { readCategory } from './inbox-suggest';
 

@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { inboundMessages } from '@server/db/schema/index';
+import { AppError } from '@server/lib/errors';
+import { INBOX_CATEGORIES, INBOX_CATEGORY_LABELS, type InboxCategory } from '@shared/inbox';
 import { generateText } from 'ai';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { INBOX_CATEGORIES, INBOX_CATEGORY_LABELS, type InboxCategory } from '../../../shared/inbox';
-import type { Database } from '../../db/client';
-import { inboundMessages } from '../../db/schema/index';
-import { AppError } from '../../lib/errors';
 import {
   type AiProvider,
   assertAiConfigured,

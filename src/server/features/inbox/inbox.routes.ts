@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { getSession, requireSession } from '@server/lib/http';
 import {
   INBOX_CATEGORIES,
   inboxCountsSchema,
@@ -13,9 +12,10 @@ import {
   inboxThreadSchema,
   inboxUpdateSchema,
   threadEntrySchema,
-} from '../../../shared/inbox';
-import { errorResponses } from '../../lib/errors';
-import { getSession, requireSession } from '../../lib/http';
+} from '@shared/inbox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { createAiProvider } from '../ai/ai.service';
 import {
   getInboxCounts,

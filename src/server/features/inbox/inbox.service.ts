@@ -1,5 +1,16 @@
-import { and, asc, desc, eq, gte, ilike, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { InboundKind } from '../../../shared/inbound';
+import type { Database } from '@server/db/client';
+import {
+  campaignContacts,
+  campaigns,
+  inboundMessages,
+  inboxReplies,
+  outboxMessages,
+  senderAccounts,
+} from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { notFound } from '@server/lib/errors';
+import { decodeCursor, encodeCursor } from '@server/lib/list-cursor';
+import type { InboundKind } from '@shared/inbound';
 import {
   canMarkWon,
   type InboxCategory,
@@ -11,19 +22,8 @@ import {
   type InboxThread,
   type InboxUpdate,
   type ThreadEntry,
-} from '../../../shared/inbox';
-import type { Database } from '../../db/client';
-import {
-  campaignContacts,
-  campaigns,
-  inboundMessages,
-  inboxReplies,
-  outboxMessages,
-  senderAccounts,
-} from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
-import { decodeCursor, encodeCursor } from '../../lib/list-cursor';
+} from '@shared/inbox';
+import { and, asc, desc, eq, gte, ilike, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 
 /*
  * The unified inbox: a user's inbound mail that answers something they sent (it matched one of their

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { inboundMessages, senderAccounts } from '@server/db/schema/index';
+import type { InboxCounts, InboxItem, InboxPage, InboxThread, ThreadEntry } from '@shared/inbox';
+import { answerTo } from '@tests/factories/inbound';
+import { createCampaignWithMessage } from '@tests/factories/sending';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerTo } from '../../../../tests/factories/inbound';
-import { createCampaignWithMessage } from '../../../../tests/factories/sending';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { InboxCounts, InboxItem, InboxPage, InboxThread, ThreadEntry } from '../../../shared/inbox';
-import { inboundMessages, senderAccounts } from '../../db/schema/index';
 import { processInboundMessage } from '../inbound/inbound.service';
 
 let app: FastifyInstance;

@@ -1,10 +1,10 @@
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { type DirectoryStats, type Lead, roundDownFigure } from '@shared/leads';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { type DirectoryStats, type Lead, roundDownFigure } from '../../../shared/leads';
-import { advanceClock, resetClock } from '../../lib/clock';
 
 const DAY = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY);

@@ -1,12 +1,12 @@
+import { pricingPlans } from '@server/db/schema/index';
+import type { UserStats } from '@shared/campaign-stats';
+import type { Lead } from '@shared/leads';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { UserStats } from '../../../shared/campaign-stats';
-import type { Lead } from '../../../shared/leads';
-import { pricingPlans } from '../../db/schema/index';
 
 const DAY = 86_400_000;
 

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
 import {
   addToListResultSchema,
   addToListSchema,
@@ -9,9 +9,9 @@ import {
   leadFiltersSchema,
   leadSearchQuerySchema,
   leadSearchResultSchema,
-} from '../../../shared/leads';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/leads';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { addLeadsToList, countLeads, getLeadScope, searchLeads, setLeadScope } from './leads.service';
 
 export async function leadsRoutes(fastify: FastifyInstance) {

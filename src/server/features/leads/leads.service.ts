@@ -1,13 +1,13 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { contactLists, listContacts, directoryContacts as t } from '@server/db/schema/index';
 import {
   ADD_ALL_MATCHING_MAX,
   LEAD_COUNT_EXACT_CAP,
   type LeadSort,
   ROLE_ADDRESS_LOCAL_PARTS,
-} from '../../../shared/contacts';
-import type { Lead } from '../../../shared/leads';
-import type { Database } from '../../db/client';
-import { contactLists, listContacts, directoryContacts as t } from '../../db/schema/index';
+} from '@shared/contacts';
+import type { Lead } from '@shared/leads';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   countDirectoryCapped,
   countFromFacets,

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+import type { Database } from '@server/db/client';
+import { LIST_CONTACT_FIELDS } from '@shared/contacts';
+import { escapeCsvFormula } from '@shared/imports';
 import { stringify } from 'csv-stringify';
-import { LIST_CONTACT_FIELDS } from '../../../shared/contacts';
-import { escapeCsvFormula } from '../../../shared/imports';
-import type { Database } from '../../db/client';
 import { getListRow, listContactBatches } from './lists.service';
 
 /**

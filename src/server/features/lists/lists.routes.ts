@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { messageSchema } from '../../../shared/auth';
-import { uuidParamsSchema } from '../../../shared/contacts';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { messageSchema } from '@shared/auth';
+import { uuidParamsSchema } from '@shared/contacts';
 import {
   contactListSchema,
   contactListsSchema,
@@ -16,9 +16,9 @@ import {
   removeListContactsSchema,
   updateListContactSchema,
   updateListSchema,
-} from '../../../shared/lists';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/lists';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { exportListCsv } from './list-export';
 import {
   addListContact,

@@ -1,3 +1,17 @@
+import type { Database } from '@server/db/client';
+import { contactLists, listContacts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { isUniqueViolation } from '@server/lib/db-errors';
+import { AppError, notFound } from '@server/lib/errors';
+import {
+  CONTACT_MESSAGES,
+  emailDedupeKey,
+  isRoleAddress,
+  LIST_RECYCLE_BIN_DAYS,
+  normalizeEmail,
+} from '@shared/contacts';
+import type { ContactList, ListContact } from '@shared/lists';
 import {
   and,
   asc,
@@ -13,20 +27,6 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import {
-  CONTACT_MESSAGES,
-  emailDedupeKey,
-  isRoleAddress,
-  LIST_RECYCLE_BIN_DAYS,
-  normalizeEmail,
-} from '../../../shared/contacts';
-import type { ContactList, ListContact } from '../../../shared/lists';
-import type { Database } from '../../db/client';
-import { contactLists, listContacts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { isUniqueViolation } from '../../lib/db-errors';
-import { AppError, notFound } from '../../lib/errors';
 import { escapeLike } from '../directory/directory.service';
 import {
   assertRecipientCapacity,

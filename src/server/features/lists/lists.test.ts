@@ -1,11 +1,11 @@
+import { contactLists, listContacts, users } from '@server/db/schema/index';
+import type { ContactList, ListContact } from '@shared/lists';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { ContactList, ListContact } from '../../../shared/lists';
-import { contactLists, listContacts, users } from '../../db/schema/index';
 import { escapeCsvCell } from './list-export';
 import { getListRow } from './lists.service';
 import { purgeDeletedLists } from './purge-deleted-lists.job';

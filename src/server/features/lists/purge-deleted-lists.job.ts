@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { defineJob } from '../../jobs/define-job';
 import { purgeExpiredLists } from './lists.service';
 
 /** Safe to run twice: deleting what has expired is idempotent. */

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../lib/html';
+import { escapeHtml } from '@server/lib/html';
 import { publicPage } from '../tracking/tracking.service';
 import type { PublicArchive } from './newsletter-archive.service';
 

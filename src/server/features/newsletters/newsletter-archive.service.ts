@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Database } from '@server/db/client';
+import { newsletterArchives, newsletters, senderAccounts, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { ARCHIVE_PAGE_LIMIT, type NewsletterArchive } from '@shared/newsletters';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { ARCHIVE_PAGE_LIMIT, type NewsletterArchive } from '../../../shared/newsletters';
-import type { Database } from '../../db/client';
-import { newsletterArchives, newsletters, senderAccounts, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import { renderForContact } from '../personalization/personalization.service';
 
 /*

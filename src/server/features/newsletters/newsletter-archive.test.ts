@@ -1,10 +1,10 @@
+import { newsletters } from '@server/db/schema/index';
+import type { Newsletter, NewsletterArchive } from '@shared/newsletters';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Newsletter, NewsletterArchive } from '../../../shared/newsletters';
-import { newsletters } from '../../db/schema/index';
 
 let app: FastifyInstance;
 

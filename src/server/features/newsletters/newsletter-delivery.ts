@@ -1,9 +1,9 @@
+import type { Database } from '@server/db/client';
+import { newsletters, senderAccounts } from '@server/db/schema/index';
+import { AppError } from '@server/lib/errors';
+import type { SenderNetwork } from '@server/lib/network-guard';
+import { NEWSLETTER_MESSAGES } from '@shared/newsletters';
 import { and, eq, isNull } from 'drizzle-orm';
-import { NEWSLETTER_MESSAGES } from '../../../shared/newsletters';
-import type { Database } from '../../db/client';
-import { newsletters, senderAccounts } from '../../db/schema/index';
-import { AppError } from '../../lib/errors';
-import type { SenderNetwork } from '../../lib/network-guard';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
 import { customFieldsOfLists } from '../lists/lists.service';
 import { renderForContact, toPersonalizeContact } from '../personalization/personalization.service';

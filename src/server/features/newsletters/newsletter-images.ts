@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Multipart } from '@fastify/multipart';
-import { NEWSLETTER_IMAGE_MAX_BYTES, NEWSLETTER_MESSAGES } from '../../../shared/newsletters';
-import { AppError } from '../../lib/errors';
+import { AppError } from '@server/lib/errors';
+import { NEWSLETTER_IMAGE_MAX_BYTES, NEWSLETTER_MESSAGES } from '@shared/newsletters';
 
 /*
  * Images for newsletters: uploaded once, served publicly at /media/<random>.<ext> (mail clients fetch

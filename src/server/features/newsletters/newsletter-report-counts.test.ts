@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSinkAccount } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type {
-  NewsletterProgress,
-  NewsletterRecipientPage,
-  NewsletterReport,
-} from '../../../shared/newsletter-report';
-import type { Newsletter } from '../../../shared/newsletters';
-import type { Database } from '../../db/client';
+import type { Database } from '@server/db/client';
 import {
   campaignContacts,
   emailEvents,
   newsletterReportCounts,
   newsletters,
   outboxMessages,
-} from '../../db/schema/index';
+} from '@server/db/schema/index';
+import type {
+  NewsletterProgress,
+  NewsletterRecipientPage,
+  NewsletterReport,
+} from '@shared/newsletter-report';
+import type { Newsletter } from '@shared/newsletters';
+import { createSinkAccount } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
  * The report's counters (kept by the email_events trigger, migration *_newsletter_report) against a

@@ -1,8 +1,14 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { escapeCsvFormula } from '../../../shared/imports';
+import type { Database } from '@server/db/client';
+import {
+  campaignContacts,
+  campaigns,
+  emailEvents,
+  newsletterReportCounts,
+  outboxMessages,
+} from '@server/db/schema/index';
+import { escapeCsvFormula } from '@shared/imports';
 import type {
   NewsletterProgress,
   NewsletterRecipientPage,
@@ -11,15 +17,9 @@ import type {
   NewsletterReport,
   NewsletterReportSummary,
   RecipientReportStatus,
-} from '../../../shared/newsletter-report';
-import type { Database } from '../../db/client';
-import {
-  campaignContacts,
-  campaigns,
-  emailEvents,
-  newsletterReportCounts,
-  outboxMessages,
-} from '../../db/schema/index';
+} from '@shared/newsletter-report';
+import { stringify } from 'csv-stringify';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getNewsletterRow, type NewsletterRow } from './newsletters.service';
 
 /*

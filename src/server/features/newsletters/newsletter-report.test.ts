@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
+import { emailEvents, outboxMessages } from '@server/db/schema/index';
 import type {
   NewsletterProgress,
   NewsletterRecipientPage,
   NewsletterReport,
-} from '../../../shared/newsletter-report';
-import type { Newsletter } from '../../../shared/newsletters';
-import { emailEvents, outboxMessages } from '../../db/schema/index';
+} from '@shared/newsletter-report';
+import type { Newsletter } from '@shared/newsletters';
+import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '../sending/sending.service';
 import { recipientStatus } from './newsletter-report.service';
 import { finishNewsletterSends } from './newsletter-send.service';
@@ -211,7 +211,7 @@ describe('newsletter progress and report', () => {
 });
 
 async function messageCampaign(newsletterId: string): Promise<string | null> {
-  const { newsletters } = await import('../../db/schema/index');
+  const { newsletters } = await import('@server/db/schema/index');
   const [row] = await app.services.db
     .select({ campaignId: newsletters.campaignId })
     .from(newsletters)

@@ -1,6 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
-import { NEWSLETTER_MESSAGES, type Newsletter } from '../../../shared/newsletters';
-import type { Database } from '../../db/client';
+import type { Database } from '@server/db/client';
 import {
   campaignContacts,
   campaignSenderAccounts,
@@ -8,10 +6,12 @@ import {
   contactLists,
   newsletters,
   senderAccounts,
-} from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
+} from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { NEWSLETTER_MESSAGES, type Newsletter } from '@shared/newsletters';
+import { and, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
 import { renderForQueue, toPersonalizeContact } from '../personalization/personalization.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';

@@ -1,15 +1,14 @@
 import { createReadStream } from 'node:fs';
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { checksFailedErrorSchema } from '../../../shared/errors';
+import { AppError, errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { checksFailedErrorSchema } from '@shared/errors';
 import {
   newsletterProgressSchema,
   newsletterRecipientPageSchema,
   newsletterRecipientsQuerySchema,
   newsletterReportSchema,
-} from '../../../shared/newsletter-report';
+} from '@shared/newsletter-report';
 import {
   NEWSLETTER_IMAGE_MAX_BYTES,
   NEWSLETTER_MESSAGES,
@@ -23,9 +22,10 @@ import {
   newsletterSendSchema,
   newsletterTestSendSchema,
   newsletterUpdateSchema,
-} from '../../../shared/newsletters';
-import { AppError, errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/newsletters';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { PAGE_HEADERS } from '../tracking/tracking.service';
 import {
   getNewsletterArchive,

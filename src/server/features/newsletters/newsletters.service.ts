@@ -1,6 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { renderNewsletter } from '../../../shared/newsletter-render';
+import type { Database } from '@server/db/client';
+import { newsletterReportCounts, newsletters } from '@server/db/schema/index';
+import { now, startOfUtcMonth } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { renderNewsletter } from '@shared/newsletter-render';
 import {
   NEWSLETTER_MESSAGES,
   type Newsletter,
@@ -10,11 +13,8 @@ import {
   type NewsletterStats,
   newsletterBlocksSchema,
   starterBlocks,
-} from '../../../shared/newsletters';
-import type { Database } from '../../db/client';
-import { newsletterReportCounts, newsletters } from '../../db/schema/index';
-import { now, startOfUtcMonth } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/newsletters';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
 import { segmentFilters } from '../segments/segments.service';

@@ -2,25 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createListWithContacts } from '../../../../tests/factories/campaigns';
-import { createSinkAccount, dispatchContext } from '../../../../tests/factories/dispatch';
-import { multipartBody } from '../../../../tests/factories/imports';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Newsletter } from '../../../shared/newsletters';
 import {
   campaignContacts,
   campaigns,
   devMailMessages,
   newsletters,
   outboxMessages,
-} from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { advanceClock, resetClock } from '../../lib/clock';
+} from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import type { Newsletter } from '@shared/newsletters';
+import { createListWithContacts } from '@tests/factories/campaigns';
+import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
+import { multipartBody } from '@tests/factories/imports';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { drainOutbox } from '../sending/sending.service';
 import { addSuppression } from '../suppression/suppression.service';
 import {

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LIBRARY_TEMPLATES } from '@server/seed/templates/index';
+import type { Newsletter } from '@shared/newsletters';
+import { createSinkAccount } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSinkAccount } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Newsletter } from '../../../shared/newsletters';
-import { LIBRARY_TEMPLATES } from '../../seed/templates/index';
 import { findNewsletterPlaceholders } from './presend-check';
 
 let app: FastifyInstance;

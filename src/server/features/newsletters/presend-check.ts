@@ -1,18 +1,18 @@
-import type { CheckIssue } from '../../../shared/errors';
+import type { Database } from '@server/db/client';
+import { AppError } from '@server/lib/errors';
+import type { CheckIssue } from '@shared/errors';
 import {
   BLOCK_TYPE_LABELS,
   type ColumnBlock,
   type NewsletterBlock,
   newsletterBlockSchema,
-} from '../../../shared/newsletters';
+} from '@shared/newsletters';
 import {
   findLinkPlaceholders,
   findTextPlaceholders,
   type PlaceholderFinding,
   textUrls,
-} from '../../../shared/placeholders';
-import type { Database } from '../../db/client';
-import { AppError } from '../../lib/errors';
+} from '@shared/placeholders';
 import { customFieldsOfLists } from '../lists/lists.service';
 import { findCopyPlaceholders, mergeTagPlaceholders } from '../personalization/personalization.service';
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { now } from '@server/lib/clock';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   adminExtendSubscriptionSchema,
   adminOrderListQuerySchema,
@@ -11,10 +11,10 @@ import {
   adminSubscriptionListQuerySchema,
   adminSubscriptionListSchema,
   subscriptionSchema,
-} from '../../../shared/payments';
-import { now } from '../../lib/clock';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/payments';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditActor } from '../admin/audit.service';
 import {
   adminOrdersCsv,

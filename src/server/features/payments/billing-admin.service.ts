@@ -1,16 +1,16 @@
-import { and, count, desc, eq, gte, ilike, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { orders, subscriptions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
 import type {
   AdminOrder,
   AdminOrderListQuery,
   AdminSubscription,
   AdminSubscriptionListQuery,
   Subscription,
-} from '../../../shared/payments';
-import { type BillingInterval, isBillingInterval, isPlanId, type PlanId } from '../../../shared/plans';
-import type { Database } from '../../db/client';
-import { orders, subscriptions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/payments';
+import { type BillingInterval, isBillingInterval, isPlanId, type PlanId } from '@shared/plans';
+import { and, count, desc, eq, gte, ilike, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { listPricingPlans, monthlyValue } from '../plans/plans.service';
 import {

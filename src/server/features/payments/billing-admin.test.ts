@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPaymentsTestApp,
-  initialize,
-  type PaymentsTestContext,
-  subscribe,
-} from '../../../../tests/factories/payments';
-import { createUser, type TestUser, userRow } from '../../../../tests/factories/users';
-import { as } from '../../../../tests/setup/test-app';
-import type { AuditEntry } from '../../../shared/admin';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import type { AuditEntry } from '@shared/admin';
 import {
   type AdminOrder,
   adminOrderListSchema,
   adminSubscriptionListSchema,
   type InitializePaymentResponse,
-} from '../../../shared/payments';
-import { advanceClock, now, resetClock } from '../../lib/clock';
+} from '@shared/payments';
+import {
+  createPaymentsTestApp,
+  initialize,
+  type PaymentsTestContext,
+  subscribe,
+} from '@tests/factories/payments';
+import { createUser, type TestUser, userRow } from '@tests/factories/users';
+import { as } from '@tests/setup/test-app';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from './billing.service';
 import { escapeCsvCell } from './billing-admin.service';
 import { runSubscriptionRenewals } from './renewals.service';

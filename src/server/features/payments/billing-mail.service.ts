@@ -1,6 +1,6 @@
-import { formatMoney, koboToNaira } from '../../../shared/currency';
-import { PLAN_NAMES, type PlanId } from '../../../shared/plans';
-import { escapeHtml } from '../../lib/html';
+import { escapeHtml } from '@server/lib/html';
+import { formatMoney, koboToNaira } from '@shared/currency';
+import { PLAN_NAMES, type PlanId } from '@shared/plans';
 import type { BillingServices, OrderRow } from './billing.service';
 
 export const RECEIPT_SUBJECT_PREFIX = 'Your Tambari receipt';

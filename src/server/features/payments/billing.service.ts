@@ -1,18 +1,12 @@
+import type { Database } from '@server/db/client';
+import { type orders, subscriptions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import type { Services } from '@server/services';
+import type { Payment, Subscription } from '@shared/payments';
+import { type BillingInterval, isBillingInterval, isPlanId, PLAN_NAMES, type PlanId } from '@shared/plans';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Payment, Subscription } from '../../../shared/payments';
-import {
-  type BillingInterval,
-  isBillingInterval,
-  isPlanId,
-  PLAN_NAMES,
-  type PlanId,
-} from '../../../shared/plans';
-import type { Database } from '../../db/client';
-import { type orders, subscriptions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import type { Services } from '../../services';
 import { getPricingPlan, priceFor } from '../plans/plans.service';
 
 /** What the payment services need: the database, Paystack (null when unconfigured), system mail, settings. */

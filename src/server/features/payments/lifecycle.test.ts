@@ -1,5 +1,12 @@
-import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { orders } from '@server/db/schema/index';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import {
+  type ChangePlanResponse,
+  PAYMENT_MESSAGES,
+  type Subscription,
+  subscriptionSchema,
+} from '@shared/payments';
+import { getSubscriptionIssue } from '@shared/subscription';
 import {
   activate,
   createPaymentsTestApp,
@@ -7,19 +14,12 @@ import {
   type PaymentsTestContext,
   settledMailCount,
   subscribe,
-} from '../../../../tests/factories/payments';
-import { createUser, type TestUser, userRow } from '../../../../tests/factories/users';
-import { waitForMail } from '../../../../tests/setup/dev-mail';
-import { as } from '../../../../tests/setup/test-app';
-import {
-  type ChangePlanResponse,
-  PAYMENT_MESSAGES,
-  type Subscription,
-  subscriptionSchema,
-} from '../../../shared/payments';
-import { getSubscriptionIssue } from '../../../shared/subscription';
-import { orders } from '../../db/schema/index';
-import { advanceClock, now, resetClock } from '../../lib/clock';
+} from '@tests/factories/payments';
+import { createUser, type TestUser, userRow } from '@tests/factories/users';
+import { waitForMail } from '@tests/setup/dev-mail';
+import { as } from '@tests/setup/test-app';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addInterval, DAY_MS } from './billing.service';
 import { runSubscriptionRenewals } from './renewals.service';
 

@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { userSchema } from '../../../shared/auth';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { userSchema } from '@shared/auth';
 import {
   activateSubscriptionResponseSchema,
   activateSubscriptionSchema,
@@ -14,9 +13,10 @@ import {
   selectPlanSchema,
   subscriptionActionResponseSchema,
   subscriptionSchema,
-} from '../../../shared/payments';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/payments';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { BillingServices } from './billing.service';
 import { activateSubscription, initializePayment } from './payments.service';
 import { isTestModeKey } from './paystack.client';

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { orders, subscriptions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { toUserDto } from '@server/lib/http';
 import {
   type ActivateSubscriptionInput,
   type ActivateSubscriptionResponse,
@@ -8,13 +12,9 @@ import {
   PAYMENT_MESSAGES,
   type PaidPlanId,
   type PricingPlan,
-} from '../../../shared/payments';
-import { type BillingInterval, PLAN_NAMES, type PlanId } from '../../../shared/plans';
-import type { Database } from '../../db/client';
-import { orders, subscriptions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import { toUserDto } from '../../lib/http';
+} from '@shared/payments';
+import { type BillingInterval, PLAN_NAMES, type PlanId } from '@shared/plans';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import { getPricingPlan, MIN_PAID_PRICE, priceFor } from '../plans/plans.service';
 import {
   addInterval,

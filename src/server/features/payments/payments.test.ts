@@ -1,5 +1,13 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { orders } from '@server/db/schema/index';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import {
+  type InitializePaymentResponse,
+  PAYMENT_MESSAGES,
+  type Payment,
+  paymentsConfigSchema,
+  type Subscription,
+  subscriptionSchema,
+} from '@shared/payments';
 import {
   activate,
   createPaymentsTestApp,
@@ -9,20 +17,12 @@ import {
   receiptsFor,
   settledMailCount,
   subscribe,
-} from '../../../../tests/factories/payments';
-import { createUser, userRow } from '../../../../tests/factories/users';
-import { waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import {
-  type InitializePaymentResponse,
-  PAYMENT_MESSAGES,
-  type Payment,
-  paymentsConfigSchema,
-  type Subscription,
-  subscriptionSchema,
-} from '../../../shared/payments';
-import { orders } from '../../db/schema/index';
-import { advanceClock, now, resetClock } from '../../lib/clock';
+} from '@tests/factories/payments';
+import { createUser, userRow } from '@tests/factories/users';
+import { waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addInterval } from './billing.service';
 import { CHECKOUT_EXPIRED_REASON, CHECKOUT_EXPIRY_MS, expireAbandonedCheckouts } from './payments.service';
 

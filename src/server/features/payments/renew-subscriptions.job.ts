@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import type { BillingServices } from './billing.service';
 import { type RenewalSummary, runSubscriptionRenewals } from './renewals.service';
 

@@ -1,8 +1,8 @@
+import type { Database } from '@server/db/client';
+import { orders, subscriptions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import type { BillingInterval, PlanId } from '@shared/plans';
 import { and, asc, eq, inArray, isNotNull, lte, ne, or } from 'drizzle-orm';
-import type { BillingInterval, PlanId } from '../../../shared/plans';
-import type { Database } from '../../db/client';
-import { orders, subscriptions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import { getPricingPlan, priceFor } from '../plans/plans.service';
 import {
   type BillingServices,

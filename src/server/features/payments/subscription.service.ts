@@ -1,17 +1,12 @@
+import type { Database } from '@server/db/client';
+import { orders, subscriptions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { toUserDto } from '@server/lib/http';
+import type { User } from '@shared/auth';
+import { type ChangePlanResponse, PAYMENT_MESSAGES, type Payment, type Subscription } from '@shared/payments';
+import type { BillingInterval, PlanId } from '@shared/plans';
 import { desc, eq } from 'drizzle-orm';
-import type { User } from '../../../shared/auth';
-import {
-  type ChangePlanResponse,
-  PAYMENT_MESSAGES,
-  type Payment,
-  type Subscription,
-} from '../../../shared/payments';
-import type { BillingInterval, PlanId } from '../../../shared/plans';
-import type { Database } from '../../db/client';
-import { orders, subscriptions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import { toUserDto } from '../../lib/http';
 import { getPricingPlan, MIN_PAID_PRICE, priceFor } from '../plans/plans.service';
 import {
   addInterval,

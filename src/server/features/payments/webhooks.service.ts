@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { Database } from '@server/db/client';
+import { paymentEvents, subscriptions, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { assertStorableText } from '@server/lib/input-hygiene';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { paymentEvents, subscriptions, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import { assertStorableText } from '../../lib/input-hygiene';
 import type { BillingServices } from './billing.service';
 import { applySuccessfulCharge } from './payments.service';
 import { isValidPaystackSignature, type PaystackTransaction } from './paystack.client';

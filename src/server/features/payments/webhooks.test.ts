@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentEvents, subscriptions } from '@server/db/schema/index';
+import type { InitializePaymentResponse } from '@shared/payments';
 import {
   activate,
   createPaymentsTestApp,
@@ -10,10 +10,10 @@ import {
   postWebhook,
   settledMailCount,
   subscribe,
-} from '../../../../tests/factories/payments';
-import { createUser, userRow } from '../../../../tests/factories/users';
-import type { InitializePaymentResponse } from '../../../shared/payments';
-import { paymentEvents, subscriptions } from '../../db/schema/index';
+} from '@tests/factories/payments';
+import { createUser, userRow } from '@tests/factories/users';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_SIGNATURE_MESSAGE } from './webhooks.service';
 
 describe('Paystack webhooks', () => {

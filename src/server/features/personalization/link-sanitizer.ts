@@ -1,5 +1,5 @@
+import { type UnsafeUrl, unsafeUrlAttributes } from '@shared/mail-links';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { type UnsafeUrl, unsafeUrlAttributes } from '../../../shared/mail-links';
 
 /*
  * The send-time link check: every URL attribute of a personalised email (links, images, backgrounds,

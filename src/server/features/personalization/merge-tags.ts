@@ -1,9 +1,5 @@
+import { BUILT_IN_MERGE_TAGS, type MergeTagProblems, UNSUBSCRIBE_TAG_PATTERN } from '@shared/personalize';
 import { Liquid, type Template } from 'liquidjs';
-import {
-  BUILT_IN_MERGE_TAGS,
-  type MergeTagProblems,
-  UNSUBSCRIBE_TAG_PATTERN,
-} from '../../../shared/personalize';
 import { flattenSpintax } from './spintax';
 
 /*

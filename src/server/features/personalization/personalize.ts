@@ -1,4 +1,4 @@
-import type { UnsafeUrl } from '../../../shared/mail-links';
+import type { UnsafeUrl } from '@shared/mail-links';
 import { placeholdersIntact, SENDER_PLACEHOLDERS, senderCompanyOr } from '../sending/sending.service';
 import { countryAdjectiveOf } from './demonyms';
 import { sanitizeMailHtml } from './link-sanitizer';

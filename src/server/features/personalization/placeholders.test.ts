@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import {
   editMarker,
   findLinkPlaceholders,
   findTextPlaceholders,
   isPlaceholderLink,
-} from '../../../shared/placeholders';
+} from '@shared/placeholders';
+import { describe, expect, it } from 'vitest';
 import { countryAdjectiveOf, DEMONYM_CODES } from './demonyms';
 import { renderForContact, SAMPLE_CONTACT } from './personalize';
 import { findCopyPlaceholders } from './placeholders';

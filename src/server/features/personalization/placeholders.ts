@@ -3,7 +3,7 @@ import {
   findTextPlaceholders,
   type PlaceholderFinding,
   textUrls,
-} from '../../../shared/placeholders';
+} from '@shared/placeholders';
 import { analyzeMergeTags, suggestTag } from './merge-tags';
 import { extractLinks, visibleText } from './spam-rules';
 import { flattenSpintax } from './spintax';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { SpamRuleHit } from '../../../shared/personalize';
-import { SPAM_SCORE_THRESHOLD } from '../../../shared/personalize';
+import type { SpamRuleHit } from '@shared/personalize';
+import { SPAM_SCORE_THRESHOLD } from '@shared/personalize';
 import { htmlImageOnly } from './spam-rules';
 import { findSpamAssassin, type SpamAssassinVerdict, scoreWithSpamAssassin } from './spamassassin';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { composeLibraryEmail, LIBRARY_EMAILS } from '@tests/support/library-as-sent';
 import { describe, expect, it } from 'vitest';
-import { composeLibraryEmail, LIBRARY_EMAILS } from '../../../../tests/support/library-as-sent';
 import { builtinVerdict } from './spam-engine';
 
 /*

@@ -1,4 +1,4 @@
-import { SPAM_SCORE_THRESHOLD } from '../../../shared/personalize';
+import { SPAM_SCORE_THRESHOLD } from '@shared/personalize';
 import { SPAM_CATEGORIES } from './spam-words';
 
 /*

@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import { contactLists } from '@server/db/schema/index';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { contactLists } from '../../db/schema/index';
 import { assertWithinLimit } from './plan-limits.service';
 
 /** Who is asking, as the contacts features need it. */

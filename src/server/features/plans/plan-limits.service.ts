@@ -1,12 +1,12 @@
+import type { Database } from '@server/db/client';
+import { users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import type { PlanLimitKind, PricingPlan, UserPlan } from '@shared/payments';
+import { type BillingInterval, isPlanId, type PlanId } from '@shared/plans';
+import type { Role } from '@shared/roles';
+import { hasValidSubscription } from '@shared/subscription';
 import { eq } from 'drizzle-orm';
-import type { PlanLimitKind, PricingPlan, UserPlan } from '../../../shared/payments';
-import { type BillingInterval, isPlanId, type PlanId } from '../../../shared/plans';
-import type { Role } from '../../../shared/roles';
-import { hasValidSubscription } from '../../../shared/subscription';
-import type { Database } from '../../db/client';
-import { users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
 import { getPricingPlan, plansInOrder } from './plans.service';
 
 /** A plan's limits, `-1` meaning unlimited (or all countries / categories). */

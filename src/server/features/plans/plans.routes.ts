@@ -1,9 +1,9 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireRole, requireSession } from '@server/lib/http';
+import { adminUpdatePricingPlanSchema, pricingPlanSchema, userPlanSchema } from '@shared/payments';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminUpdatePricingPlanSchema, pricingPlanSchema, userPlanSchema } from '../../../shared/payments';
-import { errorResponses } from '../../lib/errors';
-import { requireRole, requireSession } from '../../lib/http';
 import { getUserPlan } from './plan-limits.service';
 import { listPricingPlans, updatePricingPlan } from './plans.service';
 

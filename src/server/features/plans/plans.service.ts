@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { pricingPlans } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import type { AdminUpdatePricingPlan, PricingPlan } from '@shared/payments';
+import { type BillingInterval, isPlanId, PLAN_NAMES, type PlanId } from '@shared/plans';
 import { asc, eq } from 'drizzle-orm';
-import type { AdminUpdatePricingPlan, PricingPlan } from '../../../shared/payments';
-import { type BillingInterval, isPlanId, PLAN_NAMES, type PlanId } from '../../../shared/plans';
-import type { Database } from '../../db/client';
-import { pricingPlans } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 
 type PlanRow = typeof pricingPlans.$inferSelect;

@@ -1,18 +1,13 @@
+import { pricingPlans } from '@server/db/schema/index';
+import { AppError } from '@server/lib/errors';
+import type { AuditEntry } from '@shared/admin';
+import { PAYMENT_MESSAGES, type PricingPlan, pricingPlanSchema, userPlanSchema } from '@shared/payments';
+import { createPaymentsTestApp } from '@tests/factories/payments';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPaymentsTestApp } from '../../../../tests/factories/payments';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { AuditEntry } from '../../../shared/admin';
-import {
-  PAYMENT_MESSAGES,
-  type PricingPlan,
-  pricingPlanSchema,
-  userPlanSchema,
-} from '../../../shared/payments';
-import { pricingPlans } from '../../db/schema/index';
-import { AppError } from '../../lib/errors';
 import { assertWithinLimit, getPlanLimits, limitMessage } from './plan-limits.service';
 import { DEFAULT_PRICING_PLANS, seedPricingPlans } from './plans.service';
 

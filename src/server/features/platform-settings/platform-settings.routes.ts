@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole, requireSession } from '@server/lib/http';
 import {
   platformSettingsResponseSchema,
   platformSettingsUpdateSchema,
   senderDefaultsSchema,
   signupStatusSchema,
-} from '../../../shared/platform-settings';
-import { errorResponses } from '../../lib/errors';
-import { requireRole, requireSession } from '../../lib/http';
+} from '@shared/platform-settings';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   getPlatformSettingsForAdmin,
   getSenderDefaults,

@@ -1,4 +1,10 @@
-import { desc } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { platformSettings } from '@server/db/schema/index';
+import type { Env } from '@server/env';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { escapeHtml } from '@server/lib/html';
+import type { SystemMailIdentity } from '@server/lib/mailer';
 import {
   DEFAULT_PLATFORM_SETTINGS,
   type PlatformSettings,
@@ -9,14 +15,8 @@ import {
   type SenderDefaults,
   type SettingsChange,
   type SignupStatus,
-} from '../../../shared/platform-settings';
-import type { Database } from '../../db/client';
-import { platformSettings } from '../../db/schema/index';
-import type { Env } from '../../env';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import { escapeHtml } from '../../lib/html';
-import type { SystemMailIdentity } from '../../lib/mailer';
+} from '@shared/platform-settings';
+import { desc } from 'drizzle-orm';
 import { type AuditActor, listAuditEntriesFor, recordAuditEntry } from '../admin/audit.service';
 
 type Section = keyof PlatformSettings;

@@ -1,16 +1,16 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { createUser, type TestUser, uniqueEmail } from '../../../../tests/factories/users';
-import { waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
 import {
   DEFAULT_PLATFORM_SETTINGS,
   type PlatformSettings,
   platformSettingsResponseSchema,
   senderDefaultsSchema,
   signupStatusSchema,
-} from '../../../shared/platform-settings';
+} from '@shared/platform-settings';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { createUser, type TestUser, uniqueEmail } from '@tests/factories/users';
+import { waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetCachedSettings } from './platform-settings.service';
 
 describe('platform settings API', () => {

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { createCampaignViaApi } from '../../../../tests/factories/campaigns';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { type RecycleBinType, recycleBinListSchema } from '../../../shared/recycle-bin';
 import {
   campaigns,
   campaignTestRunMessages,
   campaignTestRuns,
   emailTemplates,
   newsletters,
-} from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
+} from '@server/db/schema/index';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { type RecycleBinType, recycleBinListSchema } from '@shared/recycle-bin';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { createCampaignViaApi } from '@tests/factories/campaigns';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredOwnedItems } from './recycle-bin.service';
 
 /*

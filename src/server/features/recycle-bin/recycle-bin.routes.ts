@@ -1,13 +1,9 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
+import { messageSchema } from '@shared/auth';
+import { recycleBinItemParamsSchema, recycleBinListSchema, recycleBinQuerySchema } from '@shared/recycle-bin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { messageSchema } from '../../../shared/auth';
-import {
-  recycleBinItemParamsSchema,
-  recycleBinListSchema,
-  recycleBinQuerySchema,
-} from '../../../shared/recycle-bin';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
 import type { AuditActor } from '../admin/audit.service';
 import { listRecycleBin, purgeRecycleBinItem, restoreRecycleBinItem } from './recycle-bin.service';
 

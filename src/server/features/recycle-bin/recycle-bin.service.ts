@@ -1,15 +1,15 @@
-import { type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { AppError, notFound } from '@server/lib/errors';
 import {
   RECYCLE_BIN_DAYS,
   type RecycleBinItem,
   type RecycleBinList,
   type RecycleBinQuery,
   type RecycleBinType,
-} from '../../../shared/recycle-bin';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/recycle-bin';
+import { type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
   findDeletedCampaign,

@@ -1,13 +1,13 @@
+import { contactLists, directoryContacts, listContacts } from '@server/db/schema/index';
+import { recycleBinListSchema } from '@shared/recycle-bin';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { createListWithContacts, testEmails } from '@tests/factories/campaigns';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { createListWithContacts, testEmails } from '../../../../tests/factories/campaigns';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { recycleBinListSchema } from '../../../shared/recycle-bin';
-import { contactLists, directoryContacts, listContacts } from '../../db/schema/index';
 import { purgeDeletedDirectoryContacts } from './purge-deleted-directory-contacts.job';
 
 const DAY_MS = 86_400_000;

@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '@server/lib/errors';
 import {
   categoryListSchema,
   cityListQuerySchema,
   cityListSchema,
   cityParamsSchema,
   countryListSchema,
-} from '../../../shared/reference';
-import { errorResponses } from '../../lib/errors';
+} from '@shared/reference';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listCategories, listCities, listCountries } from './reference.service';
 
 /** Public reference data; it changes with releases, so browsers and CDNs may keep it for a day. */

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
+import type { Database } from '@server/db/client';
+import { type CacheView, createCacheCounters } from '@server/lib/cache-registry';
+import { notFound } from '@server/lib/errors';
+import { BUSINESS_CATEGORIES, CATEGORY_GROUPS } from '@shared/categories';
+import type { Country } from '@shared/reference';
 import ct from 'countries-and-timezones';
 import { sql } from 'drizzle-orm';
-import { BUSINESS_CATEGORIES, CATEGORY_GROUPS } from '../../../shared/categories';
-import type { Country } from '../../../shared/reference';
-import type { Database } from '../../db/client';
-import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
-import { notFound } from '../../lib/errors';
 
 /*
  * Reference data: ISO 3166 countries and their cities (country-state-city), time zones

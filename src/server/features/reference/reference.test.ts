@@ -1,9 +1,9 @@
+import { BUSINESS_CATEGORIES, categoriesMatching } from '@shared/categories';
+import type { Country } from '@shared/reference';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { BUSINESS_CATEGORIES, categoriesMatching } from '../../../shared/categories';
-import type { Country } from '../../../shared/reference';
 
 describe('reference data API', () => {
   let app: FastifyInstance;

@@ -1,5 +1,5 @@
+import { JOBS } from '@server/jobs/registry';
 import { describe, expect, it } from 'vitest';
-import { JOBS } from '../../jobs/registry';
 import { describeCron } from './cron-words';
 
 describe('describeCron', () => {

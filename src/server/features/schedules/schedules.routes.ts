@@ -1,13 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   automatedSchedulesSchema,
   runScheduleResultSchema,
   scheduleParamsSchema,
-} from '../../../shared/admin-schedules';
-import { messageSchema } from '../../../shared/auth';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/admin-schedules';
+import { messageSchema } from '@shared/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuditActor } from '../admin/audit.service';
 import { listSchedules, pauseSchedule, resumeSchedule, runScheduleNow } from './schedules.service';
 

@@ -1,18 +1,18 @@
-import { eq, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { pausedSchedules } from '@server/db/schema/index';
+import type { AnyJobDefinition } from '@server/jobs/define-job';
+import type { Queue } from '@server/jobs/queue';
+import { JOBS } from '@server/jobs/registry';
+import { now } from '@server/lib/clock';
+import { notFound } from '@server/lib/errors';
 import {
   type AutomatedSchedule,
   type AutomatedSchedules,
   DAY_RUNS_COUNTED,
   type ScheduleRun,
   type ScheduleRunOutcome,
-} from '../../../shared/admin-schedules';
-import type { Database } from '../../db/client';
-import { pausedSchedules } from '../../db/schema/index';
-import type { AnyJobDefinition } from '../../jobs/define-job';
-import type { Queue } from '../../jobs/queue';
-import { JOBS } from '../../jobs/registry';
-import { now } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
+} from '@shared/admin-schedules';
+import { eq, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { describeCron } from './cron-words';
 

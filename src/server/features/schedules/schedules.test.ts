@@ -1,14 +1,10 @@
+import { JOBS } from '@server/jobs/registry';
+import { type AutomatedSchedule, automatedSchedulesSchema, DAY_RUNS_COUNTED } from '@shared/admin-schedules';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import {
-  type AutomatedSchedule,
-  automatedSchedulesSchema,
-  DAY_RUNS_COUNTED,
-} from '../../../shared/admin-schedules';
-import { JOBS } from '../../jobs/registry';
 import { pausedJobNames } from './schedules.service';
 
 /*

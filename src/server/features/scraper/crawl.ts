@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database } from '@server/db/client';
+import { scrapeJobs, scrapePages } from '@server/db/schema';
+import type { ScrapeSkipReason } from '@shared/scraper';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ScrapeSkipReason } from '../../../shared/scraper';
-import type { Database } from '../../db/client';
-import { scrapeJobs, scrapePages } from '../../db/schema';
 import { extractPage, extractSitemap } from './extract';
 import type { PageFetcher } from './fetch-page';
 import { type HostRules, hostKey, hostRulesFor, releaseHostSlot, reserveHostSlot } from './robots';

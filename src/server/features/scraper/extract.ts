@@ -1,8 +1,8 @@
+import { BUSINESS_CATEGORIES } from '@shared/categories';
 import ct from 'countries-and-timezones';
 import { Parser } from 'htmlparser2';
 import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import isEmail from 'validator/lib/isEmail.js';
-import { BUSINESS_CATEGORIES } from '../../../shared/categories';
 
 /*
  * What the crawler takes from one page: the links to follow, and the business it describes — name,

@@ -1,8 +1,8 @@
 import { promises as dns } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { isAllowedAddress, type SenderNetwork } from '@server/lib/network-guard';
+import { SCRAPE_LIMITS, type ScrapeSkipReason } from '@shared/scraper';
 import { Agent, request } from 'undici';
-import { SCRAPE_LIMITS, type ScrapeSkipReason } from '../../../shared/scraper';
-import { isAllowedAddress, type SenderNetwork } from '../../lib/network-guard';
 
 /*
  * One HTTP GET for the crawler, with the SSRF guard of user-supplied mail servers: every address a host

@@ -1,7 +1,7 @@
+import type { Database } from '@server/db/client';
+import { scrapeHosts } from '@server/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import robotsParser from 'robots-parser';
-import type { Database } from '../../db/client';
-import { scrapeHosts } from '../../db/schema';
 import type { PageFetcher } from './fetch-page';
 
 /*

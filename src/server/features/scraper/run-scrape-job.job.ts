@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { scrapeJobs } from '@server/db/schema';
+import type { Env } from '@server/env';
+import { defineJob } from '@server/jobs/define-job';
+import type { Queue } from '@server/jobs/queue';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { scrapeJobs } from '../../db/schema';
-import type { Env } from '../../env';
-import { defineJob } from '../../jobs/define-job';
-import type { Queue } from '../../jobs/queue';
 import { crawlSlice, type SliceOutcome } from './crawl';
 import { createPageFetcher, SCRAPER_USER_AGENT_NAME, scraperUserAgent } from './fetch-page';
 import { enqueueScrapeSlice, RUN_SCRAPE_JOB } from './scraper.service';

@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import { directoryContacts, scrapeResults } from '@server/db/schema';
 import { and, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { directoryContacts, scrapeResults } from '../../db/schema';
 import type { ExtractedBusiness } from './extract';
 
 /**

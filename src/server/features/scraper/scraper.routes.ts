@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { AppError, errorResponses } from '@server/lib/errors';
+import { requireRole, requireSession } from '@server/lib/http';
 import {
   acceptScrapeResultSchema,
   createScrapeJobSchema,
@@ -10,9 +9,10 @@ import {
   scrapeResultPageSchema,
   scrapeResultQuerySchema,
   scrapeResultSchema,
-} from '../../../shared/scraper';
-import { AppError, errorResponses } from '../../lib/errors';
-import { requireRole, requireSession } from '../../lib/http';
+} from '@shared/scraper';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditActor } from '../admin/audit.service';
 import {
   acceptScrapeResult,

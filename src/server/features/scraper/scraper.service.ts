@@ -1,7 +1,11 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import type { Database } from '@server/db/client';
+import { scrapeJobs, scrapePages, scrapeResults } from '@server/db/schema';
+import type { Env } from '@server/env';
+import type { Queue } from '@server/jobs/queue';
+import { AppError } from '@server/lib/errors';
+import { isAllowedAddress } from '@server/lib/network-guard';
 import {
   type AcceptScrapeResultInput,
   type createScrapeJobSchema,
@@ -11,13 +15,9 @@ import {
   type ScrapeResult,
   type ScrapeSkipReason,
   type scrapeResultQuerySchema,
-} from '../../../shared/scraper';
-import type { Database } from '../../db/client';
-import { scrapeJobs, scrapePages, scrapeResults } from '../../db/schema';
-import type { Env } from '../../env';
-import type { Queue } from '../../jobs/queue';
-import { AppError } from '../../lib/errors';
-import { isAllowedAddress } from '../../lib/network-guard';
+} from '@shared/scraper';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { createDirectoryContact } from '../directory/directory.service';
 import { seedFrontier } from './crawl';

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { directoryContacts, scrapePages, scrapeResults } from '@server/db/schema';
+import type { ScrapeJob, ScrapeJobDetail, ScrapeResult } from '@shared/scraper';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { ScrapeJob, ScrapeJobDetail, ScrapeResult } from '../../../shared/scraper';
-import { directoryContacts, scrapePages, scrapeResults } from '../../db/schema';
 import { runScrapeSlice } from './run-scrape-job.job';
 
 /*

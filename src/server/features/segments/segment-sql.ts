@@ -1,6 +1,6 @@
+import { campaignContacts, emailEvents, listContacts } from '@server/db/schema/index';
+import type { SegmentDateField, SegmentMatch, SegmentRule, SegmentTextField } from '@shared/segments';
 import { and, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { SegmentDateField, SegmentMatch, SegmentRule, SegmentTextField } from '../../../shared/segments';
-import { campaignContacts, emailEvents, listContacts } from '../../db/schema/index';
 
 /*
  * A segment's rules as one SQL condition over list_contacts. Every value is a bound parameter (drizzle's

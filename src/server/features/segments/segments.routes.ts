@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { messageSchema } from '../../../shared/auth';
-import { uuidParamsSchema } from '../../../shared/contacts';
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { messageSchema } from '@shared/auth';
+import { uuidParamsSchema } from '@shared/contacts';
 import {
   segmentCountResultSchema,
   segmentCountSchema,
@@ -10,9 +10,9 @@ import {
   segmentsSchema,
   segmentUpdateSchema,
   segmentWithCountSchema,
-} from '../../../shared/segments';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
+} from '@shared/segments';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   countSegmentRules,
   createSegment,

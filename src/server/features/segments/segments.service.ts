@@ -1,15 +1,15 @@
-import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { campaigns, listContacts, newsletters, segments } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
 import {
   SEGMENT_MESSAGES,
   type Segment,
   type SegmentMatch,
   type SegmentRule,
   type SegmentWithCount,
-} from '../../../shared/segments';
-import type { Database } from '../../db/client';
-import { campaigns, listContacts, newsletters, segments } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/segments';
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { getListRow } from '../lists/lists.service';
 import { notSuppressedSql } from '../suppression/suppression.service';
 import { segmentCondition } from './segment-sql';

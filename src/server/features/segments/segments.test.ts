@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCampaign, seedContact } from '../../../../tests/factories/campaign-stats';
+import { campaignContacts, emailEvents, listContacts, newsletters, segments } from '@server/db/schema/index';
+import type { Newsletter } from '@shared/newsletters';
+import type { SegmentRule, SegmentWithCount } from '@shared/segments';
+import { seedCampaign, seedContact } from '@tests/factories/campaign-stats';
 import {
   addStepViaApi,
   createCampaignViaApi,
   createListWithContacts,
   testEmails,
-} from '../../../../tests/factories/campaigns';
-import { createSinkAccount } from '../../../../tests/factories/dispatch';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Newsletter } from '../../../shared/newsletters';
-import type { SegmentRule, SegmentWithCount } from '../../../shared/segments';
-import { campaignContacts, emailEvents, listContacts, newsletters, segments } from '../../db/schema/index';
+} from '@tests/factories/campaigns';
+import { createSinkAccount } from '@tests/factories/dispatch';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAudience } from '../campaigns/audience.service';
 import { addSuppression } from '../suppression/suppression.service';
 

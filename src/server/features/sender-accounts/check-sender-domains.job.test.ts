@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { senderAccounts } from '@server/db/schema/index';
+import { encryptSecret } from '@server/lib/crypto';
+import { createUser } from '@tests/factories/users';
+import { type FakeDns, startFakeDns } from '@tests/fakes/dns';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users';
-import { type FakeDns, startFakeDns } from '../../../../tests/fakes/dns';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { senderAccounts } from '../../db/schema/index';
-import { encryptSecret } from '../../lib/crypto';
 import { checkStaleSenderDomains } from './check-sender-domains.job';
 import { createDnsResolver } from './domain-check.service';
 

@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema/index';
+import { defineJob } from '@server/jobs/define-job';
+import { now } from '@server/lib/clock';
+import type { HostLookup, SenderNetwork } from '@server/lib/network-guard';
 import { and, asc, gt, isNull, lt, or } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { defineJob } from '../../jobs/define-job';
-import { now } from '../../lib/clock';
-import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
 import { type DnsResolver, dnsResolverFromEnv } from './domain-check.service';
 import { refreshSenderDomainCheck } from './sender-accounts.service';
 

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { Database } from '@server/db/client';
+import { senderAccounts, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { encryptSecret } from '@server/lib/crypto';
+import { isUniqueViolation } from '@server/lib/db-errors';
+import { AppError, notFound } from '@server/lib/errors';
+import type { SenderAccount } from '@shared/sending';
 import { and, eq } from 'drizzle-orm';
-import type { SenderAccount } from '../../../shared/sending';
-import type { Database } from '../../db/client';
-import { senderAccounts, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { encryptSecret } from '../../lib/crypto';
-import { isUniqueViolation } from '../../lib/db-errors';
-import { AppError, notFound } from '../../lib/errors';
 import { devMailboxDomainCheck } from './domain-check.service';
 import { toSenderAccountDto } from './sender-accounts.service';
 

@@ -1,8 +1,8 @@
 import { Resolver } from 'node:dns/promises';
 import { domainToASCII } from 'node:url';
+import { now } from '@server/lib/clock';
+import type { DomainCheck, DomainCheckItem } from '@shared/sending';
 import { spf } from 'mailauth/lib/spf/index.js';
-import type { DomainCheck, DomainCheckItem } from '../../../shared/sending';
-import { now } from '../../lib/clock';
 import { providerHintsFor } from './sender-presets';
 
 /*

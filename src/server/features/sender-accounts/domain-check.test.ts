@@ -1,5 +1,5 @@
+import { type FakeDns, startFakeDns } from '@tests/fakes/dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeDns, startFakeDns } from '../../../../tests/fakes/dns';
 import {
   addSpfTerm,
   checkSenderDomain,

@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import type { HostLookup, SenderNetwork } from '@server/lib/network-guard';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SendMailOptions } from 'nodemailer';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
 import { accountLocalDate, effectiveDailyCap } from './sender-account-rules';
 import { openSmtpTransport } from './sender-transport';
 import { classifySmtpError } from './smtp-errors';

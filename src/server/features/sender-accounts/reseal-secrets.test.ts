@@ -1,12 +1,12 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
+import { senderAccounts } from '@server/db/schema/index';
+import { decryptSecret, encryptSecret, isSealedWith } from '@server/lib/crypto';
+import { createSinkAccount } from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSinkAccount } from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { senderAccounts } from '../../db/schema/index';
-import { decryptSecret, encryptSecret, isSealedWith } from '../../lib/crypto';
 import { resealSenderSecrets } from './reseal-secrets';
 
 let app: FastifyInstance;

@@ -1,9 +1,9 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema/index';
+import { decryptSecret, encryptSecret, isSealedWith, keyId } from '@server/lib/crypto';
+import type { Secrets } from '@server/lib/secrets';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { decryptSecret, encryptSecret, isSealedWith, keyId } from '../../lib/crypto';
-import type { Secrets } from '../../lib/secrets';
 
 /*
  * Key rotation, the server's half (docs/deploy.md, "Rotating ENCRYPTION_KEY"): at start-up every sender

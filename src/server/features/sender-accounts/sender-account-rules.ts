@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors';
+import { AppError } from '@server/lib/errors';
 import type { SenderAccountRow } from './sender-transport';
 
 /*

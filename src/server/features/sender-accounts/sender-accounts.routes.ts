@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { messageSchema } from '../../../shared/auth';
-import type { SenderDefaults } from '../../../shared/platform-settings';
+import { errorResponses } from '@server/lib/errors';
+import { getSession, requireSession } from '@server/lib/http';
+import { messageSchema } from '@shared/auth';
+import type { SenderDefaults } from '@shared/platform-settings';
 import {
   connectionTestResultSchema,
   senderAccountInputSchema,
@@ -11,9 +10,10 @@ import {
   senderPresetSchema,
   senderTestEmailSchema,
   senderTrustCertificateSchema,
-} from '../../../shared/sending';
-import { errorResponses } from '../../lib/errors';
-import { getSession, requireSession } from '../../lib/http';
+} from '@shared/sending';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { getSenderDefaults } from '../platform-settings/platform-settings.service';
 import { ensureDevMailboxSenderAccount } from './dev-mailbox-account.service';
 import { dnsResolverFromEnv } from './domain-check.service';

@@ -1,13 +1,13 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { encryptSecret } from '@server/lib/crypto';
+import { isUniqueViolation } from '@server/lib/db-errors';
+import { AppError, notFound } from '@server/lib/errors';
+import { type HostLookup, resolveMailHost, type SenderNetwork } from '@server/lib/network-guard';
+import type { SenderAccount, senderAccountInputSchema } from '@shared/sending';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { SenderAccount, senderAccountInputSchema } from '../../../shared/sending';
-import type { Database } from '../../db/client';
-import { senderAccounts, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { encryptSecret } from '../../lib/crypto';
-import { isUniqueViolation } from '../../lib/db-errors';
-import { AppError, notFound } from '../../lib/errors';
-import { type HostLookup, resolveMailHost, type SenderNetwork } from '../../lib/network-guard';
 import { assertWithinLimit } from '../plans/plan-limits.service';
 import { checkSenderDomain, type DnsResolver, devMailboxDomainCheck } from './domain-check.service';
 import {

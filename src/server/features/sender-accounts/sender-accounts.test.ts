@@ -1,16 +1,16 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { senderAccounts } from '@server/db/schema/index';
+import { decryptSecret } from '@server/lib/crypto';
+import type { ConnectionTestResult, SenderAccount, SenderPreset } from '@shared/sending';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type FakeDns, startFakeDns } from '@tests/fakes/dns';
+import { mailTo, waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type FakeDns, startFakeDns } from '../../../../tests/fakes/dns';
-import { mailTo, waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { ConnectionTestResult, SenderAccount, SenderPreset } from '../../../shared/sending';
-import { senderAccounts } from '../../db/schema/index';
-import { decryptSecret } from '../../lib/crypto';
 import { ensureDevMailboxSenderAccount } from './dev-mailbox-account.service';
 import { accountLocalDate } from './sender-account-rules';
 import {

@@ -1,16 +1,16 @@
-import { and, eq } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { escapeHtml } from '@server/lib/html';
+import { type HostLookup, resolveMailHost, type SenderNetwork } from '@server/lib/network-guard';
 import type {
   ConnectionTestResult,
   SenderAccount,
   SenderTrustCertificateInput,
   SmtpSecurity,
-} from '../../../shared/sending';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import { escapeHtml } from '../../lib/html';
-import { type HostLookup, resolveMailHost, type SenderNetwork } from '../../lib/network-guard';
+} from '@shared/sending';
+import { and, eq } from 'drizzle-orm';
 import type { DnsResolver } from './domain-check.service';
 import { sendOneOffEmail } from './one-off-send';
 import {

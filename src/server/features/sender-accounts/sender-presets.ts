@@ -1,4 +1,4 @@
-import type { SenderPreset } from '../../../shared/sending';
+import type { SenderPreset } from '@shared/sending';
 
 /*
  * Settings of the mail providers our users have, so the quick setup is "pick Gmail, paste an app password".

@@ -1,10 +1,10 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts, users } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { escapeHtml } from '@server/lib/html';
+import type { SystemMailer } from '@server/lib/mailer';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
-import { senderAccounts, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { escapeHtml } from '../../lib/html';
-import type { SystemMailer } from '../../lib/mailer';
 
 /*
  * The account health the dispatcher reports: a run of authentication failures or a bounce rate past the

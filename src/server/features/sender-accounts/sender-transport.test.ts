@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { encryptSecret } from '@server/lib/crypto';
+import { AppError } from '@server/lib/errors';
+import type { HostLookup } from '@server/lib/network-guard';
 import hoodiecrow from 'hoodiecrow-imap';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encryptSecret } from '../../lib/crypto';
-import { AppError } from '../../lib/errors';
-import type { HostLookup } from '../../lib/network-guard';
 import {
   openSmtpTransport,
   type SenderAccountRow,

@@ -1,17 +1,17 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { ImapFlow } from 'imapflow';
-import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
+import type { senderAccounts } from '@server/db/schema/index';
+import { decryptSecret } from '@server/lib/crypto';
+import { AppError } from '@server/lib/errors';
+import { type HostLookup, resolveMailHost, type SenderNetwork } from '@server/lib/network-guard';
 import type {
   CertificateProblem,
   ConnectionTestResult,
   ServerTestResult,
   SmtpSecurity,
-} from '../../../shared/sending';
-import type { senderAccounts } from '../../db/schema/index';
-import { decryptSecret } from '../../lib/crypto';
-import { AppError } from '../../lib/errors';
-import { type HostLookup, resolveMailHost, type SenderNetwork } from '../../lib/network-guard';
+} from '@shared/sending';
+import { ImapFlow } from 'imapflow';
+import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
 import { certificateProblemOf, classifySmtpError, type SMTP_ERROR_MESSAGES } from './smtp-errors';
 import { asPinMismatch, describeCertificate, presentedCertificate, tlsOptionsFor } from './tls-trust';
 

@@ -1,5 +1,5 @@
+import { AppError } from '@server/lib/errors';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors';
 import { classifySmtpError, SMTP_ERROR_MESSAGES } from './smtp-errors';
 
 /** An error shaped the way nodemailer builds them (code, command, responseCode, the reply in the message). */

@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors';
+import { AppError } from '@server/lib/errors';
 
 /*
  * Turns whatever nodemailer or imapflow threw into a kind the dispatcher acts on (retry, bounce, pause the

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { type ConnectionOptions, type TLSSocket, connect as tlsConnect } from 'node:tls';
-import type { PresentedCertificate, SmtpSecurity } from '../../../shared/sending';
+import type { PresentedCertificate, SmtpSecurity } from '@shared/sending';
 import { CERT_PIN_MISMATCH, certificateProblemOf } from './smtp-errors';
 
 /*

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { ConnectionTestResult, SenderAccount } from '@shared/sending';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type FakeDns, startFakeDns } from '@tests/fakes/dns';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type FakeDns, startFakeDns } from '../../../../tests/fakes/dns';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { ConnectionTestResult, SenderAccount } from '../../../shared/sending';
 import { SMTP_ERROR_MESSAGES } from './smtp-errors';
 import { fingerprintOf } from './tls-trust';
 

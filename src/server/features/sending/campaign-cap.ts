@@ -1,5 +1,5 @@
+import type { Database } from '@server/db/client';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
 
 /*
  * A campaign's own daily cap (on top of each account's), in the campaign's time zone: a counter row per

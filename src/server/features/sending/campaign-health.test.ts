@@ -1,19 +1,19 @@
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaigns, outboxMessages } from '@server/db/schema';
+import type { Campaign } from '@shared/campaigns';
 import {
   createSendingCampaign,
   createSinkAccount,
   dispatchContext,
   queueForContacts,
-} from '../../../../tests/factories/dispatch';
-import { answerTo } from '../../../../tests/factories/inbound';
-import { createUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Campaign } from '../../../shared/campaigns';
-import { campaigns, outboxMessages } from '../../db/schema';
+} from '@tests/factories/dispatch';
+import { answerTo } from '@tests/factories/inbound';
+import { createUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processInboundMessage } from '../inbound/inbound.service';
 import { drainOutbox } from './dispatch';
 

@@ -1,11 +1,11 @@
+import type { Database } from '@server/db/client';
+import { campaigns, users } from '@server/db/schema';
+import { now } from '@server/lib/clock';
+import { escapeHtml } from '@server/lib/html';
+import type { SystemMailer } from '@server/lib/mailer';
+import { CAMPAIGN_PROTECTION_MIN_SENDS } from '@shared/campaigns';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { CAMPAIGN_PROTECTION_MIN_SENDS } from '../../../shared/campaigns';
-import type { Database } from '../../db/client';
-import { campaigns, users } from '../../db/schema';
-import { now } from '../../lib/clock';
-import { escapeHtml } from '../../lib/html';
-import type { SystemMailer } from '../../lib/mailer';
 
 /** 10, 5, 0.5, 0.33: whole numbers where they are, at most two decimals otherwise. */
 function percent(share: number): string {

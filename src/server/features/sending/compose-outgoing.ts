@@ -1,4 +1,4 @@
-import type { CampaignKind } from '../../../shared/sending';
+import type { CampaignKind } from '@shared/sending';
 import { buildMailOptions, unsubscribeMailtoFor } from './message-envelope';
 import { composeRawMessage } from './raw-message';
 import { withSenderValues } from './sender-placeholders';

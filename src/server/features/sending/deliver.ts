@@ -1,5 +1,5 @@
+import { now } from '@server/lib/clock';
 import { sql } from 'drizzle-orm';
-import { now } from '../../lib/clock';
 import { composeOutgoing } from './compose-outgoing';
 import type { DeliveryFailure, DispatchedMessage } from './delivery-outcomes';
 import type { DispatchContext } from './dispatch';

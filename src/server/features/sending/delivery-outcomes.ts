@@ -1,7 +1,7 @@
+import type { campaigns } from '@server/db/schema';
+import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '@server/db/schema';
+import { now } from '@server/lib/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { campaigns } from '../../db/schema';
-import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '../../db/schema';
-import { now } from '../../lib/clock';
 import {
   certificateProblemOf,
   classifySmtpError,

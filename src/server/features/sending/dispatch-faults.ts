@@ -1,6 +1,6 @@
+import { outboxMessages } from '@server/db/schema';
+import { now } from '@server/lib/clock';
 import { and, eq } from 'drizzle-orm';
-import { outboxMessages } from '../../db/schema';
-import { now } from '../../lib/clock';
 import { insertEvents } from './delivery-outcomes';
 import type { DispatchContext, OutboxRow } from './dispatch';
 import { MAX_SEND_ATTEMPTS, retryBackoffMs } from './retry-policy';

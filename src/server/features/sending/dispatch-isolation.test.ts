@@ -1,17 +1,17 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { emailEvents, outboxMessages, senderAccounts } from '@server/db/schema';
+import { advanceClock, resetClock } from '@server/lib/clock';
 import {
   createSendingCampaign,
   createSinkAccount,
   dispatchContext,
   queueForContacts,
-} from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { emailEvents, outboxMessages, senderAccounts } from '../../db/schema';
-import { advanceClock, resetClock } from '../../lib/clock';
+} from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { createTestApp } from '@tests/setup/test-app';
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DispatchContext } from './dispatch';
 import { drainOutbox } from './dispatch';
 import type { DispatchStage } from './dispatch-faults';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { defineJob, type JobServices } from '@server/jobs/define-job';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { defineJob, type JobServices } from '../../jobs/define-job';
 import { drainOutbox, type SentStepHook } from './dispatch';
 import { createSentFolderRecorder } from './sent-folder';
 import { createTransportCache, type TransportCache } from './transport-cache';

@@ -1,17 +1,13 @@
 import { spawn } from 'node:child_process';
+import { campaignSendDays, domainPaceCounters, outboxMessages, senderAccounts } from '@server/db/schema';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { createSendingCampaign, createSinkAccount, queueForContacts } from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  createSendingCampaign,
-  createSinkAccount,
-  queueForContacts,
-} from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { campaignSendDays, domainPaceCounters, outboxMessages, senderAccounts } from '../../db/schema';
-import { advanceClock, resetClock } from '../../lib/clock';
 import { REDELIVERY_NOTE, recoverExpiredLeases } from './outbox-recovery';
 
 /*

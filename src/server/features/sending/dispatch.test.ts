@@ -1,17 +1,3 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSendingCampaign,
-  createSinkAccount,
-  dispatchContext,
-  queueForContacts,
-} from '../../../../tests/factories/dispatch';
-import { createUser } from '../../../../tests/factories/users';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { waitForMail } from '../../../../tests/setup/dev-mail';
-import { createTestApp } from '../../../../tests/setup/test-app';
 import {
   campaignContacts,
   campaignSendDays,
@@ -20,8 +6,22 @@ import {
   outboxMessages,
   senderAccounts,
   suppressions,
-} from '../../db/schema';
-import { advanceClock, now, resetClock } from '../../lib/clock';
+} from '@server/db/schema';
+import { advanceClock, now, resetClock } from '@server/lib/clock';
+import {
+  createSendingCampaign,
+  createSinkAccount,
+  dispatchContext,
+  queueForContacts,
+} from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { waitForMail } from '@tests/setup/dev-mail';
+import { createTestApp } from '@tests/setup/test-app';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { simpleParser } from 'mailparser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addSuppression, hashEmail } from '../suppression/suppression.service';
 import { MAX_SEND_ATTEMPTS } from './delivery-outcomes';
 import { claimDueMessages, drainOutbox } from './dispatch';

@@ -1,5 +1,5 @@
+import type { Database } from '@server/db/client';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
 
 /*
  * A campaign's per-recipient-domain pace (at most N messages an hour to gmail.com, say), shared by every

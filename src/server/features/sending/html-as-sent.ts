@@ -1,4 +1,4 @@
-import type { BodyFormat, CampaignKind } from '../../../shared/sending';
+import type { BodyFormat, CampaignKind } from '@shared/sending';
 import { composeOutgoing, type OutgoingAccount } from './compose-outgoing';
 import { type PixelPlacement, prepareQueuedBody } from './message-content';
 

@@ -1,5 +1,5 @@
+import { AppError } from '@server/lib/errors';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors';
 import { asEmailDocument, MAX_BODY_BYTES, prepareMessageContent } from './message-content';
 
 const TOKEN = 'q1W2e3R4t5Y6u7I8o9P0aA';

@@ -1,7 +1,7 @@
+import { AppError } from '@server/lib/errors';
+import { type BodyFormat, type CampaignKind, TRACKING_PATHS } from '@shared/sending';
 import { compile } from 'html-to-text';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { type BodyFormat, type CampaignKind, TRACKING_PATHS } from '../../../shared/sending';
-import { AppError } from '../../lib/errors';
 import { hasSenderPlaceholders } from './sender-placeholders';
 
 /*

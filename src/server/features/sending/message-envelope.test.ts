@@ -1,6 +1,6 @@
+import { AppError } from '@server/lib/errors';
 import { simpleParser } from 'mailparser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../../lib/errors';
 import {
   buildMailOptions,
   cleanHeaderText,

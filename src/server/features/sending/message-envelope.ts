@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { domainToASCII } from 'node:url';
-import { type CampaignKind, TRACKING_PATHS } from '../../../shared/sending';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { type CampaignKind, TRACKING_PATHS } from '@shared/sending';
 import { assertTrackingToken, checkedTrackingBase } from './message-content';
 import type { ComposedMail } from './raw-message';
 

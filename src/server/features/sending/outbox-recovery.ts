@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import { now } from '@server/lib/clock';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { now } from '../../lib/clock';
 import { ABANDONED_NOTE, MAX_SEND_ATTEMPTS, REDELIVERY_NOTE, RETRY_BACKOFF_MS } from './retry-policy';
 
 export { REDELIVERY_NOTE } from './retry-policy';

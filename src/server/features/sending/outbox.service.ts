@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Database } from '@server/db/client';
+import type { campaigns } from '@server/db/schema';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { campaigns } from '../../db/schema';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
 import { getDefaultTrackingDomain } from '../platform-settings/platform-settings.service';
 import { prepareQueuedBody } from './message-content';
 import { resolveTrackingBaseUrl } from './message-envelope';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { now } from '../../lib/clock';
-import { offsetAt } from '../../lib/local-time';
+import { now } from '@server/lib/clock';
+import { offsetAt } from '@server/lib/local-time';
 import { ZONE_LOCATIONS } from './zone-locations';
 
 /*

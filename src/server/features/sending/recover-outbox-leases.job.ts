@@ -1,5 +1,5 @@
+import { defineJob } from '@server/jobs/define-job';
 import { z } from 'zod';
-import { defineJob } from '../../jobs/define-job';
 import { wakeDispatchers } from './outbox.service';
 import { recoverExpiredLeases } from './outbox-recovery';
 

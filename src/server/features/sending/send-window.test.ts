@@ -1,5 +1,5 @@
+import { AppError } from '@server/lib/errors';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/errors';
 import { nextSendTime, spreadSendTimes } from './send-window';
 
 const WEEKDAYS = [1, 2, 3, 4, 5];

@@ -1,7 +1,7 @@
-import { AppError } from '../../lib/errors';
-import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, MINUTE_MS, wallTimeAt } from '../../lib/local-time';
+import { AppError } from '@server/lib/errors';
+import { DAY_MS, dayKey, instantOfWallTime, isoWeekday, MINUTE_MS, wallTimeAt } from '@server/lib/local-time';
 
-export { localDate, startOfLocalDay, startOfNextLocalDay } from '../../lib/local-time';
+export { localDate, startOfLocalDay, startOfNextLocalDay } from '@server/lib/local-time';
 export { resolveRecipientTimeZone } from './recipient-time-zone';
 
 /*

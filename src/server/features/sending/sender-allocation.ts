@@ -1,7 +1,7 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts } from '@server/db/schema';
+import { isIanaTimeZone } from '@shared/time-zone';
 import { sql } from 'drizzle-orm';
-import { isIanaTimeZone } from '../../../shared/time-zone';
-import type { Database } from '../../db/client';
-import { senderAccounts } from '../../db/schema';
 import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-accounts.service';
 import { startOfNextLocalDay } from './send-window';
 

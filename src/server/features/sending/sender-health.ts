@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import type { SystemMailer } from '@server/lib/mailer';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { SystemMailer } from '../../lib/mailer';
 import { setSenderFailing } from '../sender-accounts/sender-status.service';
 
 /** An account is paused when more than this share of its recent sends bounced. */

@@ -1,6 +1,6 @@
+import { senderAccounts } from '@server/db/schema';
+import { now } from '@server/lib/clock';
 import { inArray } from 'drizzle-orm';
-import { senderAccounts } from '../../db/schema';
-import { now } from '../../lib/clock';
 import type { DispatchedMessage } from './delivery-outcomes';
 import { insertEvents } from './delivery-outcomes';
 import type { DispatchContext } from './dispatch';

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { senderAccounts, sentFolderCopies } from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { encryptSecret } from '@server/lib/crypto';
+import { createUser } from '@tests/factories/users';
+import { IMAP_TEST_USER, startImapServer, type TestImapServer } from '@tests/fakes/imap-server';
+import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users';
-import { IMAP_TEST_USER, startImapServer, type TestImapServer } from '../../../../tests/fakes/imap-server';
-import { type SmtpSink, startSmtpSink } from '../../../../tests/fakes/smtp-sink';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { senderAccounts, sentFolderCopies } from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { encryptSecret } from '../../lib/crypto';
 import { SMTP_ERROR_MESSAGES } from '../sender-accounts/sender-accounts.service';
 import {
   APPEND_SENT_FOLDER_JOB,

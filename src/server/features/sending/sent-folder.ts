@@ -1,11 +1,11 @@
+import type { Database } from '@server/db/client';
+import { senderAccounts, sentFolderCopies } from '@server/db/schema/index';
+import type { Queue } from '@server/jobs/queue';
+import { now } from '@server/lib/clock';
+import type { HostLookup, SenderNetwork } from '@server/lib/network-guard';
 import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ImapFlow } from 'imapflow';
-import type { Database } from '../../db/client';
-import { senderAccounts, sentFolderCopies } from '../../db/schema/index';
-import type { Queue } from '../../jobs/queue';
-import { now } from '../../lib/clock';
-import type { HostLookup, SenderNetwork } from '../../lib/network-guard';
 import {
   classifySmtpError,
   openImapClient,

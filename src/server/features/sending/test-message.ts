@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CampaignKind } from '../../../shared/sending';
+import type { CampaignKind } from '@shared/sending';
 import { asEmailDocument, prepareMessageContent } from './message-content';
 import {
   buildMailOptions,

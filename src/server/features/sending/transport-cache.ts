@@ -1,5 +1,5 @@
+import type { Env } from '@server/env';
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import type { Env } from '../../env';
 import { openSmtpTransport } from '../sender-accounts/sender-accounts.service';
 import type { SenderAccountRow } from './sender-allocation';
 import { wantsSentFolderCopy } from './sent-folder';

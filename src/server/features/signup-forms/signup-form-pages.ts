@@ -1,5 +1,5 @@
-import { SIGNUP_MESSAGES } from '../../../shared/signup-forms';
-import { escapeHtml } from '../../lib/html';
+import { escapeHtml } from '@server/lib/html';
+import { SIGNUP_MESSAGES } from '@shared/signup-forms';
 import { publicPage } from '../tracking/tracking.service';
 import type { PendingConsent, PublicForm } from './signup-forms.service';
 

@@ -1,14 +1,10 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { uuidParamsSchema } from '@shared/contacts';
+import { signupFormInputSchema, signupFormResponseSchema, signupFormSchema } from '@shared/signup-forms';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { uuidParamsSchema } from '../../../shared/contacts';
-import {
-  signupFormInputSchema,
-  signupFormResponseSchema,
-  signupFormSchema,
-} from '../../../shared/signup-forms';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
 import { PAGE_HEADERS } from '../tracking/tracking.service';
 import {
   CHECK_INBOX_PAGE,

@@ -1,19 +1,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, count, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import { emailSchema } from '../../../shared/contacts';
+import type { Database } from '@server/db/client';
+import { contactLists, signupConsents, signupForms, users } from '@server/db/schema';
+import { now } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
+import { escapeHtml } from '@server/lib/html';
+import type { SystemMailer } from '@server/lib/mailer';
+import { emailSchema } from '@shared/contacts';
 import {
   SIGNUP_FORM_LIMITS,
   type SignupForm,
   type SignupFormInput,
   signupFormInputSchema,
   subscribeSubmissionSchema,
-} from '../../../shared/signup-forms';
-import type { Database } from '../../db/client';
-import { contactLists, signupConsents, signupForms, users } from '../../db/schema';
-import { now } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import { escapeHtml } from '../../lib/html';
-import type { SystemMailer } from '../../lib/mailer';
+} from '@shared/signup-forms';
+import { and, count, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import { addListContact, getListRow } from '../lists/lists.service';
 import { isErased } from '../suppression/suppression.service';
 

@@ -1,12 +1,12 @@
+import { listContacts, signupConsents } from '@server/db/schema';
+import type { SignupForm } from '@shared/signup-forms';
+import { makeList } from '@tests/factories/imports';
+import { createUser } from '@tests/factories/users';
+import { mailTo, waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeList } from '../../../../tests/factories/imports';
-import { createUser } from '../../../../tests/factories/users';
-import { mailTo, waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { SignupForm } from '../../../shared/signup-forms';
-import { listContacts, signupConsents } from '../../db/schema';
 
 let app: FastifyInstance;
 let ipCounter = 0;

@@ -1,7 +1,7 @@
+import type { Database } from '@server/db/client';
+import { defineJob } from '@server/jobs/define-job';
+import { now } from '@server/lib/clock';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { defineJob } from '../../jobs/define-job';
-import { now } from '../../lib/clock';
 import {
   rollUpMissingTrafficDays,
   rollUpMissingTrafficHours,

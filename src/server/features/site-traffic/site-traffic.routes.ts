@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole } from '@server/lib/http';
 import {
   PAGE_VIEW_BEACON_PATH,
   pageViewBeaconSchema,
   trafficQuerySchema,
   websiteTrafficSchema,
-} from '../../../shared/site-traffic';
-import { errorResponses } from '../../lib/errors';
-import { requireRole } from '../../lib/http';
+} from '@shared/site-traffic';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { getWebsiteTraffic, recordPageView } from './site-traffic.service';
 
 /** A beacon is a path and a referrer: anything much larger is not one. */

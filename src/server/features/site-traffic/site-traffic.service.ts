@@ -1,14 +1,14 @@
-import { lt, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { sitePageViews, siteTrafficSalts } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
 import {
   PAGE_VIEW_RETENTION_DAYS,
   type PageViewBeacon,
   SIGN_UP_PAGE_PATH,
   type TrafficRange,
   type WebsiteTraffic,
-} from '../../../shared/site-traffic';
-import type { Database } from '../../db/client';
-import { sitePageViews, siteTrafficSalts } from '../../db/schema/index';
-import { now } from '../../lib/clock';
+} from '@shared/site-traffic';
+import { lt, sql } from 'drizzle-orm';
 import { lookupGeo } from '../currency/currency.service';
 import {
   dailySalt,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { sitePageViews, siteTrafficSalts } from '@server/db/schema/index';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { PAGE_VIEW_BEACON_PATH, websiteTrafficSchema } from '@shared/site-traffic';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { PAGE_VIEW_BEACON_PATH, websiteTrafficSchema } from '../../../shared/site-traffic';
-import { sitePageViews, siteTrafficSalts } from '../../db/schema/index';
-import { advanceClock, resetClock } from '../../lib/clock';
 import { purgeSiteTraffic } from './purge-site-traffic.job';
 import { rollUpSiteTraffic } from './roll-up-site-traffic.job';
 import { rollUpTrafficDay, rollUpTrafficHour } from './site-traffic.service';

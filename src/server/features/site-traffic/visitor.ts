@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '@server/db/client';
+import { siteTrafficSalts } from '@server/db/schema/index';
 import { lt, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { siteTrafficSalts } from '../../db/schema/index';
 
 /**
  * Crawlers, previews and scripted clients by user agent. No-JS crawlers never run the beacon at all;

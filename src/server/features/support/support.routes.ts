@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { AppError, errorResponses } from '@server/lib/errors';
+import { getSession, requireRole } from '@server/lib/http';
 import {
   CONTACT_MESSAGES,
   contactMessageInputSchema,
@@ -9,9 +8,10 @@ import {
   contactMessageSchema,
   contactMessageSentSchema,
   contactMessageUpdateSchema,
-} from '../../../shared/support';
-import { AppError, errorResponses } from '../../lib/errors';
-import { getSession, requireRole } from '../../lib/http';
+} from '@shared/support';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { listContactMessages, setContactMessageStatus, submitContactMessage } from './support.service';
 
 /** The public contact form, and the super admins' inbox of its messages. */

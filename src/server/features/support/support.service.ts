@@ -1,18 +1,18 @@
-import { count, desc, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import { escapeHtml } from '../../../shared/newsletter-render';
+import type { Database } from '@server/db/client';
+import { contactMessages } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { notFound } from '@server/lib/errors';
+import type { SystemMailer } from '@server/lib/mailer';
+import { escapeHtml } from '@shared/newsletter-render';
 import {
   CONTACT_TOPIC_LABELS,
   type ContactMessage,
   type ContactMessageInput,
   type ContactMessageList,
   type ContactTopic,
-} from '../../../shared/support';
-import type { Database } from '../../db/client';
-import { contactMessages } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
-import type { SystemMailer } from '../../lib/mailer';
+} from '@shared/support';
+import { count, desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 
 type Row = typeof contactMessages.$inferSelect;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { auditLog, contactMessages } from '@server/db/schema/index';
+import { CONTACT_MESSAGES, type ContactMessage, type ContactMessageList } from '@shared/support';
+import { createUser } from '@tests/factories/users';
+import { waitForMail } from '@tests/setup/dev-mail';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../../tests/factories/users';
-import { waitForMail } from '../../../../tests/setup/dev-mail';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { CONTACT_MESSAGES, type ContactMessage, type ContactMessageList } from '../../../shared/support';
-import { auditLog, contactMessages } from '../../db/schema/index';
 
 describe('contact form', () => {
   let app: FastifyInstance;

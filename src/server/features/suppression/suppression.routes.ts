@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { messageSchema } from '../../../shared/auth';
-import { uuidParamsSchema } from '../../../shared/contacts';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole, requireSession } from '@server/lib/http';
+import { messageSchema } from '@shared/auth';
+import { uuidParamsSchema } from '@shared/contacts';
 import {
   addSuppressionsResultSchema,
   addSuppressionsSchema,
@@ -9,9 +9,9 @@ import {
   checkSuppressionsSchema,
   suppressionListQuerySchema,
   suppressionPageSchema,
-} from '../../../shared/suppression';
-import { errorResponses } from '../../lib/errors';
-import { requireRole, requireSession } from '../../lib/http';
+} from '@shared/suppression';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import {
   addSuppressions,

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { suppressions, suppressionTombstones } from '@server/db/schema/index';
+import { decodeCursor, encodeCursor } from '@server/lib/cursor';
+import { AppError, notFound } from '@server/lib/errors';
 import {
   CONTACT_MESSAGES,
   emailDedupeKey,
   maskEmail,
   REMOVABLE_SUPPRESSION_REASONS,
   type SuppressionReason,
-} from '../../../shared/contacts';
-import type { Suppression } from '../../../shared/suppression';
-import type { Database } from '../../db/client';
-import { suppressions, suppressionTombstones } from '../../db/schema/index';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/contacts';
+import type { Suppression } from '@shared/suppression';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 
 /*
  * Addresses never to be mailed. A row is either the user's own (user_id) or platform-wide (user_id null,

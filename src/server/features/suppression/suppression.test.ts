@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Suppression } from '@shared/suppression';
+import { auditEntriesOf } from '@tests/factories/audit';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntriesOf } from '../../../../tests/factories/audit';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import type { Suppression } from '../../../shared/suppression';
 import {
   addSuppression,
   addSuppressions,

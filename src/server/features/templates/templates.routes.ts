@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorResponses } from '@server/lib/errors';
+import { requireRole, requireSession } from '@server/lib/http';
 import {
   adminTemplateInputSchema,
   adminTemplateUpdateSchema,
@@ -11,9 +10,10 @@ import {
   templateListSchema,
   templateSchema,
   templateUpdateSchema,
-} from '../../../shared/templates';
-import { errorResponses } from '../../lib/errors';
-import { requireRole, requireSession } from '../../lib/http';
+} from '@shared/templates';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AuditActor } from '../admin/audit.service';
 import {
   createLibraryTemplate,

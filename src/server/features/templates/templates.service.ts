@@ -1,7 +1,9 @@
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import sanitizeHtml from 'sanitize-html';
-import { renderNewsletterHtml } from '../../../shared/newsletter-render';
-import { newsletterBlocksSchema } from '../../../shared/newsletters';
+import type { Database } from '@server/db/client';
+import { emailTemplates } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { AppError, notFound } from '@server/lib/errors';
+import { renderNewsletterHtml } from '@shared/newsletter-render';
+import { newsletterBlocksSchema } from '@shared/newsletters';
 import {
   extractMergeTags,
   MAX_USER_TEMPLATES,
@@ -10,11 +12,9 @@ import {
   type TemplateCategory,
   type TemplateKind,
   type TemplateScope,
-} from '../../../shared/templates';
-import type { Database } from '../../db/client';
-import { emailTemplates } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
+} from '@shared/templates';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import sanitizeHtml from 'sanitize-html';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { escapeLike } from '../directory/directory.service';
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { auditLog, emailTemplates } from '@server/db/schema/index';
+import { LIBRARY_TEMPLATES, type SeedTemplate, seedLibraryTemplates } from '@server/seed/templates/index';
+import { newsletterBlocksSchema } from '@shared/newsletters';
+import { TEMPLATE_CATEGORIES, type Template } from '@shared/templates';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { newsletterBlocksSchema } from '../../../shared/newsletters';
-import { TEMPLATE_CATEGORIES, type Template } from '../../../shared/templates';
-import { auditLog, emailTemplates } from '../../db/schema/index';
-import { LIBRARY_TEMPLATES, type SeedTemplate, seedLibraryTemplates } from '../../seed/templates/index';
 
 describe('template library content', () => {
   it('ships 100+ distinct templates covering every category', () => {

@@ -10,7 +10,7 @@
  *   younger one cannot be next to go, and the hottest lookups of the app skip two Map operations.
  */
 
-import { type CacheView, createCacheCounters } from '../../lib/cache-registry';
+import { type CacheView, createCacheCounters } from '@server/lib/cache-registry';
 
 interface Slot<T> {
   value: T | null;

@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import type { Database } from '../../db/client';
 import { copyTrackingHits, insertTrackingHits, type TrackingHit } from './tracking-hits';
 
 /*

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { emailEvents } from '@server/db/schema/index';
+import { TRACKING_PATHS } from '@shared/sending';
+import { createCampaignWithMessage, newTestToken } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaignWithMessage, newTestToken } from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { TRACKING_PATHS } from '../../../shared/sending';
-import { emailEvents } from '../../db/schema/index';
 import { PIXEL_GIF } from './tracking-pages';
 
 /*

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastPath } from '../../lib/http-server';
+import type { FastPath } from '@server/lib/http-server';
 import type { TrackingAnswer, TrackingResponder } from './tracking-responder';
 
 /*

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Database } from '@server/db/client';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Database } from '../../db/client';
 
 /** One open or click waiting in the buffer. The owner, campaign, step, contact and account come from
  * the outbox row at insert time. */

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Database } from '@server/db/client';
+import { emailEvents, outboxMessages } from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { emailEvents, outboxMessages } from '../../db/schema/index';
-import { now } from '../../lib/clock';
 import { detectMachine, type TrackingHitKind } from './bot-detection';
 import { createTokenCache, type TokenCache } from './token-cache';
 import type { TrackingBuffer } from './tracking-buffer';

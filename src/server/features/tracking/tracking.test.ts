@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { buildApp } from '@server/app';
+import { openDatabase } from '@server/db/client';
+import { emailEvents } from '@server/db/schema/index';
+import { parseEnv } from '@server/env';
+import { ephemeralSecrets } from '@server/lib/secrets';
+import { TRACKING_PATHS } from '@shared/sending';
+import { createCampaignWithMessage, newTestToken } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { createTestApp, pgliteSnapshot } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createCampaignWithMessage, newTestToken } from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp, pgliteSnapshot } from '../../../../tests/setup/test-app';
-import { TRACKING_PATHS } from '../../../shared/sending';
-import { buildApp } from '../../app';
-import { openDatabase } from '../../db/client';
-import { emailEvents } from '../../db/schema/index';
-import { parseEnv } from '../../env';
-import { ephemeralSecrets } from '../../lib/secrets';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';

@@ -1,9 +1,15 @@
+import type { Database } from '@server/db/client';
+import {
+  campaignContacts,
+  emailEvents,
+  outboxMessages,
+  senderAccounts,
+  users,
+} from '@server/db/schema/index';
+import { now } from '@server/lib/clock';
+import { isRetryableTransactionError } from '@server/lib/db-errors';
+import { maskEmail } from '@shared/contacts';
 import { and, eq, ne } from 'drizzle-orm';
-import { maskEmail } from '../../../shared/contacts';
-import type { Database } from '../../db/client';
-import { campaignContacts, emailEvents, outboxMessages, senderAccounts, users } from '../../db/schema/index';
-import { now } from '../../lib/clock';
-import { isRetryableTransactionError } from '../../lib/db-errors';
 import { addSuppression } from '../suppression/suppression.service';
 import { USER_AGENT_MAX_LENGTH } from './tracking-hits';
 

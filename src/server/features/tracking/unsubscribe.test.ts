@@ -1,15 +1,11 @@
+import { campaignContacts, emailEvents, outboxMessages, suppressions } from '@server/db/schema/index';
+import { TRACKING_PATHS } from '@shared/sending';
+import { addOutboxMessage, createCampaignWithMessage, newTestToken } from '@tests/factories/sending';
+import { createUser } from '@tests/factories/users';
+import { createTestApp } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addOutboxMessage,
-  createCampaignWithMessage,
-  newTestToken,
-} from '../../../../tests/factories/sending';
-import { createUser } from '../../../../tests/factories/users';
-import { createTestApp } from '../../../../tests/setup/test-app';
-import { TRACKING_PATHS } from '../../../shared/sending';
-import { campaignContacts, emailEvents, outboxMessages, suppressions } from '../../db/schema/index';
 import { hashEmail, isSuppressed } from '../suppression/suppression.service';
 
 const ONE_CLICK = {

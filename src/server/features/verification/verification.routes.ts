@@ -1,9 +1,9 @@
+import { errorResponses } from '@server/lib/errors';
+import { requireSession } from '@server/lib/http';
+import { listVerificationSchema } from '@shared/verification';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listVerificationSchema } from '../../../shared/verification';
-import { errorResponses } from '../../lib/errors';
-import { requireSession } from '../../lib/http';
 import { getListVerification, startListVerification } from './verification.service';
 
 /** "Verify list": start a run and follow it (the list's owner only; another user's list is a 404). */

@@ -1,17 +1,17 @@
-import { and, desc, eq, gt, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Database } from '@server/db/client';
+import { emailVerifications, listContacts, listVerifications, users } from '@server/db/schema';
+import type { Env } from '@server/env';
+import type { Queue } from '@server/jobs/queue';
+import { now, startOfNextUtcMonth, startOfUtcMonth } from '@server/lib/clock';
+import { AppError } from '@server/lib/errors';
 import {
   EMAIL_VERIFICATION_REASONS,
   type EmailVerificationReason,
   type ListVerification,
   VERIFICATION_MAX_AGE_DAYS,
   type VerificationAllowance,
-} from '../../../shared/verification';
-import type { Database } from '../../db/client';
-import { emailVerifications, listContacts, listVerifications, users } from '../../db/schema';
-import type { Env } from '../../env';
-import type { Queue } from '../../jobs/queue';
-import { now, startOfNextUtcMonth, startOfUtcMonth } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
+} from '@shared/verification';
+import { and, desc, eq, gt, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { getListById } from '../lists/lists.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import {

@@ -1,13 +1,13 @@
+import { directoryContacts, emailVerifications, listContacts } from '@server/db/schema';
+import { advanceClock, resetClock } from '@server/lib/clock';
+import { EMAIL_VERIFICATION_REASONS, type ListVerification } from '@shared/verification';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
+import { createUser, type TestUser } from '@tests/factories/users';
+import { type MailExchanger, startMailExchanger } from '@tests/fakes/mail-exchanger';
+import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertDirectoryContacts, uniqueTag } from '../../../../tests/factories/directory';
-import { createUser, type TestUser } from '../../../../tests/factories/users';
-import { type MailExchanger, startMailExchanger } from '../../../../tests/fakes/mail-exchanger';
-import { as, createTestApp } from '../../../../tests/setup/test-app';
-import { EMAIL_VERIFICATION_REASONS, type ListVerification } from '../../../shared/verification';
-import { directoryContacts, emailVerifications, listContacts } from '../../db/schema';
-import { advanceClock, resetClock } from '../../lib/clock';
 import { createList } from '../lists/lists.service';
 import { runListVerification, verifyAndRecord } from './verification.service';
 import {

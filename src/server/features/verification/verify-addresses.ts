@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { domainToASCII } from 'node:url';
+import { isRoleAddress } from '@shared/contacts';
+import type { EmailVerificationReason, EmailVerificationStatus } from '@shared/verification';
 import isEmail from 'validator/lib/isEmail.js';
-import { isRoleAddress } from '../../../shared/contacts';
-import type { EmailVerificationReason, EmailVerificationStatus } from '../../../shared/verification';
 import { isDisposableDomain } from '../imports/imports.service';
 import { probeRecipients, type SmtpReply } from './smtp-probe';
 

@@ -1,8 +1,8 @@
+import type { Database } from '@server/db/client';
+import { directoryContacts, emailVerifications } from '@server/db/schema';
+import { now } from '@server/lib/clock';
+import { EMAIL_VERIFICATION_REASONS } from '@shared/verification';
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { EMAIL_VERIFICATION_REASONS } from '../../../shared/verification';
-import type { Database } from '../../db/client';
-import { directoryContacts, emailVerifications } from '../../db/schema';
-import { now } from '../../lib/clock';
 import { verifyAndRecord } from './verification.service';
 import { normaliseForVerification, type VerifierOptions } from './verify-addresses';
 

@@ -1,6 +1,6 @@
+import type { Database } from '@server/db/client';
+import { emailTemplates } from '@server/db/schema/index';
 import { and, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { emailTemplates } from '../../db/schema/index';
 import { COLD_INTRODUCTION_TEMPLATES } from './cold-introduction';
 import { EVENT_INVITATION_TEMPLATES, RE_ENGAGEMENT_TEMPLATES } from './events-reengagement';
 import { FOLLOW_UP_TEMPLATES } from './follow-up';

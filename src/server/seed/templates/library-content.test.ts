@@ -1,5 +1,5 @@
+import { findCopyPlaceholders } from '@server/features/personalization/personalization.service';
 import { describe, expect, it } from 'vitest';
-import { findCopyPlaceholders } from '../../features/personalization/personalization.service';
 import { LIBRARY_TEMPLATES, RETIRED_TEMPLATE_SLUGS } from './index';
 
 /*

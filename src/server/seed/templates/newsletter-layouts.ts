@@ -1,6 +1,6 @@
-import { renderNewsletterHtml } from '../../../shared/newsletter-render';
-import { type NewsletterBlock, newsletterBlocksSchema } from '../../../shared/newsletters';
-import { editMarker } from '../../../shared/placeholders';
+import { renderNewsletterHtml } from '@shared/newsletter-render';
+import { type NewsletterBlock, newsletterBlocksSchema } from '@shared/newsletters';
+import { editMarker } from '@shared/placeholders';
 import type { SeedTemplate } from './template-helpers';
 
 /*

@@ -1,4 +1,4 @@
-import type { TemplateCategory, TemplateKind } from '../../../shared/templates';
+import type { TemplateCategory, TemplateKind } from '@shared/templates';
 
 /** One library template as it ships in code; `slug` is its stable identity across releases. */
 export interface SeedTemplate {
