@@ -1,8 +1,8 @@
 import { PLAN_IDS, PLAN_NAMES, type PlanId } from '@shared/plans';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
-import { Loader2, Search, X } from 'lucide-react';
+import { X } from 'lucide-react';
+import { SearchInput } from '@/components/search-input';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 
 export type StatusFilter = 'active' | 'suspended';
@@ -33,28 +33,16 @@ export function UsersFilters({
   const active = Boolean(search || filters.role || filters.plan || filters.status);
   return (
     <search className="flex flex-col gap-3 lg:flex-row lg:items-center" aria-label="Filter users">
-      <div className="relative flex-1 lg:max-w-sm">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-          aria-hidden="true"
-        />
-        <Input
-          type="search"
-          value={search}
-          onChange={(event) => onSearchChange(event.target.value)}
-          placeholder="Search by name or email"
-          aria-label="Search users by name or email"
-          className="pl-9"
-          maxLength={200}
-          data-testid="users-search"
-        />
-        {searching && (
-          <Loader2
-            className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-            aria-hidden="true"
-          />
-        )}
-      </div>
+      <SearchInput
+        className="flex-1 lg:max-w-sm"
+        value={search}
+        onChange={onSearchChange}
+        placeholder="Search by name or email"
+        aria-label="Search users by name or email"
+        maxLength={200}
+        busy={searching}
+        data-testid="users-search"
+      />
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3 lg:flex">
         <Select
           value={filters.role ?? ALL}

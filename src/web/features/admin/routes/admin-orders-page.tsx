@@ -1,10 +1,11 @@
 import { type AdminOrder, ORDER_STATUSES, type OrderStatus } from '@shared/payments';
 import { PLAN_IDS, PLAN_NAMES, type PlanId } from '@shared/plans';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Download, Loader2, Receipt, Search, Undo2, X } from 'lucide-react';
+import { Download, Receipt, Undo2, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -90,30 +91,17 @@ export default function AdminOrdersPage() {
         </CardHeader>
         <CardContent className="space-y-4">
           <search className="flex flex-col gap-3 xl:flex-row xl:items-end" aria-label="Filter orders">
-            <div className="relative flex-1 xl:max-w-xs">
-              <Label htmlFor="orders-search" className="sr-only">
-                Search orders
-              </Label>
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                id="orders-search"
-                type="search"
-                value={list.searchInput}
-                onChange={(event) => list.setSearchInput(event.target.value)}
-                placeholder="Reference, email or name"
-                className="pl-9"
-                data-testid="orders-search"
-              />
-              {(list.searching || (ordersQuery.isFetching && ordersQuery.isPlaceholderData)) && (
-                <Loader2
-                  className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-                  aria-label="Searching"
-                />
-              )}
-            </div>
+            <SearchInput
+              className="flex-1 xl:max-w-xs"
+              id="orders-search"
+              label="Search orders"
+              value={list.searchInput}
+              onChange={list.setSearchInput}
+              placeholder="Reference, email or name"
+              busy={list.searching || (ordersQuery.isFetching && ordersQuery.isPlaceholderData)}
+              busyLabel="Searching"
+              data-testid="orders-search"
+            />
             <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
               <Select
                 value={state.filters.status ?? ALL}

@@ -1,26 +1,15 @@
 import { ADMIN_SUBSCRIPTION_STATES, type AdminSubscription, PAID_PLAN_IDS } from '@shared/payments';
 import { PLAN_NAMES } from '@shared/plans';
 import type { ColumnDef } from '@tanstack/react-table';
-import {
-  CalendarPlus,
-  CreditCard,
-  Loader2,
-  Search,
-  Tags,
-  TrendingDown,
-  Users,
-  Wallet,
-  X,
-} from 'lucide-react';
+import { CalendarPlus, CreditCard, Tags, TrendingDown, Users, Wallet, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUrlListState } from '@/hooks/use-url-list-state';
@@ -132,30 +121,17 @@ function SubscriptionsPanel() {
             className="flex flex-col gap-3 lg:flex-row lg:items-center"
             aria-label="Filter subscriptions"
           >
-            <div className="relative flex-1 lg:max-w-sm">
-              <Label htmlFor="subscriptions-search" className="sr-only">
-                Search subscriptions
-              </Label>
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                id="subscriptions-search"
-                type="search"
-                value={list.searchInput}
-                onChange={(event) => list.setSearchInput(event.target.value)}
-                placeholder="Email or name"
-                className="pl-9"
-                data-testid="subscriptions-search"
-              />
-              {(list.searching || (query.isFetching && query.isPlaceholderData)) && (
-                <Loader2
-                  className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-                  aria-label="Searching"
-                />
-              )}
-            </div>
+            <SearchInput
+              className="flex-1 lg:max-w-sm"
+              id="subscriptions-search"
+              label="Search subscriptions"
+              value={list.searchInput}
+              onChange={list.setSearchInput}
+              placeholder="Email or name"
+              busy={list.searching || (query.isFetching && query.isPlaceholderData)}
+              busyLabel="Searching"
+              data-testid="subscriptions-search"
+            />
             <div className="grid grid-cols-2 gap-3 sm:flex">
               <Select
                 value={state.filters.status ?? ALL}

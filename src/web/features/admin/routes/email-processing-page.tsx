@@ -1,13 +1,13 @@
 import type { EventRates, SenderMonitorRow } from '@shared/admin-monitors';
 import type { SenderStatus } from '@shared/sending';
-import { Pause, Play, Search, ServerOff } from 'lucide-react';
+import { Pause, Play, ServerOff } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -290,22 +290,15 @@ export default function EmailProcessingPage() {
       </header>
 
       <search className="flex flex-col gap-3 sm:flex-row sm:items-center" aria-label="Filter sender accounts">
-        <div className="relative flex-1 sm:max-w-sm">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search by account or owner email"
-            aria-label="Search sender accounts by email"
-            className="pl-9"
-            maxLength={200}
-            data-testid="sender-search"
-          />
-        </div>
+        <SearchInput
+          className="flex-1 sm:max-w-sm"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search by account or owner email"
+          aria-label="Search sender accounts by email"
+          maxLength={200}
+          data-testid="sender-search"
+        />
         <Select
           value={status ?? ALL}
           onValueChange={(value) => setStatus(value === ALL ? undefined : (value as SenderStatus))}

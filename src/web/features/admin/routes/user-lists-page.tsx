@@ -1,9 +1,10 @@
 import { LIST_FLAG_LIMITS, type UserListRow } from '@shared/admin-data';
-import { AlertTriangle, ListX, Lock, Search, Unlock } from 'lucide-react';
+import { AlertTriangle, ListX, Lock, Unlock } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -14,7 +15,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -234,22 +234,15 @@ export default function UserListsPage() {
       </header>
 
       <search className="flex flex-col gap-3 sm:flex-row sm:items-center" aria-label="Filter lists">
-        <div className="relative flex-1 sm:max-w-sm">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search by list name or owner email"
-            aria-label="Search lists"
-            className="pl-9"
-            maxLength={200}
-            data-testid="user-lists-search"
-          />
-        </div>
+        <SearchInput
+          className="flex-1 sm:max-w-sm"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search by list name or owner email"
+          aria-label="Search lists"
+          maxLength={200}
+          data-testid="user-lists-search"
+        />
         <Select
           value={frozen ?? ALL}
           onValueChange={(value) => setFrozen(value === ALL ? undefined : (value as 'true' | 'false'))}
