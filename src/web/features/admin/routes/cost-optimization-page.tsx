@@ -22,6 +22,40 @@ function revenuePerThousand(user: UserCost): number | null {
   return (user.revenueKobo / user.outboxMessages) * 1000;
 }
 
+/** A right-aligned column over one numeric field, sorted by it and shown by `format`. */
+function numberColumn<Row>(
+  key: string,
+  label: string,
+  value: (row: Row) => number,
+  format: (value: number) => string = formatNumber,
+  title?: string,
+): SortableColumn<Row> {
+  return { key, label, numeric: true, title, sortValue: value, cell: (row) => format(value(row)) };
+}
+
+/** The account's address, cut short in narrow cells with the whole of it on hover. */
+function emailColumn<Row extends { email: string }>(): SortableColumn<Row> {
+  return {
+    key: 'email',
+    label: 'User',
+    sortValue: (u) => u.email,
+    cell: (u) => (
+      <span className="block max-w-56 truncate" title={u.email}>
+        {u.email}
+      </span>
+    ),
+  };
+}
+
+function planColumn<Row extends { plan: string }>(): SortableColumn<Row> {
+  return {
+    key: 'plan',
+    label: 'Plan',
+    sortValue: (u) => u.plan,
+    cell: (u) => <Badge variant="outline">{u.plan}</Badge>,
+  };
+}
+
 const tableColumns: SortableColumn<TableStorage>[] = [
   {
     key: 'table',
@@ -42,20 +76,8 @@ const tableColumns: SortableColumn<TableStorage>[] = [
     sortValue: (t) => t.rowEstimate,
     cell: (t) => (t.rowEstimate === null ? '—' : formatNumber(t.rowEstimate)),
   },
-  {
-    key: 'heap',
-    label: 'Data',
-    numeric: true,
-    sortValue: (t) => t.tableBytes,
-    cell: (t) => formatBytes(t.tableBytes),
-  },
-  {
-    key: 'idx',
-    label: 'Indexes',
-    numeric: true,
-    sortValue: (t) => t.indexBytes,
-    cell: (t) => formatBytes(t.indexBytes),
-  },
+  numberColumn('heap', 'Data', (t) => t.tableBytes, formatBytes),
+  numberColumn('idx', 'Indexes', (t) => t.indexBytes, formatBytes),
   {
     key: 'total',
     label: 'Total',
@@ -66,73 +88,27 @@ const tableColumns: SortableColumn<TableStorage>[] = [
 ];
 
 const userColumns: SortableColumn<UserCost>[] = [
-  {
-    key: 'email',
-    label: 'User',
-    sortValue: (u) => u.email,
-    cell: (u) => (
-      <span className="block max-w-56 truncate" title={u.email}>
-        {u.email}
-      </span>
-    ),
-  },
-  {
-    key: 'plan',
-    label: 'Plan',
-    sortValue: (u) => u.plan,
-    cell: (u) => <Badge variant="outline">{u.plan}</Badge>,
-  },
-  {
-    key: 'lists',
-    label: 'Lists',
-    numeric: true,
-    sortValue: (u) => u.lists,
-    cell: (u) => formatNumber(u.lists),
-  },
-  {
-    key: 'contacts',
-    label: 'Contacts',
-    numeric: true,
-    sortValue: (u) => u.contacts,
-    cell: (u) => formatNumber(u.contacts),
-  },
-  {
-    key: 'outbox',
-    label: 'Messages',
-    numeric: true,
-    title: 'Rows in the outbox, every state',
-    sortValue: (u) => u.outboxMessages,
-    cell: (u) => formatNumber(u.outboxMessages),
-  },
-  {
-    key: 'sent30',
-    label: 'Sent 30 d',
-    numeric: true,
-    sortValue: (u) => u.sent30d,
-    cell: (u) => formatNumber(u.sent30d),
-  },
-  {
-    key: 'events',
-    label: 'Events',
-    numeric: true,
-    sortValue: (u) => u.events,
-    cell: (u) => formatNumber(u.events),
-  },
-  {
-    key: 'bytes',
-    label: 'Storage (est.)',
-    numeric: true,
-    title: 'Their rows × the average row size of each table',
-    sortValue: (u) => u.estimatedBytes,
-    cell: (u) => formatBytes(u.estimatedBytes),
-  },
-  {
-    key: 'revenue',
-    label: 'Revenue',
-    numeric: true,
-    sortValue: (u) => u.revenueKobo,
-    cell: (u) => formatNaira(u.revenueKobo),
-  },
+  emailColumn(),
+  planColumn(),
+  numberColumn('lists', 'Lists', (u) => u.lists),
+  numberColumn('contacts', 'Contacts', (u) => u.contacts),
+  numberColumn(
+    'outbox',
+    'Messages',
+    (u) => u.outboxMessages,
+    formatNumber,
+    'Rows in the outbox, every state',
+  ),
+  numberColumn('sent30', 'Sent 30 d', (u) => u.sent30d),
+  numberColumn('events', 'Events', (u) => u.events),
+  numberColumn(
+    'bytes',
+    'Storage (est.)',
+    (u) => u.estimatedBytes,
+    formatBytes,
+    'Their rows × the average row size of each table',
+  ),
+  numberColumn('revenue', 'Revenue', (u) => u.revenueKobo, formatNaira),
   {
     key: 'per1k',
     label: '₦ / 1k messages',
@@ -147,22 +123,8 @@ const userColumns: SortableColumn<UserCost>[] = [
 ];
 
 const idleColumns: SortableColumn<IdlePaidAccount>[] = [
-  {
-    key: 'email',
-    label: 'User',
-    sortValue: (u) => u.email,
-    cell: (u) => (
-      <span className="block max-w-56 truncate" title={u.email}>
-        {u.email}
-      </span>
-    ),
-  },
-  {
-    key: 'plan',
-    label: 'Plan',
-    sortValue: (u) => u.plan,
-    cell: (u) => <Badge variant="outline">{u.plan}</Badge>,
-  },
+  emailColumn(),
+  planColumn(),
   {
     key: 'last',
     label: 'Last sent',
@@ -175,13 +137,7 @@ const idleColumns: SortableColumn<IdlePaidAccount>[] = [
     sortValue: (u) => u.periodEnd,
     cell: (u) => formatDate(u.periodEnd),
   },
-  {
-    key: 'revenue',
-    label: 'Paid so far',
-    numeric: true,
-    sortValue: (u) => u.revenueKobo,
-    cell: (u) => formatNaira(u.revenueKobo),
-  },
+  numberColumn('revenue', 'Paid so far', (u) => u.revenueKobo, formatNaira),
 ];
 
 const staleColumns: SortableColumn<StaleData>[] = [
