@@ -3,7 +3,7 @@ import type { SenderStatus } from '@shared/sending';
 import { Pause, Play, ServerOff } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
 import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
@@ -16,6 +16,7 @@ import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import { useSenderAction, useSenderMonitor } from '../api/email-processing';
 import { MONITOR_REFRESH_MS } from '../api/email-queue';
+import { CardField, SkeletonRows } from '../components/card-parts';
 import { MonitorFreshness } from '../components/monitor-freshness';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
@@ -164,38 +165,21 @@ function AccountCard({
         <StatusCell row={row} />
       </div>
       <dl className="grid grid-cols-2 gap-3 text-sm">
-        <div>
-          <dt className="text-xs text-muted-foreground">Today / cap</dt>
-          <dd>
-            <CapCell row={row} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">
-            Errors 24 h · deferred {formatNumber(row.deferred)}
-          </dt>
-          <dd>
-            <ErrorsCell row={row} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">Last 24 h</dt>
-          <dd>
-            <Rates rates={row.last24h} testId="rates-24h" />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">Last 7 days</dt>
-          <dd>
-            <Rates rates={row.last7d} testId="rates-7d" />
-          </dd>
-        </div>
-        <div className="col-span-2">
-          <dt className="text-xs text-muted-foreground">Last IMAP poll</dt>
-          <dd>
-            <ImapCell row={row} />
-          </dd>
-        </div>
+        <CardField label="Today / cap">
+          <CapCell row={row} />
+        </CardField>
+        <CardField label={<>Errors 24 h · deferred {formatNumber(row.deferred)}</>}>
+          <ErrorsCell row={row} />
+        </CardField>
+        <CardField label="Last 24 h">
+          <Rates rates={row.last24h} testId="rates-24h" />
+        </CardField>
+        <CardField label="Last 7 days">
+          <Rates rates={row.last7d} testId="rates-7d" />
+        </CardField>
+        <CardField label="Last IMAP poll" className="col-span-2">
+          <ImapCell row={row} />
+        </CardField>
       </dl>
     </li>
   );
@@ -363,24 +347,17 @@ export default function EmailProcessingPage() {
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {accounts
-                    ? accounts.map((row) => (
-                        <AccountRow
-                          key={row.id}
-                          row={row}
-                          onAction={(r, a) => setPending({ row: r, action: a })}
-                        />
-                      ))
-                    : Array.from({ length: 4 }, (_, index) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-                        <TableRow key={index}>
-                          {[0, 1, 2, 3, 4, 5, 6, 7, 8].map((cell) => (
-                            <TableCell key={cell}>
-                              <Skeleton className="h-4 w-full max-w-24" />
-                            </TableCell>
-                          ))}
-                        </TableRow>
-                      ))}
+                  {accounts ? (
+                    accounts.map((row) => (
+                      <AccountRow
+                        key={row.id}
+                        row={row}
+                        onAction={(r, a) => setPending({ row: r, action: a })}
+                      />
+                    ))
+                  ) : (
+                    <SkeletonRows rows={4} cells={9} />
+                  )}
                 </TableBody>
               </Table>
             </div>
@@ -399,14 +376,12 @@ export default function EmailProcessingPage() {
         )
       )}
 
-      {list.data && (pager.hasPrevious || list.data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + list.data.accounts.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(list.data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(list.data?.nextCursor)}
+      {list.data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={list.data.accounts.length}
+          nextCursor={list.data.nextCursor}
           busy={list.isFetching}
           noun="accounts"
         />

@@ -2,7 +2,7 @@ import { LIST_FLAG_LIMITS, type UserListRow } from '@shared/admin-data';
 import { AlertTriangle, ListX, Lock, Unlock } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
 import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
@@ -26,6 +26,7 @@ import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { formatDate, formatNumber } from '@/lib/format';
 import { DATA_REFRESH_MS, PAGE_SIZE, useListFreeze, useUserLists } from '../api/admin-data';
+import { CardField, SkeletonRows } from '../components/card-parts';
 import { MonitorFreshness } from '../components/monitor-freshness';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
@@ -289,48 +290,42 @@ export default function UserListsPage() {
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {lists
-                    ? lists.map((row) => (
-                        <TableRow key={row.id} data-testid="user-list-row">
-                          <TableCell className="max-w-56">
-                            <div className="truncate font-medium" title={row.name}>
-                              {row.name}
-                            </div>
-                            <div className="truncate text-xs text-muted-foreground" title={row.ownerEmail}>
-                              {row.ownerEmail} · {formatDate(row.createdAt)}
-                            </div>
-                          </TableCell>
-                          <TableCell className="text-right tabular-nums">{formatNumber(row.size)}</TableCell>
-                          <TableCell>
-                            <Rates row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <Sample row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <Imports row={row} />
-                          </TableCell>
-                          <TableCell className="max-w-64 whitespace-normal">
-                            <Flag row={row} />
-                          </TableCell>
-                          <TableCell className="text-right">
-                            <Action
-                              row={row}
-                              onFreeze={() => setFreezing(row)}
-                              onUnfreeze={() => unfreeze.ask(row)}
-                            />
-                          </TableCell>
-                        </TableRow>
-                      ))
-                    : [0, 1, 2, 3].map((index) => (
-                        <TableRow key={index}>
-                          {[0, 1, 2, 3, 4, 5, 6].map((cell) => (
-                            <TableCell key={cell}>
-                              <Skeleton className="h-4 w-full max-w-24" />
-                            </TableCell>
-                          ))}
-                        </TableRow>
-                      ))}
+                  {lists ? (
+                    lists.map((row) => (
+                      <TableRow key={row.id} data-testid="user-list-row">
+                        <TableCell className="max-w-56">
+                          <div className="truncate font-medium" title={row.name}>
+                            {row.name}
+                          </div>
+                          <div className="truncate text-xs text-muted-foreground" title={row.ownerEmail}>
+                            {row.ownerEmail} · {formatDate(row.createdAt)}
+                          </div>
+                        </TableCell>
+                        <TableCell className="text-right tabular-nums">{formatNumber(row.size)}</TableCell>
+                        <TableCell>
+                          <Rates row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <Sample row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <Imports row={row} />
+                        </TableCell>
+                        <TableCell className="max-w-64 whitespace-normal">
+                          <Flag row={row} />
+                        </TableCell>
+                        <TableCell className="text-right">
+                          <Action
+                            row={row}
+                            onFreeze={() => setFreezing(row)}
+                            onUnfreeze={() => unfreeze.ask(row)}
+                          />
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  ) : (
+                    <SkeletonRows rows={4} cells={7} />
+                  )}
                 </TableBody>
               </Table>
             </div>
@@ -356,24 +351,15 @@ export default function UserListsPage() {
                         />
                       </div>
                       <dl className="grid grid-cols-2 gap-3">
-                        <div>
-                          <dt className="text-xs text-muted-foreground">Bounces · complaints</dt>
-                          <dd>
-                            <Rates row={row} />
-                          </dd>
-                        </div>
-                        <div>
-                          <dt className="text-xs text-muted-foreground">Members (sample)</dt>
-                          <dd>
-                            <Sample row={row} />
-                          </dd>
-                        </div>
-                        <div className="col-span-2">
-                          <dt className="text-xs text-muted-foreground">Imports</dt>
-                          <dd>
-                            <Imports row={row} />
-                          </dd>
-                        </div>
+                        <CardField label="Bounces · complaints">
+                          <Rates row={row} />
+                        </CardField>
+                        <CardField label="Members (sample)">
+                          <Sample row={row} />
+                        </CardField>
+                        <CardField label="Imports" className="col-span-2">
+                          <Imports row={row} />
+                        </CardField>
                       </dl>
                       <Flag row={row} />
                     </li>
@@ -384,14 +370,12 @@ export default function UserListsPage() {
         )
       )}
 
-      {page.data && (pager.hasPrevious || page.data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + page.data.lists.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(page.data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(page.data?.nextCursor)}
+      {page.data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={page.data.lists.length}
+          nextCursor={page.data.nextCursor}
           busy={page.isFetching}
           noun="lists"
         />
