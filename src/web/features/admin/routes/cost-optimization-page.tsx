@@ -1,6 +1,6 @@
 import type { IdlePaidAccount, StaleData, TableStorage, UserCost } from '@shared/cost-optimization';
 import { Archive, BadgeAlert, Database, HardDrive, Search, Users } from 'lucide-react';
-import { useDeferredValue, useState } from 'react';
+import { type ReactNode, useDeferredValue, useState } from 'react';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Input } from '@/components/ui/input';
@@ -176,6 +176,43 @@ const staleColumns: SortableColumn<StaleData>[] = [
   },
 ];
 
+/** A titled part of the page; `aside` sits beside the title on wide screens (a filter, say). */
+function CostSection({
+  id,
+  title,
+  description,
+  aside,
+  children,
+}: {
+  id: string;
+  title: string;
+  description: ReactNode;
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
+  const heading = (
+    <div>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <p className="text-sm text-muted-foreground">{description}</p>
+    </div>
+  );
+  return (
+    <section className="space-y-3" aria-labelledby={id}>
+      {aside ? (
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+          {heading}
+          {aside}
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+    </section>
+  );
+}
+
 /** Where the platform's storage goes, who uses it against what they pay, and what can be purged. */
 export default function CostOptimizationPage() {
   const [userFilter, setUserFilter] = useState('');
@@ -241,17 +278,15 @@ export default function CostOptimizationPage() {
         )}
       </div>
 
-      <section className="space-y-3" aria-labelledby="tables-title">
-        <div>
-          <h2 id="tables-title" className="text-lg font-semibold">
-            Storage per table
-          </h2>
-          <p className="text-sm text-muted-foreground">
-            {data?.engine === 'pglite'
-              ? 'The embedded PGlite database measures its own data files the way PostgreSQL does; row counts are estimates and stay empty until a table is first analysed.'
-              : 'Each table with its indexes and TOAST, from PostgreSQL (pg_total_relation_size).'}
-          </p>
-        </div>
+      <CostSection
+        id="tables-title"
+        title="Storage per table"
+        description={
+          data?.engine === 'pglite'
+            ? 'The embedded PGlite database measures its own data files the way PostgreSQL does; row counts are estimates and stay empty until a table is first analysed.'
+            : 'Each table with its indexes and TOAST, from PostgreSQL (pg_total_relation_size).'
+        }
+      >
         {data ? (
           <SortableTable
             label="Storage per table"
@@ -264,20 +299,17 @@ export default function CostOptimizationPage() {
         ) : (
           !cost.isError && <Skeleton className="h-64 w-full" />
         )}
-      </section>
+      </CostSection>
 
-      <section className="space-y-3" aria-labelledby="users-title">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-          <div>
-            <h2 id="users-title" className="text-lg font-semibold">
-              Per user
-            </h2>
-            <p className="text-sm text-muted-foreground">
-              {data
-                ? `The ${formatNumber(data.users.length)} largest of ${formatNumber(data.usersTotal)} users by estimated storage. Revenue is paid orders in naira, refunds excluded.`
-                : 'The largest users by estimated storage.'}
-            </p>
-          </div>
+      <CostSection
+        id="users-title"
+        title="Per user"
+        description={
+          data
+            ? `The ${formatNumber(data.users.length)} largest of ${formatNumber(data.usersTotal)} users by estimated storage. Revenue is paid orders in naira, refunds excluded.`
+            : 'The largest users by estimated storage.'
+        }
+        aside={
           <div className="relative w-full sm:w-72">
             <Label htmlFor="cost-user-filter" className="sr-only">
               Find a user by email
@@ -292,7 +324,8 @@ export default function CostOptimizationPage() {
               data-testid="cost-user-filter"
             />
           </div>
-        </div>
+        }
+      >
         {data &&
           (data.users.length === 0 ? (
             <EmptyState icon={Users} testId="cost-users-empty">
@@ -308,17 +341,13 @@ export default function CostOptimizationPage() {
               initialSort={{ key: 'bytes', direction: 'desc' }}
             />
           ))}
-      </section>
+      </CostSection>
 
-      <section className="space-y-3" aria-labelledby="idle-title">
-        <div>
-          <h2 id="idle-title" className="text-lg font-semibold">
-            Idle paid accounts
-          </h2>
-          <p className="text-sm text-muted-foreground">
-            On an active paid plan with nothing sent in the last 30 days: worth a check-in before they cancel.
-          </p>
-        </div>
+      <CostSection
+        id="idle-title"
+        title="Idle paid accounts"
+        description="On an active paid plan with nothing sent in the last 30 days: worth a check-in before they cancel."
+      >
         {data &&
           (data.idlePaidAccounts.length === 0 ? (
             <EmptyState icon={BadgeAlert} testId="cost-idle-empty">
@@ -334,17 +363,13 @@ export default function CostOptimizationPage() {
               initialSort={{ key: 'revenue', direction: 'desc' }}
             />
           ))}
-      </section>
+      </CostSection>
 
-      <section className="space-y-3" aria-labelledby="stale-title">
-        <div>
-          <h2 id="stale-title" className="text-lg font-semibold">
-            Stale data
-          </h2>
-          <p className="text-sm text-muted-foreground">
-            What each scheduled purge job will delete on its next run, and when it runs.
-          </p>
-        </div>
+      <CostSection
+        id="stale-title"
+        title="Stale data"
+        description="What each scheduled purge job will delete on its next run, and when it runs."
+      >
         {data && (
           <SortableTable
             label="Stale data"
@@ -354,7 +379,7 @@ export default function CostOptimizationPage() {
             columns={staleColumns}
           />
         )}
-      </section>
+      </CostSection>
     </div>
   );
 }
