@@ -5,12 +5,12 @@ import { CalendarPlus, CreditCard, Tags, TrendingDown, Users, Wallet, X } from '
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DataTable } from '@/components/data-table/data-table';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
 import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUrlListState } from '@/hooks/use-url-list-state';
 import { describeCard, formatNaira, intervalLabel, planDisplayName, subscriptionBadge } from '@/lib/billing';
@@ -26,8 +26,6 @@ import {
   readSubscriptionsTab,
   SUBSCRIPTION_LIST,
 } from '../lib/billing-list-params';
-
-const ALL = 'all';
 
 const STATE_LABEL: Record<string, string> = {
   active: 'Active',
@@ -133,46 +131,26 @@ function SubscriptionsPanel() {
               data-testid="subscriptions-search"
             />
             <div className="grid grid-cols-2 gap-3 sm:flex">
-              <Select
-                value={state.filters.status ?? ALL}
-                onValueChange={(value) => update({ filters: { status: value === ALL ? undefined : value } })}
-              >
-                <SelectTrigger
-                  className="w-full sm:w-40"
-                  aria-label="Status"
-                  data-testid="subscriptions-status-filter"
-                >
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All states</SelectItem>
-                  {ADMIN_SUBSCRIPTION_STATES.map((status) => (
-                    <SelectItem key={status} value={status}>
-                      {STATE_LABEL[status] ?? status}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              <Select
-                value={state.filters.plan ?? ALL}
-                onValueChange={(value) => update({ filters: { plan: value === ALL ? undefined : value } })}
-              >
-                <SelectTrigger
-                  className="w-full sm:w-36"
-                  aria-label="Plan"
-                  data-testid="subscriptions-plan-filter"
-                >
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All plans</SelectItem>
-                  {PAID_PLAN_IDS.map((plan) => (
-                    <SelectItem key={plan} value={plan}>
-                      {PLAN_NAMES[plan]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <FilterSelect
+                value={state.filters.status}
+                onChange={(value) => update({ filters: { status: value } })}
+                allLabel="All states"
+                options={ADMIN_SUBSCRIPTION_STATES}
+                optionLabel={(status) => STATE_LABEL[status] ?? status}
+                className="w-full sm:w-40"
+                aria-label="Status"
+                data-testid="subscriptions-status-filter"
+              />
+              <FilterSelect
+                value={state.filters.plan}
+                onChange={(value) => update({ filters: { plan: value } })}
+                allLabel="All plans"
+                options={PAID_PLAN_IDS}
+                optionLabel={(plan) => PLAN_NAMES[plan]}
+                className="w-full sm:w-36"
+                aria-label="Plan"
+                data-testid="subscriptions-plan-filter"
+              />
               {filtered && (
                 <Button variant="ghost" onClick={list.clearAll}>
                   <X aria-hidden="true" />

@@ -4,11 +4,11 @@ import { Pause, Play, ServerOff } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PagerPagination } from '@/components/cursor-pagination';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
 import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
@@ -21,7 +21,6 @@ import { MonitorFreshness } from '../components/monitor-freshness';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
 const PAGE_SIZE = 25;
-const ALL = 'all';
 
 const STATUS_BADGE: Record<
   SenderStatus,
@@ -283,24 +282,16 @@ export default function EmailProcessingPage() {
           maxLength={200}
           data-testid="sender-search"
         />
-        <Select
-          value={status ?? ALL}
-          onValueChange={(value) => setStatus(value === ALL ? undefined : (value as SenderStatus))}
-        >
-          <SelectTrigger
-            className="w-full sm:w-44"
-            aria-label="Filter by status"
-            data-testid="sender-status-filter"
-          >
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All statuses</SelectItem>
-            <SelectItem value="active">Active</SelectItem>
-            <SelectItem value="paused">Paused</SelectItem>
-            <SelectItem value="failing">Failing</SelectItem>
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          value={status}
+          onChange={setStatus}
+          allLabel="All statuses"
+          options={['active', 'paused', 'failing'] as const}
+          optionLabel={(value) => ({ active: 'Active', paused: 'Paused', failing: 'Failing' })[value]}
+          className="w-full sm:w-44"
+          aria-label="Filter by status"
+          data-testid="sender-status-filter"
+        />
       </search>
 
       {list.isError && (

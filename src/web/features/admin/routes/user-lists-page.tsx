@@ -3,6 +3,7 @@ import { AlertTriangle, ListX, Lock, Unlock } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PagerPagination } from '@/components/cursor-pagination';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
 import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
@@ -16,7 +17,6 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
@@ -29,8 +29,6 @@ import { DATA_REFRESH_MS, PAGE_SIZE, useListFreeze, useUserLists } from '../api/
 import { CardField, SkeletonRows } from '../components/card-parts';
 import { MonitorFreshness } from '../components/monitor-freshness';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
-
-const ALL = 'all';
 
 function percent(rate: number): string {
   return `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`;
@@ -244,19 +242,15 @@ export default function UserListsPage() {
           maxLength={200}
           data-testid="user-lists-search"
         />
-        <Select
-          value={frozen ?? ALL}
-          onValueChange={(value) => setFrozen(value === ALL ? undefined : (value as 'true' | 'false'))}
-        >
-          <SelectTrigger className="w-full sm:w-44" aria-label="Filter by state">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All lists</SelectItem>
-            <SelectItem value="true">Frozen</SelectItem>
-            <SelectItem value="false">Not frozen</SelectItem>
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          value={frozen}
+          onChange={setFrozen}
+          allLabel="All lists"
+          options={['true', 'false'] as const}
+          optionLabel={(value) => ({ true: 'Frozen', false: 'Not frozen' })[value]}
+          className="w-full sm:w-44"
+          aria-label="Filter by state"
+        />
       </search>
 
       {page.isError && (

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable } from '@/components/data-table/data-table';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
 import { SearchInput } from '@/components/search-input';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -23,7 +24,6 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -285,22 +285,15 @@ export function SuppressionPanel() {
             aria-label="Look up an exact email address"
             data-testid="suppression-lookup"
           />
-          <Select
-            value={reason ?? 'all'}
-            onValueChange={(value) => setReason(value === 'all' ? undefined : (value as SuppressionReason))}
-          >
-            <SelectTrigger className="w-full sm:w-48" aria-label="Filter by reason">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="all">All reasons</SelectItem>
-              {SUPPRESSION_REASONS.map((value) => (
-                <SelectItem key={value} value={value}>
-                  {SUPPRESSION_REASON_LABELS[value]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <FilterSelect
+            value={reason}
+            onChange={setReason}
+            allLabel="All reasons"
+            options={SUPPRESSION_REASONS}
+            optionLabel={(value) => SUPPRESSION_REASON_LABELS[value]}
+            className="w-full sm:w-48"
+            aria-label="Filter by reason"
+          />
         </div>
         {suppressions.isError && !items ? (
           <QueryError
