@@ -1,5 +1,7 @@
 import { ChevronLeft, ChevronRight, Loader2 } from 'lucide-react';
+import type { ComponentProps } from 'react';
 import { Button } from '@/components/ui/button';
+import type { useCursorPages } from '@/hooks/use-cursor-pages';
 import { formatNumber } from '@/lib/format';
 
 /** Previous / Next over keyset pages, with the rows on screen ("Showing 26–50 of 12,480"). */
@@ -63,5 +65,36 @@ export function CursorPagination({
         </Button>
       </div>
     </nav>
+  );
+}
+
+/**
+ * `CursorPagination` under a table paged with `useCursorPages`, `pageSize` rows a page; it shows only once
+ * there is more than one page.
+ */
+export function PagerPagination({
+  pager,
+  pageSize,
+  rows,
+  nextCursor,
+  ...rest
+}: {
+  pager: Pick<ReturnType<typeof useCursorPages>, 'index' | 'hasPrevious' | 'goNext' | 'goPrevious'>;
+  pageSize: number;
+  /** How many rows the page on screen holds. */
+  rows: number;
+  nextCursor: string | null | undefined;
+} & Pick<ComponentProps<typeof CursorPagination>, 'total' | 'busy' | 'noun'>) {
+  if (!pager.hasPrevious && !nextCursor) return null;
+  return (
+    <CursorPagination
+      from={pager.index * pageSize + 1}
+      to={pager.index * pageSize + rows}
+      hasPrevious={pager.hasPrevious}
+      hasNext={Boolean(nextCursor)}
+      onPrevious={pager.goPrevious}
+      onNext={() => pager.goNext(nextCursor)}
+      {...rest}
+    />
   );
 }

@@ -1,9 +1,9 @@
 import { PLAN_IDS, PLAN_NAMES, type PlanId } from '@shared/plans';
 import { ROLE_LABELS, ROLES, type Role } from '@shared/roles';
-import { Loader2, Search, X } from 'lucide-react';
+import { X } from 'lucide-react';
+import { FilterSelect } from '@/components/filter-select';
+import { SearchInput } from '@/components/search-input';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 
 export type StatusFilter = 'active' | 'suspended';
 
@@ -12,8 +12,6 @@ export interface UserFilterValues {
   plan?: PlanId;
   status?: StatusFilter;
 }
-
-const ALL = 'all';
 
 export function UsersFilters({
   search,
@@ -33,80 +31,47 @@ export function UsersFilters({
   const active = Boolean(search || filters.role || filters.plan || filters.status);
   return (
     <search className="flex flex-col gap-3 lg:flex-row lg:items-center" aria-label="Filter users">
-      <div className="relative flex-1 lg:max-w-sm">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-          aria-hidden="true"
-        />
-        <Input
-          type="search"
-          value={search}
-          onChange={(event) => onSearchChange(event.target.value)}
-          placeholder="Search by name or email"
-          aria-label="Search users by name or email"
-          className="pl-9"
-          maxLength={200}
-          data-testid="users-search"
-        />
-        {searching && (
-          <Loader2
-            className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-            aria-hidden="true"
-          />
-        )}
-      </div>
+      <SearchInput
+        className="flex-1 lg:max-w-sm"
+        value={search}
+        onChange={onSearchChange}
+        placeholder="Search by name or email"
+        aria-label="Search users by name or email"
+        maxLength={200}
+        busy={searching}
+        data-testid="users-search"
+      />
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3 lg:flex">
-        <Select
-          value={filters.role ?? ALL}
-          onValueChange={(value) =>
-            onFilterChange({ ...filters, role: value === ALL ? undefined : (value as Role) })
-          }
-        >
-          <SelectTrigger className="w-full lg:w-44" aria-label="Filter by role" data-testid="filter-role">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All roles</SelectItem>
-            {ROLES.map((role) => (
-              <SelectItem key={role} value={role}>
-                {ROLE_LABELS[role]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select
-          value={filters.plan ?? ALL}
-          onValueChange={(value) =>
-            onFilterChange({ ...filters, plan: value === ALL ? undefined : (value as PlanId) })
-          }
-        >
-          <SelectTrigger className="w-full lg:w-36" aria-label="Filter by plan" data-testid="filter-plan">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All plans</SelectItem>
-            {PLAN_IDS.map((plan) => (
-              <SelectItem key={plan} value={plan}>
-                {PLAN_NAMES[plan]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select
-          value={filters.status ?? ALL}
-          onValueChange={(value) =>
-            onFilterChange({ ...filters, status: value === ALL ? undefined : (value as StatusFilter) })
-          }
-        >
-          <SelectTrigger className="w-full lg:w-36" aria-label="Filter by status" data-testid="filter-status">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All statuses</SelectItem>
-            <SelectItem value="active">Active</SelectItem>
-            <SelectItem value="suspended">Suspended</SelectItem>
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          value={filters.role}
+          onChange={(value) => onFilterChange({ ...filters, role: value })}
+          allLabel="All roles"
+          options={ROLES}
+          optionLabel={(role) => ROLE_LABELS[role]}
+          className="w-full lg:w-44"
+          aria-label="Filter by role"
+          data-testid="filter-role"
+        />
+        <FilterSelect
+          value={filters.plan}
+          onChange={(value) => onFilterChange({ ...filters, plan: value })}
+          allLabel="All plans"
+          options={PLAN_IDS}
+          optionLabel={(plan) => PLAN_NAMES[plan]}
+          className="w-full lg:w-36"
+          aria-label="Filter by plan"
+          data-testid="filter-plan"
+        />
+        <FilterSelect
+          value={filters.status}
+          onChange={(value) => onFilterChange({ ...filters, status: value })}
+          allLabel="All statuses"
+          options={['active', 'suspended'] as const}
+          optionLabel={(value) => ({ active: 'Active', suspended: 'Suspended' })[value]}
+          className="w-full lg:w-36"
+          aria-label="Filter by status"
+          data-testid="filter-status"
+        />
       </div>
       {active && (
         <Button

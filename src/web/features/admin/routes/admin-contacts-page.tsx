@@ -3,6 +3,7 @@ import { categoryName } from '@shared/categories';
 import { Eraser, Search, ShieldOff, UserX } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -282,22 +283,15 @@ export default function AdminContactsPage() {
             </TabsTrigger>
           </TabsList>
         </Tabs>
-        <div className="relative flex-1">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            placeholder={mode === 'exact' ? 'name@company.com' : 'The first letters of an address'}
-            aria-label="Email address"
-            className="pl-9"
-            maxLength={254}
-            data-testid="contact-search"
-          />
-        </div>
+        <SearchInput
+          className="flex-1"
+          value={text}
+          onChange={setText}
+          placeholder={mode === 'exact' ? 'name@company.com' : 'The first letters of an address'}
+          aria-label="Email address"
+          maxLength={254}
+          data-testid="contact-search"
+        />
         <Button type="submit" disabled={!text.trim() || tooShort} data-testid="contact-search-submit">
           Search
         </Button>

@@ -1,16 +1,17 @@
 import { type AdminOrder, ORDER_STATUSES, type OrderStatus } from '@shared/payments';
 import { PLAN_IDS, PLAN_NAMES, type PlanId } from '@shared/plans';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Download, Loader2, Receipt, Search, Undo2, X } from 'lucide-react';
+import { Download, Receipt, Undo2, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { DataTable } from '@/components/data-table/data-table';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { useUrlListState } from '@/hooks/use-url-list-state';
 import {
   describeCard,
@@ -23,8 +24,6 @@ import { formatDate, formatDateTime, formatNumber } from '@/lib/format';
 import { ordersQueryString, useAdminOrders } from '../api/billing-admin';
 import { RefundOrderDialog } from '../components/refund-order-dialog';
 import { ORDER_LIST, orderedRange } from '../lib/billing-list-params';
-
-const ALL = 'all';
 
 function formatTime(iso: string): string {
   return new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(iso));
@@ -90,67 +89,38 @@ export default function AdminOrdersPage() {
         </CardHeader>
         <CardContent className="space-y-4">
           <search className="flex flex-col gap-3 xl:flex-row xl:items-end" aria-label="Filter orders">
-            <div className="relative flex-1 xl:max-w-xs">
-              <Label htmlFor="orders-search" className="sr-only">
-                Search orders
-              </Label>
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                id="orders-search"
-                type="search"
-                value={list.searchInput}
-                onChange={(event) => list.setSearchInput(event.target.value)}
-                placeholder="Reference, email or name"
-                className="pl-9"
-                data-testid="orders-search"
-              />
-              {(list.searching || (ordersQuery.isFetching && ordersQuery.isPlaceholderData)) && (
-                <Loader2
-                  className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-                  aria-label="Searching"
-                />
-              )}
-            </div>
+            <SearchInput
+              className="flex-1 xl:max-w-xs"
+              id="orders-search"
+              label="Search orders"
+              value={list.searchInput}
+              onChange={list.setSearchInput}
+              placeholder="Reference, email or name"
+              busy={list.searching || (ordersQuery.isFetching && ordersQuery.isPlaceholderData)}
+              busyLabel="Searching"
+              data-testid="orders-search"
+            />
             <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-end">
-              <Select
-                value={state.filters.status ?? ALL}
-                onValueChange={(value) => update({ filters: { status: value === ALL ? undefined : value } })}
-              >
-                <SelectTrigger
-                  className="w-full sm:w-36"
-                  aria-label="Status"
-                  data-testid="orders-status-filter"
-                >
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All statuses</SelectItem>
-                  {ORDER_STATUSES.map((status) => (
-                    <SelectItem key={status} value={status}>
-                      {ORDER_STATUS_BADGE[status]?.label ?? status}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              <Select
-                value={state.filters.plan ?? ALL}
-                onValueChange={(value) => update({ filters: { plan: value === ALL ? undefined : value } })}
-              >
-                <SelectTrigger className="w-full sm:w-36" aria-label="Plan" data-testid="orders-plan-filter">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All plans</SelectItem>
-                  {PLAN_IDS.filter((plan) => plan !== 'free').map((plan) => (
-                    <SelectItem key={plan} value={plan}>
-                      {PLAN_NAMES[plan]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <FilterSelect
+                value={state.filters.status}
+                onChange={(value) => update({ filters: { status: value } })}
+                allLabel="All statuses"
+                options={ORDER_STATUSES}
+                optionLabel={(status) => ORDER_STATUS_BADGE[status]?.label ?? status}
+                className="w-full sm:w-36"
+                aria-label="Status"
+                data-testid="orders-status-filter"
+              />
+              <FilterSelect
+                value={state.filters.plan}
+                onChange={(value) => update({ filters: { plan: value } })}
+                allLabel="All plans"
+                options={PLAN_IDS.filter((plan) => plan !== 'free')}
+                optionLabel={(plan) => PLAN_NAMES[plan]}
+                className="w-full sm:w-36"
+                aria-label="Plan"
+                data-testid="orders-plan-filter"
+              />
               <div className="grid gap-1">
                 <Label htmlFor={fromId} className="text-xs text-muted-foreground">
                   From

@@ -1,27 +1,16 @@
 import { ADMIN_SUBSCRIPTION_STATES, type AdminSubscription, PAID_PLAN_IDS } from '@shared/payments';
 import { PLAN_NAMES } from '@shared/plans';
 import type { ColumnDef } from '@tanstack/react-table';
-import {
-  CalendarPlus,
-  CreditCard,
-  Loader2,
-  Search,
-  Tags,
-  TrendingDown,
-  Users,
-  Wallet,
-  X,
-} from 'lucide-react';
+import { CalendarPlus, CreditCard, Tags, TrendingDown, Users, Wallet, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DataTable } from '@/components/data-table/data-table';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUrlListState } from '@/hooks/use-url-list-state';
 import { describeCard, formatNaira, intervalLabel, planDisplayName, subscriptionBadge } from '@/lib/billing';
@@ -37,8 +26,6 @@ import {
   readSubscriptionsTab,
   SUBSCRIPTION_LIST,
 } from '../lib/billing-list-params';
-
-const ALL = 'all';
 
 const STATE_LABEL: Record<string, string> = {
   active: 'Active',
@@ -132,71 +119,38 @@ function SubscriptionsPanel() {
             className="flex flex-col gap-3 lg:flex-row lg:items-center"
             aria-label="Filter subscriptions"
           >
-            <div className="relative flex-1 lg:max-w-sm">
-              <Label htmlFor="subscriptions-search" className="sr-only">
-                Search subscriptions
-              </Label>
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                id="subscriptions-search"
-                type="search"
-                value={list.searchInput}
-                onChange={(event) => list.setSearchInput(event.target.value)}
-                placeholder="Email or name"
-                className="pl-9"
-                data-testid="subscriptions-search"
-              />
-              {(list.searching || (query.isFetching && query.isPlaceholderData)) && (
-                <Loader2
-                  className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-                  aria-label="Searching"
-                />
-              )}
-            </div>
+            <SearchInput
+              className="flex-1 lg:max-w-sm"
+              id="subscriptions-search"
+              label="Search subscriptions"
+              value={list.searchInput}
+              onChange={list.setSearchInput}
+              placeholder="Email or name"
+              busy={list.searching || (query.isFetching && query.isPlaceholderData)}
+              busyLabel="Searching"
+              data-testid="subscriptions-search"
+            />
             <div className="grid grid-cols-2 gap-3 sm:flex">
-              <Select
-                value={state.filters.status ?? ALL}
-                onValueChange={(value) => update({ filters: { status: value === ALL ? undefined : value } })}
-              >
-                <SelectTrigger
-                  className="w-full sm:w-40"
-                  aria-label="Status"
-                  data-testid="subscriptions-status-filter"
-                >
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All states</SelectItem>
-                  {ADMIN_SUBSCRIPTION_STATES.map((status) => (
-                    <SelectItem key={status} value={status}>
-                      {STATE_LABEL[status] ?? status}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              <Select
-                value={state.filters.plan ?? ALL}
-                onValueChange={(value) => update({ filters: { plan: value === ALL ? undefined : value } })}
-              >
-                <SelectTrigger
-                  className="w-full sm:w-36"
-                  aria-label="Plan"
-                  data-testid="subscriptions-plan-filter"
-                >
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All plans</SelectItem>
-                  {PAID_PLAN_IDS.map((plan) => (
-                    <SelectItem key={plan} value={plan}>
-                      {PLAN_NAMES[plan]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <FilterSelect
+                value={state.filters.status}
+                onChange={(value) => update({ filters: { status: value } })}
+                allLabel="All states"
+                options={ADMIN_SUBSCRIPTION_STATES}
+                optionLabel={(status) => STATE_LABEL[status] ?? status}
+                className="w-full sm:w-40"
+                aria-label="Status"
+                data-testid="subscriptions-status-filter"
+              />
+              <FilterSelect
+                value={state.filters.plan}
+                onChange={(value) => update({ filters: { plan: value } })}
+                allLabel="All plans"
+                options={PAID_PLAN_IDS}
+                optionLabel={(plan) => PLAN_NAMES[plan]}
+                className="w-full sm:w-36"
+                aria-label="Plan"
+                data-testid="subscriptions-plan-filter"
+              />
               {filtered && (
                 <Button variant="ghost" onClick={list.clearAll}>
                   <X aria-hidden="true" />

@@ -14,6 +14,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import { MONITOR_REFRESH_MS } from '../api/email-queue';
 import { type ScheduleAction, useScheduleAction, useSchedules } from '../api/schedules';
+import { CardField } from '../components/card-parts';
 import { MonitorFreshness } from '../components/monitor-freshness';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
@@ -216,24 +217,15 @@ function ScheduleCard({ schedule, onAction }: { schedule: AutomatedSchedule; onA
         <p className="text-xs text-muted-foreground">{schedule.description}</p>
       </div>
       <dl className="grid grid-cols-2 gap-3 text-sm">
-        <div>
-          <dt className="text-xs text-muted-foreground">Schedule (UTC)</dt>
-          <dd>
-            <CronCell schedule={schedule} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">Next run</dt>
-          <dd>
-            <NextRunCell schedule={schedule} />
-          </dd>
-        </div>
-        <div className="col-span-2">
-          <dt className="text-xs text-muted-foreground">Last run</dt>
-          <dd>
-            <LastRunCell run={schedule.lastRun} schedule={schedule} />
-          </dd>
-        </div>
+        <CardField label="Schedule (UTC)">
+          <CronCell schedule={schedule} />
+        </CardField>
+        <CardField label="Next run">
+          <NextRunCell schedule={schedule} />
+        </CardField>
+        <CardField label="Last run" className="col-span-2">
+          <LastRunCell run={schedule.lastRun} schedule={schedule} />
+        </CardField>
       </dl>
       <Actions schedule={schedule} onAction={onAction} />
     </li>

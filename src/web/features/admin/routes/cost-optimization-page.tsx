@@ -1,6 +1,6 @@
 import type { IdlePaidAccount, StaleData, TableStorage, UserCost } from '@shared/cost-optimization';
 import { Archive, BadgeAlert, Database, HardDrive, Search, Users } from 'lucide-react';
-import { useDeferredValue, useState } from 'react';
+import { type ReactNode, useDeferredValue, useState } from 'react';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Input } from '@/components/ui/input';
@@ -20,6 +20,40 @@ import { describeCron } from '../lib/cron';
 function revenuePerThousand(user: UserCost): number | null {
   if (user.outboxMessages === 0) return null;
   return (user.revenueKobo / user.outboxMessages) * 1000;
+}
+
+/** A right-aligned column over one numeric field, sorted by it and shown by `format`. */
+function numberColumn<Row>(
+  key: string,
+  label: string,
+  value: (row: Row) => number,
+  format: (value: number) => string = formatNumber,
+  title?: string,
+): SortableColumn<Row> {
+  return { key, label, numeric: true, title, sortValue: value, cell: (row) => format(value(row)) };
+}
+
+/** The account's address, cut short in narrow cells with the whole of it on hover. */
+function emailColumn<Row extends { email: string }>(): SortableColumn<Row> {
+  return {
+    key: 'email',
+    label: 'User',
+    sortValue: (u) => u.email,
+    cell: (u) => (
+      <span className="block max-w-56 truncate" title={u.email}>
+        {u.email}
+      </span>
+    ),
+  };
+}
+
+function planColumn<Row extends { plan: string }>(): SortableColumn<Row> {
+  return {
+    key: 'plan',
+    label: 'Plan',
+    sortValue: (u) => u.plan,
+    cell: (u) => <Badge variant="outline">{u.plan}</Badge>,
+  };
 }
 
 const tableColumns: SortableColumn<TableStorage>[] = [
@@ -42,20 +76,8 @@ const tableColumns: SortableColumn<TableStorage>[] = [
     sortValue: (t) => t.rowEstimate,
     cell: (t) => (t.rowEstimate === null ? '—' : formatNumber(t.rowEstimate)),
   },
-  {
-    key: 'heap',
-    label: 'Data',
-    numeric: true,
-    sortValue: (t) => t.tableBytes,
-    cell: (t) => formatBytes(t.tableBytes),
-  },
-  {
-    key: 'idx',
-    label: 'Indexes',
-    numeric: true,
-    sortValue: (t) => t.indexBytes,
-    cell: (t) => formatBytes(t.indexBytes),
-  },
+  numberColumn('heap', 'Data', (t) => t.tableBytes, formatBytes),
+  numberColumn('idx', 'Indexes', (t) => t.indexBytes, formatBytes),
   {
     key: 'total',
     label: 'Total',
@@ -66,73 +88,27 @@ const tableColumns: SortableColumn<TableStorage>[] = [
 ];
 
 const userColumns: SortableColumn<UserCost>[] = [
-  {
-    key: 'email',
-    label: 'User',
-    sortValue: (u) => u.email,
-    cell: (u) => (
-      <span className="block max-w-56 truncate" title={u.email}>
-        {u.email}
-      </span>
-    ),
-  },
-  {
-    key: 'plan',
-    label: 'Plan',
-    sortValue: (u) => u.plan,
-    cell: (u) => <Badge variant="outline">{u.plan}</Badge>,
-  },
-  {
-    key: 'lists',
-    label: 'Lists',
-    numeric: true,
-    sortValue: (u) => u.lists,
-    cell: (u) => formatNumber(u.lists),
-  },
-  {
-    key: 'contacts',
-    label: 'Contacts',
-    numeric: true,
-    sortValue: (u) => u.contacts,
-    cell: (u) => formatNumber(u.contacts),
-  },
-  {
-    key: 'outbox',
-    label: 'Messages',
-    numeric: true,
-    title: 'Rows in the outbox, every state',
-    sortValue: (u) => u.outboxMessages,
-    cell: (u) => formatNumber(u.outboxMessages),
-  },
-  {
-    key: 'sent30',
-    label: 'Sent 30 d',
-    numeric: true,
-    sortValue: (u) => u.sent30d,
-    cell: (u) => formatNumber(u.sent30d),
-  },
-  {
-    key: 'events',
-    label: 'Events',
-    numeric: true,
-    sortValue: (u) => u.events,
-    cell: (u) => formatNumber(u.events),
-  },
-  {
-    key: 'bytes',
-    label: 'Storage (est.)',
-    numeric: true,
-    title: 'Their rows × the average row size of each table',
-    sortValue: (u) => u.estimatedBytes,
-    cell: (u) => formatBytes(u.estimatedBytes),
-  },
-  {
-    key: 'revenue',
-    label: 'Revenue',
-    numeric: true,
-    sortValue: (u) => u.revenueKobo,
-    cell: (u) => formatNaira(u.revenueKobo),
-  },
+  emailColumn(),
+  planColumn(),
+  numberColumn('lists', 'Lists', (u) => u.lists),
+  numberColumn('contacts', 'Contacts', (u) => u.contacts),
+  numberColumn(
+    'outbox',
+    'Messages',
+    (u) => u.outboxMessages,
+    formatNumber,
+    'Rows in the outbox, every state',
+  ),
+  numberColumn('sent30', 'Sent 30 d', (u) => u.sent30d),
+  numberColumn('events', 'Events', (u) => u.events),
+  numberColumn(
+    'bytes',
+    'Storage (est.)',
+    (u) => u.estimatedBytes,
+    formatBytes,
+    'Their rows × the average row size of each table',
+  ),
+  numberColumn('revenue', 'Revenue', (u) => u.revenueKobo, formatNaira),
   {
     key: 'per1k',
     label: '₦ / 1k messages',
@@ -147,22 +123,8 @@ const userColumns: SortableColumn<UserCost>[] = [
 ];
 
 const idleColumns: SortableColumn<IdlePaidAccount>[] = [
-  {
-    key: 'email',
-    label: 'User',
-    sortValue: (u) => u.email,
-    cell: (u) => (
-      <span className="block max-w-56 truncate" title={u.email}>
-        {u.email}
-      </span>
-    ),
-  },
-  {
-    key: 'plan',
-    label: 'Plan',
-    sortValue: (u) => u.plan,
-    cell: (u) => <Badge variant="outline">{u.plan}</Badge>,
-  },
+  emailColumn(),
+  planColumn(),
   {
     key: 'last',
     label: 'Last sent',
@@ -175,13 +137,7 @@ const idleColumns: SortableColumn<IdlePaidAccount>[] = [
     sortValue: (u) => u.periodEnd,
     cell: (u) => formatDate(u.periodEnd),
   },
-  {
-    key: 'revenue',
-    label: 'Paid so far',
-    numeric: true,
-    sortValue: (u) => u.revenueKobo,
-    cell: (u) => formatNaira(u.revenueKobo),
-  },
+  numberColumn('revenue', 'Paid so far', (u) => u.revenueKobo, formatNaira),
 ];
 
 const staleColumns: SortableColumn<StaleData>[] = [
@@ -219,6 +175,43 @@ const staleColumns: SortableColumn<StaleData>[] = [
     cell: (s) => <span title={s.cron}>{describeCron(s.cron)}</span>,
   },
 ];
+
+/** A titled part of the page; `aside` sits beside the title on wide screens (a filter, say). */
+function CostSection({
+  id,
+  title,
+  description,
+  aside,
+  children,
+}: {
+  id: string;
+  title: string;
+  description: ReactNode;
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
+  const heading = (
+    <div>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <p className="text-sm text-muted-foreground">{description}</p>
+    </div>
+  );
+  return (
+    <section className="space-y-3" aria-labelledby={id}>
+      {aside ? (
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+          {heading}
+          {aside}
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+    </section>
+  );
+}
 
 /** Where the platform's storage goes, who uses it against what they pay, and what can be purged. */
 export default function CostOptimizationPage() {
@@ -285,17 +278,15 @@ export default function CostOptimizationPage() {
         )}
       </div>
 
-      <section className="space-y-3" aria-labelledby="tables-title">
-        <div>
-          <h2 id="tables-title" className="text-lg font-semibold">
-            Storage per table
-          </h2>
-          <p className="text-sm text-muted-foreground">
-            {data?.engine === 'pglite'
-              ? 'The embedded PGlite database measures its own data files the way PostgreSQL does; row counts are estimates and stay empty until a table is first analysed.'
-              : 'Each table with its indexes and TOAST, from PostgreSQL (pg_total_relation_size).'}
-          </p>
-        </div>
+      <CostSection
+        id="tables-title"
+        title="Storage per table"
+        description={
+          data?.engine === 'pglite'
+            ? 'The embedded PGlite database measures its own data files the way PostgreSQL does; row counts are estimates and stay empty until a table is first analysed.'
+            : 'Each table with its indexes and TOAST, from PostgreSQL (pg_total_relation_size).'
+        }
+      >
         {data ? (
           <SortableTable
             label="Storage per table"
@@ -308,20 +299,17 @@ export default function CostOptimizationPage() {
         ) : (
           !cost.isError && <Skeleton className="h-64 w-full" />
         )}
-      </section>
+      </CostSection>
 
-      <section className="space-y-3" aria-labelledby="users-title">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-          <div>
-            <h2 id="users-title" className="text-lg font-semibold">
-              Per user
-            </h2>
-            <p className="text-sm text-muted-foreground">
-              {data
-                ? `The ${formatNumber(data.users.length)} largest of ${formatNumber(data.usersTotal)} users by estimated storage. Revenue is paid orders in naira, refunds excluded.`
-                : 'The largest users by estimated storage.'}
-            </p>
-          </div>
+      <CostSection
+        id="users-title"
+        title="Per user"
+        description={
+          data
+            ? `The ${formatNumber(data.users.length)} largest of ${formatNumber(data.usersTotal)} users by estimated storage. Revenue is paid orders in naira, refunds excluded.`
+            : 'The largest users by estimated storage.'
+        }
+        aside={
           <div className="relative w-full sm:w-72">
             <Label htmlFor="cost-user-filter" className="sr-only">
               Find a user by email
@@ -336,7 +324,8 @@ export default function CostOptimizationPage() {
               data-testid="cost-user-filter"
             />
           </div>
-        </div>
+        }
+      >
         {data &&
           (data.users.length === 0 ? (
             <EmptyState icon={Users} testId="cost-users-empty">
@@ -352,17 +341,13 @@ export default function CostOptimizationPage() {
               initialSort={{ key: 'bytes', direction: 'desc' }}
             />
           ))}
-      </section>
+      </CostSection>
 
-      <section className="space-y-3" aria-labelledby="idle-title">
-        <div>
-          <h2 id="idle-title" className="text-lg font-semibold">
-            Idle paid accounts
-          </h2>
-          <p className="text-sm text-muted-foreground">
-            On an active paid plan with nothing sent in the last 30 days: worth a check-in before they cancel.
-          </p>
-        </div>
+      <CostSection
+        id="idle-title"
+        title="Idle paid accounts"
+        description="On an active paid plan with nothing sent in the last 30 days: worth a check-in before they cancel."
+      >
         {data &&
           (data.idlePaidAccounts.length === 0 ? (
             <EmptyState icon={BadgeAlert} testId="cost-idle-empty">
@@ -378,17 +363,13 @@ export default function CostOptimizationPage() {
               initialSort={{ key: 'revenue', direction: 'desc' }}
             />
           ))}
-      </section>
+      </CostSection>
 
-      <section className="space-y-3" aria-labelledby="stale-title">
-        <div>
-          <h2 id="stale-title" className="text-lg font-semibold">
-            Stale data
-          </h2>
-          <p className="text-sm text-muted-foreground">
-            What each scheduled purge job will delete on its next run, and when it runs.
-          </p>
-        </div>
+      <CostSection
+        id="stale-title"
+        title="Stale data"
+        description="What each scheduled purge job will delete on its next run, and when it runs."
+      >
         {data && (
           <SortableTable
             label="Stale data"
@@ -398,7 +379,7 @@ export default function CostOptimizationPage() {
             columns={staleColumns}
           />
         )}
-      </section>
+      </CostSection>
     </div>
   );
 }

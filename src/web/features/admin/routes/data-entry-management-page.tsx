@@ -2,7 +2,7 @@ import { categoryName } from '@shared/categories';
 import { DATA_ENTRY_QUEUE_LABELS, type OfficerRow, THROUGHPUT_DAYS } from '@shared/data-entry';
 import { ClipboardCheck, Settings2, UserCog } from 'lucide-react';
 import { useState } from 'react';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,6 +13,7 @@ import { countryLabel, useCountries } from '@/hooks/use-reference';
 import { formatDate, formatNumber } from '@/lib/format';
 import { DATA_REFRESH_MS, PAGE_SIZE, useOfficers } from '../api/admin-data';
 import { AssignmentDialog } from '../components/assignment-dialog';
+import { CardField, SkeletonRows } from '../components/card-parts';
 import { MonitorFreshness } from '../components/monitor-freshness';
 import { ReviewSampleDialog } from '../components/review-sample-dialog';
 
@@ -176,40 +177,34 @@ export default function DataEntryManagementPage() {
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {officers
-                    ? officers.map((row) => (
-                        <TableRow key={row.id} data-testid="officer-row">
-                          <TableCell className="max-w-56">
-                            <div className="truncate font-medium">{row.name || row.email}</div>
-                            <div className="truncate text-xs text-muted-foreground">{row.email}</div>
-                            {row.suspended && <Badge variant="destructive">Suspended</Badge>}
-                          </TableCell>
-                          <TableCell>
-                            <AssignmentCell row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <QuotaCell row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <ThroughputCell row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <QualityCell row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <Actions onEdit={() => setEditing(row)} onReview={() => setReviewing(row)} />
-                          </TableCell>
-                        </TableRow>
-                      ))
-                    : [0, 1, 2].map((index) => (
-                        <TableRow key={index}>
-                          {[0, 1, 2, 3, 4, 5].map((cell) => (
-                            <TableCell key={cell}>
-                              <Skeleton className="h-4 w-full max-w-24" />
-                            </TableCell>
-                          ))}
-                        </TableRow>
-                      ))}
+                  {officers ? (
+                    officers.map((row) => (
+                      <TableRow key={row.id} data-testid="officer-row">
+                        <TableCell className="max-w-56">
+                          <div className="truncate font-medium">{row.name || row.email}</div>
+                          <div className="truncate text-xs text-muted-foreground">{row.email}</div>
+                          {row.suspended && <Badge variant="destructive">Suspended</Badge>}
+                        </TableCell>
+                        <TableCell>
+                          <AssignmentCell row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <QuotaCell row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <ThroughputCell row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <QualityCell row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <Actions onEdit={() => setEditing(row)} onReview={() => setReviewing(row)} />
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  ) : (
+                    <SkeletonRows rows={3} cells={6} />
+                  )}
                 </TableBody>
               </Table>
             </div>
@@ -226,30 +221,18 @@ export default function DataEntryManagementPage() {
                         <p className="truncate text-xs text-muted-foreground">{row.email}</p>
                       </div>
                       <dl className="grid grid-cols-2 gap-3">
-                        <div className="col-span-2">
-                          <dt className="text-xs text-muted-foreground">Assignment</dt>
-                          <dd>
-                            <AssignmentCell row={row} />
-                          </dd>
-                        </div>
-                        <div>
-                          <dt className="text-xs text-muted-foreground">Today / quota</dt>
-                          <dd>
-                            <QuotaCell row={row} />
-                          </dd>
-                        </div>
-                        <div>
-                          <dt className="text-xs text-muted-foreground">Quality</dt>
-                          <dd>
-                            <QualityCell row={row} />
-                          </dd>
-                        </div>
-                        <div className="col-span-2">
-                          <dt className="text-xs text-muted-foreground">Entered per day</dt>
-                          <dd>
-                            <ThroughputCell row={row} />
-                          </dd>
-                        </div>
+                        <CardField label="Assignment" className="col-span-2">
+                          <AssignmentCell row={row} />
+                        </CardField>
+                        <CardField label="Today / quota">
+                          <QuotaCell row={row} />
+                        </CardField>
+                        <CardField label="Quality">
+                          <QualityCell row={row} />
+                        </CardField>
+                        <CardField label="Entered per day" className="col-span-2">
+                          <ThroughputCell row={row} />
+                        </CardField>
                       </dl>
                       <Actions onEdit={() => setEditing(row)} onReview={() => setReviewing(row)} />
                     </li>
@@ -260,14 +243,12 @@ export default function DataEntryManagementPage() {
         )
       )}
 
-      {list.data && (pager.hasPrevious || list.data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + list.data.officers.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(list.data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(list.data?.nextCursor)}
+      {list.data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={list.data.officers.length}
+          nextCursor={list.data.nextCursor}
           busy={list.isFetching}
           noun="officers"
         />

@@ -1,14 +1,14 @@
 import type { EventRates, SenderMonitorRow } from '@shared/admin-monitors';
 import type { SenderStatus } from '@shared/sending';
-import { Pause, Play, Search, ServerOff } from 'lucide-react';
+import { Pause, Play, ServerOff } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
@@ -16,11 +16,11 @@ import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import { useSenderAction, useSenderMonitor } from '../api/email-processing';
 import { MONITOR_REFRESH_MS } from '../api/email-queue';
+import { CardField, SkeletonRows } from '../components/card-parts';
 import { MonitorFreshness } from '../components/monitor-freshness';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 
 const PAGE_SIZE = 25;
-const ALL = 'all';
 
 const STATUS_BADGE: Record<
   SenderStatus,
@@ -164,38 +164,21 @@ function AccountCard({
         <StatusCell row={row} />
       </div>
       <dl className="grid grid-cols-2 gap-3 text-sm">
-        <div>
-          <dt className="text-xs text-muted-foreground">Today / cap</dt>
-          <dd>
-            <CapCell row={row} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">
-            Errors 24 h · deferred {formatNumber(row.deferred)}
-          </dt>
-          <dd>
-            <ErrorsCell row={row} />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">Last 24 h</dt>
-          <dd>
-            <Rates rates={row.last24h} testId="rates-24h" />
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-muted-foreground">Last 7 days</dt>
-          <dd>
-            <Rates rates={row.last7d} testId="rates-7d" />
-          </dd>
-        </div>
-        <div className="col-span-2">
-          <dt className="text-xs text-muted-foreground">Last IMAP poll</dt>
-          <dd>
-            <ImapCell row={row} />
-          </dd>
-        </div>
+        <CardField label="Today / cap">
+          <CapCell row={row} />
+        </CardField>
+        <CardField label={<>Errors 24 h · deferred {formatNumber(row.deferred)}</>}>
+          <ErrorsCell row={row} />
+        </CardField>
+        <CardField label="Last 24 h">
+          <Rates rates={row.last24h} testId="rates-24h" />
+        </CardField>
+        <CardField label="Last 7 days">
+          <Rates rates={row.last7d} testId="rates-7d" />
+        </CardField>
+        <CardField label="Last IMAP poll" className="col-span-2">
+          <ImapCell row={row} />
+        </CardField>
       </dl>
     </li>
   );
@@ -290,40 +273,25 @@ export default function EmailProcessingPage() {
       </header>
 
       <search className="flex flex-col gap-3 sm:flex-row sm:items-center" aria-label="Filter sender accounts">
-        <div className="relative flex-1 sm:max-w-sm">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search by account or owner email"
-            aria-label="Search sender accounts by email"
-            className="pl-9"
-            maxLength={200}
-            data-testid="sender-search"
-          />
-        </div>
-        <Select
-          value={status ?? ALL}
-          onValueChange={(value) => setStatus(value === ALL ? undefined : (value as SenderStatus))}
-        >
-          <SelectTrigger
-            className="w-full sm:w-44"
-            aria-label="Filter by status"
-            data-testid="sender-status-filter"
-          >
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All statuses</SelectItem>
-            <SelectItem value="active">Active</SelectItem>
-            <SelectItem value="paused">Paused</SelectItem>
-            <SelectItem value="failing">Failing</SelectItem>
-          </SelectContent>
-        </Select>
+        <SearchInput
+          className="flex-1 sm:max-w-sm"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search by account or owner email"
+          aria-label="Search sender accounts by email"
+          maxLength={200}
+          data-testid="sender-search"
+        />
+        <FilterSelect
+          value={status}
+          onChange={setStatus}
+          allLabel="All statuses"
+          options={['active', 'paused', 'failing'] as const}
+          optionLabel={(value) => ({ active: 'Active', paused: 'Paused', failing: 'Failing' })[value]}
+          className="w-full sm:w-44"
+          aria-label="Filter by status"
+          data-testid="sender-status-filter"
+        />
       </search>
 
       {list.isError && (
@@ -370,24 +338,17 @@ export default function EmailProcessingPage() {
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {accounts
-                    ? accounts.map((row) => (
-                        <AccountRow
-                          key={row.id}
-                          row={row}
-                          onAction={(r, a) => setPending({ row: r, action: a })}
-                        />
-                      ))
-                    : Array.from({ length: 4 }, (_, index) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-                        <TableRow key={index}>
-                          {[0, 1, 2, 3, 4, 5, 6, 7, 8].map((cell) => (
-                            <TableCell key={cell}>
-                              <Skeleton className="h-4 w-full max-w-24" />
-                            </TableCell>
-                          ))}
-                        </TableRow>
-                      ))}
+                  {accounts ? (
+                    accounts.map((row) => (
+                      <AccountRow
+                        key={row.id}
+                        row={row}
+                        onAction={(r, a) => setPending({ row: r, action: a })}
+                      />
+                    ))
+                  ) : (
+                    <SkeletonRows rows={4} cells={9} />
+                  )}
                 </TableBody>
               </Table>
             </div>
@@ -406,14 +367,12 @@ export default function EmailProcessingPage() {
         )
       )}
 
-      {list.data && (pager.hasPrevious || list.data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + list.data.accounts.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(list.data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(list.data?.nextCursor)}
+      {list.data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={list.data.accounts.length}
+          nextCursor={list.data.nextCursor}
           busy={list.isFetching}
           noun="accounts"
         />

@@ -8,7 +8,7 @@ import type {
 import { CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -385,14 +385,12 @@ function FailedMessagesSection({ onAction }: { onAction: (action: PendingAction)
           </ul>
         </>
       )}
-      {list.data && (pager.hasPrevious || list.data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + list.data.messages.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(list.data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(list.data?.nextCursor)}
+      {list.data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={list.data.messages.length}
+          nextCursor={list.data.nextCursor}
           busy={list.isFetching}
           noun="messages"
         />
@@ -484,14 +482,12 @@ function FailedJobsSection({ onAction }: { onAction: (action: PendingAction) => 
           </ul>
         </>
       )}
-      {list.data && (pager.hasPrevious || list.data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + list.data.jobs.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(list.data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(list.data?.nextCursor)}
+      {list.data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={list.data.jobs.length}
+          nextCursor={list.data.nextCursor}
           busy={list.isFetching}
           noun="jobs"
         />

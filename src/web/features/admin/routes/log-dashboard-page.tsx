@@ -2,7 +2,7 @@ import { LOG_LEVEL_NAMES, type LogLine } from '@shared/admin-operations';
 import { Link2, Search, X } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -319,14 +319,12 @@ export default function LogDashboardPage() {
           ))}
         </ol>
       )}
-      {data && (pager.hasPrevious || data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + data.lines.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(data.nextCursor)}
+      {data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={data.lines.length}
+          nextCursor={data.nextCursor}
           busy={search.isFetching}
           noun="lines"
         />

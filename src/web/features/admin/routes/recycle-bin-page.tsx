@@ -7,7 +7,7 @@ import {
 import { RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -265,15 +265,13 @@ export default function RecycleBinPage() {
         <ItemsTable type={type} items={data.items} onAction={action.ask} />
       )}
 
-      {data && (pager.hasPrevious || data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + data.items.length}
+      {data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={data.items.length}
+          nextCursor={data.nextCursor}
           total={data.counts[type]}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(data.nextCursor)}
           busy={bin.isFetching}
           noun="items"
         />

@@ -1,9 +1,11 @@
 import { LIST_FLAG_LIMITS, type UserListRow } from '@shared/admin-data';
-import { AlertTriangle, ListX, Lock, Search, Unlock } from 'lucide-react';
+import { AlertTriangle, ListX, Lock, Unlock } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CursorPagination } from '@/components/cursor-pagination';
+import { PagerPagination } from '@/components/cursor-pagination';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -14,9 +16,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
@@ -26,10 +26,9 @@ import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { formatDate, formatNumber } from '@/lib/format';
 import { DATA_REFRESH_MS, PAGE_SIZE, useListFreeze, useUserLists } from '../api/admin-data';
+import { CardField, SkeletonRows } from '../components/card-parts';
 import { MonitorFreshness } from '../components/monitor-freshness';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
-
-const ALL = 'all';
 
 function percent(rate: number): string {
   return `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`;
@@ -234,35 +233,24 @@ export default function UserListsPage() {
       </header>
 
       <search className="flex flex-col gap-3 sm:flex-row sm:items-center" aria-label="Filter lists">
-        <div className="relative flex-1 sm:max-w-sm">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search by list name or owner email"
-            aria-label="Search lists"
-            className="pl-9"
-            maxLength={200}
-            data-testid="user-lists-search"
-          />
-        </div>
-        <Select
-          value={frozen ?? ALL}
-          onValueChange={(value) => setFrozen(value === ALL ? undefined : (value as 'true' | 'false'))}
-        >
-          <SelectTrigger className="w-full sm:w-44" aria-label="Filter by state">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All lists</SelectItem>
-            <SelectItem value="true">Frozen</SelectItem>
-            <SelectItem value="false">Not frozen</SelectItem>
-          </SelectContent>
-        </Select>
+        <SearchInput
+          className="flex-1 sm:max-w-sm"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search by list name or owner email"
+          aria-label="Search lists"
+          maxLength={200}
+          data-testid="user-lists-search"
+        />
+        <FilterSelect
+          value={frozen}
+          onChange={setFrozen}
+          allLabel="All lists"
+          options={['true', 'false'] as const}
+          optionLabel={(value) => ({ true: 'Frozen', false: 'Not frozen' })[value]}
+          className="w-full sm:w-44"
+          aria-label="Filter by state"
+        />
       </search>
 
       {page.isError && (
@@ -296,48 +284,42 @@ export default function UserListsPage() {
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {lists
-                    ? lists.map((row) => (
-                        <TableRow key={row.id} data-testid="user-list-row">
-                          <TableCell className="max-w-56">
-                            <div className="truncate font-medium" title={row.name}>
-                              {row.name}
-                            </div>
-                            <div className="truncate text-xs text-muted-foreground" title={row.ownerEmail}>
-                              {row.ownerEmail} · {formatDate(row.createdAt)}
-                            </div>
-                          </TableCell>
-                          <TableCell className="text-right tabular-nums">{formatNumber(row.size)}</TableCell>
-                          <TableCell>
-                            <Rates row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <Sample row={row} />
-                          </TableCell>
-                          <TableCell>
-                            <Imports row={row} />
-                          </TableCell>
-                          <TableCell className="max-w-64 whitespace-normal">
-                            <Flag row={row} />
-                          </TableCell>
-                          <TableCell className="text-right">
-                            <Action
-                              row={row}
-                              onFreeze={() => setFreezing(row)}
-                              onUnfreeze={() => unfreeze.ask(row)}
-                            />
-                          </TableCell>
-                        </TableRow>
-                      ))
-                    : [0, 1, 2, 3].map((index) => (
-                        <TableRow key={index}>
-                          {[0, 1, 2, 3, 4, 5, 6].map((cell) => (
-                            <TableCell key={cell}>
-                              <Skeleton className="h-4 w-full max-w-24" />
-                            </TableCell>
-                          ))}
-                        </TableRow>
-                      ))}
+                  {lists ? (
+                    lists.map((row) => (
+                      <TableRow key={row.id} data-testid="user-list-row">
+                        <TableCell className="max-w-56">
+                          <div className="truncate font-medium" title={row.name}>
+                            {row.name}
+                          </div>
+                          <div className="truncate text-xs text-muted-foreground" title={row.ownerEmail}>
+                            {row.ownerEmail} · {formatDate(row.createdAt)}
+                          </div>
+                        </TableCell>
+                        <TableCell className="text-right tabular-nums">{formatNumber(row.size)}</TableCell>
+                        <TableCell>
+                          <Rates row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <Sample row={row} />
+                        </TableCell>
+                        <TableCell>
+                          <Imports row={row} />
+                        </TableCell>
+                        <TableCell className="max-w-64 whitespace-normal">
+                          <Flag row={row} />
+                        </TableCell>
+                        <TableCell className="text-right">
+                          <Action
+                            row={row}
+                            onFreeze={() => setFreezing(row)}
+                            onUnfreeze={() => unfreeze.ask(row)}
+                          />
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  ) : (
+                    <SkeletonRows rows={4} cells={7} />
+                  )}
                 </TableBody>
               </Table>
             </div>
@@ -363,24 +345,15 @@ export default function UserListsPage() {
                         />
                       </div>
                       <dl className="grid grid-cols-2 gap-3">
-                        <div>
-                          <dt className="text-xs text-muted-foreground">Bounces · complaints</dt>
-                          <dd>
-                            <Rates row={row} />
-                          </dd>
-                        </div>
-                        <div>
-                          <dt className="text-xs text-muted-foreground">Members (sample)</dt>
-                          <dd>
-                            <Sample row={row} />
-                          </dd>
-                        </div>
-                        <div className="col-span-2">
-                          <dt className="text-xs text-muted-foreground">Imports</dt>
-                          <dd>
-                            <Imports row={row} />
-                          </dd>
-                        </div>
+                        <CardField label="Bounces · complaints">
+                          <Rates row={row} />
+                        </CardField>
+                        <CardField label="Members (sample)">
+                          <Sample row={row} />
+                        </CardField>
+                        <CardField label="Imports" className="col-span-2">
+                          <Imports row={row} />
+                        </CardField>
                       </dl>
                       <Flag row={row} />
                     </li>
@@ -391,14 +364,12 @@ export default function UserListsPage() {
         )
       )}
 
-      {page.data && (pager.hasPrevious || page.data.nextCursor) && (
-        <CursorPagination
-          from={pager.index * PAGE_SIZE + 1}
-          to={pager.index * PAGE_SIZE + page.data.lists.length}
-          hasPrevious={pager.hasPrevious}
-          hasNext={Boolean(page.data.nextCursor)}
-          onPrevious={pager.goPrevious}
-          onNext={() => pager.goNext(page.data?.nextCursor)}
+      {page.data && (
+        <PagerPagination
+          pager={pager}
+          pageSize={PAGE_SIZE}
+          rows={page.data.lists.length}
+          nextCursor={page.data.nextCursor}
           busy={page.isFetching}
           noun="lists"
         />

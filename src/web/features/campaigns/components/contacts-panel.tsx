@@ -1,12 +1,12 @@
 import { CAMPAIGN_CONTACT_STATUSES, type CampaignContactStatus } from '@shared/sending';
 import { formatPausedUntil } from '@shared/zoned-time';
-import { Search, Trophy } from 'lucide-react';
+import { Trophy } from 'lucide-react';
 import { useState } from 'react';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -191,22 +191,15 @@ export function ContactsPanel({
       </CardHeader>
       <CardContent className="space-y-4">
         <div className="flex flex-col gap-3 sm:flex-row">
-          <div className="relative flex-1">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              placeholder="Search by email, name or company"
-              className="pl-9"
-              aria-label="Search contacts"
-              maxLength={100}
-              data-testid="contacts-search"
-            />
-          </div>
+          <SearchInput
+            className="flex-1"
+            value={search}
+            onChange={setSearch}
+            placeholder="Search by email, name or company"
+            aria-label="Search contacts"
+            maxLength={100}
+            data-testid="contacts-search"
+          />
           <Select value={status} onValueChange={(value) => setStatus(value as CampaignContactStatus | 'all')}>
             <SelectTrigger
               className="w-full sm:w-52"

@@ -1,11 +1,11 @@
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '@shared/sending';
-import { Search, Send } from 'lucide-react';
+import { Send } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -68,22 +68,15 @@ export default function AdminCampaignsPage() {
         </CardHeader>
         <CardContent className="space-y-4">
           <div className="flex flex-col gap-3 sm:flex-row">
-            <div className="relative flex-1">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                type="search"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-                placeholder="Campaign name or owner email"
-                className="pl-9"
-                aria-label="Search campaigns"
-                maxLength={100}
-                data-testid="admin-campaigns-search"
-              />
-            </div>
+            <SearchInput
+              className="flex-1"
+              value={search}
+              onChange={setSearch}
+              placeholder="Campaign name or owner email"
+              aria-label="Search campaigns"
+              maxLength={100}
+              data-testid="admin-campaigns-search"
+            />
             <Select value={status ?? 'all'} onValueChange={setStatus}>
               <SelectTrigger
                 className="w-full sm:w-48"

@@ -1,11 +1,11 @@
 import { CONTACT_SOURCES, VERIFICATION_STATUSES } from '@shared/contacts';
-import { Loader2, Search, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { VERIFICATION_LABELS } from '@/components/contacts/contact-badges';
 import { CategoryPicker, CityPicker, CountryPicker } from '@/components/contacts/reference-pickers';
 import { MultiCombobox } from '@/components/multi-combobox';
+import { SearchInput } from '@/components/search-input';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
@@ -77,29 +77,16 @@ export function AdminDirectoryFiltersBar({
     <search aria-label="Filter the directory" className="grid gap-3" data-testid="admin-directory-filters">
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Field label="Keyword">
-          <div className="relative">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              id={id}
-              type="search"
-              value={text}
-              onChange={(event) => setText(event.target.value)}
-              placeholder="Company or contact name"
-              aria-label="Keyword: company or contact name"
-              className="pl-9"
-              maxLength={100}
-              data-testid="admin-filter-keyword"
-            />
-            {text !== debounced && (
-              <Loader2
-                className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-                aria-hidden="true"
-              />
-            )}
-          </div>
+          <SearchInput
+            id={id}
+            value={text}
+            onChange={setText}
+            placeholder="Company or contact name"
+            aria-label="Keyword: company or contact name"
+            maxLength={100}
+            busy={text !== debounced}
+            data-testid="admin-filter-keyword"
+          />
         </Field>
         <Field label="Country">
           <CountryPicker

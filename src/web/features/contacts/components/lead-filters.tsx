@@ -1,10 +1,10 @@
 import { categoryName } from '@shared/categories';
-import { Crown, Loader2, Lock, Search, X } from 'lucide-react';
+import { Crown, Lock, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { CategoryPicker, CityPicker, CountryPicker } from '@/components/contacts/reference-pickers';
+import { SearchInput } from '@/components/search-input';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
@@ -91,29 +91,16 @@ function KeywordField({ value, onChange }: { value: string; onChange: (q: string
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>Keyword</Label>
-      <div className="relative">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-          aria-hidden="true"
-        />
-        <Input
-          id={id}
-          type="search"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          placeholder="Company or contact name"
-          className="pl-9"
-          maxLength={100}
-          aria-describedby={`${id}-hint`}
-          data-testid="filter-keyword"
-        />
-        {text !== debounced && (
-          <Loader2
-            className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-            aria-hidden="true"
-          />
-        )}
-      </div>
+      <SearchInput
+        id={id}
+        value={text}
+        onChange={setText}
+        placeholder="Company or contact name"
+        maxLength={100}
+        aria-describedby={`${id}-hint`}
+        busy={text !== debounced}
+        data-testid="filter-keyword"
+      />
       <p id={`${id}-hint`} className="text-xs text-muted-foreground">
         {short ? 'Type at least 3 characters.' : 'Also finds categories: try “haulage” or “bakery”.'}
       </p>

@@ -1,13 +1,15 @@
 import { CONTACT_MESSAGES, emailSchema, SUPPRESSION_REASONS, type SuppressionReason } from '@shared/contacts';
 import type { Suppression } from '@shared/suppression';
 import type { ColumnDef } from '@tanstack/react-table';
-import { FileUp, Lock, Plus, Search, ShieldBan, Trash2 } from 'lucide-react';
+import { FileUp, Lock, Plus, ShieldBan, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable } from '@/components/data-table/data-table';
+import { FilterSelect } from '@/components/filter-select';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -22,7 +24,6 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -276,37 +277,23 @@ export function SuppressionPanel() {
       </CardHeader>
       <CardContent className="grid gap-4">
         <div className="flex flex-col gap-3 sm:flex-row">
-          <div className="relative flex-1 sm:max-w-sm">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={lookup}
-              onChange={(event) => setLookup(event.target.value)}
-              placeholder="Look up an exact address"
-              aria-label="Look up an exact email address"
-              className="pl-9"
-              data-testid="suppression-lookup"
-            />
-          </div>
-          <Select
-            value={reason ?? 'all'}
-            onValueChange={(value) => setReason(value === 'all' ? undefined : (value as SuppressionReason))}
-          >
-            <SelectTrigger className="w-full sm:w-48" aria-label="Filter by reason">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="all">All reasons</SelectItem>
-              {SUPPRESSION_REASONS.map((value) => (
-                <SelectItem key={value} value={value}>
-                  {SUPPRESSION_REASON_LABELS[value]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <SearchInput
+            className="flex-1 sm:max-w-sm"
+            value={lookup}
+            onChange={setLookup}
+            placeholder="Look up an exact address"
+            aria-label="Look up an exact email address"
+            data-testid="suppression-lookup"
+          />
+          <FilterSelect
+            value={reason}
+            onChange={setReason}
+            allLabel="All reasons"
+            options={SUPPRESSION_REASONS}
+            optionLabel={(value) => SUPPRESSION_REASON_LABELS[value]}
+            className="w-full sm:w-48"
+            aria-label="Filter by reason"
+          />
         </div>
         {suppressions.isError && !items ? (
           <QueryError

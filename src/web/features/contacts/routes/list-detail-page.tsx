@@ -4,7 +4,6 @@ import {
   ArrowLeft,
   Download,
   FileUp,
-  Loader2,
   MoreHorizontal,
   Pencil,
   Search,
@@ -19,6 +18,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable } from '@/components/data-table/data-table';
 import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -29,7 +29,6 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCursorPages } from '@/hooks/use-cursor-pages';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -302,28 +301,16 @@ export default function ListDetailPage() {
       <Card className="py-4">
         <CardContent className="grid gap-4 px-4">
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-            <div className="relative sm:w-80">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                type="search"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-                placeholder="Search email, name or company"
-                aria-label="Search this list"
-                className="pl-9"
-                maxLength={100}
-                data-testid="list-search"
-              />
-              {(search.trim() !== q || (members.isFetching && members.isPlaceholderData)) && (
-                <Loader2
-                  className="absolute top-1/2 right-3 size-4 -translate-y-1/2 animate-spin text-muted-foreground"
-                  aria-hidden="true"
-                />
-              )}
-            </div>
+            <SearchInput
+              className="sm:w-80"
+              value={search}
+              onChange={setSearch}
+              placeholder="Search email, name or company"
+              aria-label="Search this list"
+              maxLength={100}
+              busy={search.trim() !== q || (members.isFetching && members.isPlaceholderData)}
+              data-testid="list-search"
+            />
             {chosen > 0 && (
               <div className="flex items-center gap-2">
                 <span className="text-sm text-muted-foreground" aria-live="polite">
