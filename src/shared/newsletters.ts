@@ -325,7 +325,7 @@ export const newsletterArchiveSchema = z.object({
 export type NewsletterArchive = z.infer<typeof newsletterArchiveSchema>;
 export const newsletterArchiveUpdateSchema = z.object({ enabled: z.boolean() });
 
-/** At most this many newsletters are listed on the archive page, newest first. */
+/** The archive page lists this many newsletters at a time, newest first, with Newer/Older links. */
 export const ARCHIVE_PAGE_LIMIT = 100;
 
 export const newsletterImageSchema = z.object({ url: z.string() });

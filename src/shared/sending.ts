@@ -122,6 +122,11 @@ const hostSchema = z
   .regex(/^[a-zA-Z0-9.-]+$/, 'Enter a host name like smtp.example.com');
 
 export const SENDER_COMPANY_MAX = 120;
+/** The reply signature's limit, the same wherever it is edited (the inbox or the account's settings). */
+export const SENDER_SIGNATURE_MAX = 2000;
+export const senderSignatureSchema = z
+  .string()
+  .max(SENDER_SIGNATURE_MAX, 'A signature can be at most 2,000 characters');
 
 const headerSafe = (max: number, label: string) =>
   z
@@ -141,6 +146,8 @@ export const senderAccountInputSchema = z
     replyTo: z.literal('').or(emailSchema).optional(),
     /** The company `{{ senderCompany }}` names; empty clears it. */
     company: headerSafe(SENDER_COMPANY_MAX, 'Company').optional(),
+    /** Added below replies sent from the inbox; omitted keeps it, empty clears it. */
+    signature: senderSignatureSchema.optional(),
     postalAddress: z
       .string()
       .trim()
@@ -223,6 +230,8 @@ export const senderAccountSchema = z.object({
   fromEmail: z.string(),
   replyTo: z.string().nullable(),
   company: z.string().nullable(),
+  /** Added below replies sent from the inbox. */
+  signature: z.string().nullable(),
   postalAddress: z.string(),
   smtpHost: z.string(),
   smtpPort: z.number(),

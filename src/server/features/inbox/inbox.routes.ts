@@ -13,6 +13,7 @@ import {
   inboxUpdateSchema,
   threadEntrySchema,
 } from '@shared/inbox';
+import { senderSignatureSchema } from '@shared/sending';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -153,7 +154,7 @@ export async function inboxRoutes(fastify: FastifyInstance) {
         tags,
         params: inboxIdParamsSchema,
         body: z.object({
-          signature: z.string().max(2000, 'A signature can be at most 2,000 characters').nullable(),
+          signature: senderSignatureSchema.nullable(),
         }),
         response: { 200: z.object({ signature: z.string().nullable() }), ...errors },
       },

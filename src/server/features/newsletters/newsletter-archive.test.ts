@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { newsletters } from '@server/db/schema/index';
-import type { Newsletter, NewsletterArchive } from '@shared/newsletters';
+import { ARCHIVE_PAGE_LIMIT, type Newsletter, type NewsletterArchive } from '@shared/newsletters';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -156,5 +157,106 @@ describe('public newsletter archive', () => {
       404,
     );
     expect((await app.inject({ method: 'GET', url: '/api/newsletter-archive' })).statusCode).toBe(401);
+  });
+
+  it('pages through more than a page of issues with Newer/Older links: each once, newest first, stable while one is published', async () => {
+    const user = await professional();
+    const req = as(app, user.cookie);
+    const archive = (
+      await req({ method: 'PUT', url: '/api/newsletter-archive', payload: { enabled: true } })
+    ).json<NewsletterArchive>();
+    const base = pathOf(archive.url!);
+
+    // Two full pages and a part, written straight to the table (sending 237 issues is not the point).
+    // Every 10th issue shares its sent time with the one before it, so the order relies on the id too.
+    const total = ARCHIVE_PAGE_LIMIT * 2 + 37;
+    const at = (minute: number, micros = '') =>
+      sql`${`2025-01-01T00:00:00${micros}Z`}::timestamptz + ${minute} * interval '1 minute'`;
+    const rows = Array.from({ length: total }, (_, i) => ({
+      id: randomUUID(),
+      userId: user.user.id,
+      name: `Issue ${i}`,
+      subject: `Issue number ${i}`,
+      status: 'sent' as const,
+      inArchive: true,
+      webToken: randomUUID(),
+      sentAt: at(i % 10 === 1 ? i - 1 : i),
+    }));
+    // The last issue of the first page and the first of the second go out in the same millisecond, 800
+    // microseconds apart: a page key rounded to milliseconds would skip the second one.
+    const lastOfFirstPage = total - ARCHIVE_PAGE_LIMIT;
+    rows[lastOfFirstPage]!.sentAt = at(lastOfFirstPage - 1, '.000900');
+    rows[lastOfFirstPage - 1]!.sentAt = at(lastOfFirstPage - 1, '.000100');
+    await app.services.db.insert(newsletters).values(rows);
+    // Not shown: a draft and an issue left out of the archive.
+    await app.services.db.insert(newsletters).values([
+      { userId: user.user.id, name: 'x', subject: 'Hidden draft', webToken: randomUUID(), inArchive: true },
+      {
+        userId: user.user.id,
+        name: 'y',
+        subject: 'Hidden sent',
+        status: 'sent',
+        sentAt: new Date('2025-06-01T00:00:00Z'),
+        webToken: randomUUID(),
+      },
+    ]);
+    const expected = (
+      await app.services.db.execute(sql`
+        SELECT subject FROM newsletters WHERE user_id = ${user.user.id} AND in_archive AND status = 'sent'
+        ORDER BY sent_at DESC, id DESC`)
+    ).rows.map((row) => (row as { subject: string }).subject);
+    expect(expected).toHaveLength(total);
+
+    type Page = { subjects: string[]; newer: string | null; older: string | null; body: string };
+    const open = async (query: string): Promise<Page> => {
+      const response = await app.inject({ method: 'GET', url: `${base}${query}` });
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.body;
+      return {
+        body,
+        subjects: [...body.matchAll(/<li><a href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]!),
+        newer: /href="(\?newer=[^"]+)" rel="prev"/.exec(body)?.[1] ?? null,
+        older: /href="(\?older=[^"]+)" rel="next"/.exec(body)?.[1] ?? null,
+      };
+    };
+
+    const pages: Page[] = [await open('')];
+    expect(pages[0]!.newer).toBeNull();
+    while (pages[pages.length - 1]!.older) pages.push(await open(pages[pages.length - 1]!.older!));
+    expect(pages.map((p) => p.subjects.length)).toEqual([ARCHIVE_PAGE_LIMIT, ARCHIVE_PAGE_LIMIT, 37]);
+    expect(pages.flatMap((p) => p.subjects)).toEqual(expected);
+    expect(pages[0]!.subjects.at(-1)).toBe(`Issue number ${lastOfFirstPage}`);
+    expect(pages[1]!.subjects[0]).toBe(`Issue number ${lastOfFirstPage - 1}`);
+    expect(pages[0]!.body).not.toContain('Hidden');
+    expect(pages[2]!.older).toBeNull();
+
+    // Back up with Newer: the same pages, the first one without a Newer link.
+    const back = await open(pages[2]!.newer!);
+    expect(back.subjects).toEqual(pages[1]!.subjects);
+    const top = await open(back.newer!);
+    expect(top.subjects).toEqual(pages[0]!.subjects);
+    expect(top.newer).toBeNull();
+
+    // An issue published while someone reads page 2 does not shift what its Older link leads to.
+    const fresh = await newsletter(user, 'Fresh issue');
+    await markSent(fresh.id, new Date());
+    expect((await setInArchive(user, fresh.id, true)).statusCode).toBe(200);
+    expect((await open(pages[1]!.older!)).subjects).toEqual(pages[2]!.subjects);
+    const reopened = await open('');
+    expect(reopened.subjects[0]).toBe('Fresh issue');
+    expect(reopened.older).not.toBeNull();
+    // Page 2's Newer link now leads to a page that itself has a Newer link (to the fresh issue).
+    const newerThanPage2 = await open(pages[1]!.newer!);
+    expect(newerThanPage2.subjects).toEqual(pages[0]!.subjects);
+    expect(newerThanPage2.newer).not.toBeNull();
+    expect((await open(newerThanPage2.newer!)).subjects).toEqual(['Fresh issue']);
+
+    // A mangled page key answers a page that says so, not a server error.
+    const mangled = await app.inject({ method: 'GET', url: `${base}?older=not-a-key` });
+    expect(mangled.statusCode).toBe(400);
+    expect(mangled.headers['content-type']).toContain('text/html');
+    expect(mangled.body).toContain('This page of the archive is not available');
+    const forged = Buffer.from(JSON.stringify(['yesterday', 'x'])).toString('base64url');
+    expect((await app.inject({ method: 'GET', url: `${base}?newer=${forged}` })).statusCode).toBe(400);
   });
 });

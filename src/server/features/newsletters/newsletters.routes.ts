@@ -33,7 +33,7 @@ import {
   regenerateNewsletterArchiveSlug,
   setNewsletterArchiveEnabled,
 } from './newsletter-archive.service';
-import { ARCHIVE_NOT_FOUND_PAGE, renderArchivePage } from './newsletter-archive-page';
+import { ARCHIVE_BAD_PAGE_PAGE, ARCHIVE_NOT_FOUND_PAGE, renderArchivePage } from './newsletter-archive-page';
 import { renderWebVersion, sendNewsletterTest } from './newsletter-delivery';
 import { contentTypeOf, findMediaFile, saveNewsletterImage } from './newsletter-images';
 import {
@@ -143,9 +143,27 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
   // Public: the sender's archive page. No session, no tracking.
   app.get(
     '/archive/:slug',
-    { schema: { hide: true, params: z.object({ slug: z.string().max(100) }) } },
+    {
+      schema: {
+        hide: true,
+        params: z.object({ slug: z.string().max(100) }),
+        querystring: z.object({
+          older: z.string().max(200).optional(),
+          newer: z.string().max(200).optional(),
+        }),
+      },
+    },
     async (request, reply) => {
-      const archive = await loadPublicArchive({ db, slug: request.params.slug });
+      let archive: Awaited<ReturnType<typeof loadPublicArchive>>;
+      try {
+        archive = await loadPublicArchive({ db, slug: request.params.slug, page: request.query });
+      } catch (error) {
+        // A mangled page key: a page, not a JSON error, for someone who followed or edited a link.
+        if (error instanceof AppError && error.code === 'validation') {
+          return reply.code(400).headers(PAGE_HEADERS).send(ARCHIVE_BAD_PAGE_PAGE);
+        }
+        throw error;
+      }
       if (!archive) return reply.code(404).headers(PAGE_HEADERS).send(ARCHIVE_NOT_FOUND_PAGE);
       return reply.code(200).headers(PAGE_HEADERS).send(renderArchivePage(archive));
     },

@@ -57,6 +57,7 @@ export function toSenderAccountDto(row: SenderAccountRow, at: Date = now()): Sen
     fromEmail: row.fromEmail,
     replyTo: row.replyTo,
     company: row.company,
+    signature: row.signature,
     postalAddress: row.postalAddress,
     smtpHost: row.smtpHost,
     smtpPort: row.smtpPort,
@@ -163,6 +164,7 @@ function plainColumns(input: SenderAccountFields) {
     label: input.label?.trim() || input.fromEmail,
     replyTo: input.replyTo || null,
     company: input.company?.trim() || null,
+    signature: input.signature?.trim() || null,
     dkimSelector: input.dkimSelector || null,
     fromName: input.fromName,
     fromEmail: input.fromEmail,
@@ -268,7 +270,7 @@ export async function updateSenderAccount(
   const at = now();
   const changes: Partial<typeof senderAccounts.$inferInsert> = { ...plainColumns(input), updatedAt: at };
   // An optional identity field the update does not mention keeps its stored value (empty clears it).
-  for (const field of ['label', 'replyTo', 'company', 'dkimSelector'] as const) {
+  for (const field of ['label', 'replyTo', 'company', 'signature', 'dkimSelector'] as const) {
     if (input[field] === undefined) delete changes[field];
   }
   if (input.warmupEnabled && !current.warmupEnabled)

@@ -342,6 +342,62 @@ describe('sender accounts', () => {
       expect((await storedRow(account.id)).company).toBeNull();
     });
 
+    it('keeps the reply signature the inbox uses; the same limit; another user can neither read nor change it', async () => {
+      const owner = await paidUser();
+      const other = await paidUser();
+      const account = await create(owner, { signature: '  Ada Okafor\nKano Foods Ltd  ' });
+      expect(account.signature).toBe('Ada Okafor\nKano Foods Ltd');
+
+      const patch = (user: TestUser, signature: unknown) =>
+        call(user)({
+          method: 'PATCH',
+          url: `/api/sender-accounts/${account.id}`,
+          payload: input({ fromEmail: account.fromEmail, smtpPassword: undefined, signature }),
+        });
+      const changed = await patch(owner, 'Ada\nSales, Kano Foods');
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(changed.json<SenderAccount>().signature).toBe('Ada\nSales, Kano Foods');
+      // The inbox's signature editor writes the same column, so either place shows the other's change.
+      const fromInbox = await call(owner)({
+        method: 'PUT',
+        url: `/api/inbox/signatures/${account.id}`,
+        payload: { signature: 'Ada (from the inbox)' },
+      });
+      expect(fromInbox.statusCode, fromInbox.body).toBe(200);
+      const listed = await call(owner)({ method: 'GET', url: '/api/sender-accounts' });
+      expect(listed.json<SenderAccount[]>().find((a) => a.id === account.id)?.signature).toBe(
+        'Ada (from the inbox)',
+      );
+
+      // Another user: 404 on reading the account, on changing it here, and on changing it from the inbox.
+      const foreignRead = await call(other)({ method: 'GET', url: `/api/sender-accounts/${account.id}` });
+      expect(foreignRead.statusCode).toBe(404);
+      expect(foreignRead.body).not.toContain('Ada (from the inbox)');
+      const foreignList = await call(other)({ method: 'GET', url: '/api/sender-accounts' });
+      expect(foreignList.body).not.toContain('Ada (from the inbox)');
+      expect((await patch(other, 'Hijacked')).statusCode).toBe(404);
+      const foreignInbox = await call(other)({
+        method: 'PUT',
+        url: `/api/inbox/signatures/${account.id}`,
+        payload: { signature: 'Hijacked' },
+      });
+      expect(foreignInbox.statusCode).toBe(404);
+      expect((await storedRow(account.id)).signature).toBe('Ada (from the inbox)');
+
+      // The same limit as the inbox's save, with the same words.
+      const tooLong = await patch(owner, 'x'.repeat(2001));
+      expect(tooLong.statusCode).toBe(400);
+      expect(tooLong.body).toContain('A signature can be at most 2,000 characters');
+      expect((await patch(owner, 'x'.repeat(2000))).statusCode).toBe(200);
+
+      // Omitted keeps it; empty clears it.
+      const omitted = await patch(owner, undefined);
+      expect(omitted.json<SenderAccount>().signature).toBe('x'.repeat(2000));
+      const cleared = await patch(owner, '   ');
+      expect(cleared.json<SenderAccount>().signature).toBeNull();
+      expect((await storedRow(account.id)).signature).toBeNull();
+    });
+
     it('leaves the company, reply-to, name and DKIM selector alone when an update omits them', async () => {
       const user = await paidUser();
       const account = await create(user, {

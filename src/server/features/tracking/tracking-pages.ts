@@ -36,6 +36,8 @@ a{color:#1d4ed8}
 .issues{list-style:none;padding:0;margin:1rem 0 0}
 .issues li{padding:.75rem 0;border-top:1px solid #e7e5e4}
 .issues time{display:block;color:#57534e;font-size:.875rem}
+.pages{display:flex;justify-content:space-between;gap:1rem;border-top:1px solid #e7e5e4;padding-top:.75rem}
+.pages a[rel=next]{margin-left:auto}
 `;
 
 /**

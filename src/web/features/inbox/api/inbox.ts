@@ -93,6 +93,8 @@ export function useSaveSignature() {
     },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: [...INBOX_KEY, 'thread'] });
+      // The account's settings form shows the same signature.
+      void queryClient.invalidateQueries({ queryKey: ['/api/sender-accounts'], exact: true });
     },
   });
 }

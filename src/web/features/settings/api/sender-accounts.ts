@@ -68,9 +68,13 @@ export function useCreateSenderAccount() {
 }
 
 export function useUpdateSenderAccount() {
-  return useAccountMutation(async ({ id, input }: { id: string; input: SenderAccountInput }) =>
-    readAccount(await apiRequest('PATCH', accountPath(id), input)),
-  );
+  const queryClient = useQueryClient();
+  return useAccountMutation(async ({ id, input }: { id: string; input: SenderAccountInput }) => {
+    const account = readAccount(await apiRequest('PATCH', accountPath(id), input));
+    // An open inbox conversation shows this account's reply signature.
+    void queryClient.invalidateQueries({ queryKey: ['/api/inbox', 'thread'] });
+    return account;
+  });
 }
 
 /** Pauses (`paused: true`) or resumes an account. */

@@ -22,6 +22,8 @@ export interface SenderFormValues {
   replyTo: string;
   /** Who "we" are: `{{ senderCompany }}` in the copy. */
   company: string;
+  /** Added below replies sent from the inbox. */
+  signature: string;
   postalAddress: string;
   smtpHost: string;
   smtpPort: string;
@@ -97,6 +99,7 @@ export function emptySenderForm(defaults: { fromName?: string; timeZone?: string
     fromEmail: '',
     replyTo: '',
     company: '',
+    signature: '',
     postalAddress: '',
     smtpHost: '',
     smtpPort: '587',
@@ -130,6 +133,7 @@ export function senderFormFromAccount(account: SenderAccount): SenderFormValues 
     fromEmail: account.fromEmail,
     replyTo: account.replyTo ?? '',
     company: account.company ?? '',
+    signature: account.signature ?? '',
     postalAddress: account.postalAddress,
     smtpHost: account.smtpHost,
     // The test mailbox's connection is Tambari's (hidden in the form, ignored on save) and may run on any
@@ -209,6 +213,7 @@ export function toSenderInput(values: SenderFormValues, mode: SenderFormMode): S
     fromEmail: values.fromEmail,
     replyTo: values.replyTo.trim(),
     company: values.company.trim(),
+    signature: values.signature.trim(),
     postalAddress: values.postalAddress,
     smtpHost: values.smtpHost,
     smtpPort: values.smtpPort.trim(),

@@ -1,4 +1,9 @@
-import { SENDER_DAILY_CAP_MAX, type SenderAccountInput, type SmtpSecurity } from '@shared/sending';
+import {
+  SENDER_DAILY_CAP_MAX,
+  SENDER_SIGNATURE_MAX,
+  type SenderAccountInput,
+  type SmtpSecurity,
+} from '@shared/sending';
 import type { ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { PasswordInput } from '@/components/password-input';
@@ -332,6 +337,28 @@ export function SenderAccountFields({
               <FormDescription>
                 Shown in the footer of every email, next to the unsubscribe link, as anti-spam laws require.
               </FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="signature"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>
+                Reply signature <Optional />
+              </FormLabel>
+              <FormControl>
+                <Textarea
+                  {...field}
+                  rows={3}
+                  maxLength={SENDER_SIGNATURE_MAX}
+                  placeholder={'Ada Okafor\nSales, Kano Foods Ltd'}
+                  data-testid="sender-signature"
+                />
+              </FormControl>
+              <FormDescription>Added below replies sent from the inbox.</FormDescription>
               <FormMessage />
             </FormItem>
           )}
