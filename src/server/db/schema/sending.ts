@@ -409,15 +409,33 @@ export const inboundMessages = pgTable(
       .on(t.userId, t.receivedAt.desc(), t.id.desc())
       .where(sql`${t.campaignId} is not null`),
     index('inbound_messages_contact_idx').on(t.campaignContactId, t.receivedAt),
-    // The inbox's counts (unread, snoozed, per category) read from the index alone.
-    index('inbound_messages_inbox_counts_idx')
-      .on(t.userId, t.category, t.readAt, t.snoozedUntil)
-      .where(sql`${t.campaignId} is not null`),
+    // The inbox's snoozed messages, subtracted live from the kept counts (a snooze ends by itself).
+    index('inbound_messages_snoozed_idx')
+      .on(t.userId, t.snoozedUntil)
+      .where(sql`${t.campaignId} is not null and ${t.snoozedUntil} is not null`),
     index('inbound_messages_campaign_idx').on(t.campaignId, t.receivedAt),
     uniqueIndex('inbound_messages_account_msgid_key')
       .on(t.senderAccountId, t.messageIdHeader)
       .where(sql`${t.messageIdHeader} is not null`),
   ],
+);
+
+/**
+ * The inbox's counts per user and category ('' for none): every matched message (snoozed or not) and the
+ * unread ones. Kept by statement-level triggers on inbound_messages, whoever writes them, so opening the
+ * inbox reads a few rows instead of counting the user's mail; the snoozed ones are subtracted live.
+ */
+export const inboxCounts = pgTable(
+  'inbox_counts',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    category: text('category').notNull(),
+    total: integer('total').notNull().default(0),
+    unread: integer('unread').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.category] })],
 );
 
 /**

@@ -3,6 +3,7 @@ import {
   campaignContacts,
   campaigns,
   inboundMessages,
+  inboxCounts,
   inboxReplies,
   outboxMessages,
   senderAccounts,
@@ -172,25 +173,40 @@ export async function listInbox(options: {
   };
 }
 
+/**
+ * The counts the inbox and the account menu show. Totals and unread per category are kept counters
+ * (inbox_counts, written by triggers on every change to the mail); a snooze ends by itself with time, so
+ * the snoozed messages are counted live (a few rows, from their own index) and taken out of them.
+ */
 export async function getInboxCounts(options: { db: Database; userId: string }): Promise<InboxCounts> {
   const at = now().toISOString();
-  const rows = await options.db
-    .select({
-      category: inboundMessages.category,
-      total: sql<number>`count(*) FILTER (WHERE ${inboundMessages.snoozedUntil} IS NULL OR ${inboundMessages.snoozedUntil} <= ${at}::timestamptz)::int`,
-      unread: sql<number>`count(*) FILTER (WHERE ${inboundMessages.readAt} IS NULL AND (${inboundMessages.snoozedUntil} IS NULL OR ${inboundMessages.snoozedUntil} <= ${at}::timestamptz))::int`,
-      snoozed: sql<number>`count(*) FILTER (WHERE ${inboundMessages.snoozedUntil} > ${at}::timestamptz)::int`,
-    })
-    .from(inboundMessages)
-    .where(inInbox(options.userId))
-    .groupBy(inboundMessages.category);
+  const [kept, held] = await Promise.all([
+    options.db
+      .select({ category: inboxCounts.category, total: inboxCounts.total, unread: inboxCounts.unread })
+      .from(inboxCounts)
+      .where(and(eq(inboxCounts.userId, options.userId), sql`${inboxCounts.total} > 0`)),
+    options.db
+      .select({
+        category: inboundMessages.category,
+        total: sql<number>`count(*)::int`,
+        unread: sql<number>`(count(*) FILTER (WHERE ${inboundMessages.readAt} IS NULL))::int`,
+      })
+      .from(inboundMessages)
+      .where(and(inInbox(options.userId), snoozed(new Date(at))))
+      .groupBy(inboundMessages.category),
+  ]);
   const byCategory: Record<string, number> = {};
   let unread = 0;
-  let snoozedCount = 0;
-  for (const row of rows) {
-    byCategory[row.category ?? 'none'] = Number(row.total);
+  for (const row of kept) {
+    byCategory[row.category || 'none'] = Number(row.total);
     unread += Number(row.unread);
-    snoozedCount += Number(row.snoozed);
+  }
+  let snoozedCount = 0;
+  for (const row of held) {
+    const key = row.category ?? 'none';
+    byCategory[key] = (byCategory[key] ?? 0) - Number(row.total);
+    unread -= Number(row.unread);
+    snoozedCount += Number(row.total);
   }
   return { unread, snoozed: snoozedCount, byCategory };
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { inboundMessages, senderAccounts } from '@server/db/schema/index';
+import { campaigns, inboundMessages, senderAccounts, users } from '@server/db/schema/index';
 import type { InboxCounts, InboxItem, InboxPage, InboxThread, ThreadEntry } from '@shared/inbox';
 import { answerTo } from '@tests/factories/inbound';
 import { createCampaignWithMessage } from '@tests/factories/sending';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
 import { as, createTestApp } from '@tests/setup/test-app';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,120 @@ describe('the inbox list, counts and thread', () => {
     await patch({ snoozedUntil: null });
     const back = (await call({ method: 'GET', url: '/api/inbox' })).json<InboxPage>();
     expect(back.items.map((i) => i.id)).toEqual([inbound.id]);
+  });
+});
+
+/** The inbox's counts as a direct count of the user's mail (what the kept counters must always equal). */
+async function countedDirectly(userId: string): Promise<InboxCounts> {
+  const at = new Date().toISOString();
+  const { rows } = (await app.services.db.execute(sql`
+    SELECT category,
+      count(*) FILTER (WHERE snoozed_until IS NULL OR snoozed_until <= ${at}::timestamptz)::int AS total,
+      count(*) FILTER (WHERE read_at IS NULL AND (snoozed_until IS NULL OR snoozed_until <= ${at}::timestamptz))::int AS unread,
+      count(*) FILTER (WHERE snoozed_until > ${at}::timestamptz)::int AS snoozed
+    FROM inbound_messages WHERE user_id = ${userId} AND campaign_id IS NOT NULL
+    GROUP BY category`)) as unknown as {
+    rows: { category: string | null; total: number; unread: number; snoozed: number }[];
+  };
+  const byCategory: Record<string, number> = {};
+  let unread = 0;
+  let snoozed = 0;
+  for (const row of rows) {
+    byCategory[row.category ?? 'none'] = Number(row.total);
+    unread += Number(row.unread);
+    snoozed += Number(row.snoozed);
+  }
+  return { unread, snoozed, byCategory };
+}
+
+describe('the kept inbox counts', () => {
+  it('equal a direct count through new mail, reads, unreads, category changes, snoozes and deletes', async () => {
+    const owner = await createUser(app);
+    const other = await createUser(app);
+    const call = as(app, owner.cookie);
+    const check = async (step: string) => {
+      const counts = (await call({ method: 'GET', url: '/api/inbox/counts' })).json<InboxCounts>();
+      expect(counts, step).toEqual(await countedDirectly(owner.user.id));
+      return counts;
+    };
+    const patch = (id: string, payload: object) =>
+      call({ method: 'PATCH', url: `/api/inbox/${id}`, payload });
+
+    expect(await check('nothing yet')).toEqual({ unread: 0, snoozed: 0, byCategory: {} });
+    const a = await conversation(owner, 'human-reply.eml');
+    const b = await conversation(owner, 'outlook-ooo.eml');
+    const c = await conversation(owner, 'french-reply.eml');
+    await conversation(other, 'human-reply.eml');
+    expect((await check('three answers')).unread).toBe(3);
+
+    // Many rows in one statement (as an import or the bench writes them), some without a category, some
+    // read, one snoozed, and mail that matched nothing (no campaign: not in the inbox).
+    const base = {
+      userId: owner.user.id,
+      senderAccountId: a.account.id,
+      campaignId: a.campaign.id,
+      kind: 'reply',
+    };
+    await app.services.db.insert(inboundMessages).values([
+      { ...base, category: 'question', messageIdHeader: `${randomUUID()}@x.test` },
+      { ...base, category: 'question', readAt: new Date(), messageIdHeader: `${randomUUID()}@x.test` },
+      { ...base, category: null, messageIdHeader: `${randomUUID()}@x.test` },
+      {
+        ...base,
+        category: 'not_now',
+        snoozedUntil: new Date(Date.now() + 3_600_000),
+        messageIdHeader: `${randomUUID()}@x.test`,
+      },
+      // A snooze that has already ended counts as an ordinary message.
+      {
+        ...base,
+        category: 'not_now',
+        snoozedUntil: new Date(Date.now() - 3_600_000),
+        messageIdHeader: `${randomUUID()}@x.test`,
+      },
+      { ...base, campaignId: null, category: 'question', messageIdHeader: `${randomUUID()}@x.test` },
+    ]);
+    const mixed = await check('a bulk insert');
+    expect(mixed).toMatchObject({ snoozed: 1, byCategory: { question: 2, none: 1, not_now: 1 } });
+
+    expect((await patch(a.inbound.id, { read: true })).statusCode).toBe(200);
+    await check('read');
+    expect((await patch(a.inbound.id, { read: true })).statusCode).toBe(200);
+    await check('read again');
+    expect((await patch(a.inbound.id, { read: false })).statusCode).toBe(200);
+    await check('unread');
+    expect((await patch(b.inbound.id, { category: 'interested', read: true })).statusCode).toBe(200);
+    await check('a new category, read at once');
+    expect(
+      (await patch(c.inbound.id, { snoozedUntil: new Date(Date.now() + 86_400_000).toISOString() }))
+        .statusCode,
+    ).toBe(200);
+    expect((await check('snoozed')).snoozed).toBe(2);
+    expect((await patch(c.inbound.id, { snoozedUntil: null, note: 'Call on Monday' })).statusCode).toBe(200);
+    await check('unsnoozed');
+
+    // Every message of the user at once, then one row deleted, then a whole campaign (its mail cascades).
+    await app.services.db
+      .update(inboundMessages)
+      .set({ readAt: new Date() })
+      .where(eq(inboundMessages.userId, owner.user.id));
+    expect((await check('all read')).unread).toBe(0);
+    await app.services.db.delete(inboundMessages).where(eq(inboundMessages.id, b.inbound.id));
+    await check('one deleted');
+    await app.services.db.delete(campaigns).where(eq(campaigns.id, a.campaign.id));
+    await check('a campaign deleted');
+    expect(await countedDirectly(other.user.id)).toMatchObject({ unread: 1 });
+
+    // Deleting the user takes their counters with them (the cascade's delete does not bring them back).
+    await app.services.db.delete(users).where(eq(users.id, owner.user.id));
+    const { rows } = (await app.services.db.execute(
+      sql`SELECT count(*)::int AS n FROM inbox_counts WHERE user_id = ${owner.user.id}`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(Number(rows[0]!.n)).toBe(0);
+    const others = (
+      await as(app, other.cookie)({ method: 'GET', url: '/api/inbox/counts' })
+    ).json<InboxCounts>();
+    expect(others).toEqual(await countedDirectly(other.user.id));
   });
 });
 
