@@ -154,6 +154,16 @@ export async function listInbox(options: {
     );
   }
   const cursor = decodeCursor(query.cursor);
+  const plainFirstPage = conditions.length === 2 && query.status === 'all' && !cursor;
+  if (plainFirstPage) {
+    // Opening the inbox: the one query every visit runs, as a prepared statement.
+    const rows = await statements(db).firstPage.execute({
+      userId: options.userId,
+      at: at.toISOString(),
+      limit: query.limit + 1,
+    });
+    return pageOf(rows, query.limit);
+  }
   if (cursor) {
     conditions.push(
       sql`(${inboundMessages.receivedAt}, ${inboundMessages.id}) < (${cursor.key}::timestamptz, ${cursor.id}::uuid)`,
@@ -162,15 +172,73 @@ export async function listInbox(options: {
   const rows = await selectItems(db, and(...conditions)!)
     .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  return pageOf(rows, query.limit);
+}
+
+function pageOf(rows: ItemRow[], limit: number): InboxPage {
+  const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
     items: page.map(toItem),
     nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor(new Date(last.receivedAt).toISOString(), last.id)
-        : null,
+      rows.length > limit && last ? encodeCursor(new Date(last.receivedAt).toISOString(), last.id) : null,
   };
+}
+
+/*
+ * The statements opening the inbox runs (its first page and its counts), prepared once per database:
+ * on PostgreSQL each pooled connection parses them once and, after a few runs, keeps one generic plan,
+ * so a visit no longer pays for planning a four-table join. Their text never changes, so the names are
+ * safe to share between connections.
+ */
+function prepareStatements(db: Database) {
+  const userId = sql.placeholder('userId');
+  const at = sql`${sql.placeholder('at')}::timestamptz`;
+  return {
+    firstPage: selectItems(
+      db,
+      and(
+        eq(inboundMessages.userId, userId),
+        isNotNull(inboundMessages.campaignId),
+        or(isNull(inboundMessages.snoozedUntil), sql`${inboundMessages.snoozedUntil} <= ${at}`),
+      )!,
+    )
+      .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('inbox_first_page'),
+    keptCounts: db
+      .select({ category: inboxCounts.category, total: inboxCounts.total, unread: inboxCounts.unread })
+      .from(inboxCounts)
+      .where(and(eq(inboxCounts.userId, userId), sql`${inboxCounts.total} > 0`))
+      .prepare('inbox_kept_counts'),
+    snoozedCounts: db
+      .select({
+        category: inboundMessages.category,
+        total: sql<number>`count(*)::int`,
+        unread: sql<number>`(count(*) FILTER (WHERE ${inboundMessages.readAt} IS NULL))::int`,
+      })
+      .from(inboundMessages)
+      .where(
+        and(
+          eq(inboundMessages.userId, userId),
+          isNotNull(inboundMessages.campaignId),
+          sql`${inboundMessages.snoozedUntil} > ${at}`,
+        ),
+      )
+      .groupBy(inboundMessages.category)
+      .prepare('inbox_snoozed_counts'),
+  };
+}
+
+const preparedByDatabase = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
+
+function statements(db: Database) {
+  let prepared = preparedByDatabase.get(db);
+  if (!prepared) {
+    prepared = prepareStatements(db);
+    preparedByDatabase.set(db, prepared);
+  }
+  return prepared;
 }
 
 /**
@@ -180,20 +248,10 @@ export async function listInbox(options: {
  */
 export async function getInboxCounts(options: { db: Database; userId: string }): Promise<InboxCounts> {
   const at = now().toISOString();
+  const prepared = statements(options.db);
   const [kept, held] = await Promise.all([
-    options.db
-      .select({ category: inboxCounts.category, total: inboxCounts.total, unread: inboxCounts.unread })
-      .from(inboxCounts)
-      .where(and(eq(inboxCounts.userId, options.userId), sql`${inboxCounts.total} > 0`)),
-    options.db
-      .select({
-        category: inboundMessages.category,
-        total: sql<number>`count(*)::int`,
-        unread: sql<number>`(count(*) FILTER (WHERE ${inboundMessages.readAt} IS NULL))::int`,
-      })
-      .from(inboundMessages)
-      .where(and(inInbox(options.userId), snoozed(new Date(at))))
-      .groupBy(inboundMessages.category),
+    prepared.keptCounts.execute({ userId: options.userId }),
+    prepared.snoozedCounts.execute({ userId: options.userId, at }),
   ]);
   const byCategory: Record<string, number> = {};
   let unread = 0;

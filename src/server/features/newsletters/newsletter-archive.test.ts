@@ -201,10 +201,10 @@ describe('public newsletter archive', () => {
       },
     ]);
     const expected = (
-      await app.services.db.execute(sql`
+      (await app.services.db.execute(sql`
         SELECT subject FROM newsletters WHERE user_id = ${user.user.id} AND in_archive AND status = 'sent'
-        ORDER BY sent_at DESC, id DESC`)
-    ).rows.map((row) => (row as { subject: string }).subject);
+        ORDER BY sent_at DESC, id DESC`)) as unknown as { rows: { subject: string }[] }
+    ).rows.map((row) => row.subject);
     expect(expected).toHaveLength(total);
 
     type Page = { subjects: string[]; newer: string | null; older: string | null; body: string };

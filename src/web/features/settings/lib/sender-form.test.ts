@@ -72,6 +72,7 @@ const account: SenderAccount = {
   fromEmail: 'sales@kora.ng',
   replyTo: null,
   company: null,
+  signature: 'Ada\nKora Sales',
   postalAddress: '12 Admiralty Way, Lekki, Lagos',
   smtpHost: 'smtp.gmail.com',
   smtpPort: 465,
@@ -352,8 +353,12 @@ describe('senderFormFromAccount', () => {
       timeZone: 'Africa/Accra',
       dkimSelector: 'google',
       replyTo: '',
+      signature: 'Ada\nKora Sales',
     });
     expect(senderFormFromAccount({ ...account, imapUser: 'sales@kora.ng' }).imapSameAsSmtp).toBe(true);
+    // The signature goes back trimmed; cleared, it is sent empty (the server stores none).
+    expect(toSenderInput({ ...values, signature: '  Ada  ' }, 'edit').signature).toBe('Ada');
+    expect(toSenderInput({ ...values, signature: '   ' }, 'edit').signature).toBe('');
   });
 
   it('lets the test mailbox be edited when it runs on a port outside the mail ports', () => {
