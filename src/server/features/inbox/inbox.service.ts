@@ -157,10 +157,9 @@ export async function listInbox(options: {
   const plainFirstPage = conditions.length === 2 && query.status === 'all' && !cursor;
   if (plainFirstPage) {
     // Opening the inbox: the one query every visit runs, as a prepared statement.
-    const rows = await statements(db).firstPage.execute({
+    const rows = await firstPageStatement(db, query.limit + 1).execute({
       userId: options.userId,
       at: at.toISOString(),
-      limit: query.limit + 1,
     });
     return pageOf(rows, query.limit);
   }
@@ -188,24 +187,13 @@ function pageOf(rows: ItemRow[], limit: number): InboxPage {
 /*
  * The statements opening the inbox runs (its first page and its counts), prepared once per database:
  * on PostgreSQL each pooled connection parses them once and, after a few runs, keeps one generic plan,
- * so a visit no longer pays for planning a four-table join. Their text never changes, so the names are
- * safe to share between connections.
+ * so a visit no longer pays for planning a four-table join. Their text never changes for a name, so the
+ * names are safe to share between connections.
  */
 function prepareStatements(db: Database) {
   const userId = sql.placeholder('userId');
   const at = sql`${sql.placeholder('at')}::timestamptz`;
   return {
-    firstPage: selectItems(
-      db,
-      and(
-        eq(inboundMessages.userId, userId),
-        isNotNull(inboundMessages.campaignId),
-        or(isNull(inboundMessages.snoozedUntil), sql`${inboundMessages.snoozedUntil} <= ${at}`),
-      )!,
-    )
-      .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
-      .limit(sql.placeholder('limit'))
-      .prepare('inbox_first_page'),
     keptCounts: db
       .select({ category: inboxCounts.category, total: inboxCounts.total, unread: inboxCounts.unread })
       .from(inboxCounts)
@@ -228,6 +216,44 @@ function prepareStatements(db: Database) {
       .groupBy(inboundMessages.category)
       .prepare('inbox_snoozed_counts'),
   };
+}
+
+function prepareFirstPage(db: Database, limit: number) {
+  return (
+    selectItems(
+      db,
+      and(
+        eq(inboundMessages.userId, sql.placeholder('userId')),
+        isNotNull(inboundMessages.campaignId),
+        or(
+          isNull(inboundMessages.snoozedUntil),
+          sql`${inboundMessages.snoozedUntil} <= ${sql.placeholder('at')}::timestamptz`,
+        ),
+      )!,
+    )
+      .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
+      // Written into the text, not bound: with an unknown LIMIT the generic plan is costed for a tenth of
+      // the user's mail, PostgreSQL then keeps planning every run, and the statement saves nothing.
+      .limit(sql.raw(String(Math.trunc(limit))) as unknown as number)
+      .prepare(`inbox_first_page_${Math.trunc(limit)}`)
+  );
+}
+
+const firstPageByDatabase = new WeakMap<Database, Map<number, ReturnType<typeof prepareFirstPage>>>();
+
+/** One statement per page size (a handful in practice: the app asks for one size). */
+function firstPageStatement(db: Database, limit: number) {
+  let bySize = firstPageByDatabase.get(db);
+  if (!bySize) {
+    bySize = new Map();
+    firstPageByDatabase.set(db, bySize);
+  }
+  let prepared = bySize.get(limit);
+  if (!prepared) {
+    prepared = prepareFirstPage(db, limit);
+    bySize.set(limit, prepared);
+  }
+  return prepared;
 }
 
 const preparedByDatabase = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
