@@ -165,10 +165,12 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak
   let peak = process.memoryUsage().rss;
   let atPeak = process.memoryUsage();
   const timer = setInterval(() => {
-    const usage = process.memoryUsage();
-    if (usage.rss > peak) {
-      peak = usage.rss;
-      atPeak = usage;
+    // rss() alone is cheap; the full breakdown walks the heap's spaces, so it is taken only at a new peak
+    // (taken every 50 ms it cost the import about 1 µs a row of this process's CPU).
+    const rss = process.memoryUsage.rss();
+    if (rss > peak) {
+      peak = rss;
+      atPeak = process.memoryUsage();
     }
   }, 50);
   try {
