@@ -4,7 +4,15 @@
 // `npm run bench -- csv-import --db postgres|pglite [--count N]` (default: 100,000 then 1,000,000).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openAsBlob,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -105,15 +113,64 @@ async function generateFile(file: string, rows: number): Promise<{ duplicates: n
   return { duplicates, invalid };
 }
 
+/**
+ * CPU time (µs) of each PostgreSQL backend of this database, from /proc (the database runs on this
+ * machine and shares its two cores); null where /proc cannot tell.
+ */
+async function backendCpu(database: DatabaseHandle): Promise<Map<number, number> | null> {
+  if (database.kind !== 'postgres') return null;
+  const { rows } = await database.executeSql(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const cpu = new Map<number, number>();
+  try {
+    for (const row of rows as { pid: number }[]) {
+      const stat = readFileSync(`/proc/${row.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, in clock ticks of 1/100 s.
+      cpu.set(Number(row.pid), (Number(fields[11]) + Number(fields[12])) * 10_000);
+    }
+  } catch {
+    return null;
+  }
+  return cpu;
+}
+
+/**
+ * CPU time (µs) of this process and of the database's backends while `work` runs. Unlike rows/s, CPU
+ * per row barely moves when other programs share the machine. A backend that ends during the work is
+ * missed (none does here: the pool keeps its connections); one that starts counts whole.
+ */
+async function withCpu<T>(
+  database: DatabaseHandle,
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; processUs: number; postgresUs: number | null }> {
+  const before = await backendCpu(database);
+  const usage = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(usage);
+  const after = await backendCpu(database);
+  let postgresUs: number | null = null;
+  if (before && after) {
+    postgresUs = 0;
+    for (const [pid, us] of after) postgresUs += us - (before.get(pid) ?? 0);
+  }
+  return { result, seconds, processUs: used.user + used.system, postgresUs };
+}
+
 /** Samples the resident set size while `work` runs. */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
   let peak = process.memoryUsage().rss;
   let atPeak = process.memoryUsage();
   const timer = setInterval(() => {
-    const usage = process.memoryUsage();
-    if (usage.rss > peak) {
-      peak = usage.rss;
-      atPeak = usage;
+    // rss() alone is cheap; the full breakdown walks the heap's spaces, so it is taken only at a new peak
+    // (taken every 50 ms it cost the import about 1 µs a row of this process's CPU).
+    const rss = process.memoryUsage.rss();
+    if (rss > peak) {
+      peak = rss;
+      atPeak = process.memoryUsage();
     }
   }, 50);
   try {
@@ -141,7 +198,7 @@ async function bareCopy(
   userId: string,
   listId: string,
   indexed: boolean,
-): Promise<number> {
+): Promise<{ seconds: number; processUs: number; postgresUs: number | null }> {
   const scratch = `bench_copy_${randomUUID().replaceAll('-', '')}`;
   await database.executeSql(
     `CREATE TABLE ${scratch} (LIKE list_contacts ${indexed ? 'INCLUDING ALL' : 'INCLUDING DEFAULTS INCLUDING IDENTITY'});
@@ -149,21 +206,22 @@ async function bareCopy(
        ALTER COLUMN source SET DEFAULT 'import', ALTER COLUMN email_normalized DROP NOT NULL`,
   );
   const sql = `COPY ${scratch} (${COLUMNS.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true)`;
-  const started = performance.now();
   const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
-  if (database.kind === 'postgres') {
-    const connection = await (client as pg.Pool).connect();
-    try {
-      await pipeline(createReadStream(file), connection.query(copyFrom(sql)));
-    } finally {
-      connection.release();
-    }
-  } else {
-    await (client as PGlite).query(sql.replace('STDIN', "'/dev/blob'"), [], { blob: await openAsBlob(file) });
+  // The connection is taken before the clock starts, so its backend is counted before and after.
+  const connection = database.kind === 'postgres' ? await (client as pg.Pool).connect() : null;
+  try {
+    const { seconds, processUs, postgresUs } = await withCpu(database, async () => {
+      if (connection) await pipeline(createReadStream(file), connection.query(copyFrom(sql)));
+      else
+        await (client as PGlite).query(sql.replace('STDIN', "'/dev/blob'"), [], {
+          blob: await openAsBlob(file),
+        });
+    });
+    await database.executeSql(`DROP TABLE ${scratch}`);
+    return { seconds, processUs, postgresUs };
+  } finally {
+    connection?.release();
   }
-  const seconds = (performance.now() - started) / 1000;
-  await database.executeSql(`DROP TABLE ${scratch}`);
-  return seconds;
 }
 
 /**
@@ -243,7 +301,6 @@ async function runOnce(database: DatabaseHandle, rows: number, dir: string, kind
   process.stdout.write(
     `${kind}: RSS before the import ${Math.round(process.memoryUsage().rss / (1024 * 1024))} MB\n`,
   );
-  const started = performance.now();
   let moveMs = 0;
   const log = {
     debug: (details: { ms?: number }, message: string) => {
@@ -253,10 +310,12 @@ async function runOnce(database: DatabaseHandle, rows: number, dir: string, kind
     error: (details: unknown, message: string) => process.stderr.write(`${message} ${String(details)}\n`),
     child: () => log,
   } as unknown as FastifyBaseLogger;
-  const { result: outcome, peakRssMb } = await withPeakRss(() =>
-    importContacts({ database, importId: row!.id, log }),
-  );
-  const seconds = (performance.now() - started) / 1000;
+  const {
+    result: { result: outcome, peakRssMb },
+    seconds,
+    processUs,
+    postgresUs,
+  } = await withCpu(database, () => withPeakRss(() => importContacts({ database, importId: row!.id, log })));
   const [done] = await database.db.select().from(imports).where(eq(imports.id, row!.id));
   if (outcome !== 'completed') throw new Error(`import ended ${outcome}: ${done?.errorMessage}`);
   const expected = rows - generated.duplicates - generated.invalid;
@@ -266,8 +325,11 @@ async function runOnce(database: DatabaseHandle, rows: number, dir: string, kind
   if (done!.importedRows !== expected || done!.duplicateRows !== generated.duplicates)
     throw new Error('wrong counts');
 
-  const copySeconds = await bareCopy(database, copyFile, userId, list.id, true);
-  const plainCopySeconds = await bareCopy(database, copyFile, userId, list.id, false);
+  const copy = await bareCopy(database, copyFile, userId, list.id, true);
+  const plainCopy = await bareCopy(database, copyFile, userId, list.id, false);
+  const copySeconds = copy.seconds;
+  const plainCopySeconds = plainCopy.seconds;
+  const perRow = (us: number | null) => (us === null ? null : Number((us / rows).toFixed(1)));
   process.stdout.write(
     `${kind}: bare COPY into list_contacts' clone with its keys and indexes ${copySeconds.toFixed(2)} s, ${Math.round(rows / copySeconds).toLocaleString('en')} rows/s; into a clone with no index ${plainCopySeconds.toFixed(2)} s, ${Math.round(rows / plainCopySeconds).toLocaleString('en')} rows/s\n`,
   );
@@ -284,6 +346,11 @@ async function runOnce(database: DatabaseHandle, rows: number, dir: string, kind
     ratio_vs_copy: Number((rowsPerS / copyRowsPerS).toFixed(2)),
     copy_unindexed_rows_per_s: Math.round(rows / plainCopySeconds),
     peak_rss_mb: peakRssMb,
+    // CPU per input row: this process and the PostgreSQL backends, for the import and the indexed COPY.
+    cpu_us_per_row: perRow(processUs),
+    pg_cpu_us_per_row: perRow(postgresUs),
+    copy_cpu_us_per_row: perRow(copy.processUs),
+    copy_pg_cpu_us_per_row: perRow(copy.postgresUs),
   };
 }
 

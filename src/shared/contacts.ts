@@ -160,8 +160,13 @@ export function emailDedupeKey(email: string): string {
 }
 
 export function isRoleAddress(email: string): boolean {
-  const local = email.trim().split('@')[0]?.toLowerCase() ?? '';
-  return ROLE_ADDRESS_LOCAL_PARTS.has(local.split('+')[0] ?? local);
+  return isRoleLocalPart(email.trim().split('@')[0]?.toLowerCase() ?? '');
+}
+
+/** The same test on a local part already lower-cased (the importer has it at hand for every row). */
+export function isRoleLocalPart(local: string): boolean {
+  const plus = local.indexOf('+');
+  return ROLE_ADDRESS_LOCAL_PARTS.has(plus === -1 ? local : local.slice(0, plus));
 }
 
 /** `j***@example.com`: enough to recognise an address without storing it. */

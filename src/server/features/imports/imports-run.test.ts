@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { contactLists, imports, listContacts } from '@server/db/schema/index';
+import { contactLists, importRejections, imports, listContacts, users } from '@server/db/schema/index';
 import {
   IMPORT_MESSAGES,
   IMPORT_REASONS,
@@ -811,5 +811,30 @@ describe('the database state', () => {
       .from(imports)
       .where(and(eq(imports.id, upload.importId), eq(imports.userId, owner.user.id)));
     expect(row!.stagedRows).toBe(4);
+  });
+
+  it("takes an account's import reports with it, and only that account's", async () => {
+    const leaving = await createUser(app, {
+      plan: 'enterprise',
+      status: 'active',
+      periodEnd: new Date(Date.now() + 30 * 86_400_000),
+    });
+    const reportsOf = (userId: string) =>
+      app.services.db.select().from(importRejections).where(eq(importRejections.userId, userId));
+    const theirs = await makeList(app, leaving.user.id);
+    const mine = await makeList(app, owner.user.id);
+    await importFile(app, leaving.cookie, fixture('mixed.csv'), { target: 'list', listId: theirs.id });
+    const { upload } = await importFile(app, owner.cookie, fixture('mixed.csv'), {
+      target: 'list',
+      listId: mine.id,
+    });
+    expect((await reportsOf(leaving.user.id)).length).toBe(4);
+    const before = (await reportsOf(owner.user.id)).length;
+
+    await app.services.db.delete(users).where(eq(users.id, leaving.user.id));
+
+    expect(await reportsOf(leaving.user.id)).toEqual([]);
+    expect((await reportsOf(owner.user.id)).length).toBe(before);
+    expect((await report(upload.importId)).length).toBeGreaterThan(1);
   });
 });

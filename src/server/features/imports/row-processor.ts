@@ -1,5 +1,5 @@
 import { clipText } from '@server/lib/input-hygiene';
-import { isRoleAddress } from '@shared/contacts';
+import { isRoleLocalPart } from '@shared/contacts';
 import {
   CUSTOM_FIELD_PREFIX,
   IMPORT_REASONS,
@@ -13,7 +13,7 @@ import {
   categorySlugOf,
   cleanCell,
   countryCodeOf,
-  isDisposableDomain,
+  isDisposableEmailDomain,
   normaliseEmail,
   splitFullName,
 } from './row-rules';
@@ -175,7 +175,7 @@ export class RowProcessor {
       return this.accepted(row, cells);
     }
 
-    if (isDisposableDomain(email.domain)) return this.rejected(record, IMPORT_REASONS.disposable);
+    if (isDisposableEmailDomain(email.domain)) return this.rejected(record, IMPORT_REASONS.disposable);
     row.firstName = this.cell(cells, 'first_name');
     row.lastName = this.cell(cells, 'last_name');
     if (this.fields.full_name !== undefined && !row.firstName && !row.lastName) {
@@ -204,7 +204,7 @@ export class RowProcessor {
       return this.accepted(row, cells);
     }
 
-    row.roleAddress = isRoleAddress(email.email);
+    row.roleAddress = isRoleLocalPart(email.normalized.slice(0, email.normalized.lastIndexOf('@')));
     if (this.custom.length > 0) {
       let custom: Record<string, string> | null = null;
       for (const [name, index] of this.custom) {

@@ -139,6 +139,41 @@ describe('detectMachine', () => {
     expect(detectMachine(signals({ kind: 'click', at: soon, sentAt: null })).machine).toBe(false);
   });
 
+  it('gives a user agent seen before the same verdict, for opens and clicks, near or far from sending', () => {
+    const userAgents = [
+      CHROME,
+      IPHONE_SAFARI,
+      OUTLOOK,
+      GMAIL_PROXY,
+      'YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html',
+      'Mozilla/5.0',
+      ' Mozilla/5.0 ',
+      '',
+      '   ',
+      undefined,
+      'curl/8.5.0',
+      'Googlebot/2.1 (+http://www.google.com/bot.html)',
+      // Longer than what is remembered: judged afresh every time.
+      `Mozilla/5.0 ${'x'.repeat(600)} curl/8.5.0`,
+      `Mozilla/5.0 ${'x'.repeat(600)}`,
+    ];
+    const cases = userAgents.flatMap((userAgent) =>
+      (['open', 'click'] as const).flatMap((kind) =>
+        ['102.89.34.10', '17.58.1.1'].flatMap((ip) =>
+          [anHourLater, new Date(sentAt.getTime() + 2000)].map((at) => signals({ userAgent, kind, ip, at })),
+        ),
+      ),
+    );
+    const first = cases.map((c) => detectMachine(c));
+    expect(first.some((v) => v.machineReason === 'scanner')).toBe(true);
+    expect(
+      detectMachine(signals({ userAgent: `Mozilla/5.0 ${'x'.repeat(600)} curl/8.5.0` })).machineReason,
+    ).toBe('scanner');
+    // Reversed, so each user agent's second verdict comes after every other's first.
+    const again = [...cases].reverse().map((c) => detectMachine(c));
+    expect(again.reverse()).toEqual(first);
+  });
+
   it("knows Apple's network", () => {
     expect(isAppleNetwork('17.0.0.1')).toBe(true);
     expect(isAppleNetwork('172.17.0.1')).toBe(false);

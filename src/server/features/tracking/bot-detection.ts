@@ -132,6 +132,42 @@ export function isAppleNetwork(ip: string): boolean {
   return ip.startsWith('17.') || ip.startsWith('::ffff:17.');
 }
 
+type UserAgentKind = 'none' | 'bare_mozilla' | 'google_proxy' | 'yahoo_proxy' | 'scanner' | 'other';
+
+function classifyUserAgent(raw: string | undefined): UserAgentKind {
+  const userAgent = raw?.trim() ?? '';
+  if (userAgent === '') return 'none';
+  if (userAgent === 'Mozilla/5.0') return 'bare_mozilla';
+  // The image proxies' user agents contain "Mozilla/5.0 … GoogleImageProxy"; test them before the scanner
+  // list, whose generic words (bot, preview) must not catch them.
+  if (userAgent.includes('GoogleImageProxy')) return 'google_proxy';
+  if (userAgent.includes('YahooMailProxy')) return 'yahoo_proxy';
+  if (SCANNER_USER_AGENT.test(userAgent)) return 'scanner';
+  return 'other';
+}
+
+/*
+ * What each user agent is, remembered: the scanner list is one long alternation run on every pixel and
+ * click, while the hits of a day come from a few hundred distinct user agents (mail clients, browsers,
+ * proxies). Bounded in entries and in key length, so odd or hostile user agents cannot grow it.
+ */
+const userAgentKinds = new Map<string, UserAgentKind>();
+const USER_AGENT_KINDS_MAX = 2000;
+const USER_AGENT_KIND_KEY_MAX = 512;
+
+function userAgentKind(userAgent: string | undefined): UserAgentKind {
+  if (userAgent === undefined) return 'none';
+  let kind = userAgentKinds.get(userAgent);
+  if (kind === undefined) {
+    kind = classifyUserAgent(userAgent);
+    if (userAgent.length <= USER_AGENT_KIND_KEY_MAX) {
+      if (userAgentKinds.size >= USER_AGENT_KINDS_MAX) userAgentKinds.clear();
+      userAgentKinds.set(userAgent, kind);
+    }
+  }
+  return kind;
+}
+
 export function detectMachine(signals: HitSignals): MachineVerdict {
   if (signals.method === 'HEAD') return PREFETCH;
   for (const value of signals.purposeHeaders) {
@@ -139,20 +175,18 @@ export function detectMachine(signals: HitSignals): MachineVerdict {
     if (PREFETCH_PURPOSE.test(Array.isArray(value) ? value.join(',') : value)) return PREFETCH;
   }
 
-  const userAgent = signals.userAgent?.trim() ?? '';
-  const bare = userAgent === '' || userAgent === 'Mozilla/5.0';
+  const kind = userAgentKind(signals.userAgent);
+  const bare = kind === 'none' || kind === 'bare_mozilla';
   const apple = isAppleNetwork(signals.ip);
   if (signals.kind === 'open') {
-    if (userAgent === 'Mozilla/5.0' || apple) return APPLE_MPP;
+    if (kind === 'bare_mozilla' || apple) return APPLE_MPP;
   } else if (apple && bare) {
     return APPLE_MPP;
   }
   if (bare) return SCANNER;
-  // The image proxies' user agents contain "Mozilla/5.0 … GoogleImageProxy"; test them before the scanner
-  // list, whose generic words (bot, preview) must not catch them.
-  if (userAgent.includes('GoogleImageProxy')) return GOOGLE_PROXY;
-  if (userAgent.includes('YahooMailProxy')) return IMAGE_PROXY;
-  if (SCANNER_USER_AGENT.test(userAgent)) return SCANNER;
+  if (kind === 'google_proxy') return GOOGLE_PROXY;
+  if (kind === 'yahoo_proxy') return IMAGE_PROXY;
+  if (kind === 'scanner') return SCANNER;
 
   if (
     signals.kind === 'click' &&
