@@ -71,6 +71,37 @@ function postgresCpuMs(): number {
   return total;
 }
 
+/**
+ * CPU time (ms) of the PostgreSQL backends serving one database, by pid: the machine is shared, and the
+ * figure above counts every other database's work too. Backends that ended meanwhile are not counted.
+ */
+function databaseBackendsCpuMs(database: string): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres:') && title.includes(` ${database} `)) {
+        cpu.set(Number(entry), processCpuMs(Number(entry)));
+      }
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return cpu;
+}
+
+/** What the run wrote: outbox row versions (and how many were HOT), events, transactions. */
+async function writeStats(db: Awaited<ReturnType<typeof openDatabase>>['db']) {
+  const result = await db.execute(sql`
+    SELECT (SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'outbox_messages')::bigint AS upd,
+      (SELECT n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'outbox_messages')::bigint AS hot,
+      (SELECT sum(n_tup_ins) FROM pg_stat_user_tables WHERE relname LIKE 'email_events%')::bigint AS events,
+      (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::bigint AS xacts`);
+  const row = (result as unknown as { rows: Record<string, string>[] }).rows[0]!;
+  return { upd: Number(row.upd), hot: Number(row.hot), events: Number(row.events), xacts: Number(row.xacts) };
+}
+
 async function waitFor(
   predicate: () => Promise<boolean> | boolean,
   timeoutMs: number,
@@ -265,6 +296,11 @@ export async function run(options: {
 
     const workerCpuBefore = workers.map((w) => processCpuMs(w.pid));
     const postgresCpuBefore = postgresCpuMs();
+    const databaseName = new URL(bench.url).pathname.slice(1);
+    const ownBackendsBefore = databaseBackendsCpuMs(databaseName);
+    // Statistics reach pg_stat_* about once a second; wait so the setup's writes are counted before.
+    await new Promise((r) => setTimeout(r, 1_200));
+    const statsBefore = await writeStats(database.db);
     const benchCpuBefore = process.cpuUsage();
     let enqueueCpuMs = 0;
     const started = performance.now();
@@ -314,10 +350,21 @@ export async function run(options: {
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const perMessageUs = (ms: number) => Math.round((ms * 1000) / total);
     const workerCpuMs = workers.reduce((sum, w, i) => sum + processCpuMs(w.pid) - workerCpuBefore[i]!, 0);
+    let ownBackendsMs = 0;
+    for (const [pid, ms] of databaseBackendsCpuMs(databaseName))
+      ownBackendsMs += ms - (ownBackendsBefore.get(pid) ?? 0);
     process.stderr.write(
       `enqueued in ${Math.round(enqueuedMs)} ms; all recorded after ${Math.round(elapsedMs)} ms (${last.other} not sent)\n` +
         `CPU per message: workers ${perMessageUs(workerCpuMs)} µs, PostgreSQL ${perMessageUs(postgresCpuMs() - postgresCpuBefore)} µs, ` +
         `enqueue ${perMessageUs(enqueueCpuMs)} µs, bench process in all (enqueue, SMTP sink, polling) ${perMessageUs((benchCpu.user + benchCpu.system) / 1000)} µs\n`,
+    );
+    await new Promise((r) => setTimeout(r, 1_200));
+    const statsAfter = await writeStats(database.db);
+    const perMessage = (n: number) => Math.round((n * 100) / total) / 100;
+    process.stderr.write(
+      `this database's backends ${perMessageUs(ownBackendsMs)} µs per message (the enqueue's included); per message: ` +
+        `outbox row updates ${perMessage(statsAfter.upd - statsBefore.upd)} (HOT ${perMessage(statsAfter.hot - statsBefore.hot)}), ` +
+        `events ${perMessage(statsAfter.events - statsBefore.events)}, transactions ${perMessage(statsAfter.xacts - statsBefore.xacts)}\n`,
     );
 
     const ids = (await database.db.execute(
