@@ -5,7 +5,7 @@
 // Lighthouse is fetched by npx (not a dependency): LIGHTHOUSE_VERSION, CHROME_PATH override the defaults.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, startBuiltApp, stopApp } from './support';
@@ -18,7 +18,10 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 
 type Scores = Record<(typeof CATEGORIES)[number], number>;
 
-async function lighthouse(url: string, outputPath: string): Promise<{ scores: Scores; failing: string[] }> {
+async function lighthouse(
+  url: string,
+  outputPath: string,
+): Promise<{ scores: Scores; failing: string[]; tbtMs: number }> {
   await promisify(execFile)(
     'npx',
     [
@@ -35,7 +38,10 @@ async function lighthouse(url: string, outputPath: string): Promise<{ scores: Sc
   );
   const report = JSON.parse(readFileSync(outputPath, 'utf8')) as {
     categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
-    audits: Record<string, { score: number | null; scoreDisplayMode: string; displayValue?: string }>;
+    audits: Record<
+      string,
+      { score: number | null; scoreDisplayMode: string; displayValue?: string; numericValue?: number }
+    >;
   };
   const scores = Object.fromEntries(
     CATEGORIES.map((category) => [category, Math.round((report.categories[category]?.score ?? 0) * 100)]),
@@ -50,7 +56,11 @@ async function lighthouse(url: string, outputPath: string): Promise<{ scores: Sc
       }
     }
   }
-  return { scores, failing: [...failing] };
+  return {
+    scores,
+    failing: [...failing],
+    tbtMs: Math.round(report.audits['total-blocking-time']?.numericValue ?? 0),
+  };
 }
 
 /**
@@ -84,11 +94,17 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     for (const [name, pagePath] of Object.entries(PAGES)) {
       const all: Scores[] = [];
       for (let i = 0; i < runs; i++) {
-        const { scores, failing } = await withRetries(() =>
+        const { scores, failing, tbtMs } = await withRetries(() =>
           lighthouse(`http://127.0.0.1:${port}${pagePath}`, path.join(dataDir, `${name}-${i}.json`)),
         );
         all.push(scores);
-        process.stdout.write(`${name} run ${i + 1}: ${JSON.stringify(scores)}\n`);
+        // Simulated throttling multiplies the machine's own slowness: the load average goes beside each run.
+        const load = loadavg()
+          .map((value) => value.toFixed(2))
+          .join(' ');
+        process.stdout.write(
+          `${name} run ${i + 1}: ${JSON.stringify(scores)} TBT ${tbtMs} ms, load ${load}\n`,
+        );
         if (failing.length) process.stdout.write(`  below 0.9: ${failing.join('; ')}\n`);
       }
       // Each category's median over the runs.

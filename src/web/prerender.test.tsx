@@ -93,4 +93,19 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     expect(getPageMeta('/dashboard', 'Dashboard').robots).toBe('noindex, nofollow');
     expect(getPageMeta('/lead-discovery', 'Browse Contacts').robots).toBe('noindex, nofollow');
   });
+
+  it('marks the parts a prerendered page keeps as sent (copy, pictures, links), not its controls', async () => {
+    const { html } = await renderPage('/');
+    const staticParts = html.match(/<(\w+)[^>]*data-static="[^"]+"/g) ?? [];
+    // The hero, the three feature pictures, the features heading, two bands, the closing call, the footer.
+    expect(staticParts.length).toBeGreaterThanOrEqual(8);
+    expect(html).toMatch(/<footer[^>]*data-static="/);
+    // The header (menu, currency) and the live figures and prices hydrate.
+    const header = html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+    expect(header).not.toContain('data-static');
+    expect(html).toMatch(/<section aria-label="Tambari in numbers"(?![^>]*data-static)[^>]*>/);
+    // Ids come from useId: the same in the browser's hydrating render, so each part finds its element.
+    const ids = [...html.matchAll(/data-static="([^"]+)"/g)].map((match) => match[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 });

@@ -99,6 +99,32 @@ test('the prerendered pages come alive in the browser without a hydration error'
   expect(errors.filter((text) => /hydrat|#418|#423|#425/i.test(text))).toEqual([]);
 });
 
+/** Only the controls hydrate; copy, pictures and plain links stay the HTML the page was sent. */
+test('a prerendered page brings its controls to life and keeps its static parts as sent', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  const hydrated = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')));
+  expect(await hydrated('[data-testid="header-login"]')).toBe(true);
+  expect(await hydrated('[data-testid="currency-selector"]')).toBe(true);
+  expect(await hydrated('footer a[href="/pricing"]')).toBe(false);
+  expect(await hydrated('[data-testid="cta-get-started"]')).toBe(false);
+  // A link in a kept part still leads on, to the next prerendered page.
+  await page.getByTestId('cta-get-started').click();
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.locator('h1')).toHaveText('Plans that grow with your outreach');
+  // The header's sign-in link opens the app's sign-in page.
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await page.getByTestId('header-login').click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('button', { name: /sign in/i }).first()).toBeVisible();
+});
+
 test('robots.txt and sitemap.xml describe the public site', async ({ request }) => {
   const robots = await request.get('/robots.txt');
   expect(robots.ok()).toBe(true);

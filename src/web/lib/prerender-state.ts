@@ -12,6 +12,11 @@ export const hydratingPrerenderedPage =
 let settled = !hydratingPrerenderedPage;
 const listeners = new Set<() => void>();
 
+/** True only while the browser's first render hydrates a prerendered page (read during render). */
+export function isHydratingPrerenderedPage(): boolean {
+  return !settled;
+}
+
 /**
  * Called by the public frame once it has hydrated. Until then, work that would re-render the page (the
  * currency lookups of the providers above it) waits: an answer arriving mid-hydration would make React

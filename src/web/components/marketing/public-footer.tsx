@@ -2,6 +2,7 @@ import { Mail, MapPin } from 'lucide-react';
 import { Link } from 'react-router';
 
 import { BrandLogo } from '@/components/brand-logo';
+import { StaticHtml } from '@/components/static-html';
 
 export const CONTACT_EMAIL = 'hello@tambari.africa';
 
@@ -52,7 +53,12 @@ export const FOOTER_GROUPS: { title: string; links: FooterLink[] }[] = [
 
 export function PublicFooter() {
   return (
-    <footer className="border-t bg-sidebar text-sidebar-foreground" data-testid="public-footer">
+    // Links and copy only: a prerendered page keeps its HTML instead of hydrating it.
+    <StaticHtml
+      as="footer"
+      className="border-t bg-sidebar text-sidebar-foreground"
+      data-testid="public-footer"
+    >
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-[1.4fr_repeat(3,1fr)]">
         <div className="space-y-4">
           <BrandLogo tone="inverted" />
@@ -103,6 +109,6 @@ export function PublicFooter() {
           © {new Date().getFullYear()} Tambari. All rights reserved.
         </p>
       </div>
-    </footer>
+    </StaticHtml>
   );
 }

@@ -2,15 +2,15 @@ import type { PricingPlan } from '@shared/payments';
 import { type BillingInterval, isBillingInterval } from '@shared/plans';
 import { hasValidSubscription } from '@shared/subscription';
 import { BadgeCheck, CalendarX2, CreditCard, ShieldCheck } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
-import { PAGE_META } from '@/app/page-meta';
 import { CurrencySelector } from '@/components/currency-selector';
+import { StaticHtml } from '@/components/static-html';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/hooks/use-auth';
 import { useDirectoryStats } from '@/hooks/use-directory-stats';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 import { toast } from '@/hooks/use-toast';
 import { annualSavingPercent, readSelectedPlan, saveSelectedPlan } from '@/lib/billing';
 import { directoryFigure } from '@/lib/directory-figures';
@@ -22,8 +22,10 @@ import { useSelectPlan } from '../api/select-plan';
 import { IncludedFeatures } from '../components/included-features';
 import { IntervalToggle } from '../components/interval-toggle';
 import { PlanCard, PlanCardSkeleton } from '../components/plan-card';
-import { PlansError } from '../components/plans-error';
 import { type PlanAction, planActionFor } from '../lib/plan-actions';
+
+/** Shown only when the plans fail to load: fetched then, not with every visit (the first load stays small). */
+const PlansError = lazy(() => import('../components/plans-error').then((m) => ({ default: m.PlansError })));
 
 const PAYMENT_FACTS = [
   {
@@ -64,7 +66,7 @@ function savingsLabel(plans: PricingPlan[] | undefined): string | undefined {
  */
 export default function PricingPage() {
   const figure = directoryFigure(useDirectoryStats().data);
-  usePageMeta(PAGE_META['/pricing']!);
+  usePublicPageMeta('/pricing');
   const { user } = useAuth();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
@@ -148,7 +150,9 @@ export default function PricingPage() {
         </header>
 
         {plansQuery.isError ? (
-          <PlansError error={plansQuery.error} onRetry={() => plansQuery.refetch()} />
+          <Suspense fallback={null}>
+            <PlansError error={plansQuery.error} onRetry={() => plansQuery.refetch()} />
+          </Suspense>
         ) : (
           <section
             aria-label="Plans"
@@ -179,36 +183,39 @@ export default function PricingPage() {
           </section>
         )}
 
-        <Card className="gap-4" aria-labelledby="included-heading">
-          <CardHeader>
-            <CardTitle>
-              <h2 id="included-heading" className="text-lg">
-                Included in all plans
-              </h2>
-            </CardTitle>
-            <CardDescription>Every Tambari account, Free included, comes with these.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <IncludedFeatures columns={4} />
-          </CardContent>
-        </Card>
+        {/* Copy only: a prerendered page keeps its HTML instead of hydrating it. */}
+        <StaticHtml className="space-y-12">
+          <Card className="gap-4" aria-labelledby="included-heading">
+            <CardHeader>
+              <CardTitle>
+                <h2 id="included-heading" className="text-lg">
+                  Included in all plans
+                </h2>
+              </CardTitle>
+              <CardDescription>Every Tambari account, Free included, comes with these.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <IncludedFeatures columns={4} />
+            </CardContent>
+          </Card>
 
-        <section aria-labelledby="billing-facts-heading" className="space-y-6">
-          <h2 id="billing-facts-heading" className="text-center text-2xl font-semibold tracking-tight">
-            How billing works
-          </h2>
-          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {PAYMENT_FACTS.map((fact) => (
-              <div key={fact.title} className="space-y-2">
-                <span className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
-                  <fact.icon className="size-5" aria-hidden="true" />
-                </span>
-                <h3 className="font-semibold">{fact.title}</h3>
-                <p className="text-sm text-muted-foreground">{fact.body}</p>
-              </div>
-            ))}
-          </div>
-        </section>
+          <section aria-labelledby="billing-facts-heading" className="space-y-6">
+            <h2 id="billing-facts-heading" className="text-center text-2xl font-semibold tracking-tight">
+              How billing works
+            </h2>
+            <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+              {PAYMENT_FACTS.map((fact) => (
+                <div key={fact.title} className="space-y-2">
+                  <span className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
+                    <fact.icon className="size-5" aria-hidden="true" />
+                  </span>
+                  <h3 className="font-semibold">{fact.title}</h3>
+                  <p className="text-sm text-muted-foreground">{fact.body}</p>
+                </div>
+              ))}
+            </div>
+          </section>
+        </StaticHtml>
       </div>
     </div>
   );

@@ -1,7 +1,6 @@
 import { Activity, BookOpen, Clock, Code2, FileText } from 'lucide-react';
 import { Link } from 'react-router';
-import { PAGE_META } from '@/app/page-meta';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 import { HelpShell } from '../components/help-shell';
 import { GUIDES } from '../lib/guides';
 
@@ -10,7 +9,7 @@ const CARD =
 
 /** /docs: the guides, each a page of its own, and where else answers are. */
 export default function DocsPage() {
-  usePageMeta(PAGE_META['/docs']!);
+  usePublicPageMeta('/docs');
   return (
     <HelpShell testId="docs-page" wide>
       <header className="space-y-2">

@@ -1,11 +1,10 @@
 import { ChevronDown, LifeBuoy, Mail } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { PAGE_META } from '@/app/page-meta';
 import { CONTACT_EMAIL } from '@/components/marketing/public-footer';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/hooks/use-auth';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 import { cn } from '@/lib/utils';
 import { FAQ, GETTING_STARTED } from '../lib/help-content';
 
@@ -17,7 +16,7 @@ export default function HelpPage() {
   const { pathname } = useLocation();
   const { user } = useAuth();
   const knowledgeBase = pathname.startsWith('/knowledge-base');
-  usePageMeta(PAGE_META[knowledgeBase ? '/knowledge-base' : '/help']!);
+  usePublicPageMeta(knowledgeBase ? '/knowledge-base' : '/help');
 
   return (
     <div

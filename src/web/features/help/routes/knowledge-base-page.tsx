@@ -1,9 +1,8 @@
 import { BookOpen, Search, SearchX } from 'lucide-react';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { PAGE_META } from '@/app/page-meta';
 import { Input } from '@/components/ui/input';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 import { useHydrationSettled } from '@/lib/prerender-state';
 import { HelpShell } from '../components/help-shell';
 import { guideArticles, type KnowledgeArticle, searchArticles } from '../lib/guides';
@@ -36,7 +35,7 @@ function excerpt(body: string): string {
 
 /** /knowledge-base: a search box over the guides and the common questions. */
 export default function KnowledgeBasePage() {
-  usePageMeta(PAGE_META['/knowledge-base']!);
+  usePublicPageMeta('/knowledge-base');
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
   const live = useHydrationSettled();

@@ -1,11 +1,10 @@
 import { AlertTriangle, CheckCircle2, RefreshCw } from 'lucide-react';
-import { PAGE_META } from '@/app/page-meta';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/hooks/use-auth';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 import { formatDateTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useHealth } from '../api/get-health';
@@ -15,7 +14,7 @@ const STATE_LABEL = { operational: 'Operational', degraded: 'Degraded' } as cons
 
 /** /status (public, and inside the app when signed in): the live checks of GET /api/health. */
 export default function StatusPage() {
-  usePageMeta(PAGE_META['/status']!);
+  usePublicPageMeta('/status');
   const { user } = useAuth();
   const check = useHealth();
   const components = check.data ? statusComponents(check.data.health) : null;

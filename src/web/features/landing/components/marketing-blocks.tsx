@@ -17,6 +17,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { StaticHtml } from '@/components/static-html';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/hooks/use-auth';
 
@@ -71,7 +72,8 @@ export function PageHero({
 export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; appLabel: string }) {
   const { user } = useAuth();
   return (
-    <section className="px-4 pt-16 pb-20 sm:px-6">
+    // A prerendered page (a signed-out visitor's) keeps its HTML instead of hydrating it.
+    <StaticHtml as="section" className="px-4 pt-16 pb-20 sm:px-6">
       <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-12 text-center text-primary-foreground shadow-lg sm:px-12">
         <h2 className="text-3xl font-bold tracking-tight">Start on the free plan today</h2>
         <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
@@ -84,7 +86,7 @@ export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; ap
           </Link>
         </Button>
       </div>
-    </section>
+    </StaticHtml>
   );
 }
 

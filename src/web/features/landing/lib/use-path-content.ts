@@ -1,7 +1,6 @@
 import { useLocation } from 'react-router';
 
-import { PAGE_META } from '@/app/page-meta';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 
 /**
  * The content a page component draws for the current path (one component serves several paths: the
@@ -13,6 +12,6 @@ export function usePathContent<K extends string, T>(
 ): { path: K; content: T } | null {
   const { pathname } = useLocation();
   const path = pathname.replace(/\/+$/, '');
-  usePageMeta(PAGE_META[path] ?? PAGE_META[fallbackMetaPath]!);
+  usePublicPageMeta(path, fallbackMetaPath);
   return Object.hasOwn(pages, path) ? { path: path as K, content: pages[path as K] } : null;
 }

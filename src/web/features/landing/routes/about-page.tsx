@@ -1,8 +1,7 @@
 import { Globe2, Handshake, ShieldCheck, Wallet } from 'lucide-react';
 
-import { PAGE_META } from '@/app/page-meta';
 import { CONTACT_EMAIL } from '@/components/marketing/public-footer';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 
 import { ClosingCallToAction, IconRowCard, PageHero, TintedBand } from '../components/marketing-blocks';
 
@@ -31,7 +30,7 @@ const BELIEFS = [
 
 /** /about: what Tambari is for and the principles it keeps. */
 export default function AboutPage() {
-  usePageMeta(PAGE_META['/about']!);
+  usePublicPageMeta('/about');
   return (
     <div data-testid="about-page">
       <section className="px-4 py-16 sm:px-6 md:py-20">

@@ -2,10 +2,9 @@ import type { ContactTopic } from '@shared/support';
 import { Activity, BookOpen, Briefcase, Handshake, LifeBuoy, Mail, MapPin } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { PAGE_META } from '@/app/page-meta';
 import { CONTACT_EMAIL } from '@/components/marketing/public-footer';
 import { Button } from '@/components/ui/button';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 
 import { ContactForm } from '../components/contact-form';
 import { PageHero } from '../components/marketing-blocks';
@@ -44,7 +43,7 @@ const CHANNELS = [
 
 /** /contact: who to write to, and where answers may already be. */
 export default function ContactPage() {
-  usePageMeta(PAGE_META['/contact']!);
+  usePublicPageMeta('/contact');
   const [topic, setTopic] = useState<ContactTopic>('support');
   return (
     <div className="px-4 py-16 sm:px-6 md:py-20" data-testid="contact-page">

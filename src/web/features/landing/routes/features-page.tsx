@@ -1,8 +1,8 @@
 import { ArrowRight, FileText, Repeat, ShieldCheck, Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
 
-import { PAGE_META } from '@/app/page-meta';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { StaticHtml } from '@/components/static-html';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 
 import {
   ClosingCallToAction,
@@ -40,9 +40,10 @@ const ALSO_INCLUDED = [
 
 /** /features: every capability, each linking to its own page. */
 export default function FeaturesPage() {
-  usePageMeta(PAGE_META['/features']!);
+  usePublicPageMeta('/features');
   return (
-    <div data-testid="features-page">
+    // Copy and links only: a prerendered page keeps its HTML instead of hydrating it.
+    <StaticHtml data-testid="features-page">
       <section className="px-4 py-16 sm:px-6 md:py-20">
         <PageHero
           eyebrow="Features"
@@ -101,6 +102,6 @@ export default function FeaturesPage() {
       </TintedBand>
 
       <ClosingCallToAction appPath="/dashboard" appLabel="Go to your dashboard" />
-    </div>
+    </StaticHtml>
   );
 }

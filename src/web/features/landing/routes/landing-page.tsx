@@ -14,10 +14,10 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
-import { PAGE_META } from '@/app/page-meta';
+import { StaticHtml } from '@/components/static-html';
 import { Button } from '@/components/ui/button';
 import { useDirectoryStats } from '@/hooks/use-directory-stats';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 import { directoryFigure, NO_DIRECTORY_FIGURE } from '@/lib/directory-figures';
 import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
@@ -92,18 +92,22 @@ function FeatureRow({
           ))}
         </ul>
       </div>
-      <div className={cn('min-w-0', reverse && 'md:order-1')}>{visual}</div>
+      <StaticHtml className={cn('min-w-0', reverse && 'md:order-1')}>{visual}</StaticHtml>
     </div>
   );
 }
 
 export default function LandingPage() {
-  usePageMeta(PAGE_META['/']!);
+  usePublicPageMeta('/');
   const stats = useLandingStats();
   const figure = directoryFigure(useDirectoryStats().data);
   return (
     <>
-      <section className="relative overflow-hidden border-b bg-[radial-gradient(ellipse_at_top,var(--color-accent),transparent_60%)]">
+      {/* Copy, links and pictures: a prerendered page keeps their HTML instead of hydrating them. */}
+      <StaticHtml
+        as="section"
+        className="relative overflow-hidden border-b bg-[radial-gradient(ellipse_at_top,var(--color-accent),transparent_60%)]"
+      >
         <div className="mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 py-16 sm:px-6 md:grid-cols-[1.1fr_1fr] md:py-24">
           <div className="min-w-0">
             <p className="mb-4 inline-flex items-center gap-2 rounded-full border bg-background px-3 py-1 text-xs font-medium text-muted-foreground">
@@ -137,7 +141,7 @@ export default function LandingPage() {
             <LeadSearchMockup />
           </div>
         </div>
-      </section>
+      </StaticHtml>
 
       <section aria-label="Tambari in numbers" className="border-b bg-background">
         <dl
@@ -158,7 +162,7 @@ export default function LandingPage() {
       </section>
 
       <section className="mx-auto max-w-6xl space-y-24 px-4 py-20 sm:px-6" aria-labelledby="features-heading">
-        <div className="mx-auto max-w-2xl text-center">
+        <StaticHtml className="mx-auto max-w-2xl text-center">
           <h2 id="features-heading" className="text-3xl font-bold tracking-tight sm:text-4xl">
             From the right list to the booked meeting
           </h2>
@@ -166,7 +170,7 @@ export default function LandingPage() {
             Everything a sales team needs to prospect across the continent, without stitching five tools
             together.
           </p>
-        </div>
+        </StaticHtml>
         <FeatureRow
           eyebrow="Lead discovery"
           icon={Target}
@@ -206,7 +210,11 @@ export default function LandingPage() {
         />
       </section>
 
-      <section className="border-y bg-sidebar text-sidebar-foreground" aria-labelledby="rotation-heading">
+      <StaticHtml
+        as="section"
+        className="border-y bg-sidebar text-sidebar-foreground"
+        aria-labelledby="rotation-heading"
+      >
         <div className="mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 py-20 sm:px-6 md:grid-cols-2">
           <div className="min-w-0">
             <p className="mb-3 inline-flex items-center gap-2 text-sm font-semibold text-sidebar-primary">
@@ -237,9 +245,13 @@ export default function LandingPage() {
             <RotationMockup />
           </div>
         </div>
-      </section>
+      </StaticHtml>
 
-      <section className="mx-auto max-w-6xl px-4 py-20 sm:px-6" aria-labelledby="ways-heading">
+      <StaticHtml
+        as="section"
+        className="mx-auto max-w-6xl px-4 py-20 sm:px-6"
+        aria-labelledby="ways-heading"
+      >
         <h2 id="ways-heading" className="text-center text-3xl font-bold tracking-tight">
           Two ways to reach your prospects
         </h2>
@@ -274,11 +286,11 @@ export default function LandingPage() {
             <Rocket className="size-4 text-primary" aria-hidden="true" /> Launch your first campaign today
           </li>
         </ul>
-      </section>
+      </StaticHtml>
 
       <PricingTeaser />
 
-      <section className="px-4 pb-20 sm:px-6">
+      <StaticHtml as="section" className="px-4 pb-20 sm:px-6">
         <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-14 text-center text-primary-foreground shadow-lg sm:px-12">
           <h2 className="text-3xl font-bold tracking-tight">Your next customers are already in Tambari</h2>
           <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
@@ -292,7 +304,7 @@ export default function LandingPage() {
             </Link>
           </Button>
         </div>
-      </section>
+      </StaticHtml>
     </>
   );
 }

@@ -3,7 +3,6 @@ import { TEMPLATE_CATEGORIES } from '@shared/templates';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { PAGE_META } from '@/app/page-meta';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
 import { TemplateFilters, TemplateGrid } from '@/components/templates/template-browser';
@@ -12,7 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/hooks/use-auth';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
-import { usePageMeta } from '@/hooks/use-page-meta';
+import { usePublicPageMeta } from '@/hooks/use-public-page-meta';
 import { toast } from '@/hooks/use-toast';
 import { getErrorMessage } from '@/lib/errors';
 import { cn } from '@/lib/utils';
@@ -33,7 +32,7 @@ function readCategory(value: string | null): TemplateCategory | '' {
  * signed out (public), the same published library read-only. Search, category and tab live in the URL.
  */
 export default function TemplatesPage() {
-  usePageMeta(PAGE_META['/templates']!);
+  usePublicPageMeta('/templates');
   const { user } = useAuth();
   const signedIn = Boolean(user);
   const [params, setParams] = useSearchParams();
