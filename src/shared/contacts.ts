@@ -36,7 +36,10 @@ export const LEAD_SORTS = ['company_asc', 'company_desc', 'newest'] as const;
 export type LeadSort = (typeof LEAD_SORTS)[number];
 export const LEADS_PAGE_SIZE_DEFAULT = 25;
 export const LEADS_PAGE_SIZE_MAX = 100;
-/** A keyword count is exact up to this many; above it the answer is "10,000+". */
+/**
+ * A keyword count is exact below this many; from it on the answer is a lower bound shown as "10,000+"
+ * (or the keyword's whole categories, read from the roll-up, when they alone hold more).
+ */
 export const LEAD_COUNT_EXACT_CAP = 10_000;
 /** Most contacts one "add all matching" copies into a list in one go. */
 export const ADD_ALL_MATCHING_MAX = 50_000;

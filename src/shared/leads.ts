@@ -104,7 +104,7 @@ export function roundDownFigure(n: number): number {
 
 export const leadCountSchema = z.object({
   count: z.number().int(),
-  /** True when a keyword search stopped counting at LEAD_COUNT_EXACT_CAP ("10,000+"). */
+  /** True when a keyword count stopped early: `count` is then a lower bound ("10,000+", "at least"). */
   capped: z.boolean(),
 });
 

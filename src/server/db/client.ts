@@ -82,16 +82,16 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
 async function openPglite(dataDir?: string, snapshot?: Blob): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true, mode: 0o700 });
   // Loaded here, not at the top: a process on PostgreSQL never needs the WASM engine (~45 MB).
-  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
-    [
+  const [{ PGlite }, { pg_trgm }, { btree_gin }, { drizzle: drizzlePglite }, { migrate: migratePglite }] =
+    await Promise.all([
       import('@electric-sql/pglite'),
       import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('@electric-sql/pglite/contrib/btree_gin'),
       import('drizzle-orm/pglite'),
       import('drizzle-orm/pglite/migrator'),
-    ],
-  );
-  // pg_trgm backs the trigram indexes of lead discovery's keyword search.
-  const extensions = { pg_trgm };
+    ]);
+  // pg_trgm and btree_gin back the keyword index of lead discovery (name trigrams next to plain columns).
+  const extensions = { pg_trgm, btree_gin };
   const client = dataDir
     ? new PGlite(path.resolve(dataDir), { extensions })
     : new PGlite({ extensions, ...(snapshot ? { loadDataDir: snapshot } : {}) });

@@ -238,8 +238,11 @@ export async function countFromFacets(options: { db: Database; filters: Director
 
 /**
  * Audience of a keyword search. A keyword naming categories matches those categories whole (read from
- * the roll-up) plus name matches in other categories (counted, up to the cap): exact, and cheap even
- * when the category holds tens of thousands of contacts.
+ * the roll-up) plus name matches in other categories, counted up to what is left of the cap: exact below
+ * the cap, a lower bound ("capped") from it on. When the categories alone reach the cap the name matches
+ * are not counted at all: proving how few of them lie outside the categories means reading every one
+ * (the name "Pharmacy" is ~130,000 rows at ten million contacts, nearly all in the pharmacies category,
+ * which a trigram index cannot exclude), and the answer would still be "at least" the cap.
  */
 export async function countKeywordAudience(options: {
   db: Database;
@@ -249,6 +252,10 @@ export async function countKeywordAudience(options: {
 }): Promise<{ count: number; capped: boolean }> {
   const { q, ...rest } = options.filters;
   const categories = keywordCategories(options.filters);
+  const whole = categories.length
+    ? await countFromFacets({ db: options.db, filters: { ...rest, category: categories } })
+    : 0;
+  if (whole >= options.cap) return { count: whole, capped: true };
   const names = await countDirectoryCapped({
     db: options.db,
     conditions: [
@@ -257,9 +264,7 @@ export async function countKeywordAudience(options: {
       nameMatches(q),
       ...(categories.length ? [notInArray(t.category, categories)] : []),
     ],
-    cap: options.cap,
+    cap: options.cap - whole,
   });
-  if (categories.length === 0) return names;
-  const whole = await countFromFacets({ db: options.db, filters: { ...rest, category: categories } });
   return { count: whole + names.count, capped: names.capped };
 }

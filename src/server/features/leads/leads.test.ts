@@ -1,7 +1,9 @@
+import { LEAD_COUNT_EXACT_CAP } from '@shared/contacts';
 import type { Lead } from '@shared/leads';
 import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -201,6 +203,85 @@ describe('lead discovery API', () => {
       expect(short.json().message).toBe('Type at least 3 characters to search by name.');
       expect((await search(premium, { limit: 101 })).statusCode).toBe(400);
     });
+  });
+
+  describe('keyword counts stop at the cap', () => {
+    /** Inserts `n` live contacts in one statement (the roll-up triggers run once for it). */
+    const bulkInsert = async (options: {
+      tag: string;
+      from: number;
+      n: number;
+      name: string;
+      category: string;
+      city: string;
+    }) => {
+      await app.services.db.execute(sql`
+        INSERT INTO directory_contacts (company_name, email, country_code, category, city, source)
+        SELECT ${options.name} || ' ' || g, ${options.tag.toLowerCase()} || '-' || g || '@example.test', 'NG',
+          ${options.category}, ${options.city}, 'seed'
+        FROM generate_series(${options.from}::int, ${options.from + options.n - 1}::int) AS g`);
+    };
+
+    it('counts name matches exactly up to the cap, then says "at least", and pages on', async () => {
+      const tag = uniqueTag();
+      const city = `${tag}ville`;
+      const params = { city, q: tag.toLowerCase() };
+      await bulkInsert({
+        tag,
+        from: 1,
+        n: LEAD_COUNT_EXACT_CAP,
+        name: `${tag} Widget`,
+        category: 'banking',
+        city,
+      });
+      expect((await count(premium, params)).json()).toEqual({ count: LEAD_COUNT_EXACT_CAP, capped: false });
+
+      await bulkInsert({
+        tag,
+        from: LEAD_COUNT_EXACT_CAP + 1,
+        n: 1,
+        name: `${tag} Widget`,
+        category: 'banking',
+        city,
+      });
+      expect((await count(premium, params)).json()).toEqual({ count: LEAD_COUNT_EXACT_CAP, capped: true });
+
+      // The count stopping early does not stop the listing: the cursor still walks on.
+      const first = (await search(premium, { ...params, limit: 100 })).json();
+      const second = (await search(premium, { ...params, limit: 100, cursor: first.nextCursor })).json();
+      expect(first.items).toHaveLength(100);
+      expect(second.items).toHaveLength(100);
+      expect(new Set([...first.items, ...second.items].map((lead: Lead) => lead.id)).size).toBe(200);
+      expect(second.nextCursor).not.toBeNull();
+    }, 120_000);
+
+    it("adds names outside a category word's category only up to the cap; a larger category is a lower bound", async () => {
+      const tag = uniqueTag();
+      const city = `${tag}ville`;
+      const params = { city, q: 'haulage' };
+      const cap = LEAD_COUNT_EXACT_CAP;
+      await bulkInsert({ tag, from: 1, n: cap - 1, name: `${tag} Movers`, category: 'logistics', city });
+      await bulkInsert({ tag, from: cap, n: 1, name: `${tag} Haulage Finance`, category: 'banking', city });
+      await bulkInsert({ tag, from: cap + 1, n: 1, name: `${tag} Plain Bank`, category: 'banking', city });
+      expect((await count(premium, params)).json()).toEqual({ count: cap, capped: false });
+
+      await bulkInsert({
+        tag,
+        from: cap + 2,
+        n: 1,
+        name: `${tag} Haulage Credit`,
+        category: 'banking',
+        city,
+      });
+      expect((await count(premium, params)).json()).toEqual({ count: cap, capped: true });
+
+      // The category alone passes the cap: its exact size from the roll-up, as a lower bound.
+      await bulkInsert({ tag, from: cap + 3, n: 2, name: `${tag} Movers`, category: 'logistics', city });
+      expect((await count(premium, params)).json()).toEqual({ count: cap + 1, capped: true });
+      const first = (await search(premium, { ...params, limit: 100 })).json();
+      expect(first.items).toHaveLength(100);
+      expect(first.nextCursor).not.toBeNull();
+    }, 120_000);
   });
 
   describe('keyset paging', () => {

@@ -44,7 +44,7 @@ const SORT_LABELS: Record<LeadSort, string> = {
   newest: 'Newest first',
 };
 
-/** "12,480" or, for a keyword count that stopped counting, "10,000+". */
+/** "12,480" or, for a keyword count that stopped counting (a lower bound), "10,000+". */
 export function formatAudience(count: { count: number; capped: boolean }): string {
   return `${formatNumber(count.count)}${count.capped ? '+' : ''}`;
 }
@@ -80,6 +80,11 @@ function AudienceCount({
               <Loader2 className="size-4 animate-spin text-muted-foreground" aria-label="Updating" />
             )}
             {sample && <SampleDataBadge />}
+          </p>
+        )}
+        {count?.capped && (
+          <p className="text-xs text-muted-foreground" data-testid="audience-lower-bound">
+            At least {formatNumber(count.count)}: keyword counts stop there. Every match is still listed.
           </p>
         )}
       </div>
