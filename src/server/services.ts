@@ -7,6 +7,7 @@ import type { TrackingBuffer } from './features/tracking/tracking-buffer';
 import type { TrackingResponder } from './features/tracking/tracking-responder';
 import type { Queue } from './jobs/queue';
 import type { Auth } from './lib/auth';
+import type { SessionCache } from './lib/session-cache';
 import type { CacheRegistry } from './lib/cache-registry';
 import type { LogSink } from './lib/log-sink';
 import type { SystemMailer } from './lib/mailer';
@@ -39,6 +40,8 @@ export interface Services {
   logSink: LogSink;
   /** This process's in-memory caches, for the Cache Monitor. */
   caches: CacheRegistry;
+  /** Signed-in sessions by cookie, kept a few seconds (emptied by every state-changing request). */
+  sessions: SessionCache<Awaited<ReturnType<Auth['api']['getSession']>>>;
   /** 'web', or 'app' when this process runs the workers too (the embedded default). */
   processName: 'web' | 'app';
 }
