@@ -78,7 +78,6 @@ import { verificationRoutes } from './features/verification/verification.routes'
 import { startQueue } from './jobs/queue';
 import { createAuth } from './lib/auth';
 import { createCacheRegistry } from './lib/cache-registry';
-import { createSessionCache } from './lib/session-cache';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { escapeHtml } from './lib/html';
 import { createHttpServerWithFastPath, type FastPath } from './lib/http-server';
@@ -89,6 +88,7 @@ import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
 import { registerPublicSite } from './lib/public-site';
 import type { Secrets } from './lib/secrets';
+import { createSessionCache } from './lib/session-cache';
 import { seedLibraryTemplates } from './seed/templates/index';
 
 export interface BuildAppOptions {

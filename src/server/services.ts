@@ -7,11 +7,11 @@ import type { TrackingBuffer } from './features/tracking/tracking-buffer';
 import type { TrackingResponder } from './features/tracking/tracking-responder';
 import type { Queue } from './jobs/queue';
 import type { Auth } from './lib/auth';
-import type { SessionCache } from './lib/session-cache';
 import type { CacheRegistry } from './lib/cache-registry';
 import type { LogSink } from './lib/log-sink';
 import type { SystemMailer } from './lib/mailer';
 import type { Secrets } from './lib/secrets';
+import type { SessionCache } from './lib/session-cache';
 
 /*
  * What a running server holds: built once by buildApp (app.ts), reached as `app.services` in routes and
