@@ -88,6 +88,7 @@ import { createSystemMailer, type SystemMailer } from './lib/mailer';
 import { isAllowedOrigin } from './lib/origin';
 import { registerPublicSite } from './lib/public-site';
 import type { Secrets } from './lib/secrets';
+import { createSessionCache } from './lib/session-cache';
 import { seedLibraryTemplates } from './seed/templates/index';
 
 export interface BuildAppOptions {
@@ -214,6 +215,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     description: 'Directory contacts per country for the country pickers, kept a minute',
     ...referenceCountsCacheView(),
   });
+  const sessions = createSessionCache<Awaited<ReturnType<typeof auth.api.getSession>>>();
+  caches.register({
+    name: 'sessions',
+    description: 'Signed-in sessions by cookie hash, kept 5 seconds; emptied by every state change',
+    ...sessions.registryView(),
+  });
   const trackingResponder = createTrackingResponder({
     cache: trackedMessages,
     buffer: trackingBuffer,
@@ -238,6 +245,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     currencyRates,
     logSink,
     caches,
+    sessions,
     processName,
   });
 
@@ -266,6 +274,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         .code(403)
         .send({ message: 'This request came from another site and was refused.', code: 'forbidden' });
     }
+  });
+
+  // A state change may end or change a session (sign-out, revocation, suspension, a new role or plan):
+  // the sessions this process keeps are forgotten before its answer leaves.
+  app.addHook('onSend', async (request) => {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) sessions.clear();
   });
 
   const paystackOrigins = paystackCspOrigins(env);

@@ -11,6 +11,7 @@ import type { CacheRegistry } from './lib/cache-registry';
 import type { LogSink } from './lib/log-sink';
 import type { SystemMailer } from './lib/mailer';
 import type { Secrets } from './lib/secrets';
+import type { SessionCache } from './lib/session-cache';
 
 /*
  * What a running server holds: built once by buildApp (app.ts), reached as `app.services` in routes and
@@ -39,6 +40,8 @@ export interface Services {
   logSink: LogSink;
   /** This process's in-memory caches, for the Cache Monitor. */
   caches: CacheRegistry;
+  /** Signed-in sessions by cookie, kept a few seconds (emptied by every state-changing request). */
+  sessions: SessionCache<Awaited<ReturnType<Auth['api']['getSession']>>>;
   /** 'web', or 'app' when this process runs the workers too (the embedded default). */
   processName: 'web' | 'app';
 }

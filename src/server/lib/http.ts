@@ -2,6 +2,7 @@ import { MESSAGES, type User } from '@shared/auth';
 import type { Role } from '@shared/roles';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE_NAMES } from './auth';
 import { AppError } from './errors';
 
 /** better-auth reads the client address from this header; we always set it, so a client cannot. */
@@ -20,13 +21,18 @@ export function forwardAuthCookies(reply: FastifyReply, headers: Headers | null 
   if (cookies.length > 0) reply.header('set-cookie', cookies);
 }
 
-/** The signed-in session, looked up once per request. */
+/**
+ * The signed-in session, looked up once per request, and kept a few seconds by the process for the
+ * requests that follow with the same cookie (see session-cache.ts for the bound on a revoked session).
+ */
 export async function getSession(request: FastifyRequest) {
   if (request.sessionCache === undefined) {
-    request.sessionCache = await request.server.services.auth.api.getSession({
-      headers: requestHeaders(request),
-      query: { disableCookieCache: true },
-    });
+    const { auth, sessions } = request.server.services;
+    const cookies = request.cookies ?? {};
+    request.sessionCache = await sessions.get(
+      SESSION_COOKIE_NAMES.map((name) => cookies[name]),
+      () => auth.api.getSession({ headers: requestHeaders(request), query: { disableCookieCache: true } }),
+    );
     // The request's later lines name their user (the Logs screen filters by it).
     if (request.sessionCache) request.log = request.log.child({ userId: request.sessionCache.user.id });
   }

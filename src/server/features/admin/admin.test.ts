@@ -344,6 +344,9 @@ describe('admin API', () => {
     it('suspends: ends the sessions, blocks sign-in, is audited; restore lets them back in', async () => {
       const target = await createUser(app);
       const otherDevice = await login(app, target.email);
+      // Both sessions answered once, so the process keeps them: suspension must end them all the same.
+      expect((await me(target.cookie)).statusCode).toBe(200);
+      expect((await me(otherDevice)).statusCode).toBe(200);
 
       const suspended = await asAdmin()({
         method: 'POST',

@@ -326,6 +326,14 @@ describe('auth API', () => {
       expect((await currentUser(cookie)).statusCode).toBe(401);
     });
 
+    it('ends a session the process was keeping, for the very next request', async () => {
+      const { cookie } = await createUser(app);
+      expect((await currentUser(cookie)).statusCode).toBe(200);
+      expect((await currentUser(cookie)).statusCode).toBe(200);
+      expect((await as(app, cookie)({ method: 'POST', url: '/api/logout' })).statusCode).toBe(200);
+      expect((await currentUser(cookie)).statusCode).toBe(401);
+    });
+
     it('answers 200 without a session', async () => {
       const response = await app.inject({ method: 'POST', url: '/api/logout' });
       expect(response.statusCode).toBe(200);

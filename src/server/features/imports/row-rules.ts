@@ -1,14 +1,24 @@
 import { Resolver } from 'node:dns/promises';
+import { createRequire } from 'node:module';
 import { clipText } from '@server/lib/input-hygiene';
 import { BUSINESS_CATEGORIES, type CategorySlug } from '@shared/categories';
 import countriesAndTimezones from 'countries-and-timezones';
-import disposableDomains from 'disposable-email-domains/index.json' with { type: 'json' };
-import disposableWildcards from 'disposable-email-domains/wildcard.json' with { type: 'json' };
 import isEmail from 'validator/lib/isEmail.js';
 import { extractEmail } from './csv-inspect';
 
-const DISPOSABLE = new Set<string>(disposableDomains);
-const DISPOSABLE_WILDCARDS = new Set<string>(disposableWildcards as string[]);
+const require = createRequire(import.meta.url);
+let disposable: { domains: Set<string>; wildcards: Set<string> } | undefined;
+/**
+ * The disposable-domain lists (~120,000 names, some 15 MB of heap once loaded), read on first use: the
+ * web process starts without them, and only imports and sign-up checks need them.
+ */
+function disposableLists() {
+  disposable ??= {
+    domains: new Set<string>(require('disposable-email-domains/index.json') as string[]),
+    wildcards: new Set<string>(require('disposable-email-domains/wildcard.json') as string[]),
+  };
+  return disposable;
+}
 
 export interface NormalisedEmail {
   /** As written, trimmed, with the domain lower-cased. */
@@ -96,11 +106,12 @@ function utf8Length(value: string): number {
 }
 
 export function isDisposableDomain(domain: string): boolean {
-  if (DISPOSABLE.has(domain)) return true;
+  const { domains, wildcards } = disposableLists();
+  if (domains.has(domain)) return true;
   // The wildcard list covers every subdomain of a domain (xyz.10mail.org).
   for (let dot = domain.indexOf('.'); dot !== -1; dot = domain.indexOf('.', dot + 1)) {
     const parent = domain.slice(dot + 1);
-    if (DISPOSABLE_WILDCARDS.has(parent) || DISPOSABLE.has(parent)) return true;
+    if (wildcards.has(parent) || domains.has(parent)) return true;
   }
   return false;
 }
