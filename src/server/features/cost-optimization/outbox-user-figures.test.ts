@@ -1,7 +1,7 @@
 import { campaigns, outboxMessages, users } from '@server/db/schema/index';
 import { purgeExpiredOwnedItems } from '@server/features/recycle-bin/recycle-bin.service';
 import { costOptimizationSchema } from '@shared/cost-optimization';
-import { type CampaignRow, seedCampaign, seedContact, seedMessage } from '@tests/factories/campaign-stats';
+import { type CampaignRow, type ContactRow, seedCampaign, seedContact, seedMessage } from '@tests/factories/campaign-stats';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -83,7 +83,7 @@ describe('per-user outbox figures', () => {
 
   /** Messages written in one statement, as the bench and imports do: some with a send time in the past. */
   async function insertMessages(campaign: CampaignRow, rows: { state: 'queued' | 'sent'; sentAt?: Date }[]) {
-    const contacts = [];
+    const contacts: ContactRow[] = [];
     for (const [i] of rows.entries())
       contacts.push(
         await seedContact(app.services.db, campaign, { email: `r${i}-${Date.now()}@example.com` }),
