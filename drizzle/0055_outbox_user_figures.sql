@@ -74,15 +74,20 @@ BEGIN
     GROUP BY 1, 2 ORDER BY 1, 2
     ON CONFLICT (user_id, day) DO UPDATE SET sent = d.sent + excluded.sent;
   END IF;
-  -- Days that lost messages: emptied ones go; those that lost their last send read it again from the
-  -- outbox (the AFTER trigger sees the statement's changes), one pass over each such user's messages.
+  -- Days that lost messages (never so when the dispatcher marks a batch sent: that skips the rest): emptied
+  -- ones go; those that lost their last send read it again from the outbox (the AFTER trigger sees the
+  -- statement's changes), one pass over each such user's messages.
+  PERFORM 1 FROM outbox_user_figures_old WHERE sent_at IS NOT NULL LIMIT 1;
+  IF NOT FOUND THEN RETURN NULL; END IF;
   DELETE FROM outbox_user_daily d
-  WHERE d.sent <= 0 AND (d.user_id, d.day) IN (
-    SELECT user_id, (sent_at AT TIME ZONE 'UTC')::date FROM outbox_user_figures_old WHERE sent_at IS NOT NULL);
+  USING (SELECT DISTINCT user_id, (sent_at AT TIME ZONE 'UTC')::date AS day
+         FROM outbox_user_figures_old WHERE sent_at IS NOT NULL) r
+  WHERE d.user_id = r.user_id AND d.day = r.day AND d.sent <= 0;
   WITH stale AS (
-    SELECT d.user_id, d.day FROM outbox_user_daily d
-    JOIN (SELECT user_id, (sent_at AT TIME ZONE 'UTC')::date AS day, max(sent_at) AS at
-          FROM outbox_user_figures_old WHERE sent_at IS NOT NULL GROUP BY 1, 2) r USING (user_id, day)
+    SELECT d.user_id, d.day
+    FROM (SELECT user_id, (sent_at AT TIME ZONE 'UTC')::date AS day, max(sent_at) AS at
+          FROM outbox_user_figures_old WHERE sent_at IS NOT NULL GROUP BY 1, 2) r
+    JOIN outbox_user_daily d ON d.user_id = r.user_id AND d.day = r.day
     WHERE r.at >= d.last_sent_at
   ), fresh AS (
     SELECT o.user_id, (o.sent_at AT TIME ZONE 'UTC')::date AS day, max(o.sent_at) AS at
