@@ -1,7 +1,13 @@
 import { campaigns, outboxMessages, users } from '@server/db/schema/index';
 import { purgeExpiredOwnedItems } from '@server/features/recycle-bin/recycle-bin.service';
 import { costOptimizationSchema } from '@shared/cost-optimization';
-import { type CampaignRow, type ContactRow, seedCampaign, seedContact, seedMessage } from '@tests/factories/campaign-stats';
+import {
+  type CampaignRow,
+  type ContactRow,
+  seedCampaign,
+  seedContact,
+  seedMessage,
+} from '@tests/factories/campaign-stats';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, inArray, sql } from 'drizzle-orm';
