@@ -27,7 +27,7 @@ export const userCostSchema = z.object({
   contacts: z.number(),
   outboxMessages: z.number(),
   events: z.number(),
-  /** Messages sent in the last 30 days. */
+  /** Messages sent (or bounced) since midnight UTC 30 days ago: whole UTC days, as the figures are kept. */
   sent30d: z.number(),
   /** Rows × the average size of a row of each table. */
   estimatedBytes: z.number(),

@@ -1,4 +1,14 @@
-import { bigint, boolean, date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /*
  * Roll-ups of the event log for the operator's analytics screens. email_events grows by millions of rows
@@ -62,3 +72,28 @@ export const platformStatsProgress = pgTable('platform_stats_progress', {
   lastEventId: bigint('last_event_id', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/*
+ * Each user's outbox figures for Cost Optimization, so the screen never groups the whole outbox by user.
+ * Kept by statement-level triggers on outbox_messages (one upsert per statement, never per row, so a
+ * dispatch batch pays one small write); exact at every commit, so the screen reads them as they are.
+ * No foreign key: a user's rows go to zero and are removed when the user's messages are deleted.
+ */
+
+/** How many outbox messages each user has, in any state. */
+export const outboxUserTotals = pgTable('outbox_user_totals', {
+  userId: text('user_id').primaryKey(),
+  messages: bigint('messages', { mode: 'number' }).notNull().default(0),
+});
+
+/** Each user's outbox messages with a send time (sent or bounced), per UTC day of that time, and the last one. */
+export const outboxUserDaily = pgTable(
+  'outbox_user_daily',
+  {
+    userId: text('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    sent: bigint('sent', { mode: 'number' }).notNull().default(0),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] }), index('outbox_user_daily_day_idx').on(t.day)],
+);

@@ -67,7 +67,7 @@ async function tableStorage(db: Database): Promise<{ tables: TableStorage[]; dat
 async function userCosts(
   db: Database,
   tables: TableStorage[],
-  since: Date,
+  sinceDay: string,
   userFilter: string | undefined,
 ): Promise<{ users: UserCost[]; usersTotal: number }> {
   // Events of all time: the roll-up's per-user totals plus the events written since its last run.
@@ -82,8 +82,9 @@ async function userCosts(
   const result = await db.execute(sql`
     WITH li AS (SELECT user_id, count(*) AS n FROM contact_lists GROUP BY user_id),
          lc AS (SELECT user_id, count(*) AS n FROM list_contacts GROUP BY user_id),
-         ob AS (SELECT user_id, count(*) AS n, count(*) FILTER (WHERE sent_at >= ${since}) AS sent30
-                FROM outbox_messages GROUP BY user_id),
+         ob AS (SELECT user_id, messages AS n FROM outbox_user_totals),
+         s30 AS (SELECT user_id, sum(sent) AS n FROM outbox_user_daily WHERE day >= ${sinceDay}::date
+                 GROUP BY user_id),
          ev AS (SELECT user_id, sum(n) AS n FROM (
                   SELECT user_id, events AS n FROM platform_user_totals
                   UNION ALL
@@ -94,10 +95,11 @@ async function userCosts(
          per AS (
            SELECT u.id, u.email, u.subscription_plan, u.subscription_status,
                   coalesce(li.n, 0) AS lists, coalesce(lc.n, 0) AS contacts, coalesce(ob.n, 0) AS outbox,
-                  coalesce(ob.sent30, 0) AS sent30, coalesce(ev.n, 0) AS events, coalesce(rev.kobo, 0) AS kobo
+                  coalesce(s30.n, 0) AS sent30, coalesce(ev.n, 0) AS events, coalesce(rev.kobo, 0) AS kobo
            FROM "user" u
            LEFT JOIN li ON li.user_id = u.id LEFT JOIN lc ON lc.user_id = u.id
-           LEFT JOIN ob ON ob.user_id = u.id LEFT JOIN ev ON ev.user_id = u.id
+           LEFT JOIN ob ON ob.user_id = u.id LEFT JOIN s30 ON s30.user_id = u.id
+           LEFT JOIN ev ON ev.user_id = u.id
            LEFT JOIN rev ON rev.user_id = u.id),
          weighted AS (
            SELECT per.*,
@@ -129,15 +131,16 @@ async function userCosts(
 }
 
 /** Subscribers on an active paid plan who sent nothing in the last 30 days, best payers first. */
-async function idlePaidAccounts(db: Database, since: Date): Promise<IdlePaidAccount[]> {
+async function idlePaidAccounts(db: Database, sinceDay: string): Promise<IdlePaidAccount[]> {
   const result = await db.execute(sql`
     SELECT u.id, u.email, u.subscription_plan, u.subscription_current_period_end AS period_end,
-           (SELECT max(o.sent_at) FROM outbox_messages o WHERE o.user_id = u.id) AS last_sent,
+           (SELECT d.last_sent_at FROM outbox_user_daily d WHERE d.user_id = u.id
+            ORDER BY d.day DESC LIMIT 1) AS last_sent,
            (SELECT coalesce(sum(amount), 0) FROM orders r
             WHERE r.user_id = u.id AND r.status = 'success' AND r.currency = 'NGN') AS kobo
     FROM "user" u
     WHERE u.role = 'user' AND u.subscription_plan <> 'free' AND u.subscription_status = 'active'
-      AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.user_id = u.id AND o.sent_at >= ${since})
+      AND NOT EXISTS (SELECT 1 FROM outbox_user_daily d WHERE d.user_id = u.id AND d.day >= ${sinceDay}::date)
     ORDER BY kobo DESC, u.email LIMIT ${COST_USERS_LIMIT}`);
   return rowsOf<Record<string, unknown>>(result).map((r) => ({
     userId: String(r.id),
@@ -229,7 +232,15 @@ async function staleData(db: Database, at: Date): Promise<StaleData[]> {
   ];
 }
 
-/** The Cost Optimization screen's figures, read live. */
+/**
+ * The first UTC day of the sending window: whole days, because the outbox figures are kept per user and
+ * UTC day (outbox_user_daily, by triggers), so the window is today and the IDLE_PAID_DAYS days before it.
+ */
+export function windowStartDay(at: Date): string {
+  return new Date(at.getTime() - IDLE_PAID_DAYS * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The Cost Optimization screen's figures, read live (the outbox figures are kept exact by triggers). */
 export async function getCostOptimization(options: {
   db: Database;
   engine: 'postgres' | 'pglite';
@@ -237,11 +248,11 @@ export async function getCostOptimization(options: {
 }): Promise<CostOptimization> {
   const { db } = options;
   const at = now();
-  const since = new Date(at.getTime() - IDLE_PAID_DAYS * DAY_MS);
+  const sinceDay = windowStartDay(at);
   const storage = await tableStorage(db);
   const [users, idle, stale] = await Promise.all([
-    userCosts(db, storage.tables, since, options.userFilter),
-    idlePaidAccounts(db, since),
+    userCosts(db, storage.tables, sinceDay, options.userFilter),
+    idlePaidAccounts(db, sinceDay),
     staleData(db, at),
   ]);
   return {
