@@ -45,13 +45,14 @@ describe('the sample-data migration', () => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   it('marks rows on reserved domains synthetic, takes back every unproven "verified", keeps real ones', async () => {
-    const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }] = await Promise.all([
+    const [{ PGlite }, { pg_trgm }, { btree_gin }, { drizzle }, { migrate }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('@electric-sql/pglite/contrib/btree_gin'),
       import('drizzle-orm/pglite'),
       import('drizzle-orm/pglite/migrator'),
     ]);
-    const client = new PGlite({ extensions: { pg_trgm } });
+    const client = new PGlite({ extensions: { pg_trgm, btree_gin } });
     try {
       await migrate(drizzle(client), { migrationsFolder: folder });
       await client.exec(`
