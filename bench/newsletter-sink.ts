@@ -67,7 +67,9 @@ function check(raw: string, to: string) {
   const messageId = header(head, 'Message-ID')?.replace(/[<>]/g, '') ?? null;
   if (messageId) {
     if (ids.has(messageId)) stats.duplicatesById++;
-    else ids.add(messageId);
+    // A copy: the id is a slice of the raw message, and V8 would keep the whole message alive for it
+    // (some 12 KB each: at 1,000,000 messages the sink ran out of heap).
+    else ids.add(Buffer.from(messageId, 'latin1').toString('latin1'));
   }
   const index = /^reader(\d+)@example\.com$/i.exec(to);
   const i = index ? Number(index[1]) : 0;
