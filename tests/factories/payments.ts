@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { devMailMessages, orders } from '@server/db/schema/index';
 import { type FakePaystack, startFakePaystack } from '@server/features/payments/dev-paystack';
 import type { ActivateSubscriptionResponse, InitializePaymentResponse, PaidPlanId } from '@shared/payments';
@@ -123,4 +124,17 @@ export async function settledMailCount(
   // A little longer, so a duplicate that was going to arrive has arrived.
   await new Promise((r) => setTimeout(r, 300));
   return (await receiptsFor(app, email)).length;
+}
+
+/** An order row for a monthly Professional payment, to insert directly (amount in kobo). */
+export function paidOrderRow(userId: string, amount: number, status = 'success') {
+  return {
+    userId,
+    reference: `T-${randomUUID()}`,
+    planId: 'professional',
+    interval: 'monthly',
+    amount,
+    status,
+    paidAt: new Date(),
+  };
 }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { contactLists, orders } from '@server/db/schema/index';
 import { findJob } from '@server/jobs/registry';
 import { advanceClock, resetClock } from '@server/lib/clock';
 import { costOptimizationSchema } from '@shared/cost-optimization';
 import { seedCampaign, seedContact, seedEvent, seedMessage } from '@tests/factories/campaign-stats';
 import { createListWithContacts, testEmails } from '@tests/factories/campaigns';
+import { paidOrderRow } from '@tests/factories/payments';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
 import { eq } from 'drizzle-orm';
@@ -19,16 +19,6 @@ describe('cost optimization', () => {
   let admin: TestUser;
   let sender: TestUser;
   let idle: TestUser;
-
-  const paidOrder = (userId: string, amount: number, status = 'success') => ({
-    userId,
-    reference: `T-${randomUUID()}`,
-    planId: 'professional',
-    interval: 'monthly',
-    amount,
-    status,
-    paidAt: new Date(),
-  });
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -56,9 +46,9 @@ describe('cost optimization', () => {
     await db
       .insert(orders)
       .values([
-        paidOrder(sender.user.id, 1_500_000),
-        paidOrder(sender.user.id, 900_000, 'refunded'),
-        paidOrder(idle.user.id, 2_500_000),
+        paidOrderRow(sender.user.id, 1_500_000),
+        paidOrderRow(sender.user.id, 900_000, 'refunded'),
+        paidOrderRow(idle.user.id, 2_500_000),
       ]);
     // A list of the idle user's, deleted 31 days ago: the purge job's next catch.
     const old = await createListWithContacts(app, idle.user.id, [{ email: testEmails(1)[0]! }]);

@@ -1,4 +1,4 @@
-import { campaigns, outboxMessages, users } from '@server/db/schema/index';
+import { campaigns, orders, outboxMessages, users } from '@server/db/schema/index';
 import { purgeExpiredOwnedItems } from '@server/features/recycle-bin/recycle-bin.service';
 import { costOptimizationSchema } from '@shared/cost-optimization';
 import {
@@ -8,6 +8,7 @@ import {
   seedContact,
   seedMessage,
 } from '@tests/factories/campaign-stats';
+import { paidOrderRow } from '@tests/factories/payments';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -44,6 +45,9 @@ describe('per-user outbox figures', () => {
     busy = await createUser(app, paid);
     small = await createUser(app, paid);
     idle = await createUser(app, paid);
+    // The idle list shows the best payers first, at most COST_USERS_LIMIT of them: on a database other tests
+    // share, a large payment keeps ours on it.
+    await app.services.db.insert(orders).values(paidOrderRow(idle.user.id, 2_000_000_000));
     busyCampaign = (await seedCampaign(app.services.db, busy.user.id)).campaign;
     smallCampaign = (await seedCampaign(app.services.db, small.user.id)).campaign;
   });
