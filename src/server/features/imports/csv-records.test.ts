@@ -108,7 +108,7 @@ describe('RecordSplitter + parseRecords', () => {
     const splitter = new RecordSplitter({ delimiter: ';' });
     const records = splitter.end(splitter.push('a@x.com;"x"y"z\nb@x.com;2'));
     const parsed = parseRecords(records, { delimiter: ';' });
-    expect(parsed.at(-1)).toEqual({ line: 2, cells: ['b@x.com', '2'] });
+    expect(parsed.at(-1)).toEqual({ line: 2, cells: ['b@x.com', '2'], plain: true });
     expect(parsed).toHaveLength(2);
   });
 

@@ -261,8 +261,11 @@ function parseOptions(options: CsvParseOptions) {
 }
 
 export type ParsedRecord =
-  | { line: number; cells: string[] }
-  | { line: number; error: string; cells: string[] };
+  /** `plain`: the record's text holds no backslash, tab or line break, so neither does any cell. */
+  { line: number; cells: string[]; plain?: boolean } | { line: number; error: string; cells: string[] };
+
+/** What COPY text format must escape (see copyLine). */
+const COPY_SPECIAL = /[\\\t\n\r]/;
 
 /**
  * The cells of a record whose quotes are all well placed: each quoted cell opens at the start of the cell
@@ -320,10 +323,11 @@ export function parseRecords(records: SplitRecord[], options: CsvParseOptions): 
     if ('error' in record) {
       result[i] = { line: record.line, error: record.error, cells: record.text ? [record.text] : [] };
     } else if (record.text.indexOf('"') === -1) {
-      result[i] = { line: record.line, cells: record.text.split(options.delimiter) };
+      const plain = !COPY_SPECIAL.test(record.text);
+      result[i] = { line: record.line, cells: record.text.split(options.delimiter), plain };
     } else {
       const cells = splitQuotedRecord(record.text, options.delimiter);
-      if (cells) result[i] = { line: record.line, cells };
+      if (cells) result[i] = { line: record.line, cells, plain: !COPY_SPECIAL.test(record.text) };
       else quoted.push(i);
     }
   }
