@@ -70,12 +70,16 @@ export class AddressMemory {
   }
 }
 
-// hash64's result, in two module-level numbers so no object is made per address.
+// hash64's result, in two module-level numbers so no object is made per address, and the text hashed
+// (an accepted row's address is looked up, then remembered: hashed once).
 let HIGH = 0;
 let LOW = 0;
+let HASHED: string | null = null;
 
 /** Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a murmur-style mix), finalised. */
 function hash64(text: string): void {
+  if (text === HASHED) return;
+  HASHED = text;
   let a = 0x811c9dc5;
   let b = 0x9747b28c ^ text.length;
   for (let i = 0; i < text.length; i++) {

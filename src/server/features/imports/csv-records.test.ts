@@ -1,5 +1,12 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { MAX_RECORD_CHARS, parseRecords, RecordSplitter, type SplitRecord } from './csv-records';
+import {
+  MAX_RECORD_CHARS,
+  parseRecords,
+  RecordSplitter,
+  type SplitRecord,
+  splitQuotedRecord,
+} from './csv-records';
 
 function split(text: string, chunkSize = 7, delimiter = ','): SplitRecord[] {
   const splitter = new RecordSplitter({ delimiter });
@@ -101,7 +108,54 @@ describe('RecordSplitter + parseRecords', () => {
     const splitter = new RecordSplitter({ delimiter: ';' });
     const records = splitter.end(splitter.push('a@x.com;"x"y"z\nb@x.com;2'));
     const parsed = parseRecords(records, { delimiter: ';' });
-    expect(parsed.at(-1)).toEqual({ line: 2, cells: ['b@x.com', '2'] });
+    expect(parsed.at(-1)).toEqual({ line: 2, cells: ['b@x.com', '2'], plain: true });
     expect(parsed).toHaveLength(2);
+  });
+
+  it('reads records with quotes as csv-parse does, well placed or not', () => {
+    const records = [
+      '"a@x.com",Ada',
+      'a@x.com,"Obi, Bola"',
+      'a@x.com,"Obi & Sons, Ltd",Lagos',
+      'a@x.com,"",""',
+      'a@x.com,"""quoted""","a ""b"" c"',
+      '"""",x',
+      'a@x.com,"multi\nline\r\nnotes",end',
+      'a@x.com,"ends with delimiter,"',
+      'a@x.com,,"",',
+      'a@x.com,5\'10" tall,"x"',
+      'a@x.com,"x"y,z',
+      'a@x.com,"x" ,z',
+      ' "a@x.com",x',
+      'a@x.com,"x""',
+      'a@x.com,"unclosed',
+      'a@x.com,x"',
+    ];
+    for (const delimiter of [',', ';', '\t']) {
+      for (const record of records) {
+        const text = record.replaceAll(',', delimiter);
+        let expected: unknown;
+        try {
+          const parsed = parse(text, {
+            delimiter,
+            relax_quotes: true,
+            relax_column_count: true,
+            record_delimiter: '\n',
+          }) as string[][];
+          expected = parsed.length === 1 ? parsed[0] : 'malformed';
+        } catch {
+          expected = 'malformed';
+        }
+        const [result] = parseRecords([{ line: 1, text }], { delimiter });
+        expect('error' in result! ? 'malformed' : result!.cells, JSON.stringify(text)).toEqual(expected);
+      }
+    }
+  });
+
+  it('leaves badly placed quotes to csv-parse', () => {
+    expect(splitQuotedRecord('a@x.com,"Obi, Bola",x', ',')).toEqual(['a@x.com', 'Obi, Bola', 'x']);
+    expect(splitQuotedRecord('a@x.com,"x"y', ',')).toBeNull();
+    expect(splitQuotedRecord('a@x.com,x"y', ',')).toBeNull();
+    expect(splitQuotedRecord('a@x.com,"never closed', ',')).toBeNull();
   });
 });

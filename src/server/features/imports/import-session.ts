@@ -142,7 +142,7 @@ export function copyLine(values: readonly (string | number | boolean | null)[]):
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
 
-function copyEscape(value: string): string {
+export function copyEscape(value: string): string {
   if (!COPY_SPECIAL.test(value)) return value;
   return value.replace(/[\\\t\n\r]/g, (c) =>
     c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',

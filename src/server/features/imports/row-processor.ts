@@ -38,6 +38,8 @@ export interface StagedRow {
   category: string | null;
   customFields: Record<string, string> | null;
   roleAddress: boolean;
+  /** No value of the row needs escaping in COPY text (its record held no backslash, tab or line break). */
+  plain: boolean;
   /** Suppression imports: one of the suppression reasons, and the file's own words as a note. */
   reason: string | null;
   note: string | null;
@@ -125,8 +127,9 @@ export class RowProcessor {
     }
     if (isBlank(cells)) return BLANK;
     // Mixed encodings (a Windows-1252 line in a UTF-8 file): never store garbled text.
-    if (this.mapped.some((index) => cells[index]?.includes('\uFFFD')))
-      return this.rejected(record, IMPORT_REASONS.unreadable);
+    for (const index of this.mapped) {
+      if (cells[index]?.includes('\uFFFD')) return this.rejected(record, IMPORT_REASONS.unreadable);
+    }
     const emailCell = cells[this.emailIndex] ?? '';
     const email = normaliseEmail(emailCell);
     if (!email) {
@@ -156,6 +159,7 @@ export class RowProcessor {
       category: null,
       customFields: null,
       roleAddress: false,
+      plain: record.plain === true,
       reason: null,
       note: null,
     };
