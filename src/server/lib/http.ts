@@ -1,9 +1,12 @@
-import { MESSAGES, type User } from '@shared/auth';
+import { MESSAGES } from '@shared/auth';
 import type { Role } from '@shared/roles';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE_NAMES } from './auth';
 import { AppError } from './errors';
+
+// Kept where it was for the routes; services import it from user-dto.ts, which needs no better-auth.
+export { toUserDto } from './user-dto';
 
 /** better-auth reads the client address from this header; we always set it, so a client cannot. */
 export const CLIENT_IP_HEADER = 'x-tambari-client-ip';
@@ -50,39 +53,4 @@ export async function requireRole(request: FastifyRequest, role: Role) {
   const session = await requireSession(request);
   if (session.user.role !== role) throw new AppError('forbidden', 'You do not have permission to do that.');
   return session;
-}
-
-type UserRow = {
-  id: string;
-  email: string;
-  firstName?: string | null;
-  lastName?: string | null;
-  name?: string | null;
-  role?: string | null;
-  subscriptionPlan?: string | null;
-  subscriptionStatus?: string | null;
-  subscriptionInterval?: string | null;
-  subscriptionCurrentPeriodEnd?: Date | string | null;
-  createdAt: Date | string;
-};
-
-const iso = (value: Date | string | null | undefined) =>
-  value == null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
-
-/** The user as the API shows it: email, names, role, plan and subscription state; nothing else of the row. */
-export function toUserDto(row: UserRow): User {
-  const plan = (row.subscriptionPlan ?? 'free') as User['subscriptionPlan'];
-  return {
-    id: row.id,
-    email: row.email,
-    firstName: row.firstName || row.name || '',
-    lastName: row.lastName ?? null,
-    role: (row.role ?? 'user') as User['role'],
-    subscriptionPlan: plan,
-    plan: plan === 'free' ? 'free' : 'premium',
-    subscriptionStatus: row.subscriptionStatus ?? null,
-    subscriptionInterval: (row.subscriptionInterval ?? null) as User['subscriptionInterval'],
-    subscriptionCurrentPeriodEnd: iso(row.subscriptionCurrentPeriodEnd),
-    createdAt: iso(row.createdAt) ?? new Date(0).toISOString(),
-  };
 }

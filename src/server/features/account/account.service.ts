@@ -2,7 +2,7 @@ import { verify } from '@node-rs/argon2';
 import { accounts, sessions, users } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
-import { toUserDto } from '@server/lib/http';
+import { toUserDto } from '@server/lib/user-dto';
 import type { Services } from '@server/services';
 import type { SessionInfo, User } from '@shared/auth';
 import { and, desc, eq, gt, ne } from 'drizzle-orm';

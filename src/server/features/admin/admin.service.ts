@@ -1,7 +1,7 @@
 import { sessions, users } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
-import { toUserDto } from '@server/lib/http';
+import { toUserDto } from '@server/lib/user-dto';
 import type { Services } from '@server/services';
 import type { AdminOverview, AdminUser, AdminUserListQuery } from '@shared/admin';
 import { PLAN_NAMES, type PlanId } from '@shared/plans';

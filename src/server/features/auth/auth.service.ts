@@ -1,6 +1,6 @@
 import { sessions, users } from '@server/db/schema/index';
 import { AppError } from '@server/lib/errors';
-import { toUserDto } from '@server/lib/http';
+import { toUserDto } from '@server/lib/user-dto';
 import type { Services } from '@server/services';
 import {
   type LoginInput,

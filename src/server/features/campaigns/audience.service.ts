@@ -3,7 +3,7 @@ import { contactLists, directoryContacts, listContacts } from '@server/db/schema
 import { AppError } from '@server/lib/errors';
 import { CAMPAIGN_MESSAGES, type CampaignAudience, DEFAULT_VERIFICATION_SKIP } from '@shared/campaigns';
 import { ADD_ALL_MATCHING_MAX, emailDedupeKey } from '@shared/contacts';
-import { and, asc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type DirectoryFilters, filterConditions, liveForLeads } from '../directory/directory.service';
 import { scopedFilters } from '../leads/leads.service';
 import { assertListNotFrozen } from '../lists/lists.service';
@@ -17,7 +17,9 @@ import { addressesJudged } from '../verification/verification.service';
  * directory contacts matching saved lead-discovery filters; one recipient per address (case-insensitive,
  * the first occurrence wins, so list data with its custom fields beats the directory's), suppressed
  * addresses left out, and so are those the email verifier judged invalid (or risky too, as the audience
- * asks). Walked in keyset batches: no list is held in memory, only the addresses seen.
+ * asks). Walked in keyset batches; an address an earlier list gave is found by a lookup on the lists'
+ * (list_id, email_normalized) key, batch by batch, so memory does not grow with the audience (only the
+ * leads' addresses, at most ADD_ALL_MATCHING_MAX a filter, are remembered).
  */
 
 export interface AudienceContact {
@@ -56,13 +58,55 @@ function toDirectoryFilters(filter: CampaignAudience['leadFilters'][number]): Di
   };
 }
 
-async function* listBatches(
+/**
+ * Which of `keys` (normalised addresses) are members of `lists`, each narrowed by its segment as the walk
+ * narrows it: the members a later list or a lead loses to. One lookup per batch on the lists'
+ * (list_id, email_normalized) key, so deduplication holds nothing beyond the batch in memory.
+ */
+async function keysInLists(
+  db: Database,
+  userId: string,
+  lists: readonly string[],
+  narrowed: Map<string, SQL>,
+  keys: string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (lists.length === 0 || keys.length === 0) return found;
+  const plain = lists.filter((id) => !narrowed.has(id));
+  const lookups = [
+    ...(plain.length > 0 ? [inArray(listContacts.listId, plain)] : []),
+    ...lists.filter((id) => narrowed.has(id)).map((id) => and(eq(listContacts.listId, id), narrowed.get(id))),
+  ];
+  for (const inLists of lookups) {
+    const rows = await db
+      .select({ key: listContacts.emailNormalized })
+      .from(listContacts)
+      .where(
+        and(
+          eq(listContacts.userId, userId),
+          inLists,
+          sql`${listContacts.emailNormalized} = ANY(${sql.param(keys)}::text[])`,
+        ),
+      );
+    for (const row of rows) found.add(row.key);
+  }
+  return found;
+}
+
+interface AudienceLists {
+  /** The audience's lists, live and the user's, each once, in the order the audience names them. */
+  ids: string[];
+  /** A list's segment condition, for the lists a segment narrows. */
+  narrowed: Map<string, SQL>;
+}
+
+async function audienceLists(
   db: Database,
   userId: string,
   listIds: string[],
   segmentIds: string[],
-): AsyncGenerator<AudienceContact[]> {
-  if (listIds.length === 0) return;
+): Promise<AudienceLists> {
+  if (listIds.length === 0) return { ids: [], narrowed: new Map() };
   const live = await db
     .select({
       id: contactLists.id,
@@ -78,7 +122,20 @@ async function* listBatches(
   // A list frozen by an admin is no audience: launching, scheduling and sending all stop here.
   for (const list of live) assertListNotFrozen(list);
   const narrowed = await segmentFilters({ db, userId, listIds, segmentIds });
-  for (const listId of new Set(listIds)) {
+  return { ids: [...new Set(listIds)], narrowed };
+}
+
+/**
+ * The lists' members, list after list, each batch without the addresses an earlier list already gave
+ * (a list has each address once: its (list_id, email_normalized) key).
+ */
+async function* listBatches(
+  db: Database,
+  userId: string,
+  lists: AudienceLists,
+): AsyncGenerator<AudienceContact[]> {
+  for (const [position, listId] of lists.ids.entries()) {
+    const earlier = lists.ids.slice(0, position);
     let lastId = 0;
     for (;;) {
       const rows = await db
@@ -89,24 +146,34 @@ async function* listBatches(
             eq(listContacts.userId, userId),
             eq(listContacts.listId, listId),
             gt(listContacts.id, lastId),
-            narrowed.get(listId),
+            lists.narrowed.get(listId),
           ),
         )
         .orderBy(asc(listContacts.id))
         .limit(BATCH);
       if (rows.length === 0) break;
       lastId = Number(rows.at(-1)!.id);
-      yield rows.map((r) => ({
-        email: r.email.trim(),
-        firstName: r.firstName,
-        lastName: r.lastName,
-        company: r.company,
-        city: r.city,
-        countryCode: r.countryCode,
-        fields: r.customFields ?? {},
-        listContactId: Number(r.id),
-        directoryContactId: r.directoryContactId,
-      }));
+      const addressed = rows.filter((r) => r.emailNormalized.includes('@'));
+      const taken = await keysInLists(
+        db,
+        userId,
+        earlier,
+        lists.narrowed,
+        addressed.map((r) => r.emailNormalized),
+      );
+      yield addressed
+        .filter((r) => !taken.has(r.emailNormalized))
+        .map((r) => ({
+          email: r.email.trim(),
+          firstName: r.firstName,
+          lastName: r.lastName,
+          company: r.company,
+          city: r.city,
+          countryCode: r.countryCode,
+          fields: r.customFields ?? {},
+          listContactId: Number(r.id),
+          directoryContactId: r.directoryContactId,
+        }));
     }
   }
 }
@@ -159,23 +226,42 @@ export async function* resolveAudienceBatches(options: {
   limit?: number;
 }): AsyncGenerator<AudienceContact[]> {
   const { db, userId } = options;
-  const seen = new Set<string>();
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   const skip = options.audience.skipUnverified ?? DEFAULT_VERIFICATION_SKIP;
   const skipStatuses =
     skip === 'risky' ? (['invalid', 'risky'] as const) : skip === 'invalid' ? (['invalid'] as const) : [];
+  const lists = await audienceLists(
+    db,
+    userId,
+    options.audience.listIds ?? [],
+    options.audience.segmentIds ?? [],
+  );
+  // Leads are few (ADD_ALL_MATCHING_MAX a filter): their addresses are remembered to keep one each.
+  const leadsSeen = new Set<string>();
   const sources = [
-    listBatches(db, userId, options.audience.listIds ?? [], options.audience.segmentIds ?? []),
+    listBatches(db, userId, lists),
     leadBatches(db, { id: userId, role: options.role }, options.audience.leadFilters ?? []),
   ];
-  for (const source of sources) {
+  for (const [index, source] of sources.entries()) {
+    const fromLists = index === 0;
     for await (const batch of source) {
-      const fresh: AudienceContact[] = [];
-      for (const contact of batch) {
-        const key = emailDedupeKey(contact.email);
-        if (!key.includes('@') || seen.has(key)) continue;
-        seen.add(key);
-        fresh.push(contact);
+      let fresh = batch;
+      if (!fromLists) {
+        const keyed: { contact: AudienceContact; key: string }[] = [];
+        for (const contact of batch) {
+          const key = emailDedupeKey(contact.email);
+          if (!key.includes('@') || leadsSeen.has(key)) continue;
+          leadsSeen.add(key);
+          keyed.push({ contact, key });
+        }
+        const onLists = await keysInLists(
+          db,
+          userId,
+          lists.ids,
+          lists.narrowed,
+          keyed.map(({ key }) => key),
+        );
+        fresh = keyed.filter(({ key }) => !onLists.has(key)).map(({ contact }) => contact);
       }
       if (fresh.length === 0) continue;
       const emails = fresh.map((c) => c.email);

@@ -7,6 +7,7 @@ import {
   stepBody,
   testEmails,
 } from '@tests/factories/campaigns';
+import { insertDirectoryContacts, uniqueTag } from '@tests/factories/directory';
 import { createSinkAccount } from '@tests/factories/dispatch';
 import { createUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
@@ -561,6 +562,34 @@ describe('audience', () => {
       .where(eq(campaignContacts.campaignId, campaign.id));
     expect(contacts.map((c) => c.email).sort()).toEqual([emails[0]!, emails[1]!, emails[3]!].sort());
     expect(contacts.find((c) => c.email === emails[0])!.fields).toEqual({ industry: 'Agriculture' });
+  });
+
+  it("a directory lead whose address a list already gave, or an earlier filter, goes once, with the list's data", async () => {
+    const { owner } = await ready(0);
+    const tag = uniqueTag();
+    const [onList, twice, alone] = testEmails(3, 'leads');
+    const list = await createListWithContacts(app, owner.user.id, [{ email: onList!, firstName: 'Listed' }]);
+    await insertDirectoryContacts(app, tag, [
+      { email: onList!.toUpperCase(), contactName: 'From Directory', category: 'logistics' },
+      { email: twice!, contactName: 'Twice Over', category: 'logistics' },
+      { email: ` ${twice!.toUpperCase()}`, contactName: 'Twice Again', category: 'logistics' },
+      { email: alone!, contactName: 'Alone Here', category: 'logistics' },
+    ]);
+    const filter = { country: ['NG'], city: [`${tag}ville`], category: ['logistics'] };
+    const resolved = [];
+    for await (const c of resolveAudience({
+      db: app.services.db,
+      userId: owner.user.id,
+      audience: { listIds: [list.id], leadFilters: [filter, filter] },
+    }))
+      resolved.push(c);
+    expect(resolved.map((c) => [c.email.toLowerCase(), c.firstName]).sort()).toEqual(
+      [
+        [onList!, 'Listed'],
+        [twice!, 'Twice'],
+        [alone!, 'Alone'],
+      ].sort(),
+    );
   });
 
   it('leaves out the addresses the verifier judged invalid (by default) or risky too, as the audience asks', async () => {

@@ -3,7 +3,7 @@ import type { Database } from '@server/db/client';
 import { orders, subscriptions, users } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
-import { toUserDto } from '@server/lib/http';
+import { toUserDto } from '@server/lib/user-dto';
 import {
   type ActivateSubscriptionInput,
   type ActivateSubscriptionResponse,

@@ -2,7 +2,7 @@ import type { Database } from '@server/db/client';
 import { orders, subscriptions, users } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { AppError } from '@server/lib/errors';
-import { toUserDto } from '@server/lib/http';
+import { toUserDto } from '@server/lib/user-dto';
 import type { User } from '@shared/auth';
 import { type ChangePlanResponse, PAYMENT_MESSAGES, type Payment, type Subscription } from '@shared/payments';
 import type { BillingInterval, PlanId } from '@shared/plans';

@@ -263,6 +263,51 @@ describe('segments API', () => {
     expect((await call(user)({ method: 'GET', url: `/api/segments/${segment.id}` })).statusCode).toBe(404);
   });
 
+  it("an address the first list's segment leaves out still goes, once, with the later list's data", async () => {
+    const user = await createUser(app);
+    const [lagos, abuja, both] = testEmails(3, 'segdup');
+    const first = await createListWithContacts(app, user.user.id, [
+      { email: lagos!, firstName: 'Ada', city: 'Lagos' },
+      { email: abuja!, firstName: 'Bayo', city: 'Abuja' },
+      { email: both!, firstName: 'Chidi', city: 'Lagos' },
+    ]);
+    const second = await createListWithContacts(app, user.user.id, [
+      { email: abuja!.toUpperCase(), firstName: 'Bayo again' },
+      { email: ` ${both!.toUpperCase()}`, firstName: 'Chidi again' },
+      { email: lagos!, firstName: 'Ada again' },
+    ]);
+    const segment = (
+      await call(user)({
+        method: 'POST',
+        url: '/api/segments',
+        payload: { listId: first.id, name: 'Lagos', rules: [city('equals', 'Lagos')] },
+      })
+    ).json<SegmentWithCount>();
+    const names = async (listIds: string[], segmentIds: string[]) => {
+      const out: string[] = [];
+      for await (const c of resolveAudience({
+        db: app.services.db,
+        userId: user.user.id,
+        audience: { listIds, segmentIds, leadFilters: [] },
+      }))
+        out.push(c.firstName!);
+      return out.sort();
+    };
+    // Abuja is outside the first list's segment: the second list's copy of the address is the one sent.
+    expect(await names([first.id, second.id], [segment.id])).toEqual(['Ada', 'Bayo again', 'Chidi'].sort());
+    // The list named first wins, whichever was made first.
+    expect(await names([second.id, first.id], [])).toEqual(['Ada again', 'Bayo again', 'Chidi again'].sort());
+    // A segment on the later list narrows only that list.
+    const secondSegment = (
+      await call(user)({
+        method: 'POST',
+        url: '/api/segments',
+        payload: { listId: second.id, name: 'Nowhere', rules: [city('is_empty')] },
+      })
+    ).json<SegmentWithCount>();
+    expect(await names([first.id, second.id], [secondSegment.id])).toEqual(['Ada', 'Bayo', 'Chidi'].sort());
+  });
+
   it('a newsletter sent to a list narrowed by a segment reaches exactly the counted contacts', async () => {
     const { user, list, emails } = await seeded();
     const rules = [
