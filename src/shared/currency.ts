@@ -1,5 +1,7 @@
 // The API's answers are typed by their schemas in ./currency-api.ts; this file stays free of zod, as the
 // browser's first load (the public site's prices) reads it.
+import { numberFormat } from './number-format';
+
 export type { CurrencyRates, GeoAnswer } from './currency-api';
 
 /** The display currencies, with rates keyed on NGN. Prices are always charged in NGN. */
@@ -77,7 +79,7 @@ export function currencyDecimals(currency: CurrencyCode): number {
 export function formatMoney(amount: number, currency: CurrencyCode): string {
   const decimals = currencyDecimals(currency);
   const { symbol } = getCurrencyInfo(currency);
-  const formatted = new Intl.NumberFormat('en-US', {
+  const formatted = numberFormat('en-US', {
     minimumFractionDigits: decimals,
     maximumFractionDigits: decimals,
   }).format(Math.abs(amount));

@@ -8,46 +8,59 @@ import { loadAppPages } from '@/app/app-page';
 import { ErrorBoundary } from '@/app/error-boundary';
 import { preloadLazyRoutes } from '@/app/preload-lazy-routes';
 import { AppProviders } from '@/app/providers';
-import { createAppRouter, routes } from '@/app/router';
+import { createAppRouter } from '@/app/router';
+import { nextTask } from '@/lib/next-task';
 import { hydratingPrerenderedPage } from '@/lib/prerender-state';
 import { queryClient, USER_QUERY_KEY } from '@/lib/query-client';
-
-const router = createAppRouter();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html');
 
-const app = (
-  <StrictMode>
-    <ErrorBoundary fullPage>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </ErrorBoundary>
-  </StrictMode>
-);
+function app(router: ReturnType<typeof createAppRouter>) {
+  return (
+    <StrictMode>
+      <ErrorBoundary fullPage>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </ErrorBoundary>
+    </StrictMode>
+  );
+}
 
-if (hydratingPrerenderedPage) {
-  // A public page prerendered at build time (issue #19 §3): the server sends it only to visitors without a
-  // session cookie, so the visitor is signed out (as the page was rendered) and the session check, a 401
-  // the browser would log, is not needed. Signing in sets the user as before.
+/**
+ * A public page prerendered at build time (issue #19 §3). Its start-up work is cut into separate tasks,
+ * each short enough not to hold up the visitor's first input on a slow phone: evaluating the code, making
+ * the router (it ranks every route of the app), and hydration, which React itself splits as a transition.
+ */
+async function hydratePrerenderedPage(root: HTMLElement): Promise<void> {
+  await nextTask();
+  const router = createAppRouter();
+  await nextTask();
+  // The server sends the prerendered page only to visitors without a session cookie, so the visitor is
+  // signed out (as the page was rendered) and the session check, a 401 the browser would log, is not
+  // needed. Signing in sets the user as before.
   queryClient.setQueryData(USER_QUERY_KEY, null);
   // The page's own code first, so hydration never suspends with the visitor's first click in between.
+  try {
+    await preloadLazyRoutes(router.state.matches);
+  } catch {
+    // A chunk that failed to load: hydrating still shows the error screen with its reload button.
+  }
+  await nextTask();
   // As a transition, hydration yields to the browser every few milliseconds instead of one long task.
-  void preloadLazyRoutes(routes, window.location.pathname)
-    .catch(() => {
-      // A chunk that failed to load: hydrating still shows the error screen with its reload button.
-    })
-    .then(() =>
-      startTransition(() => {
-        hydrateRoot(container, app);
-      }),
-    );
+  startTransition(() => {
+    hydrateRoot(root, app(router));
+  });
+}
+
+if (hydratingPrerenderedPage) {
+  void hydratePrerenderedPage(container);
 } else {
   // Not a public page for a signed-out visitor: most likely the signed-in app, whose pages are found
   // through their own small chunk; fetching it now saves a round trip before the page's code.
   void loadAppPages().catch(() => {
     // Retried by the page that needs it, which shows the error screen if it fails again.
   });
-  createRoot(container).render(app);
+  createRoot(container).render(app(createAppRouter()));
 }

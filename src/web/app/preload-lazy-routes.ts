@@ -1,5 +1,5 @@
 import { isValidElement } from 'react';
-import { matchRoutes, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 
 /** What React.lazy keeps on the component it returns (React 18 and 19). */
 interface LazyInternals {
@@ -12,13 +12,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Loads the React.lazy pages the URL renders before a prerendered page is hydrated. Hydrating a page whose
+ * Loads the React.lazy pages of the routes a URL matched (the router's own matches, so the route tree is
+ * not flattened and ranked a second time) before a prerendered page is hydrated. Hydrating a page whose
  * code is still on its way would suspend, and a click or a keystroke on the prerendered page meanwhile
  * (the pricing interval, the contact form) would be lost. React.lazy's `_init` starts the import and
  * throws the pending promise until the module is there; once it is, rendering uses it at once.
  */
-export async function preloadLazyRoutes(routes: RouteObject[], pathname: string): Promise<void> {
-  for (const match of matchRoutes(routes, pathname) ?? []) {
+export async function preloadLazyRoutes(matches: ReadonlyArray<{ route: RouteObject }>): Promise<void> {
+  for (const match of matches) {
     const element = match.route.element;
     if (!isValidElement(element)) continue;
     const lazy = element.type as Partial<LazyInternals>;

@@ -14,7 +14,17 @@ import {
   SUPPORTED_CURRENCIES,
 } from '@shared/currency';
 import { useQuery } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  startTransition,
+  useCallback,
+  useContext,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 
 import { hydratingPrerenderedPage, useHydrationSettled } from '@/lib/prerender-state';
 
@@ -89,8 +99,12 @@ export function CurrencyProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (saved !== undefined) return;
     const stored = readSavedCurrency();
-    setSaved(stored);
-    if (stored) setChosen(stored);
+    // Every price on the page re-renders with the currency: as a transition, React splits that render
+    // into short tasks instead of one long one while the page is loading.
+    startTransition(() => {
+      setSaved(stored);
+      if (stored) setChosen(stored);
+    });
   }, [saved]);
 
   // On a prerendered page the lookups wait until it has hydrated (see useHydrationSettled).
@@ -115,7 +129,7 @@ export function CurrencyProvider({ children }: { children: ReactNode }) {
     const detected = isCurrencyCode(geoQuery.data.currency)
       ? geoQuery.data.currency
       : countryToCurrency(geoQuery.data.country);
-    setChosen(detected);
+    startTransition(() => setChosen(detected));
     saveCurrency(detected);
   }, [chosen, geoQuery.data]);
 
@@ -129,7 +143,9 @@ export function CurrencyProvider({ children }: { children: ReactNode }) {
 
   const currency: CurrencyCode = chosen ?? DEFAULT_CURRENCY;
   const isLoading = chosen === null && !geoQuery.isError;
-  const rates = useMemo(() => mergeRates(ratesQuery.data), [ratesQuery.data]);
+  // The rates arrive while the page loads; the prices they change re-render as a transition (see above).
+  const ratesAnswer = useDeferredValue(ratesQuery.data);
+  const rates = useMemo(() => mergeRates(ratesAnswer), [ratesAnswer]);
 
   const value = useMemo<CurrencyContextValue>(() => {
     const convert = (amountNgn: number) => convertFromNgn(amountNgn, currency, rates);

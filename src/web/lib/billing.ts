@@ -1,4 +1,5 @@
 import { formatMoney, koboToNaira, annualSaving as sharedAnnualSaving } from '@shared/currency';
+import { numberFormat } from '@shared/number-format';
 import {
   type BillingInterval,
   isBillingInterval,
@@ -84,7 +85,7 @@ export function formatLimit(
 ): string {
   if (isUnlimited(limit)) return 'Unlimited';
   const value = limit as number;
-  const number = new Intl.NumberFormat(locale ?? 'en-NG').format(value);
+  const number = numberFormat(locale ?? 'en-NG').format(value);
   if (!unit) return number;
   return `${number} ${value === 1 ? unit.one : unit.other}`;
 }

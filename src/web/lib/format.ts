@@ -1,3 +1,5 @@
+import { numberFormat } from '@shared/number-format';
+
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
@@ -37,7 +39,7 @@ export function formatRelative(iso: string | null | undefined, now = new Date())
 }
 
 export function formatNumber(value: number): string {
-  return new Intl.NumberFormat().format(value);
+  return numberFormat().format(value);
 }
 
 /**

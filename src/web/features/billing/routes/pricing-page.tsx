@@ -2,7 +2,7 @@ import type { PricingPlan } from '@shared/payments';
 import { type BillingInterval, isBillingInterval } from '@shared/plans';
 import { hasValidSubscription } from '@shared/subscription';
 import { BadgeCheck, CalendarX2, CreditCard, ShieldCheck } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { CurrencySelector } from '@/components/currency-selector';
@@ -65,7 +65,7 @@ function savingsLabel(plans: PricingPlan[] | undefined): string | undefined {
  * saving, each plan's limits and a "Choose plan" that leads to sign-up or to payment.
  */
 export default function PricingPage() {
-  const figure = directoryFigure(useDirectoryStats().data);
+  const figure = directoryFigure(useDeferredValue(useDirectoryStats().data));
   usePublicPageMeta('/pricing');
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -80,7 +80,9 @@ export default function PricingPage() {
   const [pendingPlan, setPendingPlan] = useState<string | null>(null);
 
   const paidAndValid = Boolean(user && user.subscriptionPlan !== 'free' && hasValidSubscription(user));
-  const plans = plansQuery.data;
+  // The plans arrive after the page has hydrated; rendering their cards as a transition lets React split
+  // that render into short tasks instead of one the visitor's first click would wait behind.
+  const plans = useDeferredValue(plansQuery.data);
 
   function run(plan: PricingPlan, action: PlanAction) {
     saveSelectedPlan(plan.id, interval);

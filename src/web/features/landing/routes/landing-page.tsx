@@ -1,3 +1,4 @@
+import type { DirectoryStats } from '@shared/leads';
 import {
   ArrowRight,
   BarChart3,
@@ -11,7 +12,7 @@ import {
   Upload,
   Users,
 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useDeferredValue } from 'react';
 import { Link } from 'react-router';
 
 import { StaticHtml } from '@/components/static-html';
@@ -41,8 +42,7 @@ const PRODUCT_STATS = [
  * The directory's figures come from live counts of real verified records (rounded down), never from
  * copy; with none yet, the band quotes no directory number at all.
  */
-function useLandingStats() {
-  const stats = useDirectoryStats().data;
+function landingStats(stats: DirectoryStats | undefined) {
   if (!stats || stats.verifiedContacts === 0) return PRODUCT_STATS;
   return [
     {
@@ -99,8 +99,10 @@ function FeatureRow({
 
 export default function LandingPage() {
   usePublicPageMeta('/');
-  const stats = useLandingStats();
-  const figure = directoryFigure(useDirectoryStats().data);
+  // The figures arrive after the page has hydrated: rendered as a transition, in short tasks.
+  const directoryStats = useDeferredValue(useDirectoryStats().data);
+  const stats = landingStats(directoryStats);
+  const figure = directoryFigure(directoryStats);
   return (
     <>
       {/* Copy, links and pictures: a prerendered page keeps their HTML instead of hydrating them. */}
