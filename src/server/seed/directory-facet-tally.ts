@@ -30,8 +30,18 @@ export const FACET_COUNT_COLUMNS = [
   'verified_phone_website',
 ] as const;
 
+interface CategoryTally {
+  /** The country-and-category total (city ''). */
+  all: Counts;
+  cities: Map<string, Counts>;
+}
+
+const zero = (): Counts => [0, 0, 0, 0, 0, 0, 0, 0];
+
 export class FacetTally {
-  private readonly counts = new Map<string, Counts>();
+  // Nested maps keyed by the generator's own strings: a composite key built per row cost more than
+  // generating the row.
+  private readonly countries = new Map<string, Map<string, CategoryTally>>();
 
   add(row: SeedRow): void {
     const status = row[STATUS];
@@ -39,35 +49,52 @@ export class FacetTally {
     const v = status === 'verified';
     const p = (row[PHONE] ?? '') !== '';
     const w = (row[WEBSITE] ?? '') !== '';
-    const group = `${row[COUNTRY]}\t${row[CATEGORY]}\t`;
-    this.bump(group, v, p, w);
+    const country = row[COUNTRY]!;
+    const category = row[CATEGORY]!;
+    let categories = this.countries.get(country);
+    if (!categories) {
+      categories = new Map();
+      this.countries.set(country, categories);
+    }
+    let tally = categories.get(category);
+    if (!tally) {
+      tally = { all: zero(), cities: new Map() };
+      categories.set(category, tally);
+    }
+    bump(tally.all, v, p, w);
     const city = row[CITY];
-    if (city) this.bump(group + city, v, p, w);
+    if (city) {
+      let counts = tally.cities.get(city);
+      if (!counts) {
+        counts = zero();
+        tally.cities.set(city, counts);
+      }
+      bump(counts, v, p, w);
+    }
   }
 
   /** One entry per (country, category, city), in the roll-up's column order. */
   rows(): { country: string; category: string; city: string; counts: Counts }[] {
-    return [...this.counts].map(([key, counts]) => {
-      const [country, category, city] = key.split('\t') as [string, string, string];
-      return { country, category, city, counts };
-    });
-  }
-
-  private bump(key: string, v: boolean, p: boolean, w: boolean): void {
-    let counts = this.counts.get(key);
-    if (!counts) {
-      counts = [0, 0, 0, 0, 0, 0, 0, 0];
-      this.counts.set(key, counts);
+    const out: { country: string; category: string; city: string; counts: Counts }[] = [];
+    for (const [country, categories] of this.countries) {
+      for (const [category, tally] of categories) {
+        out.push({ country, category, city: '', counts: tally.all });
+        for (const [city, counts] of tally.cities) out.push({ country, category, city, counts });
+      }
     }
-    counts[0]++;
-    if (v) counts[1]++;
-    if (p) counts[2]++;
-    if (w) counts[3]++;
-    if (v && p) counts[4]++;
-    if (v && w) counts[5]++;
-    if (p && w) counts[6]++;
-    if (v && p && w) counts[7]++;
+    return out;
   }
+}
+
+function bump(counts: Counts, v: boolean, p: boolean, w: boolean): void {
+  counts[0]++;
+  if (v) counts[1]++;
+  if (p) counts[2]++;
+  if (w) counts[3]++;
+  if (v && p) counts[4]++;
+  if (v && w) counts[5]++;
+  if (p && w) counts[6]++;
+  if (v && p && w) counts[7]++;
 }
 
 /**

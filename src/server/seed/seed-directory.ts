@@ -263,7 +263,25 @@ async function markPending(run: Runner, indexes: string[]): Promise<void> {
 const quoteLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
- * Builds indexes on several connections at once, the longest (GIN) first, each in its own transaction
+ * A rough rank of how long an index takes to build, to start the longest first and leave the short ones
+ * to fill in at the end: the GIN index (a third of all the work), then btrees by their number of columns.
+ */
+function buildCost(definition: string): number {
+  if (/ USING gin /i.test(definition)) return 100;
+  const start = definition.indexOf('(', definition.search(/ USING /i));
+  let depth = 0;
+  let columns = 1;
+  for (let i = start; i < definition.length; i++) {
+    const char = definition[i];
+    if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) break;
+    else if (char === ',' && depth === 1) columns++;
+  }
+  return columns;
+}
+
+/**
+ * Builds indexes on several connections at once, the longest first, each in its own transaction
  * with a large maintenance_work_mem: the sorts and the GIN build flush to disk whenever it fills up.
  * The parallelism comes from building several indexes at once, so no build asks for parallel workers.
  * Then clears the pending list; a failure leaves it for the next run and throws.
@@ -272,7 +290,7 @@ async function buildIndexes(pool: pg.Pool, definitions: string[]): Promise<void>
   if (definitions.length === 0) return;
   const queue = [...definitions]
     .map((definition) => definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '))
-    .sort((a, b) => Number(/ USING gin /i.test(b)) - Number(/ USING gin /i.test(a)));
+    .sort((a, b) => buildCost(b) - buildCost(a));
   let failure: unknown = null;
   await Promise.all(
     Array.from({ length: Math.min(INDEX_CONNECTIONS, queue.length) }, async () => {
