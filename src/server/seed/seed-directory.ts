@@ -89,7 +89,7 @@ export interface SeedPhases {
  */
 const PENDING_KEY = 'tambariSeedPendingIndexes';
 
-/** Index builds run side by side, each on one core: the GIN index alone takes as long as the rest. */
+/** Index builds run side by side, each on one core; the GIN index alone is about a third of the work. */
 const INDEX_CONNECTIONS = Math.min(4, Math.max(2, availableParallelism()));
 
 export async function seedDirectory(
