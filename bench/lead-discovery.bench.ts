@@ -15,7 +15,7 @@ import { parseEnv } from '@server/env';
 import { ephemeralSecrets } from '@server/lib/secrets';
 import { BRAND_WORDS, SEED_COUNTRIES } from '@server/seed/directory-data';
 import { createRandom } from '@server/seed/directory-generator';
-import { seedDirectory } from '@server/seed/seed-directory';
+import { finishInterruptedSeed, seedDirectory } from '@server/seed/seed-directory';
 import { BUSINESS_CATEGORIES } from '@shared/categories';
 import { eq, sql } from 'drizzle-orm';
 import { createBenchDatabase, percentile } from './support';
@@ -46,6 +46,11 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     options.db === 'postgres' ? { url: reuseUrl ?? bench!.url } : { dataDir: keptPgliteDir ?? pgliteDir! },
   );
   await database.migrate();
+  // A reused database whose last seed stopped before its indexes were built would time the queries
+  // without them.
+  const finished = await finishInterruptedSeed(database);
+  if (finished.length > 0)
+    process.stdout.write(`built ${finished.length} indexes a previous seed left out\n`);
 
   const existing = await scalar(database, sql`SELECT count(*) FROM directory_contacts`);
   let seeding: Record<string, number> = {};

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
@@ -5,12 +6,14 @@ import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DatabaseHandle } from '../db/client';
+import { FacetTally, facetTallyStatement } from './directory-facet-tally';
 import { createDirectoryGenerator, SEED_COLUMNS, type SeedRow } from './directory-generator';
 
 /*
  * Loads synthetic businesses into directory_contacts with COPY: COPY FROM STDIN (pg-copy-streams) on
  * PostgreSQL, COPY FROM '/dev/blob' on PGlite. A small load goes through the statement-level triggers
- * that fold each batch into the audience roll-up; a bulk load rebuilds the roll-up at the end instead.
+ * that fold each batch into the audience roll-up. A bulk load drops the secondary indexes, counts the
+ * roll-up as it generates the rows and adds it in the load's transaction, then builds the indexes.
  */
 
 const COPY_SQL = `COPY directory_contacts (id, ${SEED_COLUMNS.join(', ')}) FROM STDIN`;
@@ -77,6 +80,18 @@ export interface SeedPhases {
   analyzeMs: number;
 }
 
+/*
+ * On PostgreSQL a bulk load commits its rows first and builds the secondary indexes afterwards, several
+ * at once on their own connections (one transaction could only build them one after another). Until
+ * they are all back the table's comment lists the ones still to build, written in the load's own
+ * transaction: a seed that failed or was stopped in between leaves that list behind, and the next
+ * seedDirectory (or finishInterruptedSeed) builds what is missing before anything else.
+ */
+const PENDING_KEY = 'tambariSeedPendingIndexes';
+
+/** Index builds run side by side, each on one core; the GIN index alone is about a third of the work. */
+const INDEX_CONNECTIONS = Math.min(4, Math.max(2, availableParallelism()));
+
 export async function seedDirectory(
   options: SeedDirectoryOptions,
 ): Promise<{ inserted: number; ms: number; phases: SeedPhases }> {
@@ -84,28 +99,41 @@ export async function seedDirectory(
   const started = performance.now();
   const { database, count } = options;
   const db = database.db;
-  const countResult = await db.execute(sql`SELECT count(*)::bigint AS n FROM directory_contacts`);
-  const existing = Number((countResult as unknown as { rows: { n: string | number }[] }).rows[0]?.n ?? 0);
-  // The offset keeps email domains unique across runs (domains carry the row number).
-  const next = createDirectoryGenerator({ seed: options.seed ?? 20_260_101 + existing, offset: existing });
-  const batchSize = options.batchSize ?? (database.kind === 'pglite' ? 25_000 : 100_000);
-  const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
-  const nextId = sequentialIds();
   const phases: SeedPhases = { copyMs: 0, indexesMs: 0, rollupMs: 0, analyzeMs: 0 };
   const timed = async (phase: keyof SeedPhases, work: () => Promise<unknown>) => {
     const phaseStarted = performance.now();
     await work();
     phases[phase] += Math.round(performance.now() - phaseStarted);
   };
+  if (database.kind === 'postgres') await timed('indexesMs', () => finishInterruptedSeed(database));
 
-  // A load bigger than the table is much faster with the secondary indexes built afterwards (the two
-  // trigram GIN indexes above all). Done in one transaction, so a failure leaves the indexes in place;
-  // the table is locked meanwhile, which only a seed or a benchmark can afford.
+  const countResult = await db.execute(sql`SELECT count(*)::bigint AS n FROM directory_contacts`);
+  const existing = Number((countResult as unknown as { rows: { n: string | number }[] }).rows[0]?.n ?? 0);
+  // The offset keeps email domains unique across runs (domains carry the row number).
+  const generate = createDirectoryGenerator({
+    seed: options.seed ?? 20_260_101 + existing,
+    offset: existing,
+  });
+  const batchSize = options.batchSize ?? (database.kind === 'pglite' ? 25_000 : 100_000);
+  const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+  const nextId = sequentialIds();
+
+  // A load bigger than the table is much faster with the secondary indexes built afterwards (the GIN
+  // keyword index above all) and the roll-up counted here rather than by the insert trigger. The table
+  // is locked while the rows go in, which only a seed or a benchmark can afford.
   const bulk = existing === 0 || count >= Math.max(50_000, existing);
+  const tally = new FacetTally();
+  const next = bulk
+    ? () => {
+        const row = generate();
+        tally.add(row);
+        return row;
+      }
+    : generate;
   let inserted = 0;
-  const load = async (run: Runner) => {
+  /** Loads the rows; on a bulk load returns the dropped indexes' definitions, still to rebuild. */
+  const load = async (run: Runner): Promise<string[]> => {
     const indexes = bulk ? await dropSecondaryIndexes(run) : [];
-    // The roll-up is rebuilt at the end anyway; within this transaction nobody else sees the gap.
     if (bulk) await run.query('ALTER TABLE directory_contacts DISABLE TRIGGER directory_facets_insert');
     while (inserted < count) {
       const size = Math.min(batchSize, count - inserted);
@@ -113,19 +141,19 @@ export async function seedDirectory(
       inserted += size;
       options.onProgress?.(inserted);
     }
-    await timed('indexesMs', async () => {
-      for (const definition of indexes) await run.query(definition);
-    });
     if (bulk) {
       await run.query('ALTER TABLE directory_contacts ENABLE TRIGGER directory_facets_insert');
-      await timed('rollupMs', () => run.query('SELECT directory_facets_rebuild()'));
+      const rollup = facetTallyStatement(tally);
+      await timed('rollupMs', () => run.query(rollup.text, rollup.values));
     }
+    return indexes;
   };
 
   if (database.kind === 'postgres') {
-    const connection = await (client as pg.Pool).connect();
+    const pool = client as pg.Pool;
+    const connection = await pool.connect();
     const run: Runner = {
-      query: async (text) => (await connection.query(text)).rows,
+      query: async (text, values) => (await connection.query(text, values)).rows,
       copy: async (size, nextRow) => {
         // Streamed in 5,000-row chunks so a large batch never sits in memory as one string.
         const chunks = (function* () {
@@ -138,14 +166,11 @@ export async function seedDirectory(
         await pipeline(Readable.from(chunks), connection.query(copyFrom(COPY_SQL)));
       },
     };
+    let indexes: string[] = [];
     try {
-      if (bulk) {
-        await connection.query('BEGIN');
-        // Sorts of ten million keys and the trigram GIN builds (which flush whenever this fills up) run
-        // several times faster in memory; the load is a one-off, so it may borrow a gigabyte.
-        await connection.query("SET LOCAL maintenance_work_mem = '1GB'");
-      }
-      await load(run);
+      if (bulk) await connection.query('BEGIN');
+      indexes = await load(run);
+      if (indexes.length > 0) await markPending(run, indexes);
       if (bulk) await connection.query('COMMIT');
     } catch (error) {
       if (bulk) await connection.query('ROLLBACK').catch(() => {});
@@ -153,10 +178,12 @@ export async function seedDirectory(
     } finally {
       connection.release();
     }
+    await timed('indexesMs', () => buildIndexes(pool, indexes));
   } else {
+    // PGlite is one connection: the whole load, index builds included, is one transaction.
     const pglite = client as PGlite;
     const runner = (target: PGlite | Transaction): Runner => ({
-      query: async (text) => (await target.query<Record<string, unknown>>(text)).rows,
+      query: async (text, values) => (await target.query<Record<string, unknown>>(text, values)).rows,
       copy: async (size, nextRow) => {
         const rows: SeedRow[] = [];
         for (let i = 0; i < size; i++) rows.push(nextRow());
@@ -165,15 +192,42 @@ export async function seedDirectory(
         });
       },
     });
-    if (bulk) await pglite.transaction((tx) => load(runner(tx)));
-    else await load(runner(pglite));
+    const loadAndIndex = async (run: Runner) => {
+      const indexes = await load(run);
+      await timed('indexesMs', async () => {
+        for (const definition of indexes) await run.query(definition);
+      });
+    };
+    if (bulk) await pglite.transaction((tx) => loadAndIndex(runner(tx)));
+    else await loadAndIndex(runner(pglite));
   }
   await timed('analyzeMs', () => db.execute(sql`ANALYZE directory_contacts`));
   return { inserted, ms: Math.round(performance.now() - started), phases };
 }
 
+/** Definitions of the indexes a failed or interrupted bulk load has not built yet (none on PGlite). */
+export async function pendingSeedIndexes(database: DatabaseHandle): Promise<string[]> {
+  if (database.kind !== 'postgres') return [];
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const pending = await readPending((text, values) => pool.query(text, values).then((r) => r.rows));
+  return pending?.indexes ?? [];
+}
+
+/**
+ * Builds the indexes an interrupted bulk load left out (listed in the table's comment), if any. Safe to
+ * run at any time; a no-op when nothing is pending.
+ */
+export async function finishInterruptedSeed(database: DatabaseHandle): Promise<string[]> {
+  if (database.kind !== 'postgres') return []; // PGlite loads in one transaction: nothing half-done.
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const pending = await readPending((text, values) => pool.query(text, values).then((r) => r.rows));
+  if (!pending) return [];
+  await buildIndexes(pool, pending.indexes);
+  return pending.indexes;
+}
+
 interface Runner {
-  query(text: string): Promise<Record<string, unknown>[]>;
+  query(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   copy(size: number, nextRow: () => SeedRow): Promise<void>;
 }
 
@@ -185,4 +239,88 @@ async function dropSecondaryIndexes(run: Runner): Promise<string[]> {
       AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = 'directory_contacts'::regclass)`);
   for (const row of rows) await run.query(`DROP INDEX ${JSON.stringify(String(row.indexname))}`);
   return rows.map((row) => String(row.indexdef));
+}
+
+type Query = (text: string, values?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+async function readPending(query: Query): Promise<{ indexes: string[]; comment: string | null } | null> {
+  const rows = await query(`SELECT obj_description('directory_contacts'::regclass, 'pg_class') AS comment`);
+  const comment = rows[0]?.comment;
+  if (typeof comment !== 'string' || !comment.includes(PENDING_KEY)) return null;
+  const parsed = JSON.parse(comment) as { [PENDING_KEY]: string[]; comment: string | null };
+  return { indexes: parsed[PENDING_KEY], comment: parsed.comment };
+}
+
+/** Lists the indexes still to build in the table's comment, keeping any comment it had. */
+async function markPending(run: Runner, indexes: string[]): Promise<void> {
+  const rows = await run.query(
+    `SELECT obj_description('directory_contacts'::regclass, 'pg_class') AS comment`,
+  );
+  const marker = JSON.stringify({ [PENDING_KEY]: indexes, comment: rows[0]?.comment ?? null });
+  await run.query(`COMMENT ON TABLE directory_contacts IS ${quoteLiteral(marker)}`);
+}
+
+const quoteLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * A rough rank of how long an index takes to build, to start the longest first and leave the short ones
+ * to fill in at the end: the GIN index (a third of all the work), then btrees by their number of columns.
+ */
+function buildCost(definition: string): number {
+  if (/ USING gin /i.test(definition)) return 100;
+  const start = definition.indexOf('(', definition.search(/ USING /i));
+  let depth = 0;
+  let columns = 1;
+  for (let i = start; i < definition.length; i++) {
+    const char = definition[i];
+    if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) break;
+    else if (char === ',' && depth === 1) columns++;
+  }
+  return columns;
+}
+
+/**
+ * Builds indexes on several connections at once, the longest first, each in its own transaction
+ * with a large maintenance_work_mem: the sorts and the GIN build flush to disk whenever it fills up.
+ * The parallelism comes from building several indexes at once, so no build asks for parallel workers.
+ * Then clears the pending list; a failure leaves it for the next run and throws.
+ */
+async function buildIndexes(pool: pg.Pool, definitions: string[]): Promise<void> {
+  if (definitions.length === 0) return;
+  const queue = [...definitions]
+    .map((definition) => definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '))
+    .sort((a, b) => buildCost(b) - buildCost(a));
+  let failure: unknown = null;
+  await Promise.all(
+    Array.from({ length: Math.min(INDEX_CONNECTIONS, queue.length) }, async () => {
+      const connection = await pool.connect();
+      try {
+        for (let definition = queue.shift(); definition && !failure; definition = queue.shift()) {
+          const gin = / USING gin /i.test(definition);
+          await connection.query('BEGIN');
+          try {
+            await connection.query(`SET LOCAL maintenance_work_mem = '${gin ? '2GB' : '1GB'}'`);
+            await connection.query('SET LOCAL max_parallel_maintenance_workers = 0');
+            await connection.query(definition);
+            await connection.query('COMMIT');
+          } catch (error) {
+            await connection.query('ROLLBACK').catch(() => {});
+            throw error;
+          }
+        }
+      } catch (error) {
+        failure ??= error;
+      } finally {
+        connection.release();
+      }
+    }),
+  );
+  if (failure) throw failure;
+  const query: Query = (text, values) => pool.query(text, values).then((r) => r.rows);
+  const pending = await readPending(query);
+  if (pending) {
+    const comment = pending.comment === null ? 'NULL' : quoteLiteral(pending.comment);
+    await query(`COMMENT ON TABLE directory_contacts IS ${comment}`);
+  }
 }
