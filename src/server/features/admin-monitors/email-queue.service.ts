@@ -13,7 +13,7 @@ import type {
   ReasonCount,
 } from '@shared/admin-monitors';
 import { RETRIED_BY_ADMIN } from '@shared/admin-monitors';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { wakeDispatchers } from '../sending/outbox.service';
 import { ARCHIVE_AFTER_DAYS } from '../sending/outbox-archive.service';
@@ -228,6 +228,13 @@ export async function listFailedMessages(options: {
   const keyset = after
     ? sql`AND (o.updated_at, o.id) < (${after.key}::timestamptz, ${after.id}::uuid)`
     : sql``;
+  const failedOf = (table: SQL, archived: boolean) => sql`
+    SELECT o.id, o.user_id, o.campaign_id, o.to_email, o.last_error, o.attempts, o.updated_at,
+      ${sql.raw(String(archived))} AS archived
+    FROM ${table} o
+    WHERE o.campaign_id = c.id AND o.state = 'failed' ${keyset}
+    ORDER BY o.updated_at DESC, o.id DESC
+    LIMIT ${options.limit + 1}`;
   const rows = rowsOf<{
     id: string;
     user_id: string;
@@ -245,20 +252,10 @@ export async function listFailedMessages(options: {
       SELECT f.*, u.email AS user_email, c.name AS campaign_name, c.status AS campaign_status
       FROM campaigns c
       CROSS JOIN LATERAL (
-        (SELECT o.id, o.user_id, o.campaign_id, o.to_email, o.last_error, o.attempts, o.updated_at,
-           false AS archived
-         FROM outbox_messages o
-         WHERE o.campaign_id = c.id AND o.state = 'failed' ${keyset}
-         ORDER BY o.updated_at DESC, o.id DESC
-         LIMIT ${options.limit + 1})
+        (${failedOf(sql`outbox_messages`, false)})
         UNION ALL
         -- Failed over a week ago: archived (outbox-archive.service.ts), listed, no longer retried.
-        (SELECT o.id, o.user_id, o.campaign_id, o.to_email, o.last_error, o.attempts, o.updated_at,
-           true AS archived
-         FROM outbox_archive o
-         WHERE o.campaign_id = c.id AND o.state = 'failed' ${keyset}
-         ORDER BY o.updated_at DESC, o.id DESC
-         LIMIT ${options.limit + 1})
+        (${failedOf(sql`outbox_archive`, true)})
       ) f
       JOIN "user" u ON u.id = f.user_id
       ORDER BY f.updated_at DESC, f.id DESC
