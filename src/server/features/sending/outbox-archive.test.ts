@@ -192,6 +192,36 @@ describe('an archived message', () => {
   });
 });
 
+describe("an account's archived messages", () => {
+  it('are in its export, and go with the account', async () => {
+    const owner = await createUser(app);
+    const sent = await createCampaignWithMessage(app, { userId: owner.user.id });
+    await age([sent.message.id], 10);
+    await archiveFinishedOutbox({ db: db() });
+    expect(await placesOf([sent.message.id])).toEqual(['archived']);
+
+    const exported = await as(app, owner.cookie)({ method: 'GET', url: '/api/user/export' });
+    expect(exported.statusCode).toBe(200);
+    const messages = exported.body
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { type: string; row?: { id?: string } })
+      .filter((l) => l.type === 'outbox_messages');
+    expect(messages.map((l) => l.row?.id)).toEqual([sent.message.id]);
+
+    const gone = await as(
+      app,
+      owner.cookie,
+    )({
+      method: 'DELETE',
+      url: '/api/user',
+      payload: { password: owner.password },
+    });
+    expect(gone.statusCode).toBeLessThan(300);
+    expect(await placesOf([sent.message.id])).toEqual(['live 0 archived 0']);
+  });
+});
+
 describe('the move', () => {
   it('leaves every message in exactly one table when it dies midway, and counts each once', async () => {
     const owner = await createUser(app);
