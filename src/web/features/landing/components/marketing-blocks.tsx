@@ -73,7 +73,7 @@ export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; ap
   const { user } = useAuth();
   return (
     // A prerendered page (a signed-out visitor's) keeps its HTML instead of hydrating it.
-    <StaticHtml as="section" className="px-4 pt-16 pb-20 sm:px-6">
+    <StaticHtml as="section" className="content-auto px-4 pt-16 pb-20 sm:px-6">
       <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-12 text-center text-primary-foreground shadow-lg sm:px-12">
         <h2 className="text-3xl font-bold tracking-tight">Start on the free plan today</h2>
         <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
@@ -93,7 +93,7 @@ export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; ap
 /** A full-width tinted band with a centred heading: the middle section of the public pages. */
 export function TintedBand({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <section className="border-y bg-muted/40" aria-labelledby={id}>
+    <section className="content-auto border-y bg-muted/40" aria-labelledby={id}>
       <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
         <h2 id={id} className="text-center text-3xl font-bold tracking-tight">
           {title}

@@ -163,7 +163,10 @@ export default function LandingPage() {
         </dl>
       </section>
 
-      <section className="mx-auto max-w-6xl space-y-24 px-4 py-20 sm:px-6" aria-labelledby="features-heading">
+      <section
+        className="content-auto mx-auto max-w-6xl space-y-24 px-4 py-20 sm:px-6"
+        aria-labelledby="features-heading"
+      >
         <StaticHtml className="mx-auto max-w-2xl text-center">
           <h2 id="features-heading" className="text-3xl font-bold tracking-tight sm:text-4xl">
             From the right list to the booked meeting
@@ -214,7 +217,7 @@ export default function LandingPage() {
 
       <StaticHtml
         as="section"
-        className="border-y bg-sidebar text-sidebar-foreground"
+        className="content-auto border-y bg-sidebar text-sidebar-foreground"
         aria-labelledby="rotation-heading"
       >
         <div className="mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 py-20 sm:px-6 md:grid-cols-2">
@@ -251,7 +254,7 @@ export default function LandingPage() {
 
       <StaticHtml
         as="section"
-        className="mx-auto max-w-6xl px-4 py-20 sm:px-6"
+        className="content-auto mx-auto max-w-6xl px-4 py-20 sm:px-6"
         aria-labelledby="ways-heading"
       >
         <h2 id="ways-heading" className="text-center text-3xl font-bold tracking-tight">
@@ -292,7 +295,7 @@ export default function LandingPage() {
 
       <PricingTeaser />
 
-      <StaticHtml as="section" className="px-4 pb-20 sm:px-6">
+      <StaticHtml as="section" className="content-auto px-4 pb-20 sm:px-6">
         <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-14 text-center text-primary-foreground shadow-lg sm:px-12">
           <h2 className="text-3xl font-bold tracking-tight">Your next customers are already in Tambari</h2>
           <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
