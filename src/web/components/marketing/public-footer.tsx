@@ -56,7 +56,7 @@ export function PublicFooter() {
     // Links and copy only: a prerendered page keeps its HTML instead of hydrating it.
     <StaticHtml
       as="footer"
-      className="content-auto border-t bg-sidebar text-sidebar-foreground"
+      className="border-t bg-sidebar text-sidebar-foreground"
       data-testid="public-footer"
     >
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-[1.4fr_repeat(3,1fr)]">

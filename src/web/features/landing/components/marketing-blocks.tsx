@@ -73,7 +73,7 @@ export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; ap
   const { user } = useAuth();
   return (
     // A prerendered page (a signed-out visitor's) keeps its HTML instead of hydrating it.
-    <StaticHtml as="section" className="content-auto px-4 pt-16 pb-20 sm:px-6">
+    <StaticHtml as="section" className="px-4 pt-16 pb-20 sm:px-6">
       <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-12 text-center text-primary-foreground shadow-lg sm:px-12">
         <h2 className="text-3xl font-bold tracking-tight">Start on the free plan today</h2>
         <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">

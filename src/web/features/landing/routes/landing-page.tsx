@@ -217,7 +217,7 @@ export default function LandingPage() {
 
       <StaticHtml
         as="section"
-        className="content-auto border-y bg-sidebar text-sidebar-foreground"
+        className="border-y bg-sidebar text-sidebar-foreground"
         aria-labelledby="rotation-heading"
       >
         <div className="mx-auto grid max-w-6xl grid-cols-1 items-center gap-12 px-4 py-20 sm:px-6 md:grid-cols-2">
@@ -295,7 +295,7 @@ export default function LandingPage() {
 
       <PricingTeaser />
 
-      <StaticHtml as="section" className="content-auto px-4 pb-20 sm:px-6">
+      <StaticHtml as="section" className="px-4 pb-20 sm:px-6">
         <div className="mx-auto max-w-4xl rounded-2xl bg-primary px-6 py-14 text-center text-primary-foreground shadow-lg sm:px-12">
           <h2 className="text-3xl font-bold tracking-tight">Your next customers are already in Tambari</h2>
           <p className="mx-auto mt-3 max-w-2xl text-primary-foreground/85">
