@@ -13,13 +13,13 @@ import type {
   NewsletterReport,
 } from '@shared/newsletter-report';
 import type { Newsletter } from '@shared/newsletters';
-import { finishNewsletterSends } from './newsletter-send.service';
 import { createSinkAccount } from '@tests/factories/dispatch';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishNewsletterSends } from './newsletter-send.service';
 
 /*
  * The report's counters (kept by the email_events trigger, migration *_newsletter_report) against a
@@ -371,7 +371,10 @@ describe('newsletter report counters', () => {
       slot: -4242,
       n: 1,
     });
-    await db.update(outboxMessages).set({ state: 'sent' }).where(eq(outboxMessages.campaignId, send.campaignId));
+    await db
+      .update(outboxMessages)
+      .set({ state: 'sent' })
+      .where(eq(outboxMessages.campaignId, send.campaignId));
     const expected = await figures(db, send.campaignId);
     expect(await finishNewsletterSends({ db })).toBeGreaterThanOrEqual(1);
     const rows = await db

@@ -25,6 +25,8 @@ describe('outbox storage', () => {
       SELECT reloptions FROM pg_class
       WHERE relname = 'outbox_messages' AND relnamespace = 'public'::regnamespace`);
     const [row] = (result as unknown as { rows: { reloptions: string[] | null }[] }).rows;
-    expect(row?.reloptions ?? []).toEqual(expect.arrayContaining(['toast_tuple_target=128', 'fillfactor=70']));
+    expect(row?.reloptions ?? []).toEqual(
+      expect.arrayContaining(['toast_tuple_target=128', 'fillfactor=70']),
+    );
   });
 });
