@@ -168,7 +168,7 @@ async function measure(
  * runs on this machine and shares its two cores, so its cost per request belongs in the picture.
  * Null where /proc cannot tell (another machine, another OS).
  */
-async function postgresBackendCpu(database: DatabaseHandle): Promise<Map<number, number> | null> {
+export async function postgresBackendCpu(database: DatabaseHandle): Promise<Map<number, number> | null> {
   const { rows } = await database.executeSql(
     'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
   );

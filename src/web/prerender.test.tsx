@@ -108,4 +108,18 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     const ids = [...html.matchAll(/data-static="([^"]+)"/g)].map((match) => match[1]);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it('leaves the layout and paint of the parts below the first screen until they come near the viewport', async () => {
+    const deferred = (html: string) => html.match(/<(\w+)[^>]*class="[^"]*\bcontent-auto\b[^"]*"/g) ?? [];
+    const landing = (await renderPage('/')).html;
+    // The features, the two ways and the pricing teaser: parts whose text stands on the page's background.
+    expect(deferred(landing).length).toBeGreaterThanOrEqual(3);
+    // Text on a dark or coloured ground is always rendered, so contrast checkers read its real background.
+    expect(landing).not.toMatch(/<footer[^>]*class="[^"]*\bcontent-auto\b/);
+    expect(landing).not.toMatch(/<section[^>]*class="[^"]*\bcontent-auto\b[^"]*\bbg-sidebar\b/);
+    // The first screen is laid out at once: the header, the hero and the figures.
+    expect(landing.slice(0, landing.indexOf('Tambari in numbers'))).not.toContain('content-auto');
+    expect(deferred((await renderPage('/features')).html).length).toBeGreaterThanOrEqual(1);
+    expect(deferred((await renderPage('/pricing')).html).length).toBeGreaterThanOrEqual(1);
+  });
 });

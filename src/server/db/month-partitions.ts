@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 /*
  * Tables partitioned by UTC month (email_events on occurred_at, outbox_archive on updated_at): one
  * partition a month, `<table>_pYYYY_MM`, and `<table>_default` for whatever no month takes, so an insert
- * never fails. Months are made ahead by the SQL function add_month_partition (migration 0060) and expire
+ * never fails. Months are made ahead by the SQL function add_month_partition (migration 0062) and expire
  * by detaching and dropping whole partitions: no row-by-row DELETE, no vacuum debt, no index bloat.
  */
 

@@ -1,4 +1,4 @@
-import { bigint, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { campaigns } from './campaigns';
 
 /*
@@ -26,8 +26,15 @@ export const newsletterReportCounts = pgTable(
     key: text('key').notNull().default(''),
     url: text('url'),
     n: bigint('n', { mode: 'number' }).notNull().default(0),
+    /**
+     * The writer's share of the figure: the send's own counters (`outbox`, `recipients`) are moved by
+     * every claim, record and queued batch of the send, so each database backend keeps its own row
+     * (its pid) and concurrent transactions never wait on each other's commit for one counter row
+     * (migration *_newsletter_count_slots). Readers add the slots up. The event figures keep slot 0.
+     */
+    slot: integer('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.campaignId, t.metric, t.key] })],
+  (t) => [primaryKey({ columns: [t.campaignId, t.metric, t.key, t.slot] })],
 );
 
 /**

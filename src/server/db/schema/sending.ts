@@ -280,7 +280,12 @@ const outboxMessageColumns = {
  */
 export const outboxMessages = pgTable('outbox_messages', outboxMessageColumns, (t) => [
   uniqueIndex('outbox_messages_token_key').on(t.token),
-  uniqueIndex('outbox_messages_message_id_key').on(t.messageId),
+  // Only rows that have an id: a queued message has none until an account is chosen, and each of its
+  // writes (insert, claim) would otherwise add a NULL entry that no reader ever looks up. Lookups by id
+  // (`message_id = ...`, `IN (...)`) imply NOT NULL, so the planner still uses this index for them.
+  uniqueIndex('outbox_messages_message_id_key')
+    .on(t.messageId)
+    .where(sql`${t.messageId} is not null`),
   // The dispatcher's claim: due queued rows in send order.
   index('outbox_messages_due_idx').on(t.sendAfter).where(sql`${t.state} = 'queued'`),
   index('outbox_messages_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'sending'`),
@@ -296,7 +301,7 @@ export const outboxMessages = pgTable('outbox_messages', outboxMessageColumns, (
  * Finished messages (sent, failed, bounced, suppressed, cancelled) moved out of the outbox a week after
  * they finished (features/sending/outbox-archive.service.ts), so the dispatcher's table holds only recent
  * rows. In the database it is partitioned by month on updated_at, a finished row's last change (migration
- * 0060_outbox_archive, hand-written: drizzle cannot declare partitions), so retention drops a month's
+ * 0062_outbox_archive, hand-written: drizzle cannot declare partitions), so retention drops a month's
  * partition instead of deleting rows. A partitioned table's unique keys must hold the partition key,
  * hence the primary key (id, updated_at); ids, tokens and Message-IDs stay unique because they were
  * unique in the outbox, but no constraint here says so.
@@ -316,7 +321,7 @@ export const outboxArchive = pgTable(
 );
 
 /**
- * Every message, live or archived (a UNION ALL view, migration 0060_outbox_archive): what reads finished
+ * Every message, live or archived (a UNION ALL view, migration 0062_outbox_archive): what reads finished
  * messages reads this, so a message keeps its reply matching, tracking, unsubscribe link and history
  * after it is archived. A row is in exactly one of the two tables (the move is one statement).
  */

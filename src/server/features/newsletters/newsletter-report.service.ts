@@ -47,11 +47,13 @@ async function readCounts(db: Database, campaignId: string): Promise<CountRow[]>
     .select({
       metric: newsletterReportCounts.metric,
       key: newsletterReportCounts.key,
-      url: newsletterReportCounts.url,
-      n: newsletterReportCounts.n,
+      url: sql<string | null>`max(${newsletterReportCounts.url})`,
+      // Each writer's slot of a figure (schema/newsletter-report.ts), added up.
+      n: sql<string>`sum(${newsletterReportCounts.n})`,
     })
     .from(newsletterReportCounts)
-    .where(eq(newsletterReportCounts.campaignId, campaignId));
+    .where(eq(newsletterReportCounts.campaignId, campaignId))
+    .groupBy(newsletterReportCounts.metric, newsletterReportCounts.key);
   return rows.map((row) => ({ ...row, n: Number(row.n) }));
 }
 
@@ -341,7 +343,7 @@ export async function listNewsletterRecipients(options: {
     query.q
       ? db.select({ n: sql<number>`count(*)::int` }).from(campaignContacts).where(where)
       : db
-          .select({ n: newsletterReportCounts.n })
+          .select({ n: sql<string>`coalesce(sum(${newsletterReportCounts.n}), 0)` })
           .from(newsletterReportCounts)
           .where(
             and(

@@ -561,9 +561,29 @@ export async function finishNewsletterSends({ db }: { db: Database }): Promise<n
         .update(campaignContacts)
         .set({ status: 'completed', statusChangedAt: at, updatedAt: at })
         .where(and(eq(campaignContacts.campaignId, row.campaignId), eq(campaignContacts.status, 'active')));
+      await foldCountSlots(tx, row.campaignId);
       return true;
     });
     if (marked) finished++;
   }
   return finished;
+}
+
+/**
+ * The send's counters were kept in one slot per writing backend (schema/newsletter-report.ts), so that
+ * its workers never waited on each other; once it is over they go back to one row per figure (slot 0),
+ * and a newsletter's report reads as few rows as before however many connections took part.
+ */
+async function foldCountSlots(db: Database, campaignId: string): Promise<void> {
+  await db.execute(sql`
+    WITH moved AS (
+      DELETE FROM newsletter_report_counts
+      WHERE campaign_id = ${campaignId} AND slot <> 0
+      RETURNING metric, key, url, n
+    )
+    INSERT INTO newsletter_report_counts AS c (campaign_id, metric, key, slot, url, n)
+    SELECT ${campaignId}::uuid, metric, key, 0, max(url), sum(n) FROM moved GROUP BY metric, key
+    ORDER BY metric, key
+    ON CONFLICT (campaign_id, metric, key, slot) DO UPDATE
+      SET n = c.n + excluded.n, url = coalesce(c.url, excluded.url)`);
 }

@@ -91,7 +91,8 @@ export async function loadSendFigures(
       campaignId: newsletterReportCounts.campaignId,
       metric: newsletterReportCounts.metric,
       key: newsletterReportCounts.key,
-      n: newsletterReportCounts.n,
+      // Each writer's slot of a figure (schema/newsletter-report.ts), added up.
+      n: sql<string>`sum(${newsletterReportCounts.n})`,
     })
     .from(newsletterReportCounts)
     .where(
@@ -99,7 +100,8 @@ export async function loadSendFigures(
         inArray(newsletterReportCounts.campaignId, campaignIds),
         inArray(newsletterReportCounts.metric, [...SEND_FIGURE_METRICS]),
       ),
-    );
+    )
+    .groupBy(newsletterReportCounts.campaignId, newsletterReportCounts.metric, newsletterReportCounts.key);
   for (const row of rows) {
     const entry = figures.get(row.campaignId)!;
     const n = Number(row.n);

@@ -186,7 +186,7 @@ export default function PricingPage() {
         )}
 
         {/* Copy only: a prerendered page keeps its HTML instead of hydrating it. */}
-        <StaticHtml className="space-y-12">
+        <StaticHtml className="content-auto space-y-12">
           <Card className="gap-4" aria-labelledby="included-heading">
             <CardHeader>
               <CardTitle>

@@ -93,7 +93,7 @@ export function ClosingCallToAction({ appPath, appLabel }: { appPath: string; ap
 /** A full-width tinted band with a centred heading: the middle section of the public pages. */
 export function TintedBand({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <section className="border-y bg-muted/40" aria-labelledby={id}>
+    <section className="content-auto border-y bg-muted/40" aria-labelledby={id}>
       <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
         <h2 id={id} className="text-center text-3xl font-bold tracking-tight">
           {title}

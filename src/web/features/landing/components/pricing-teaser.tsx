@@ -20,7 +20,7 @@ export function PricingTeaser() {
 
   return (
     <section
-      className="mx-auto max-w-6xl px-4 pb-20 sm:px-6"
+      className="content-auto mx-auto max-w-6xl px-4 pb-20 sm:px-6"
       aria-labelledby="pricing-teaser-heading"
       data-testid="landing-pricing"
     >

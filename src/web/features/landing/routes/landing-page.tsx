@@ -163,7 +163,10 @@ export default function LandingPage() {
         </dl>
       </section>
 
-      <section className="mx-auto max-w-6xl space-y-24 px-4 py-20 sm:px-6" aria-labelledby="features-heading">
+      <section
+        className="content-auto mx-auto max-w-6xl space-y-24 px-4 py-20 sm:px-6"
+        aria-labelledby="features-heading"
+      >
         <StaticHtml className="mx-auto max-w-2xl text-center">
           <h2 id="features-heading" className="text-3xl font-bold tracking-tight sm:text-4xl">
             From the right list to the booked meeting
@@ -251,7 +254,7 @@ export default function LandingPage() {
 
       <StaticHtml
         as="section"
-        className="mx-auto max-w-6xl px-4 py-20 sm:px-6"
+        className="content-auto mx-auto max-w-6xl px-4 py-20 sm:px-6"
         aria-labelledby="ways-heading"
       >
         <h2 id="ways-heading" className="text-center text-3xl font-bold tracking-tight">

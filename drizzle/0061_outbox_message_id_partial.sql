@@ -1,0 +1,2 @@
+DROP INDEX "outbox_messages_message_id_key";--> statement-breakpoint
+CREATE UNIQUE INDEX "outbox_messages_message_id_key" ON "outbox_messages" USING btree ("message_id") WHERE "outbox_messages"."message_id" is not null;
