@@ -50,6 +50,12 @@ export const envSchema = z
      * daily (the analytics roll-ups keep their figures). 0, the default, keeps every event.
      */
     EVENT_RETENTION_MONTHS: z.coerce.number().int().min(0).max(600).default(0),
+    /**
+     * Whole months of archived messages (outbox_archive: finished over a week ago) kept besides the current
+     * one; older months' partitions are dropped hourly, and their tracking and unsubscribe links with them.
+     * 0, the default, keeps every message.
+     */
+    OUTBOX_RETENTION_MONTHS: z.coerce.number().int().min(0).max(600).default(0),
     /** System mail (password resets, notices). Unset: the built-in development mailbox receives it. */
     SMTP_URL: optionalString,
     SMTP_FROM: z.string().default('Tambari <no-reply@tambari.test>'),

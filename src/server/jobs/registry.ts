@@ -25,6 +25,7 @@ import { purgeRecycleBinJob } from '../features/recycle-bin/purge-recycle-bin.jo
 import { runScrapeJobJob } from '../features/scraper/run-scrape-job.job';
 import { checkSenderDomainsJob } from '../features/sender-accounts/check-sender-domains.job';
 import { appendSentFolderJob, appendSentFoldersJob } from '../features/sending/append-sent-folder.job';
+import { archiveOutboxJob } from '../features/sending/archive-outbox.job';
 import { dispatchOutboxJobWith } from '../features/sending/dispatch-outbox.job';
 import { recoverOutboxLeasesJob } from '../features/sending/recover-outbox-leases.job';
 import { purgeSiteTrafficJob } from '../features/site-traffic/purge-site-traffic.job';
@@ -55,6 +56,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   // Sending engine (docs/sending.md)
   dispatchOutboxJobWith({ onStepMessagesSent: scheduleNextSteps }),
   recoverOutboxLeasesJob,
+  archiveOutboxJob,
   checkSenderDomainsJob,
   pollSenderMailboxesJob,
   pollSenderMailboxJob,

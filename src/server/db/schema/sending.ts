@@ -10,6 +10,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  pgView,
   primaryKey,
   text,
   timestamp,
@@ -204,95 +205,127 @@ export const campaignContacts = pgTable(
 );
 
 /**
+ * The outbox's columns, shared by the live table, the archive of finished rows and the view over both
+ * (outbox_archive, outbox_all below).
+ */
+const outboxMessageColumns = {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** Opaque public id used by the open pixel, click links and the unsubscribe page. */
+  token: text('token').notNull(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  campaignId: uuid('campaign_id')
+    .notNull()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  campaignContactId: uuid('campaign_contact_id')
+    .notNull()
+    .references(() => campaignContacts.id, { onDelete: 'cascade' }),
+  /** The campaigns issue's step and A/B variant; free text ids so this table does not depend on them. */
+  stepId: uuid('step_id'),
+  variantKey: text('variant_key'),
+  toEmail: text('to_email').notNull(),
+  toName: text('to_name'),
+  subject: text('subject').notNull(),
+  html: text('html').notNull(),
+  text: text('text'),
+  /**
+   * Our RFC 5322 Message-ID (without angle brackets) on the sending account's domain: set when the
+   * message is first given an account, then kept, so a retry carries the same id.
+   */
+  messageId: text('message_id'),
+  /**
+   * A follow-up sent as a reply in the contact's thread (its step left the subject empty): the
+   * Message-ID it answers and the thread's earlier ids, oldest first (no angle brackets).
+   */
+  inReplyTo: text('in_reply_to'),
+  threadReferences: jsonb('thread_references').$type<string[]>(),
+  /**
+   * The account this message must go from while that account can send for the campaign: the one that
+   * sent the contact's earlier mail (one contact, one mailbox), or the one a template that needed a
+   * real sender was rendered for. Null: any account, by Least Used rotation.
+   */
+  boundSenderAccountId: uuid('thread_sender_account_id'),
+  /** Original URLs of tracked links, by index (click links carry only the index). */
+  links: jsonb('links').$type<string[]>().notNull().default([]),
+  senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
+  state: text('state', { enum: OUTBOX_STATES }).notNull().default('queued'),
+  /**
+   * 'claimed' (leased, nothing taken yet), 'allocated' (an account and the caps' slots taken, no SMTP
+   * yet) or 'delivering' (handed to an SMTP connection: DATA may have reached the server).
+   */
+  phase: text('phase'),
+  /**
+   * What an allocation took, so that recovery after a dead worker can give it back: the account-local
+   * day of the account's daily count, the campaign-local day of the campaign's own cap, the hour of the
+   * recipient domain's pace. Written with the account when the message is allocated.
+   */
+  slotDay: date('slot_day', { mode: 'string' }),
+  campaignSlotDay: date('campaign_slot_day', { mode: 'string' }),
+  paceHour: timestamp('pace_hour', { withTimezone: true }),
+  sendAfter: timestamp('send_after', { withTimezone: true }).notNull().defaultNow(),
+  attempts: integer('attempts').notNull().default(0),
+  leaseOwner: text('lease_owner'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+  lastError: text('last_error'),
+  smtpResponse: text('smtp_response'),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  ...timestamps,
+};
+
+/**
  * One row per message. queued → sending → sent | failed | bounced | suppressed | cancelled.
  * A `sending` row is leased to one worker until `leaseUntil`; an expired lease is recovered (see
  * docs/sending.md). `phase` tells whether SMTP DATA may have started, which decides how it is recovered.
  */
-export const outboxMessages = pgTable(
-  'outbox_messages',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    /** Opaque public id used by the open pixel, click links and the unsubscribe page. */
-    token: text('token').notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    campaignId: uuid('campaign_id')
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
-    campaignContactId: uuid('campaign_contact_id')
-      .notNull()
-      .references(() => campaignContacts.id, { onDelete: 'cascade' }),
-    /** The campaigns issue's step and A/B variant; free text ids so this table does not depend on them. */
-    stepId: uuid('step_id'),
-    variantKey: text('variant_key'),
-    toEmail: text('to_email').notNull(),
-    toName: text('to_name'),
-    subject: text('subject').notNull(),
-    html: text('html').notNull(),
-    text: text('text'),
-    /**
-     * Our RFC 5322 Message-ID (without angle brackets) on the sending account's domain: set when the
-     * message is first given an account, then kept, so a retry carries the same id.
-     */
-    messageId: text('message_id'),
-    /**
-     * A follow-up sent as a reply in the contact's thread (its step left the subject empty): the
-     * Message-ID it answers and the thread's earlier ids, oldest first (no angle brackets).
-     */
-    inReplyTo: text('in_reply_to'),
-    threadReferences: jsonb('thread_references').$type<string[]>(),
-    /**
-     * The account this message must go from while that account can send for the campaign: the one that
-     * sent the contact's earlier mail (one contact, one mailbox), or the one a template that needed a
-     * real sender was rendered for. Null: any account, by Least Used rotation.
-     */
-    boundSenderAccountId: uuid('thread_sender_account_id'),
-    /** Original URLs of tracked links, by index (click links carry only the index). */
-    links: jsonb('links').$type<string[]>().notNull().default([]),
-    senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
-    state: text('state', { enum: OUTBOX_STATES }).notNull().default('queued'),
-    /**
-     * 'claimed' (leased, nothing taken yet), 'allocated' (an account and the caps' slots taken, no SMTP
-     * yet) or 'delivering' (handed to an SMTP connection: DATA may have reached the server).
-     */
-    phase: text('phase'),
-    /**
-     * What an allocation took, so that recovery after a dead worker can give it back: the account-local
-     * day of the account's daily count, the campaign-local day of the campaign's own cap, the hour of the
-     * recipient domain's pace. Written with the account when the message is allocated.
-     */
-    slotDay: date('slot_day', { mode: 'string' }),
-    campaignSlotDay: date('campaign_slot_day', { mode: 'string' }),
-    paceHour: timestamp('pace_hour', { withTimezone: true }),
-    sendAfter: timestamp('send_after', { withTimezone: true }).notNull().defaultNow(),
-    attempts: integer('attempts').notNull().default(0),
-    leaseOwner: text('lease_owner'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    lastError: text('last_error'),
-    smtpResponse: text('smtp_response'),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-    ...timestamps,
-  },
+export const outboxMessages = pgTable('outbox_messages', outboxMessageColumns, (t) => [
+  uniqueIndex('outbox_messages_token_key').on(t.token),
+  // Only rows that have an id: a queued message has none until an account is chosen, and each of its
+  // writes (insert, claim) would otherwise add a NULL entry that no reader ever looks up. Lookups by id
+  // (`message_id = ...`, `IN (...)`) imply NOT NULL, so the planner still uses this index for them.
+  uniqueIndex('outbox_messages_message_id_key')
+    .on(t.messageId)
+    .where(sql`${t.messageId} is not null`),
+  // The dispatcher's claim: due queued rows in send order.
+  index('outbox_messages_due_idx').on(t.sendAfter).where(sql`${t.state} = 'queued'`),
+  index('outbox_messages_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'sending'`),
+  index('outbox_messages_campaign_idx').on(t.campaignId, t.state),
+  index('outbox_messages_contact_idx').on(t.campaignContactId),
+  index('outbox_messages_account_sent_idx')
+    .on(t.senderAccountId, t.sentAt)
+    .where(sql`${t.sentAt} is not null`),
+  index('outbox_messages_user_idx').on(t.userId, t.createdAt),
+]);
+
+/**
+ * Finished messages (sent, failed, bounced, suppressed, cancelled) moved out of the outbox a week after
+ * they finished (features/sending/outbox-archive.service.ts), so the dispatcher's table holds only recent
+ * rows. In the database it is partitioned by month on updated_at, a finished row's last change (migration
+ * 0062_outbox_archive, hand-written: drizzle cannot declare partitions), so retention drops a month's
+ * partition instead of deleting rows. A partitioned table's unique keys must hold the partition key,
+ * hence the primary key (id, updated_at); ids, tokens and Message-IDs stay unique because they were
+ * unique in the outbox, but no constraint here says so.
+ */
+export const outboxArchive = pgTable(
+  'outbox_archive',
+  { ...outboxMessageColumns, id: uuid('id').notNull() },
   (t) => [
-    uniqueIndex('outbox_messages_token_key').on(t.token),
-    // Only rows that have an id: a queued message has none until an account is chosen, and each of its
-    // writes (insert, claim) would otherwise add a NULL entry that no reader ever looks up. Lookups by id
-    // (`message_id = ...`, `IN (...)`) imply NOT NULL, so the planner still uses this index for them.
-    uniqueIndex('outbox_messages_message_id_key')
-      .on(t.messageId)
-      .where(sql`${t.messageId} is not null`),
-    // The dispatcher's claim: due queued rows in send order.
-    index('outbox_messages_due_idx').on(t.sendAfter).where(sql`${t.state} = 'queued'`),
-    index('outbox_messages_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'sending'`),
-    index('outbox_messages_campaign_idx').on(t.campaignId, t.state),
-    index('outbox_messages_contact_idx').on(t.campaignContactId),
-    index('outbox_messages_account_sent_idx')
-      .on(t.senderAccountId, t.sentAt)
-      .where(sql`${t.sentAt} is not null`),
-    index('outbox_messages_user_idx').on(t.userId, t.createdAt),
+    primaryKey({ columns: [t.id, t.updatedAt] }),
+    index('outbox_archive_token_idx').on(t.token),
+    index('outbox_archive_message_id_idx').on(t.messageId),
+    index('outbox_archive_campaign_idx').on(t.campaignId, t.state),
+    index('outbox_archive_contact_idx').on(t.campaignContactId),
+    index('outbox_archive_account_sent_idx').on(t.senderAccountId, t.sentAt),
+    index('outbox_archive_user_idx').on(t.userId, t.createdAt),
   ],
 );
+
+/**
+ * Every message, live or archived (a UNION ALL view, migration 0062_outbox_archive): what reads finished
+ * messages reads this, so a message keeps its reply matching, tracking, unsubscribe link and history
+ * after it is archived. A row is in exactly one of the two tables (the move is one statement).
+ */
+export const outboxAll = pgView('outbox_all', outboxMessageColumns).existing();
 
 /** Per-user, per-recipient-domain hourly counters for the campaign's domain pace. */
 /**
@@ -385,7 +418,8 @@ export const inboundMessages = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
-    outboxMessageId: uuid('outbox_message_id').references(() => outboxMessages.id, { onDelete: 'set null' }),
+    /** No foreign key: the message moves to outbox_archive a week after it finished (read outbox_all). */
+    outboxMessageId: uuid('outbox_message_id'),
     campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
     campaignContactId: uuid('campaign_contact_id').references(() => campaignContacts.id, {
       onDelete: 'set null',
@@ -463,7 +497,8 @@ export const inboxReplies = pgTable(
       onDelete: 'set null',
     }),
     /** The campaign message the conversation started from. */
-    outboxMessageId: uuid('outbox_message_id').references(() => outboxMessages.id, { onDelete: 'set null' }),
+    /** No foreign key: the message moves to outbox_archive a week after it finished (read outbox_all). */
+    outboxMessageId: uuid('outbox_message_id'),
     senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
     /** Without angle brackets, as outbox_messages keeps them. */
     messageId: text('message_id').notNull(),

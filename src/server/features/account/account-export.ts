@@ -19,8 +19,10 @@ export const EXPORT_FORMAT = 'tambari-export/1';
 const PAGE = 1_000;
 
 interface Section {
-  /** The line's `type`, and the table it comes from. */
+  /** The line's `type`, and the table it comes from unless `from` names another. */
   table: string;
+  /** A view the rows are read from instead (the outbox and its archive, as one). */
+  from?: string;
   /** Columns never exported. */
   exclude?: readonly string[];
   /** Rows of the user that have no user_id of their own (a join through their parent). */
@@ -48,7 +50,12 @@ const SECTIONS: readonly Section[] = [
     owned: (userId) => sql`campaign_id IN (SELECT id FROM campaigns WHERE user_id = ${userId})`,
   },
   { table: 'campaign_contacts' },
-  { table: 'outbox_messages', exclude: ['html', 'text', 'token', 'lease_owner', 'lease_until'] },
+  // Live and archived messages alike (finished ones move to outbox_archive after a week).
+  {
+    table: 'outbox_messages',
+    from: 'outbox_all',
+    exclude: ['html', 'text', 'token', 'lease_owner', 'lease_until'],
+  },
   { table: 'email_events' },
   { table: 'inbound_messages' },
   // Test runs of a sequence: to whom, as which contact, and each step's subject and outcome.
@@ -85,7 +92,7 @@ async function* rowsOf(
   userId: string,
   section: Section,
 ): AsyncGenerator<Record<string, unknown>> {
-  const table = sql.identifier(section.table);
+  const table = sql.identifier(section.from ?? section.table);
   const owned = section.owned ? section.owned(userId) : sql`user_id = ${userId}`;
   const keyNames = section.key ?? ['id'];
   const keys = sql.join(

@@ -82,7 +82,7 @@ async function foldBatch(
         ), latency AS (
           INSERT INTO platform_send_latency (hour, bucket, count)
           SELECT date_trunc('hour', e.occurred_at), ${LATENCY_BUCKET_SQL}, count(*)
-          FROM e JOIN outbox_messages o ON o.id = e.outbox_message_id
+          FROM e JOIN outbox_all o ON o.id = e.outbox_message_id
           WHERE e.type = 'sent'
           GROUP BY 1, 2
           ON CONFLICT (hour, bucket) DO UPDATE SET count = platform_send_latency.count + excluded.count

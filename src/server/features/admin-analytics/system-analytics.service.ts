@@ -90,7 +90,7 @@ export async function getSystemAnalytics(options: {
       WHERE hour >= ${fromIso}::timestamptz GROUP BY 1, 2`),
     db.execute(sql`
       SELECT ${slot('e.occurred_at')} AS slot, ${LATENCY_BUCKET_SQL} AS bucket, count(*) AS count
-      FROM email_events e JOIN outbox_messages o ON o.id = e.outbox_message_id
+      FROM email_events e JOIN outbox_all o ON o.id = e.outbox_message_id
       WHERE e.id > ${watermark} AND e.type = 'sent' AND e.occurred_at >= ${fromIso}::timestamptz
       GROUP BY 1, 2`),
     // Imports are one row per upload: a small table, read by start time.

@@ -85,7 +85,7 @@ async function recipientsOf(db: Database, email: string): Promise<Recipients> {
   const campaignIds = [...new Set(contacts.map((c) => c.campaign_id))];
   if (ids.length === 0) return { ids, campaignIds, outboxIds: [] };
   const outbox = rowsOf<{ id: string }>(
-    await db.execute(sql`SELECT id FROM outbox_messages WHERE campaign_contact_id = ANY(${uuidArray(ids)})`),
+    await db.execute(sql`SELECT id FROM outbox_all WHERE campaign_contact_id = ANY(${uuidArray(ids)})`),
   );
   return { ids, campaignIds, outboxIds: outbox.map((o) => o.id) };
 }

@@ -13,9 +13,10 @@ import type {
   ReasonCount,
 } from '@shared/admin-monitors';
 import { RETRIED_BY_ADMIN } from '@shared/admin-monitors';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { wakeDispatchers } from '../sending/outbox.service';
+import { ARCHIVE_AFTER_DAYS } from '../sending/outbox-archive.service';
 
 /*
  * The Email Queue monitor: pg-boss's own tables (schema pgboss) and the outbox, read live. Retry and
@@ -227,6 +228,13 @@ export async function listFailedMessages(options: {
   const keyset = after
     ? sql`AND (o.updated_at, o.id) < (${after.key}::timestamptz, ${after.id}::uuid)`
     : sql``;
+  const failedOf = (table: SQL, archived: boolean) => sql`
+    SELECT o.id, o.user_id, o.campaign_id, o.to_email, o.last_error, o.attempts, o.updated_at,
+      ${sql.raw(String(archived))} AS archived
+    FROM ${table} o
+    WHERE o.campaign_id = c.id AND o.state = 'failed' ${keyset}
+    ORDER BY o.updated_at DESC, o.id DESC
+    LIMIT ${options.limit + 1}`;
   const rows = rowsOf<{
     id: string;
     user_id: string;
@@ -238,16 +246,16 @@ export async function listFailedMessages(options: {
     last_error: string | null;
     attempts: number;
     updated_at: Date | string;
+    archived: boolean;
   }>(
     await options.db.execute(sql`
       SELECT f.*, u.email AS user_email, c.name AS campaign_name, c.status AS campaign_status
       FROM campaigns c
       CROSS JOIN LATERAL (
-        SELECT o.id, o.user_id, o.campaign_id, o.to_email, o.last_error, o.attempts, o.updated_at
-        FROM outbox_messages o
-        WHERE o.campaign_id = c.id AND o.state = 'failed' ${keyset}
-        ORDER BY o.updated_at DESC, o.id DESC
-        LIMIT ${options.limit + 1}
+        (${failedOf(sql`outbox_messages`, false)})
+        UNION ALL
+        -- Failed over a week ago: archived (outbox-archive.service.ts), listed, no longer retried.
+        (${failedOf(sql`outbox_archive`, true)})
       ) f
       JOIN "user" u ON u.id = f.user_id
       ORDER BY f.updated_at DESC, f.id DESC
@@ -261,7 +269,7 @@ export async function listFailedMessages(options: {
     campaignId: row.campaign_id,
     campaignName: row.campaign_name,
     campaignStatus: row.campaign_status,
-    canRetry: RUNNING_CAMPAIGN_STATUSES.includes(row.campaign_status),
+    canRetry: !row.archived && RUNNING_CAMPAIGN_STATUSES.includes(row.campaign_status),
     toEmail: row.to_email,
     reason: row.last_error,
     attempts: Number(row.attempts),
@@ -339,8 +347,15 @@ async function messageState(db: Database, id: string): Promise<{ state: string; 
       FROM outbox_messages o JOIN campaigns c ON c.id = o.campaign_id
       WHERE o.id = ${id}::uuid`),
   );
-  if (!row) throw notFound('Message not found');
-  return { state: row.state, campaignStatus: row.campaign_status };
+  if (row) return { state: row.state, campaignStatus: row.campaign_status };
+  const [archived] = rowsOf<{ state: string }>(
+    await db.execute(sql`SELECT state FROM outbox_archive WHERE id = ${id}::uuid`),
+  );
+  if (!archived) throw notFound('Message not found');
+  throw new AppError(
+    'conflict',
+    `This message finished over ${ARCHIVE_AFTER_DAYS} days ago and is archived (${archived.state}); it can no longer be changed.`,
+  );
 }
 
 /** A failed message goes back to the queue as new: due now, its attempts counted from zero. */

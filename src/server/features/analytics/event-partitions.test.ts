@@ -1,15 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { openDatabase } from '@server/db/client';
+import { randomUUID } from 'node:crypto';
 import { emailEvents } from '@server/db/schema/index';
 import { advanceClock, now as clockNow, resetClock, startOfUtcMonth } from '@server/lib/clock';
 import { ANALYTICS_PERIODS } from '@shared/analytics';
 import { seedCampaign } from '@tests/factories/campaign-stats';
 import { createUser } from '@tests/factories/users';
+import { ownDatabase } from '@tests/setup/own-database';
 import { createTestApp } from '@tests/setup/test-app';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpPlatformStats } from '../admin-analytics/platform-rollup.service';
 import { COUNT_COLUMNS, toCounts } from '../campaign-stats/campaign-stats.service';
 import { getAnalytics, periodStart, rebuildAnalytics } from './analytics.service';
@@ -65,30 +64,15 @@ function random(seed: number) {
   };
 }
 
-/** On PostgreSQL, this file's own database (the run's is shared by files running meanwhile). */
-let ownDatabase: { admin: string; name: string } | null = null;
+let dropDatabase: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
   const today = new Date();
   const target = Date.UTC(today.getUTCFullYear() + 3, today.getUTCMonth(), 15, 12);
   advanceClock(target - Date.now());
-  const shared = inject('databaseUrl');
-  const env: Record<string, string> = {};
-  if (shared) {
-    const name = `tambari_test_partitions_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: shared });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    ownDatabase = { admin: shared, name };
-    const url = new URL(shared);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ url: url.toString(), poolSize: 1 });
-    await database.migrate();
-    await database.close();
-    env.DATABASE_URL = url.toString();
-  }
-  app = await createTestApp(env);
+  const own = await ownDatabase('partitions');
+  dropDatabase = own.drop;
+  app = await createTestApp(own.env);
   db = app.services.db;
   userId = (await createUser(app)).user.id;
 });
@@ -96,12 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   resetClock();
   await app?.close();
-  if (ownDatabase) {
-    const admin = new pg.Client({ connectionString: ownDatabase.admin });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${ownDatabase.name} WITH (FORCE)`);
-    await admin.end();
-  }
+  await dropDatabase();
 });
 
 /** Which partition holds each of these events. */

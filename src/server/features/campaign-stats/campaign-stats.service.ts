@@ -6,6 +6,7 @@ import {
   campaigns,
   emailEvents,
   inboundMessages,
+  outboxAll,
   outboxMessages,
 } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
@@ -190,7 +191,7 @@ export async function getCampaignStats(options: {
       SELECT grouping(e.step_id, o.variant_key)::int AS g, e.step_id::text AS step_id,
              o.variant_key, ${COUNT_COLUMNS}
       FROM email_events e
-      LEFT JOIN outbox_messages o ON o.id = e.outbox_message_id
+      LEFT JOIN outbox_all o ON o.id = e.outbox_message_id
       WHERE e.campaign_id = ${id}::uuid AND e.type IN (${COUNTED_TYPE_LIST})
       GROUP BY GROUPING SETS ((), (e.step_id, o.variant_key))`),
     db
@@ -336,11 +337,11 @@ async function lastEventAtOf(db: Database, contactIds: string[]): Promise<Map<st
   const out = new Map<string, Date | string>();
   if (contactIds.length === 0) return out;
   const rows = await db
-    .select({ contactId: outboxMessages.campaignContactId, at: sql<string>`max(${emailEvents.occurredAt})` })
-    .from(outboxMessages)
-    .innerJoin(emailEvents, eq(emailEvents.outboxMessageId, outboxMessages.id))
-    .where(inArray(outboxMessages.campaignContactId, contactIds))
-    .groupBy(outboxMessages.campaignContactId);
+    .select({ contactId: outboxAll.campaignContactId, at: sql<string>`max(${emailEvents.occurredAt})` })
+    .from(outboxAll)
+    .innerJoin(emailEvents, eq(emailEvents.outboxMessageId, outboxAll.id))
+    .where(inArray(outboxAll.campaignContactId, contactIds))
+    .groupBy(outboxAll.campaignContactId);
   for (const row of rows) if (row.at) out.set(row.contactId, row.at);
   return out;
 }
@@ -420,12 +421,12 @@ export async function getContactTimeline(options: {
         detail: emailEvents.detail,
         machine: emailEvents.machine,
         position: campaignSteps.position,
-        variantKey: outboxMessages.variantKey,
+        variantKey: outboxAll.variantKey,
       })
-      .from(outboxMessages)
-      .innerJoin(emailEvents, eq(emailEvents.outboxMessageId, outboxMessages.id))
-      .leftJoin(campaignSteps, eq(campaignSteps.id, outboxMessages.stepId))
-      .where(eq(outboxMessages.campaignContactId, contact.id))
+      .from(outboxAll)
+      .innerJoin(emailEvents, eq(emailEvents.outboxMessageId, outboxAll.id))
+      .leftJoin(campaignSteps, eq(campaignSteps.id, outboxAll.stepId))
+      .where(eq(outboxAll.campaignContactId, contact.id))
       .orderBy(asc(emailEvents.occurredAt), asc(emailEvents.id)),
     db
       .select({

@@ -153,7 +153,7 @@ async function pickWinners(db: Database, campaign: CampaignRow, steps: CampaignS
         count(*) FILTER (WHERE EXISTS (
           SELECT 1 FROM email_events e WHERE e.outbox_message_id = o.id AND e.type = ${metricType[step.winnerRule.metric]}
             AND NOT e.machine))::int AS hits
-      FROM outbox_messages o
+      FROM outbox_all o
       WHERE o.campaign_id = ${campaign.id} AND o.step_id = ${step.id} AND o.state IN ('sent', 'bounced')
         AND o.sent_at IS NOT NULL
       GROUP BY o.variant_key`);

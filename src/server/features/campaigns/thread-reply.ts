@@ -1,5 +1,5 @@
 import type { Database } from '@server/db/client';
-import { outboxMessages } from '@server/db/schema/index';
+import { outboxAll } from '@server/db/schema/index';
 import type { CampaignStep } from '@shared/campaigns';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 
@@ -49,24 +49,24 @@ export async function loadThreadParents(
   const parents = new Map<string, ThreadParent>();
   if (campaignContactIds.length === 0) return parents;
   const rows = await db
-    .selectDistinctOn([outboxMessages.campaignContactId], {
-      campaignContactId: outboxMessages.campaignContactId,
-      subject: outboxMessages.subject,
-      messageId: outboxMessages.messageId,
-      threadReferences: outboxMessages.threadReferences,
-      senderAccountId: outboxMessages.senderAccountId,
+    .selectDistinctOn([outboxAll.campaignContactId], {
+      campaignContactId: outboxAll.campaignContactId,
+      subject: outboxAll.subject,
+      messageId: outboxAll.messageId,
+      threadReferences: outboxAll.threadReferences,
+      senderAccountId: outboxAll.senderAccountId,
     })
-    .from(outboxMessages)
+    .from(outboxAll)
     .where(
       and(
-        eq(outboxMessages.campaignId, campaignId),
-        inArray(outboxMessages.campaignContactId, campaignContactIds),
-        eq(outboxMessages.state, 'sent'),
-        isNotNull(outboxMessages.messageId),
-        isNotNull(outboxMessages.sentAt),
+        eq(outboxAll.campaignId, campaignId),
+        inArray(outboxAll.campaignContactId, campaignContactIds),
+        eq(outboxAll.state, 'sent'),
+        isNotNull(outboxAll.messageId),
+        isNotNull(outboxAll.sentAt),
       ),
     )
-    .orderBy(outboxMessages.campaignContactId, sql`${outboxMessages.sentAt} desc`);
+    .orderBy(outboxAll.campaignContactId, sql`${outboxAll.sentAt} desc`);
   for (const row of rows) {
     parents.set(row.campaignContactId, {
       subject: row.subject,

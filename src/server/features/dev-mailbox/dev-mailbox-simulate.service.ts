@@ -1,5 +1,5 @@
 import type { Database } from '@server/db/client';
-import { devMailMessages, inboxReplies, outboxMessages, senderAccounts } from '@server/db/schema/index';
+import { devMailMessages, inboxReplies, outboxAll, senderAccounts } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { notFound } from '@server/lib/errors';
 import type { SystemMailer } from '@server/lib/mailer';
@@ -50,17 +50,17 @@ export async function simulateDevMailAnswer(options: {
   if (!messageId) return notCampaign;
   const [sent] = await db
     .select({
-      messageId: outboxMessages.messageId,
-      userId: outboxMessages.userId,
-      senderAccountId: outboxMessages.senderAccountId,
-      toEmail: outboxMessages.toEmail,
-      subject: outboxMessages.subject,
-      sentAt: outboxMessages.sentAt,
+      messageId: outboxAll.messageId,
+      userId: outboxAll.userId,
+      senderAccountId: outboxAll.senderAccountId,
+      toEmail: outboxAll.toEmail,
+      subject: outboxAll.subject,
+      sentAt: outboxAll.sentAt,
       accountEmail: senderAccounts.fromEmail,
     })
-    .from(outboxMessages)
-    .leftJoin(senderAccounts, eq(senderAccounts.id, outboxMessages.senderAccountId))
-    .where(inArray(outboxMessages.messageId, [...new Set([messageId, messageId.toLowerCase()])]))
+    .from(outboxAll)
+    .leftJoin(senderAccounts, eq(senderAccounts.id, outboxAll.senderAccountId))
+    .where(inArray(outboxAll.messageId, [...new Set([messageId, messageId.toLowerCase()])]))
     .limit(1);
   if (!sent?.messageId) return (await simulateAnswerToInboxReply(options, messageId, caught)) ?? notCampaign;
 

@@ -1,5 +1,5 @@
 import type { Database } from '@server/db/client';
-import { campaignContacts, emailEvents, outboxMessages } from '@server/db/schema/index';
+import { campaignContacts, emailEvents, outboxArchive, outboxMessages } from '@server/db/schema/index';
 import type { InboundKind } from '@shared/inbound';
 import type { CampaignContactStatus, EmailEventType } from '@shared/sending';
 import { formatPausedUntil } from '@shared/zoned-time';
@@ -121,10 +121,19 @@ async function applyHardBounce(input: EffectInput): Promise<string> {
   const { tx, match, at, classification } = input;
   const reason =
     [classification.statusCode, classification.diagnostic].filter(Boolean).join(' ') || 'Bounced';
-  await tx
+  const bounced = { state: 'bounced' as const, lastError: reason.slice(0, DETAIL_MAX), updatedAt: at };
+  const marked = await tx
     .update(outboxMessages)
-    .set({ state: 'bounced', lastError: reason.slice(0, DETAIL_MAX), updatedAt: at })
-    .where(and(eq(outboxMessages.id, match.id), eq(outboxMessages.state, 'sent')));
+    .set(bounced)
+    .where(and(eq(outboxMessages.id, match.id), eq(outboxMessages.state, 'sent')))
+    .returning({ id: outboxMessages.id });
+  // A bounce report can come after the message was archived (a week after it went).
+  if (marked.length === 0) {
+    await tx
+      .update(outboxArchive)
+      .set(bounced)
+      .where(and(eq(outboxArchive.id, match.id), eq(outboxArchive.state, 'sent')));
+  }
   await setContactStatus(tx, match, 'bounced', FINAL_FOR_BOUNCE, at);
   // The address we mailed is what gets suppressed (a report may name the forward it bounced at).
   await addSuppression({

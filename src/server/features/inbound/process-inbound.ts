@@ -6,7 +6,7 @@ import {
   emailEvents,
   inboundMessages,
   inboxReplies,
-  outboxMessages,
+  outboxAll,
   senderAccounts,
 } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
@@ -159,15 +159,15 @@ async function resolveOwner(
 }
 
 const matchColumns = {
-  id: outboxMessages.id,
-  userId: outboxMessages.userId,
-  campaignId: outboxMessages.campaignId,
-  campaignContactId: outboxMessages.campaignContactId,
-  stepId: outboxMessages.stepId,
-  senderAccountId: outboxMessages.senderAccountId,
-  toEmail: outboxMessages.toEmail,
-  state: outboxMessages.state,
-  messageId: outboxMessages.messageId,
+  id: outboxAll.id,
+  userId: outboxAll.userId,
+  campaignId: outboxAll.campaignId,
+  campaignContactId: outboxAll.campaignContactId,
+  stepId: outboxAll.stepId,
+  senderAccountId: outboxAll.senderAccountId,
+  toEmail: outboxAll.toEmail,
+  state: outboxAll.state,
+  messageId: outboxAll.messageId,
   contactTimeZone: campaignContacts.timeZone,
   campaignTimeZone: campaigns.timeZone,
 };
@@ -184,18 +184,17 @@ async function findMatchingMessage(options: {
   classification: InboundClassification;
 }): Promise<MatchedMessage | null> {
   const { db, ownerId, classification } = options;
-  const owned = (condition: SQL) =>
-    ownerId ? and(condition, eq(outboxMessages.userId, ownerId))! : condition;
+  const owned = (condition: SQL) => (ownerId ? and(condition, eq(outboxAll.userId, ownerId))! : condition);
   const select = () =>
     db
       .select(matchColumns)
-      .from(outboxMessages)
-      .innerJoin(campaignContacts, eq(campaignContacts.id, outboxMessages.campaignContactId))
-      .innerJoin(campaigns, eq(campaigns.id, outboxMessages.campaignId));
+      .from(outboxAll)
+      .innerJoin(campaignContacts, eq(campaignContacts.id, outboxAll.campaignContactId))
+      .innerJoin(campaigns, eq(campaigns.id, outboxAll.campaignId));
 
   if (classification.unsubscribeToken) {
     const [row] = await select()
-      .where(owned(eq(outboxMessages.token, classification.unsubscribeToken)))
+      .where(owned(eq(outboxAll.token, classification.unsubscribeToken)))
       .limit(1);
     if (row) return toMatch(row);
   }
@@ -204,7 +203,7 @@ async function findMatchingMessage(options: {
   if (references.length > 0) {
     // Stored ids are ours, written as generated; replies usually keep the case, some mail systems do not.
     const variants = [...new Set(references.flatMap((id) => [id, id.toLowerCase()]))];
-    const rows = await select().where(owned(inArray(outboxMessages.messageId, variants)));
+    const rows = await select().where(owned(inArray(outboxAll.messageId, variants)));
     const rank = (messageId: string | null) => {
       const index = references.findIndex((id) => id.toLowerCase() === messageId?.toLowerCase());
       return index === -1 ? Number.MAX_SAFE_INTEGER : index;
@@ -214,7 +213,7 @@ async function findMatchingMessage(options: {
     // An answer to a reply the user sent from the inbox, from a client that kept only In-Reply-To: the
     // conversation's campaign message stands for it.
     const [fromInbox] = await select()
-      .innerJoin(inboxReplies, eq(inboxReplies.outboxMessageId, outboxMessages.id))
+      .innerJoin(inboxReplies, eq(inboxReplies.outboxMessageId, outboxAll.id))
       .where(owned(inArray(inboxReplies.messageId, variants)))
       .limit(1);
     if (fromInbox) return toMatch(fromInbox);
@@ -227,12 +226,12 @@ async function findMatchingMessage(options: {
         and(
           eq(campaignContacts.userId, ownerId),
           sql`lower(${campaignContacts.email}) = ${classification.bouncedRecipient.toLowerCase()}`,
-          eq(outboxMessages.userId, ownerId),
-          inArray(outboxMessages.state, ['sent', 'bounced']),
-          options.accountId ? eq(outboxMessages.senderAccountId, options.accountId) : undefined,
+          eq(outboxAll.userId, ownerId),
+          inArray(outboxAll.state, ['sent', 'bounced']),
+          options.accountId ? eq(outboxAll.senderAccountId, options.accountId) : undefined,
         ),
       )
-      .orderBy(desc(outboxMessages.sentAt))
+      .orderBy(desc(outboxAll.sentAt))
       .limit(RECIPIENT_FALLBACK_LIMIT);
     if (rows[0]) return toMatch(rows[0]);
   }
@@ -255,8 +254,8 @@ async function effectiveKind(
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(emailEvents)
-    .innerJoin(outboxMessages, eq(outboxMessages.id, emailEvents.outboxMessageId))
-    .innerJoin(campaignContacts, eq(campaignContacts.id, outboxMessages.campaignContactId))
+    .innerJoin(outboxAll, eq(outboxAll.id, emailEvents.outboxMessageId))
+    .innerJoin(campaignContacts, eq(campaignContacts.id, outboxAll.campaignContactId))
     .where(
       and(
         eq(campaignContacts.userId, match.userId),

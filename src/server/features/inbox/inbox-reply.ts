@@ -1,5 +1,5 @@
 import type { Database } from '@server/db/client';
-import { inboundMessages, inboxReplies, outboxMessages } from '@server/db/schema/index';
+import { inboundMessages, inboxReplies, outboxAll } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
 import type { HostLookup, SenderNetwork } from '@server/lib/network-guard';
@@ -35,15 +35,15 @@ export async function sendInboxReply(options: {
   const [answered] = await db
     .select({
       inbound: inboundMessages,
-      outboxMessageId: outboxMessages.id,
-      outboxSubject: outboxMessages.subject,
-      outboxMessageIdHeader: outboxMessages.messageId,
-      outboxReferences: outboxMessages.threadReferences,
-      toEmail: outboxMessages.toEmail,
-      toName: outboxMessages.toName,
+      outboxMessageId: outboxAll.id,
+      outboxSubject: outboxAll.subject,
+      outboxMessageIdHeader: outboxAll.messageId,
+      outboxReferences: outboxAll.threadReferences,
+      toEmail: outboxAll.toEmail,
+      toName: outboxAll.toName,
     })
     .from(inboundMessages)
-    .leftJoin(outboxMessages, eq(outboxMessages.id, inboundMessages.outboxMessageId))
+    .leftJoin(outboxAll, eq(outboxAll.id, inboundMessages.outboxMessageId))
     .where(
       and(
         eq(inboundMessages.id, options.id),

@@ -5,7 +5,7 @@ import {
   inboundMessages,
   inboxCounts,
   inboxReplies,
-  outboxMessages,
+  outboxAll,
   senderAccounts,
 } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
@@ -372,26 +372,26 @@ export async function getInboxThread(options: {
   const [sent, received, replied] = await Promise.all([
     db
       .select({
-        id: outboxMessages.id,
-        at: outboxMessages.sentAt,
-        to: outboxMessages.toEmail,
-        subject: outboxMessages.subject,
-        text: outboxMessages.text,
-        html: outboxMessages.html,
+        id: outboxAll.id,
+        at: outboxAll.sentAt,
+        to: outboxAll.toEmail,
+        subject: outboxAll.subject,
+        text: outboxAll.text,
+        html: outboxAll.html,
         from: senderAccounts.fromEmail,
       })
-      .from(outboxMessages)
-      .leftJoin(senderAccounts, eq(senderAccounts.id, outboxMessages.senderAccountId))
+      .from(outboxAll)
+      .leftJoin(senderAccounts, eq(senderAccounts.id, outboxAll.senderAccountId))
       .where(
         and(
-          eq(outboxMessages.userId, userId),
-          isNotNull(outboxMessages.sentAt),
+          eq(outboxAll.userId, userId),
+          isNotNull(outboxAll.sentAt),
           contactId
-            ? eq(outboxMessages.campaignContactId, contactId)
-            : eq(outboxMessages.id, own?.outboxMessageId ?? '00000000-0000-0000-0000-000000000000'),
+            ? eq(outboxAll.campaignContactId, contactId)
+            : eq(outboxAll.id, own?.outboxMessageId ?? '00000000-0000-0000-0000-000000000000'),
         ),
       )
-      .orderBy(asc(outboxMessages.sentAt))
+      .orderBy(asc(outboxAll.sentAt))
       .limit(THREAD_LIMIT),
     db
       .select({
@@ -472,10 +472,10 @@ export async function replyAccountOf(db: Database, userId: string, inboundId: st
   const [row] = await db
     .select({
       inboundAccount: inboundMessages.senderAccountId,
-      outboxAccount: outboxMessages.senderAccountId,
+      outboxAccount: outboxAll.senderAccountId,
     })
     .from(inboundMessages)
-    .leftJoin(outboxMessages, eq(outboxMessages.id, inboundMessages.outboxMessageId))
+    .leftJoin(outboxAll, eq(outboxAll.id, inboundMessages.outboxMessageId))
     .where(and(inInbox(userId), eq(inboundMessages.id, inboundId)));
   const accountId = row?.inboundAccount ?? row?.outboxAccount ?? null;
   if (!accountId) return null;

@@ -6,7 +6,7 @@ import {
   campaigns,
   emailEvents,
   newsletterReportCounts,
-  outboxMessages,
+  outboxAll,
 } from '@server/db/schema/index';
 import { escapeCsvFormula } from '@shared/imports';
 import type {
@@ -252,13 +252,13 @@ async function describeRecipients(
   const ids = contacts.map((c) => c.id);
   const messages = await db
     .select({
-      id: outboxMessages.id,
-      contactId: outboxMessages.campaignContactId,
-      state: outboxMessages.state,
-      sentAt: outboxMessages.sentAt,
+      id: outboxAll.id,
+      contactId: outboxAll.campaignContactId,
+      state: outboxAll.state,
+      sentAt: outboxAll.sentAt,
     })
-    .from(outboxMessages)
-    .where(inArray(outboxMessages.campaignContactId, ids));
+    .from(outboxAll)
+    .where(inArray(outboxAll.campaignContactId, ids));
   const messageIds = messages.map((m) => m.id);
   const events =
     messageIds.length === 0

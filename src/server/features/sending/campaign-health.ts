@@ -31,9 +31,9 @@ export async function checkCampaignHealth(options: {
   const result = await db.execute(sql`
     SELECT c.status, c.name, c.user_id AS "userId",
            c.bounce_pause_percent AS "bouncePausePercent", c.complaint_pause_percent AS "complaintPausePercent",
-           (SELECT count(*) FROM outbox_messages o
+           (SELECT count(*) FROM outbox_all o
              WHERE o.campaign_id = c.id AND o.state IN ('sent', 'bounced'))::int AS sent,
-           (SELECT count(*) FROM outbox_messages o
+           (SELECT count(*) FROM outbox_all o
              WHERE o.campaign_id = c.id AND o.state = 'bounced')::int AS bounced,
            (SELECT count(*) FROM email_events e
              WHERE e.campaign_id = c.id AND e.type = 'complained')::int AS complaints

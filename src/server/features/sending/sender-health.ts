@@ -23,7 +23,7 @@ export async function checkSenderBounceRate(options: {
 }): Promise<{ bounced: number; total: number; paused: boolean }> {
   const result = await options.db.execute(sql`
     SELECT count(*) FILTER (WHERE state = 'bounced')::int AS bounced, count(*)::int AS total
-    FROM (SELECT state FROM outbox_messages
+    FROM (SELECT state FROM outbox_all
           WHERE sender_account_id = ${options.accountId} AND sent_at IS NOT NULL
           ORDER BY sent_at DESC LIMIT ${BOUNCE_RATE_WINDOW}) recent`);
   const row = (result as unknown as { rows: { bounced: number; total: number }[] }).rows[0];

@@ -71,7 +71,7 @@ export async function insertTrackingHits(options: {
         ${sql.param(details)}::text[], ${sql.param(machines)}::boolean[], ${sql.param(reasons)}::text[],
         ${sql.param(userAgents)}::text[], ${sql.param(metadata)}::jsonb[]) WITH ORDINALITY
         AS h(outbox_message_id, type, occurred_at, detail, machine, machine_reason, user_agent, metadata, ord)
-      JOIN outbox_messages o ON o.id = h.outbox_message_id
+      JOIN outbox_all o ON o.id = h.outbox_message_id
       -- Ids in arrival order, whatever order the join produced.
       ORDER BY h.ord
       RETURNING 1

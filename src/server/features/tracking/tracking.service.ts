@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Database } from '@server/db/client';
-import { emailEvents, outboxMessages } from '@server/db/schema/index';
+import { emailEvents, outboxAll } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import { detectMachine, type TrackingHitKind } from './bot-detection';
@@ -55,27 +55,27 @@ export async function loadTrackedMessage(options: {
 }): Promise<TrackedMessage | null> {
   const [row] = await options.db
     .select({
-      messageId: outboxMessages.id,
-      userId: outboxMessages.userId,
-      campaignId: outboxMessages.campaignId,
-      campaignContactId: outboxMessages.campaignContactId,
-      stepId: outboxMessages.stepId,
-      senderAccountId: outboxMessages.senderAccountId,
-      links: outboxMessages.links,
-      sentAt: outboxMessages.sentAt,
+      messageId: outboxAll.id,
+      userId: outboxAll.userId,
+      campaignId: outboxAll.campaignId,
+      campaignContactId: outboxAll.campaignContactId,
+      stepId: outboxAll.stepId,
+      senderAccountId: outboxAll.senderAccountId,
+      links: outboxAll.links,
+      sentAt: outboxAll.sentAt,
       humanOpenSeen: sql<boolean>`exists (${options.db
         .select({ one: sql`1` })
         .from(emailEvents)
         .where(
           and(
-            eq(emailEvents.outboxMessageId, outboxMessages.id),
+            eq(emailEvents.outboxMessageId, outboxAll.id),
             eq(emailEvents.type, 'opened'),
             eq(emailEvents.machine, false),
           ),
         )})`,
     })
-    .from(outboxMessages)
-    .where(eq(outboxMessages.token, options.token))
+    .from(outboxAll)
+    .where(eq(outboxAll.token, options.token))
     .limit(1);
   if (!row) return null;
   const links = Array.isArray(row.links) ? row.links : [];

@@ -2,6 +2,7 @@ import type { Database } from '@server/db/client';
 import {
   campaignContacts,
   emailEvents,
+  outboxAll,
   outboxMessages,
   senderAccounts,
   users,
@@ -42,22 +43,22 @@ interface UnsubscribeTarget {
 async function findUnsubscribeTarget(db: Database, token: string): Promise<UnsubscribeTarget | null> {
   const [row] = await db
     .select({
-      messageId: outboxMessages.id,
-      userId: outboxMessages.userId,
-      campaignId: outboxMessages.campaignId,
-      campaignContactId: outboxMessages.campaignContactId,
-      stepId: outboxMessages.stepId,
-      senderAccountId: outboxMessages.senderAccountId,
-      toEmail: outboxMessages.toEmail,
+      messageId: outboxAll.id,
+      userId: outboxAll.userId,
+      campaignId: outboxAll.campaignId,
+      campaignContactId: outboxAll.campaignContactId,
+      stepId: outboxAll.stepId,
+      senderAccountId: outboxAll.senderAccountId,
+      toEmail: outboxAll.toEmail,
       accountName: senderAccounts.fromName,
       ownerName: users.name,
       contactStatus: campaignContacts.status,
     })
-    .from(outboxMessages)
-    .innerJoin(campaignContacts, eq(campaignContacts.id, outboxMessages.campaignContactId))
-    .innerJoin(users, eq(users.id, outboxMessages.userId))
-    .leftJoin(senderAccounts, eq(senderAccounts.id, outboxMessages.senderAccountId))
-    .where(eq(outboxMessages.token, token))
+    .from(outboxAll)
+    .innerJoin(campaignContacts, eq(campaignContacts.id, outboxAll.campaignContactId))
+    .innerJoin(users, eq(users.id, outboxAll.userId))
+    .leftJoin(senderAccounts, eq(senderAccounts.id, outboxAll.senderAccountId))
+    .where(eq(outboxAll.token, token))
     .limit(1);
   if (!row) return null;
   const { accountName, ownerName, ...rest } = row;
