@@ -283,9 +283,7 @@ export const outboxMessages = pgTable('outbox_messages', outboxMessageColumns, (
   // Only rows that have an id: a queued message has none until an account is chosen, and each of its
   // writes (insert, claim) would otherwise add a NULL entry that no reader ever looks up. Lookups by id
   // (`message_id = ...`, `IN (...)`) imply NOT NULL, so the planner still uses this index for them.
-  uniqueIndex('outbox_messages_message_id_key')
-    .on(t.messageId)
-    .where(sql`${t.messageId} is not null`),
+  uniqueIndex('outbox_messages_message_id_key').on(t.messageId).where(sql`${t.messageId} is not null`),
   // The dispatcher's claim: due queued rows in send order.
   index('outbox_messages_due_idx').on(t.sendAfter).where(sql`${t.state} = 'queued'`),
   index('outbox_messages_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'sending'`),
