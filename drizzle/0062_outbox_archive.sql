@@ -94,3 +94,29 @@ BEGIN
   SELECT user_id, (sent_at AT TIME ZONE 'UTC')::date, count(*), max(sent_at)
   FROM outbox_all WHERE sent_at IS NOT NULL GROUP BY 1, 2;
 END $$;
+--> statement-breakpoint
+-- A newsletter's send figures (migration 0047) likewise: a message moved to the archive is still sent.
+DROP TRIGGER newsletter_report_outbox_delete ON outbox_messages;--> statement-breakpoint
+CREATE TRIGGER newsletter_report_outbox_delete AFTER DELETE ON outbox_messages
+  REFERENCING OLD TABLE AS newsletter_report_outbox_old
+  FOR EACH STATEMENT WHEN (current_setting('tambari.outbox_archiving', true) IS DISTINCT FROM 'on')
+  EXECUTE FUNCTION newsletter_report_outbox_track();
+--> statement-breakpoint
+-- Built from scratch, a send's figures count its messages wherever they are (those of a dropped archive
+-- month are gone and cannot be recounted).
+CREATE OR REPLACE FUNCTION newsletter_report_rebuild() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  LOCK TABLE newsletter_report_counts, newsletter_report_seen IN ACCESS EXCLUSIVE MODE;
+  TRUNCATE newsletter_report_counts, newsletter_report_seen;
+  EXECUTE format(newsletter_report_fold_sql(), 'email_events');
+  INSERT INTO newsletter_report_counts (campaign_id, metric, key, n)
+  SELECT o.campaign_id, 'outbox', o.state, count(*)
+  FROM outbox_all o
+  WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = o.campaign_id)
+  GROUP BY 1, 3;
+  INSERT INTO newsletter_report_counts (campaign_id, metric, key, n)
+  SELECT r.campaign_id, 'recipients', '', count(*)
+  FROM campaign_contacts r
+  WHERE EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = r.campaign_id)
+  GROUP BY 1;
+END $$;

@@ -79,6 +79,8 @@ async function userCosts(
   const watermark = Number(progress?.last_event_id ?? 0);
   const bytes = (name: string) =>
     tables.find((t) => t.table === name && t.schema !== 'pgboss')?.totalBytes ?? 0;
+  // A user's messages are counted live or archived (outbox_user_totals): both tables' bytes share them.
+  const outboxBytes = bytes('outbox_messages') + bytes('outbox_archive');
   const result = await db.execute(sql`
     WITH li AS (SELECT user_id, count(*) AS n FROM contact_lists GROUP BY user_id),
          lc AS (SELECT user_id, count(*) AS n FROM list_contacts GROUP BY user_id),
@@ -105,7 +107,7 @@ async function userCosts(
            SELECT per.*,
                   lists * ${bytes('contact_lists')}::float8 / greatest(sum(lists) OVER (), 1)
                 + contacts * ${bytes('list_contacts')}::float8 / greatest(sum(contacts) OVER (), 1)
-                + outbox * ${bytes('outbox_messages')}::float8 / greatest(sum(outbox) OVER (), 1)
+                + outbox * ${outboxBytes}::float8 / greatest(sum(outbox) OVER (), 1)
                 + events * ${bytes('email_events')}::float8 / greatest(sum(events) OVER (), 1) AS est
            FROM per)
     SELECT *, count(*) OVER () AS users_total FROM weighted

@@ -19,6 +19,7 @@ import { as, createTestApp } from '@tests/setup/test-app';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { archiveFinishedOutbox } from '../sending/outbox-archive.service';
 import { finishNewsletterSends } from './newsletter-send.service';
 
 /*
@@ -384,6 +385,32 @@ describe('newsletter report counters', () => {
     expect(rows.every((r) => r.slot === 0)).toBe(true);
     expect(await figures(db, send.campaignId)).toEqual(expected);
     expect(await progress(user, send.id)).toMatchObject({ recipients: 3, sent: 3 });
+  });
+
+  // A week after the send its finished messages move to the archive (sending/outbox-archive.service.ts):
+  // a move is no deletion, the send's figures stay as they were.
+  it("keep a send's figures when its finished messages move to the archive", async () => {
+    const user = await createUser(app);
+    const send = await sentNewsletter(user, 3);
+    const db = app.services.db;
+    await db
+      .update(outboxMessages)
+      .set({ state: 'sent', updatedAt: new Date(Date.now() - 8 * 24 * 3600_000) })
+      .where(eq(outboxMessages.campaignId, send.campaignId));
+    const before = await progress(user, send.id);
+    expect(before).toMatchObject({ recipients: 3, sent: 3 });
+    const one = async () =>
+      (await as(app, user.cookie)({ method: 'GET', url: `/api/newsletters/${send.id}` })).json<Newsletter>();
+    const listed = await one();
+    expect(listed.stats?.sent).toBe(3);
+    await archiveFinishedOutbox({ db });
+    const live = await db.select().from(outboxMessages).where(eq(outboxMessages.campaignId, send.campaignId));
+    expect(live).toHaveLength(0);
+    expect(await progress(user, send.id)).toEqual(before);
+    expect(await one()).toMatchObject({ stats: listed.stats, recipientCount: listed.recipientCount });
+    // Built from scratch, the figures count the archived messages too.
+    await db.execute(sql`select newsletter_report_rebuild()`);
+    expect(await progress(user, send.id)).toEqual(before);
   });
 
   it('pages recipients by keyset exactly as by page number, with a search too', async () => {
