@@ -86,6 +86,8 @@ export const failedMessageSchema = z.object({
   campaignStatus: z.string(),
   /** False once the campaign has ended (completed, stopped): nothing of it is sent any more. */
   canRetry: z.boolean(),
+  /** Finished over a week ago and moved to the outbox archive: listed, never changed (retry and cancel: 409). */
+  archived: z.boolean(),
   toEmail: z.string(),
   reason: z.string().nullable(),
   attempts: z.number(),

@@ -270,6 +270,7 @@ export async function listFailedMessages(options: {
     campaignName: row.campaign_name,
     campaignStatus: row.campaign_status,
     canRetry: !row.archived && RUNNING_CAMPAIGN_STATUSES.includes(row.campaign_status),
+    archived: row.archived,
     toEmail: row.to_email,
     reason: row.last_error,
     attempts: Number(row.attempts),

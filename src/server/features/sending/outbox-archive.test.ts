@@ -188,7 +188,8 @@ describe('an archived message', () => {
       ).json(),
     );
     const ours = list.messages.find((m) => m.id === failed.message.id);
-    expect(ours).toMatchObject({ userId: owner.user.id, canRetry: false });
+    // Listed as archived, so the screen offers neither retry nor cancel (both answer 409 for it).
+    expect(ours).toMatchObject({ userId: owner.user.id, canRetry: false, archived: true });
   });
 });
 

@@ -178,20 +178,19 @@ function RowActions({
   onCancel,
   label,
   note,
+  noteTitle = 'Nothing of an ended campaign is sent',
 }: {
   onRetry?: () => void;
   onCancel?: () => void;
   label: string;
   /** Why there is no retry (shown in its place). */
   note?: string;
+  noteTitle?: string;
 }) {
   return (
     <div className="flex items-center justify-end gap-2">
       {note && (
-        <span
-          className="text-xs whitespace-nowrap text-muted-foreground"
-          title="Nothing of an ended campaign is sent"
-        >
+        <span className="text-xs whitespace-nowrap text-muted-foreground" title={noteTitle}>
           {note}
         </span>
       )}
@@ -245,6 +244,16 @@ function MessageActions({
   onAction: (a: PendingAction) => void;
 }) {
   const what = `the message to ${m.toEmail}`;
+  if (m.archived) {
+    // Failed over a week ago and moved to the outbox archive: kept for the record, no longer changed.
+    return (
+      <RowActions
+        label={`message to ${m.toEmail}`}
+        note="Archived"
+        noteTitle="Failed over a week ago: kept for the record, no longer retried or cancelled"
+      />
+    );
+  }
   return (
     <RowActions
       label={`message to ${m.toEmail}`}
