@@ -48,8 +48,6 @@ async function hydratePrerenderedPage(root: HTMLElement): Promise<void> {
     // A chunk that failed to load: hydrating still shows the error screen with its reload button.
   }
   await nextTask();
-  // From here React handles the visitor's clicks itself (the boot module stops replaying them).
-  document.documentElement.setAttribute('data-hydrating', '');
   // As a transition, hydration yields to the browser every few milliseconds instead of one long task.
   startTransition(() => {
     hydrateRoot(root, app(router));

@@ -41,16 +41,22 @@ export function headTags(meta: PageMeta): string {
   return lines.join('\n    ');
 }
 
-/** The entry script of the built (or source) index.html: the app, which a prerendered page loads later. */
+/** The entry script of the built (or source) index.html: the app, which a plain page loads later. */
 const ENTRY_SCRIPT = /\s*<script type="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>/;
 const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]*>/g;
+
+/** What marks a part of a page that shows nothing useful, or does nothing, without the app. */
+export const NEEDS_APP_ATTRIBUTE = 'data-needs-app';
 
 /**
  * The built index.html with a page's head tags and its rendered markup in #root. The stylesheets given
  * (href → CSS) are inlined: the page paints from the HTML alone, without waiting for a second request.
- * The page loads only the boot module (`boot`, src/web/boot.ts); the app's entry and its modules, with the
- * page's own chunks (`preloads`), wait in an inert template until the boot module loads them on the
- * visitor's first sign of intent.
+ * `preloads` are the page's own module chunks.
+ *
+ * A plain page (copy and links) loads only the boot module (`boot`, src/web/boot.ts); the app's entry and
+ * its modules wait in an inert template until the boot module loads them on the visitor's first sign of
+ * intent. A page with a part that needs the app (live plans, a form: NEEDS_APP_ATTRIBUTE) loads the app at
+ * once, at low priority.
  */
 export function composePage(
   template: string,
@@ -66,12 +72,21 @@ export function composePage(
     ...[...template.matchAll(MODULE_PRELOAD)].map(([link]) => link.trim()),
     ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}">`),
   ];
-  const app = [
-    `<template id="app-modules" data-entry="${escapeAttribute(entry)}">`,
-    ...modules.map((link) => `  ${link}`),
-    '</template>',
-    `<script type="module" crossorigin src="${escapeAttribute(boot)}"></script>`,
-  ];
+  const scripts = html.includes(NEEDS_APP_ATTRIBUTE)
+    ? [
+        // The page reads and paints from its HTML alone: the app's scripts, which bring its live parts to
+        // life, load at low priority instead of competing with the document for the first paint.
+        `<script type="module" fetchpriority="low" crossorigin src="${escapeAttribute(entry)}"></script>`,
+        ...modules.map((link) =>
+          link.replace('<link rel="modulepreload"', '<link rel="modulepreload" fetchpriority="low"'),
+        ),
+      ]
+    : [
+        `<template id="app-modules" data-entry="${escapeAttribute(entry)}">`,
+        ...modules.map((link) => `  ${link}`),
+        '</template>',
+        `<script type="module" crossorigin src="${escapeAttribute(boot)}"></script>`,
+      ];
   const withHead = template
     .replace(ENTRY_SCRIPT, '')
     .replace(MODULE_PRELOAD, '')
@@ -81,7 +96,7 @@ export function composePage(
     })
     .replace(/<title>[\s\S]*?<\/title>/, '')
     .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
-    .replace('</head>', () => `    ${headTags(meta)}\n    ${app.join('\n    ')}\n  </head>`);
+    .replace('</head>', () => `    ${headTags(meta)}\n    ${scripts.join('\n    ')}\n  </head>`);
   if (!withHead.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
   return (
     withHead

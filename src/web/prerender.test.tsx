@@ -97,12 +97,38 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     ]) {
       expect(menu, href).toContain(`href="${href.replace('&', '&amp;')}"`);
     }
-    // The parts that need the app to show anything say so, so the boot module loads it when they are seen.
-    expect(html).toMatch(/<section[^>]*data-testid="pricing-plans"[^>]*data-hydrate="visible"/);
-    expect((await renderPage('/contact')).html).toMatch(/<form[^>]*data-hydrate="visible"/);
-    // A plain page has none: the app waits for the visitor.
-    expect((await renderPage('/features')).html).not.toContain('data-hydrate=');
-    expect((await renderPage('/')).html).not.toContain('data-hydrate=');
+  });
+
+  it('loads the app at once, at low priority, on a page with a part that needs it (live plans, a form)', async () => {
+    const built = template
+      .replace('<script type="module" src="/main.tsx"></script>', '')
+      .replace(
+        '</head>',
+        '<script type="module" crossorigin src="/assets/entry-abc.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/a.js">\n</head>',
+      );
+    const page = composePage(built, '<form data-needs-app="">…</form>', getPageMeta('/contact', 'Contact'));
+    expect(page).toContain(
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/entry-abc.js">',
+    );
+    expect(page).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/a.js">');
+    expect(page).not.toContain('<template');
+    expect(page).not.toContain('boot');
+    expect((await renderPage('/pricing')).html).toMatch(
+      /<section[^>]*data-testid="pricing-plans"[^>]*data-needs-app=""/,
+    );
+    expect((await renderPage('/contact')).html).toMatch(/<form[^>]*data-needs-app=""/);
+  });
+
+  it('leaves no control needing the app on a page that waits for the visitor’s intent', async () => {
+    const waiting = [];
+    for (const path of PUBLIC_PAGE_PATHS) {
+      const { html } = await renderPage(path);
+      if (html.includes('data-needs-app')) continue;
+      waiting.push(path);
+      // Links and <details> work without the app; a button or a field would do nothing until it loads.
+      expect(html.match(/<(button|input|select|textarea)\b[^>]*>/g) ?? [], path).toEqual([]);
+    }
+    expect(waiting).toEqual(expect.arrayContaining(['/', '/features', '/help', '/about', '/privacy']));
   });
 
   it('names the page modules a path renders, so its HTML can preload their chunks', async () => {
