@@ -34,7 +34,18 @@ export default defineConfig({
       resolveDependencies: (_file, deps, { hostId, hostType }) =>
         hostType === 'js' && ENTRY_CHUNK.test(hostId) ? [] : deps,
     },
-    rolldownOptions: { output: { entryFileNames: 'assets/entry-[hash].js' } },
+    rolldownOptions: {
+      // The prerendered public pages load only src/web/boot.ts, which imports the app on the visitor's
+      // first sign of intent (scripts/prerender-plugin.ts puts it in place of the entry).
+      input: {
+        index: fileURLToPath(new URL('./src/web/index.html', import.meta.url)),
+        boot: fileURLToPath(new URL('./src/web/boot.ts', import.meta.url)),
+      },
+      output: {
+        entryFileNames: (chunk) =>
+          chunk.name === 'boot' ? 'assets/boot-[hash].js' : 'assets/entry-[hash].js',
+      },
+    },
   },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),

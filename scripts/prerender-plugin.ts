@@ -2,8 +2,8 @@
  * Issue #19 §3: after `vite build` writes the client, renders every public page to HTML with its page
  * metadata (title, description, keywords, robots, Open Graph and Twitter cards) so crawlers and visitors
  * without JavaScript get the content. The pages go to dist/web/prerendered/ with a manifest (path → file);
- * the server sends them to visitors without a session (src/server/lib/public-site.ts) and the client
- * hydrates them (src/web/main.tsx).
+ * the server sends them to visitors without a session (src/server/lib/public-site.ts). Each loads only the
+ * boot module (src/web/boot.ts), which loads the app (src/web/main.tsx, hydrating the page) on intent.
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -57,13 +57,13 @@ export function prerenderPublicPages(): Plugin {
         const target = path.join(outDir, PRERENDER_DIR);
         await mkdir(target, { recursive: true });
         const manifest: Record<string, string> = {};
-        const chunks = await readManifest(outDir);
+        const { chunks, boot } = await readManifest(outDir);
         for (const pagePath of PUBLIC_PAGE_PATHS) {
           const { html, meta, modules } = await module.renderPage(pagePath);
           if (modules.length === 0) throw new Error(`${pagePath}: no lazily loaded page found to preload`);
           const file = prerenderFileName(pagePath);
           const preloads = modules.flatMap((source) => chunks(source));
-          await writeFile(path.join(target, file), composePage(template, html, meta, styles, preloads));
+          await writeFile(path.join(target, file), composePage(template, html, meta, styles, preloads, boot));
           manifest[pagePath] = file;
         }
         module.finish();
@@ -86,10 +86,10 @@ interface ManifestChunk {
 
 /**
  * From Vite's manifest: a source module's chunk and every chunk it imports statically, minus the entry's
- * own (the built index.html already preloads those). A prerendered page preloads its page's chunks from its
- * HTML, instead of finding them one import at a time once the entry has run.
+ * own (the built index.html already lists those), and the boot module. When the app loads, a prerendered
+ * page's chunks download beside the entry's instead of one import at a time once the entry has run.
  */
-async function readManifest(outDir: string): Promise<(source: string) => string[]> {
+async function readManifest(outDir: string): Promise<{ chunks: (source: string) => string[]; boot: string }> {
   const manifest = JSON.parse(await readFile(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<
     string,
     ManifestChunk
@@ -101,10 +101,17 @@ async function readManifest(outDir: string): Promise<(source: string) => string[
     return seen;
   };
   const entry = new Set<string>();
-  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) closure(key, entry);
-  return (source) => {
-    if (!manifest[source]) throw new Error(`${source} is not in Vite's manifest`);
-    return [...closure(source)].filter((key) => !entry.has(key)).map((key) => `/${manifest[key]!.file}`);
+  if (!manifest['index.html']) throw new Error("index.html is not in Vite's manifest");
+  closure('index.html', entry);
+  const boot = manifest['boot.ts'];
+  if (!boot) throw new Error("boot.ts (the prerendered pages' boot module) is not in Vite's manifest");
+  if (boot.imports?.length) throw new Error('boot.ts must import nothing: it is all a page loads at first');
+  return {
+    boot: `/${boot.file}`,
+    chunks: (source) => {
+      if (!manifest[source]) throw new Error(`${source} is not in Vite's manifest`);
+      return [...closure(source)].filter((key) => !entry.has(key)).map((key) => `/${manifest[key]!.file}`);
+    },
   };
 }
 

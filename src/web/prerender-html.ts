@@ -41,10 +41,22 @@ export function headTags(meta: PageMeta): string {
   return lines.join('\n    ');
 }
 
+/** The entry script of the built (or source) index.html: the app, which a plain page loads later. */
+const ENTRY_SCRIPT = /\s*<script type="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]*>/g;
+
+/** What marks a part of a page that shows nothing useful, or does nothing, without the app. */
+export const NEEDS_APP_ATTRIBUTE = 'data-needs-app';
+
 /**
  * The built index.html with a page's head tags and its rendered markup in #root. The stylesheets given
  * (href → CSS) are inlined: the page paints from the HTML alone, without waiting for a second request.
  * `preloads` are the page's own module chunks.
+ *
+ * A plain page (copy and links) loads only the boot module (`boot`, src/web/boot.ts); the app's entry and
+ * its modules wait in an inert template until the boot module loads them on the visitor's first sign of
+ * intent. A page with a part that needs the app (live plans, a form: NEEDS_APP_ATTRIBUTE) loads the app at
+ * once, at low priority.
  */
 export function composePage(
   template: string,
@@ -52,24 +64,39 @@ export function composePage(
   meta: PageMeta,
   styles: ReadonlyMap<string, string> = new Map(),
   preloads: readonly string[] = [],
+  boot = '/boot.ts',
 ): string {
-  // The page's own chunks, preloaded beside the entry's instead of after it has run.
-  const links = preloads.map(
-    (href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}">`,
-  );
+  const entry = ENTRY_SCRIPT.exec(template)?.[1];
+  if (!entry) throw new Error('index.html has no module entry script');
+  const modules = [
+    ...[...template.matchAll(MODULE_PRELOAD)].map(([link]) => link.trim()),
+    ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}">`),
+  ];
+  const scripts = html.includes(NEEDS_APP_ATTRIBUTE)
+    ? [
+        // The page reads and paints from its HTML alone: the app's scripts, which bring its live parts to
+        // life, load at low priority instead of competing with the document for the first paint.
+        `<script type="module" fetchpriority="low" crossorigin src="${escapeAttribute(entry)}"></script>`,
+        ...modules.map((link) =>
+          link.replace('<link rel="modulepreload"', '<link rel="modulepreload" fetchpriority="low"'),
+        ),
+      ]
+    : [
+        `<template id="app-modules" data-entry="${escapeAttribute(entry)}">`,
+        ...modules.map((link) => `  ${link}`),
+        '</template>',
+        `<script type="module" crossorigin src="${escapeAttribute(boot)}"></script>`,
+      ];
   const withHead = template
-    .replace('</head>', `  ${links.join('\n    ')}\n  </head>`)
+    .replace(ENTRY_SCRIPT, '')
+    .replace(MODULE_PRELOAD, '')
     .replace(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g, (link, href: string) => {
       const css = styles.get(href);
       return css === undefined ? link : `<style>${css}</style>`;
     })
-    // The page reads and paints from its HTML alone: the app's scripts, which only bring it to life, load
-    // at low priority instead of competing with the document for the first paint.
-    .replace(/<script type="module"/g, '<script type="module" fetchpriority="low"')
-    .replace(/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"')
     .replace(/<title>[\s\S]*?<\/title>/, '')
     .replace(/<meta\s+name="description"[\s\S]*?\/>/, '')
-    .replace('</head>', `    ${headTags(meta)}\n  </head>`);
+    .replace('</head>', () => `    ${headTags(meta)}\n    ${scripts.join('\n    ')}\n  </head>`);
   if (!withHead.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
   return (
     withHead

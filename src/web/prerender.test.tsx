@@ -51,14 +51,84 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     expect(page).not.toContain('index-abc.css');
   });
 
-  it('loads the app’s scripts at low priority: the page paints from its HTML', () => {
-    const built = template.replace(
-      '</head>',
-      '<link rel="modulepreload" crossorigin href="/assets/a.js">\n</head>',
+  it('loads only the boot module; the app’s entry and modules wait, inert, for the visitor’s intent', () => {
+    const built = template
+      .replace('<script type="module" src="/main.tsx"></script>', '')
+      .replace(
+        '</head>',
+        '<script type="module" crossorigin src="/assets/entry-abc.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/a.js">\n</head>',
+      );
+    const page = composePage(
+      built,
+      '<h1>Hi</h1>',
+      getPageMeta('/about', 'About'),
+      new Map(),
+      [],
+      '/assets/boot-x.js',
     );
-    const page = composePage(built, '<h1>Hi</h1>', getPageMeta('/about', 'About'));
-    expect(page).toContain('<script type="module" fetchpriority="low" src="/main.tsx">');
+    const scripts = page.match(/<script[^>]*>/g) ?? [];
+    expect(scripts).toEqual(['<script type="module" crossorigin src="/assets/boot-x.js">']);
+    // Inline scripts are forbidden by the content-security policy: the boot module is a file of its own.
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const template_ = page.slice(page.indexOf('<template id="app-modules"'), page.indexOf('</template>'));
+    expect(template_).toContain('data-entry="/assets/entry-abc.js"');
+    expect(template_).toContain('<link rel="modulepreload" crossorigin href="/assets/a.js">');
+    // Nothing of the app is fetched outside the template.
+    const outside = page.replace(template_, '');
+    expect(outside).not.toContain('modulepreload');
+    expect(outside).not.toContain('entry-abc.js');
+  });
+
+  it('works without the app: the header’s links are real links and its small-screen menu is a <details>', async () => {
+    const { html } = await renderPage('/pricing');
+    const header = html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+    // No control in the header needs the app (the currency selector waits for it as a placeholder).
+    expect(header).not.toContain('<button');
+    expect(header).toMatch(/<details[^>]*data-testid="public-menu"[^>]*>\s*<summary[^>]*aria-label="Menu"/);
+    const menu = header.slice(header.indexOf('<details'), header.indexOf('</details>'));
+    for (const href of [
+      '/features',
+      '/templates',
+      '/pricing',
+      '/docs',
+      '/help',
+      '/auth',
+      '/auth?mode=signup',
+    ]) {
+      expect(menu, href).toContain(`href="${href.replace('&', '&amp;')}"`);
+    }
+  });
+
+  it('loads the app at once, at low priority, on a page with a part that needs it (live plans, a form)', async () => {
+    const built = template
+      .replace('<script type="module" src="/main.tsx"></script>', '')
+      .replace(
+        '</head>',
+        '<script type="module" crossorigin src="/assets/entry-abc.js"></script>\n<link rel="modulepreload" crossorigin href="/assets/a.js">\n</head>',
+      );
+    const page = composePage(built, '<form data-needs-app="">…</form>', getPageMeta('/contact', 'Contact'));
+    expect(page).toContain(
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/entry-abc.js">',
+    );
     expect(page).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/a.js">');
+    expect(page).not.toContain('<template');
+    expect(page).not.toContain('boot');
+    expect((await renderPage('/pricing')).html).toMatch(
+      /<section[^>]*data-testid="pricing-plans"[^>]*data-needs-app=""/,
+    );
+    expect((await renderPage('/contact')).html).toMatch(/<form[^>]*data-needs-app=""/);
+  });
+
+  it('leaves no control needing the app on a page that waits for the visitor’s intent', async () => {
+    const waiting = [];
+    for (const path of PUBLIC_PAGE_PATHS) {
+      const { html } = await renderPage(path);
+      if (html.includes('data-needs-app')) continue;
+      waiting.push(path);
+      // Links and <details> work without the app; a button or a field would do nothing until it loads.
+      expect(html.match(/<(button|input|select|textarea)\b[^>]*>/g) ?? [], path).toEqual([]);
+    }
+    expect(waiting).toEqual(expect.arrayContaining(['/', '/features', '/help', '/about', '/privacy']));
   });
 
   it('names the page modules a path renders, so its HTML can preload their chunks', async () => {
@@ -69,9 +139,7 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     const page = composePage(template, '<h1>Hi</h1>', getPageMeta('/pricing', 'Pricing'), new Map(), [
       '/assets/pricing-page-x.js',
     ]);
-    expect(page).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/pricing-page-x.js">',
-    );
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/pricing-page-x.js">');
   });
 
   it('renders every public page signed out, with its heading and its own indexable metadata', async () => {

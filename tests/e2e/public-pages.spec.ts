@@ -1,4 +1,22 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
+
+/**
+ * A prerendered page loads the app on the visitor's first sign of intent (src/web/boot.ts): a key press
+ * is one, and the page then hydrates.
+ */
+async function showIntent(page: Page): Promise<void> {
+  await page.keyboard.press('Shift');
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+}
+
+/** The site's scripts the page has requested, by path. */
+function recordScripts(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  return scripts;
+}
 
 /** Every link of the public footer opens a page of its own, never the not-found screen. */
 test('the footer’s Platform, Support and Legal links all lead to real pages', async ({ page }) => {
@@ -90,6 +108,7 @@ test('the prerendered pages come alive in the browser without a hydration error'
   page.on('pageerror', (error) => errors.push(error.message));
   for (const path of ['/', '/pricing', '/features', '/help']) {
     await page.goto(path);
+    await showIntent(page);
     // The currency selector replaces its placeholder once the app runs.
     await expect(page.getByTestId('currency-selector')).toBeVisible();
   }
@@ -104,7 +123,7 @@ test('a prerendered page brings its controls to life and keeps its static parts 
   page,
 }) => {
   await page.goto('/');
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await showIntent(page);
   const hydrated = (selector: string) =>
     page
       .locator(selector)
@@ -119,10 +138,71 @@ test('a prerendered page brings its controls to life and keeps its static parts 
   await expect(page).toHaveURL(/\/pricing$/);
   await expect(page.locator('h1')).toHaveText('Plans that grow with your outreach');
   // The header's sign-in link opens the app's sign-in page.
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await showIntent(page);
   await page.getByTestId('header-login').click();
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByRole('button', { name: /sign in/i }).first()).toBeVisible();
+});
+
+/** Issue #19 section 3: a visitor who only reads a page never pays for the app's JavaScript. */
+test('a prerendered page loads only its boot module until the visitor shows intent, then hydrates', async ({
+  page,
+}) => {
+  const scripts = recordScripts(page);
+  await page.goto('/features');
+  await page.waitForLoadState('networkidle');
+  expect(scripts).toHaveLength(1);
+  expect(scripts[0]).toMatch(/^\/assets\/boot-[\w-]+\.js$/);
+  expect(await page.locator('html[data-hydrated]').count()).toBe(0);
+  // Reaching for the page with the pointer is intent: the app loads and hydrates the page.
+  await page.mouse.move(300, 300);
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  expect(scripts.some((path) => /^\/assets\/entry-[\w-]+\.js$/.test(path))).toBe(true);
+  await expect(page.getByTestId('currency-selector')).toBeVisible();
+});
+
+test('the small-screen menu opens on the first tap, and stays open while the app loads', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/features');
+  await page.getByTestId('public-menu-toggle').click();
+  const menu = page.locator('#public-mobile-menu');
+  await expect(menu.getByRole('link', { name: 'Pricing' })).toBeVisible();
+  // The tap was intent: the page hydrates, and the menu the visitor opened is still open.
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await expect(menu.getByRole('link', { name: 'Pricing' })).toBeVisible();
+  await page.getByTestId('public-menu-toggle').click();
+  await expect(menu).toBeHidden();
+  await page.getByTestId('public-menu-toggle').click();
+  await menu.getByRole('link', { name: 'Pricing' }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.locator('h1')).toHaveText('Plans that grow with your outreach');
+  await expect(menu).toBeHidden();
+});
+
+test('the small-screen menu and its links work without JavaScript', async ({ browser }) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByTestId('public-menu-toggle').click();
+  await page.locator('#public-mobile-menu').getByRole('link', { name: 'Features' }).click();
+  await expect(page).toHaveURL(/\/features$/);
+  await expect(page.getByTestId('features-title')).toBeVisible();
+  await context.close();
+});
+
+test('a page with live parts (the plans, the status) loads the app without waiting for intent', async ({
+  page,
+}) => {
+  await page.goto('/pricing');
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await page.getByTestId('interval-annual').click();
+  await expect(page.getByTestId('pricing-plans')).toHaveAttribute('data-interval', 'annual');
+  await page.goto('/status');
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await expect(page.getByTestId('status-refresh')).toBeEnabled();
 });
 
 test('robots.txt and sitemap.xml describe the public site', async ({ request }) => {

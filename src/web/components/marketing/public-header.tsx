@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 import { BrandLogo } from '@/components/brand-logo';
@@ -16,14 +16,22 @@ export const PUBLIC_NAV_LINKS = [
   { label: 'Support', to: '/help' },
 ] as const;
 
+/**
+ * The public header. Its small-screen menu is a <details>: it opens and closes without the app, so it works
+ * the moment a prerendered page has painted (the app loads on intent, src/web/boot.ts) and for visitors
+ * without JavaScript; the browser tells assistive technology whether it is open.
+ */
 export function PublicHeader() {
-  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
 
-  // A followed link closes the small-screen menu.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only.
+  // A link followed inside the app (no page load) closes the small-screen menu; one the visitor opened
+  // before the app had loaded stays open.
+  const shownPath = useRef(pathname);
   useEffect(() => {
-    setOpen(false);
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    if (menu.current) menu.current.open = false;
   }, [pathname]);
 
   const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -54,38 +62,38 @@ export function PublicHeader() {
         </div>
         <div className="flex items-center gap-1 md:hidden">
           <CurrencySelector testId="currency-selector-mobile" />
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={open ? 'Close menu' : 'Open menu'}
-            aria-expanded={open}
-            aria-controls="public-mobile-menu"
-            onClick={() => setOpen((value) => !value)}
-            data-testid="public-menu-toggle"
-          >
-            {open ? <X /> : <Menu />}
-          </Button>
+          <details ref={menu} className="group" data-testid="public-menu">
+            <Button asChild variant="ghost" size="icon">
+              <summary
+                aria-label="Menu"
+                className="cursor-pointer list-none [&::-webkit-details-marker]:hidden"
+                data-testid="public-menu-toggle"
+              >
+                <Menu className="group-open:hidden" />
+                <X className="hidden group-open:block" />
+              </summary>
+            </Button>
+            {/* Below the header's bar, across its width (the sticky header is its containing block). */}
+            <div id="public-mobile-menu" className="absolute inset-x-0 top-full border-y bg-background">
+              <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
+                {PUBLIC_NAV_LINKS.map((link) => (
+                  <NavLink key={link.to} to={link.to} className={linkClass}>
+                    {link.label}
+                  </NavLink>
+                ))}
+                <div className="mt-2 grid grid-cols-2 gap-2">
+                  <Button asChild variant="outline">
+                    <Link to="/auth">Login</Link>
+                  </Button>
+                  <Button asChild>
+                    <Link to="/auth?mode=signup">Create Free Account</Link>
+                  </Button>
+                </div>
+              </nav>
+            </div>
+          </details>
         </div>
       </div>
-      {open && (
-        <div id="public-mobile-menu" className="border-t bg-background md:hidden">
-          <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
-            {PUBLIC_NAV_LINKS.map((link) => (
-              <NavLink key={link.to} to={link.to} className={linkClass}>
-                {link.label}
-              </NavLink>
-            ))}
-            <div className="mt-2 grid grid-cols-2 gap-2">
-              <Button asChild variant="outline">
-                <Link to="/auth">Login</Link>
-              </Button>
-              <Button asChild>
-                <Link to="/auth?mode=signup">Create Free Account</Link>
-              </Button>
-            </div>
-          </nav>
-        </div>
-      )}
     </header>
   );
 }

@@ -37,7 +37,8 @@ export function TemplateFilters({
   categories?: readonly TemplateCategory[];
 }) {
   return (
-    <div className="flex flex-col gap-2 sm:flex-row">
+    // Filtering needs the app: a prerendered page holding it loads the app at once.
+    <div className="flex flex-col gap-2 sm:flex-row" data-needs-app="">
       <div className="relative flex-1">
         <Search
           className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"

@@ -161,6 +161,8 @@ export default function PricingPage() {
             className="grid gap-6 pt-3 sm:grid-cols-2 xl:grid-cols-4"
             data-testid="pricing-plans"
             data-interval={interval}
+            // The plans come from the server: a prerendered page holding them loads the app at once.
+            data-needs-app=""
           >
             {plans
               ? plans.map((plan) => {

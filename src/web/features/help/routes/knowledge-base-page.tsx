@@ -58,7 +58,8 @@ export default function KnowledgeBasePage() {
           and the questions subscribers ask us most.
         </p>
       </header>
-      <search className="relative block">
+      {/* Searching needs the app: a prerendered page holding it loads the app at once. */}
+      <search className="relative block" data-needs-app="">
         <Search
           className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
           aria-hidden="true"

@@ -24,6 +24,8 @@ export default function StatusPage() {
     <div
       className={cn('mx-auto w-full max-w-3xl space-y-6', !user && 'px-4 py-12 sm:px-6 md:py-16')}
       data-testid="status-page"
+      // The status is checked live: a prerendered page holding it loads the app at once.
+      data-needs-app=""
     >
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="space-y-1">

@@ -79,6 +79,8 @@ export function ContactForm({ topic }: { topic: ContactTopic }) {
         className="grid gap-5"
         noValidate
         data-testid="contact-form"
+        // Sending needs the app: a prerendered page holding it loads the app at once.
+        data-needs-app=""
       >
         <fieldset disabled={!live} className="contents">
           {send.isError && (
