@@ -310,14 +310,6 @@ async function judgeAndAllocate(
   suppressed.push(...candidates.filter((m) => suppressedIds.has(m.id)));
   candidates = candidates.filter((m) => !suppressedIds.has(m.id) && !unchecked.has(m.id));
 
-  if (resumedContacts.size > 0) {
-    // Their return date has passed: they are back in the sequence.
-    await ctx.db
-      .update(campaignContacts)
-      .set({ status: 'active', pausedUntil: null, statusChangedAt: at, updatedAt: at })
-      .where(and(inArray(campaignContacts.id, [...resumedContacts]), eq(campaignContacts.status, 'paused')));
-  }
-
   const toSend: AllocatedMessage[] = [];
   const switches: SenderSwitch[] = [];
   for (const [campaignId, messages] of groupBy(candidates, (m) => m.campaignId)) {
@@ -344,6 +336,14 @@ async function judgeAndAllocate(
   }
 
   const delivering = await recordClaims(ctx, { claimed, allocated: toSend, at });
+  if (resumedContacts.size > 0) {
+    // Their return date has passed: they are back in the sequence. After the claim's write, as recording
+    // a send does (outbox row, then contact), so the two never wait on each other in a circle.
+    await ctx.db
+      .update(campaignContacts)
+      .set({ status: 'active', pausedUntil: null, statusChangedAt: at, updatedAt: at })
+      .where(and(inArray(campaignContacts.id, [...resumedContacts]), eq(campaignContacts.status, 'paused')));
+  }
   await recordDeferrals(ctx, deferrals);
   result.deferred += deferrals.length;
   await recordSkipped(ctx, { cancelled, suppressed });
