@@ -296,6 +296,12 @@ export async function run(options: {
       return { sent: Number(row.sent), other: Number(row.other) };
     };
 
+    if (process.env.BENCH_PGSS) {
+      await database.db.execute(sql`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`);
+      await database.db.execute(
+        sql`SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)`,
+      );
+    }
     const workerCpuBefore = workers.map((w) => processCpuMs(w.pid));
     const postgresCpuBefore = postgresCpuMs();
     const databaseName = new URL(bench.url).pathname.slice(1);
@@ -372,6 +378,24 @@ export async function run(options: {
         `events ${perMessage(statsAfter.events - statsBefore.events)}, transactions ${perMessage(statsAfter.xacts - statsBefore.xacts)}\n`,
     );
 
+    if (process.env.BENCH_PGSS) {
+      const top = (await database.db.execute(sql`
+        SELECT calls, round(total_exec_time::numeric * 1000 / ${total})::int AS us_per_msg,
+          round(wal_bytes::numeric / ${total})::int AS wal_per_msg, round(rows::numeric / ${total}, 2) AS rows_per_msg,
+          left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q
+        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        ORDER BY total_exec_time DESC LIMIT 25`)) as unknown as { rows: Record<string, unknown>[] };
+      const sums = (await database.db.execute(sql`
+        SELECT round(sum(total_exec_time)::numeric * 1000 / ${total})::int AS us, round(sum(wal_bytes)::numeric / ${total})::int AS wal
+        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`)) as unknown as {
+        rows: Record<string, unknown>[];
+      };
+      process.stderr.write(`PGSS total per message: ${JSON.stringify(sums.rows[0])}\n`);
+      for (const r of top.rows)
+        process.stderr.write(
+          `PGSS ${r.calls}\t${r.us_per_msg}us\t${r.wal_per_msg}B\t${r.rows_per_msg}r\t${r.q}\n`,
+        );
+    }
     const ids = (await database.db.execute(
       sql`SELECT message_id FROM outbox_messages WHERE state = 'sent'`,
     )) as unknown as {

@@ -33,17 +33,19 @@ export const NO_ACTIVE_SENDER_NOTE =
  * messages of the batch. Never throws: if anything fails, what was taken is given back and the
  * campaign's messages are reported as faults, so other campaigns of the batch go on.
  */
+export interface GroupAllocation {
+  toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[];
+  deferrals: Deferral[];
+  faults: DispatchFault[];
+  switches: SenderSwitch[];
+}
+
 export async function allocateCampaignGroup(
   ctx: DispatchContext,
   campaign: CampaignRow,
   messages: OutboxRow[],
   at: Date,
-): Promise<{
-  toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[];
-  deferrals: Deferral[];
-  faults: DispatchFault[];
-  switches: SenderSwitch[];
-}> {
+): Promise<GroupAllocation> {
   const switches: SenderSwitch[] = [];
   const deferrals: Deferral[] = [];
   const toSend: { dispatched: DispatchedMessage; paceHour: Date | null }[] = [];

@@ -1,4 +1,3 @@
-import { now } from '@server/lib/clock';
 import { sql } from 'drizzle-orm';
 import { composeOutgoing } from './compose-outgoing';
 import type { DeliveryFailure, DispatchedMessage } from './delivery-outcomes';
@@ -59,46 +58,6 @@ export function composeForAccount(
   };
 }
 
-/**
- * Records the batch as allocated: its account, Message-ID and the slots it took, before any byte is
- * sent. The first messages of each account — those its connections take at once, and one ahead each —
- * are recorded as 'delivering' in the same write (no second write for a batch that fits its lanes).
- * Only rows this worker still holds; answers the ids recorded as delivering.
- */
-export async function markAllocated(
-  ctx: DispatchContext,
-  batch: ReadyMessage[],
-  connectionsPerAccount: number,
-): Promise<Set<string>> {
-  const firstWave = new Set<string>();
-  const seen = new Map<string, number>();
-  for (const r of batch) {
-    const taken = seen.get(r.dispatched.account.id) ?? 0;
-    if (taken < 2 * connectionsPerAccount) firstWave.add(r.dispatched.message.id);
-    seen.set(r.dispatched.account.id, taken + 1);
-  }
-  const values = sql.join(
-    batch.map(
-      (r) =>
-        sql`(${r.dispatched.message.id}::uuid, ${r.dispatched.account.id}::uuid, ${r.dispatched.message.messageId},
-          ${r.dispatched.day}::date, ${r.dispatched.campaignDay}::date, ${r.paceHour?.toISOString() ?? null}::timestamptz,
-          ${firstWave.has(r.dispatched.message.id)}::boolean)`,
-    ),
-    sql`, `,
-  );
-  const result = await ctx.db.execute(sql`
-    UPDATE outbox_messages AS o
-    SET phase = CASE WHEN v.first_wave THEN 'delivering' ELSE 'allocated' END,
-        sender_account_id = v.account_id, message_id = v.message_id,
-        slot_day = v.slot_day, campaign_slot_day = v.campaign_slot_day, pace_hour = v.pace_hour,
-        updated_at = ${now().toISOString()}::timestamptz
-    FROM (VALUES ${values}) AS v(id, account_id, message_id, slot_day, campaign_slot_day, pace_hour, first_wave)
-    WHERE o.id = v.id AND o.state = 'sending' AND o.lease_owner = ${ctx.workerId}
-    RETURNING o.id, v.first_wave`);
-  const rows = (result as unknown as { rows: { id: string; first_wave: boolean }[] }).rows;
-  return new Set(rows.filter((r) => r.first_wave).map((r) => r.id));
-}
-
 export type SendOutcome = { ok: true; response: string } | { ok: false; failure: DeliveryFailure };
 
 /**
@@ -111,7 +70,7 @@ export async function deliverAll(
   ready: ReadyMessage[],
   options: {
     connectionsPerAccount: number;
-    /** Ids markAllocated already recorded as delivering. */
+    /** Ids already recorded as delivering with the batch's claim (claim-batch.ts). */
     delivering: Set<string>;
     onOutcome: (message: ReadyMessage, outcome: SendOutcome) => void;
     onLost: (message: ReadyMessage, error: unknown) => void;

@@ -24,7 +24,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addSuppression, hashEmail } from '../suppression/suppression.service';
 import { MAX_SEND_ATTEMPTS } from './delivery-outcomes';
-import { claimDueMessages, drainOutbox } from './dispatch';
+import { drainOutbox, takeDueBatch } from './dispatch';
 import { recoverExpiredLeases } from './outbox-recovery';
 
 let app: FastifyInstance;
@@ -447,8 +447,24 @@ describe('dispatch', () => {
     const campaign = await createSendingCampaign(app, user.id, [account]);
     const { messageIds } = await queueForContacts(app, campaign, 3);
     const dead = dispatchContext(app, sink.port, user.id, { workerId: 'dead-worker' });
-    const claimed = await claimDueMessages(dead);
-    expect(claimed.map((m) => m.id).sort()).toEqual(expect.arrayContaining(messageIds.sort()));
+    // The dead worker claimed and allocated the batch, then died before (or while) sending it.
+    const taken = await takeDueBatch(dead);
+    expect(taken!.toSend.map((t) => t.dispatched.message.id).sort()).toEqual(
+      expect.arrayContaining(messageIds.sort()),
+    );
+    // Claim and allocation are one write: leased, the attempt counted, the account and Message-ID
+    // recorded, and (first in their account's lanes) marked as possibly on the wire.
+    const claimedRows = await outboxOf(messageIds);
+    for (const r of claimedRows) {
+      expect(r).toMatchObject({
+        state: 'sending',
+        phase: 'delivering',
+        attempts: 1,
+        leaseOwner: 'dead-worker',
+      });
+      expect(r.senderAccountId).toBe(account.id);
+      expect(r.messageId).toBeTruthy();
+    }
 
     // Nobody else may take them while the lease holds.
     const live = dispatchContext(app, sink.port, user.id);

@@ -1,0 +1,145 @@
+import type { Database } from '@server/db/client';
+import { outboxMessages } from '@server/db/schema';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import type { DispatchedMessage } from './delivery-outcomes';
+import type { DispatchContext, OutboxRow } from './dispatch';
+
+/*
+ * The two writes of a batch's claim. The due rows are only locked when they are picked (no write), and
+ * everything the dispatcher decides about them before the first byte leaves — the lease, the attempt,
+ * the account, the Message-ID and what the message took of the caps — is written in one UPDATE per row
+ * at the end of that same transaction. Claiming first and recording the allocation later wrote every
+ * row twice (bench/dispatch: a full row version and its index entries each); a row now gets one version
+ * on its way out and one when it is recorded sent.
+ */
+
+/**
+ * Locks up to a batch of due messages of active campaigns for the open transaction `ctx.db`, skipping
+ * rows another worker holds. Nothing is written: until the claim is recorded, the row lock alone keeps
+ * other workers off, and a worker that dies meanwhile leaves the rows exactly as they were.
+ *
+ * The pick must walk the due index (`outbox_messages_due_idx`, queued rows by send_after) in order and
+ * stop after a batch: then a claim costs the same with 100 or 1,000,000 messages waiting, and concurrent
+ * workers skip each other's locked rows instead of all reading the same ones. Left to itself the planner
+ * often misjudges a freshly filled outbox (its statistics lag behind a campaign that just queued 20,000
+ * messages) and reads every queued row of the campaign, then sorts them: a claim then cost 20–70 ms and
+ * the whole campaign O(n²) (bench/dispatch). Sorting and bitmap scans are switched off for this one
+ * statement (and on again for the rest of the transaction), which leaves only the ordered index walk.
+ * The campaign's status is looked up per row by its primary key rather than joined, so no plan can
+ * start from the campaigns instead (due messages of a paused campaign are stepped over at one key lookup
+ * each).
+ */
+export async function pickDueMessages(ctx: DispatchContext, at: Date): Promise<OutboxRow[]> {
+  await ctx.db.execute(
+    sql`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
+  );
+  const rows = await ctx.db
+    .select()
+    .from(outboxMessages)
+    .where(
+      sql`${outboxMessages.state} = 'queued' AND ${outboxMessages.sendAfter} <= ${at.toISOString()}::timestamptz
+        AND (SELECT c.status FROM campaigns c WHERE c.id = ${outboxMessages.campaignId}) = 'active'
+        ${onlyUsersSql(ctx)}`,
+    )
+    .orderBy(outboxMessages.sendAfter)
+    .limit(ctx.env.DISPATCH_BATCH_SIZE)
+    .for('update', { skipLocked: true });
+  await ctx.db.execute(
+    sql`SELECT set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true)`,
+  );
+  return rows;
+}
+
+/** A picked row as the claim records it: leased to this worker, its attempt counted. */
+export function asClaimed(message: OutboxRow, ctx: DispatchContext, at: Date): OutboxRow {
+  return {
+    ...message,
+    state: 'sending',
+    phase: 'claimed',
+    leaseOwner: ctx.workerId,
+    leaseUntil: leaseUntilFrom(ctx, at),
+    attempts: message.attempts + 1,
+    updatedAt: at,
+  };
+}
+
+export interface AllocatedMessage {
+  dispatched: DispatchedMessage;
+  /** The hour of the recipient domain's pace this message took, if the campaign has one. */
+  paceHour: Date | null;
+}
+
+/**
+ * Records the claim of every picked row in one statement: leased to this worker with its attempt
+ * counted, and for the allocated ones their account, Message-ID and the slots they took (so recovery
+ * can give them back). The first messages of each account — those its connections take at once, and
+ * one ahead each — are recorded as 'delivering' in the same write; the others 'allocated', marked
+ * delivering just before a connection takes them (deliver.ts). Rows not allocated (deferred, skipped,
+ * faulted) are recorded 'claimed' and then given their outcome in the same transaction, by the writers
+ * that expect a claimed row. Answers the ids recorded as delivering.
+ */
+export async function recordClaims(
+  ctx: DispatchContext,
+  input: { claimed: OutboxRow[]; allocated: AllocatedMessage[]; at: Date },
+): Promise<Set<string>> {
+  if (input.claimed.length === 0) return new Set();
+  const connectionsPerAccount = ctx.transports.connectionsPerAccount;
+  const firstWave = new Set<string>();
+  const perAccount = new Map<string, number>();
+  const allocatedById = new Map<string, AllocatedMessage>();
+  for (const a of input.allocated) {
+    const accountId = a.dispatched.account.id;
+    const taken = perAccount.get(accountId) ?? 0;
+    if (taken < 2 * connectionsPerAccount) firstWave.add(a.dispatched.message.id);
+    perAccount.set(accountId, taken + 1);
+    allocatedById.set(a.dispatched.message.id, a);
+  }
+  const values = sql.join(
+    input.claimed.map((m) => {
+      const a = allocatedById.get(m.id);
+      if (!a) {
+        return sql`(${m.id}::uuid, NULL::uuid, NULL::text, NULL::date, NULL::date, NULL::timestamptz, false)`;
+      }
+      const d = a.dispatched;
+      return sql`(${m.id}::uuid, ${d.account.id}::uuid, ${d.message.messageId}::text, ${d.day}::date,
+        ${d.campaignDay}::date, ${a.paceHour?.toISOString() ?? null}::timestamptz, ${firstWave.has(m.id)}::boolean)`;
+    }),
+    sql`, `,
+  );
+  const stamp = input.at.toISOString();
+  // The row lock taken when the rows were picked is still held: no other writer can have moved them.
+  await ctx.db.execute(sql`
+    UPDATE outbox_messages AS o
+    SET state = 'sending', lease_owner = ${ctx.workerId},
+        lease_until = ${leaseUntilFrom(ctx, input.at).toISOString()}::timestamptz,
+        attempts = o.attempts + 1, updated_at = ${stamp}::timestamptz,
+        phase = CASE WHEN v.account_id IS NULL THEN 'claimed' WHEN v.first_wave THEN 'delivering' ELSE 'allocated' END,
+        sender_account_id = coalesce(v.account_id, o.sender_account_id),
+        message_id = coalesce(v.message_id, o.message_id),
+        slot_day = CASE WHEN v.account_id IS NULL THEN o.slot_day ELSE v.slot_day END,
+        campaign_slot_day = CASE WHEN v.account_id IS NULL THEN o.campaign_slot_day ELSE v.campaign_slot_day END,
+        pace_hour = CASE WHEN v.account_id IS NULL THEN o.pace_hour ELSE v.pace_hour END
+    FROM (VALUES ${values}) AS v(id, account_id, message_id, slot_day, campaign_slot_day, pace_hour, first_wave)
+    WHERE o.id = v.id`);
+  return firstWave;
+}
+
+function leaseUntilFrom(ctx: DispatchContext, at: Date): Date {
+  return new Date(at.getTime() + ctx.env.SEND_LEASE_SECONDS * 1000);
+}
+
+function onlyUsersSql(ctx: DispatchContext) {
+  if (!ctx.onlyUserId) return sql``;
+  return sql`AND ${outboxMessages.userId} = ANY(${sql.param([ctx.onlyUserId].flat())}::text[])`;
+}
+
+export function isDeadlock(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '40P01' || e?.cause?.code === '40P01';
+}
+
+/** True on PostgreSQL (a pool of connections); false on PGlite, which is a single connection. */
+export function hasOwnConnections(db: Database): boolean {
+  return (db as unknown as { $client?: unknown }).$client instanceof pg.Pool;
+}
