@@ -15,7 +15,7 @@ export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://
 
 /** A fresh PostgreSQL database for one benchmark run, dropped by the returned function. */
 export async function createBenchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `tambari_bench_${process.pid}_${Date.now()}`;
+  const name = `${process.env.BENCH_DB_PREFIX ?? 'tambari_bench_'}${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
