@@ -29,6 +29,7 @@ import { seedPricingPlans } from '@server/features/plans/plans.service';
 import { encryptSecret } from '@server/lib/crypto';
 import { eq } from 'drizzle-orm';
 import type { SinkStats } from './newsletter-sink';
+import { prepareStatementStats, reportStatementStats, startStatementStats } from './pg-statements';
 import { createBenchDatabase, percentile } from './support';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -278,6 +279,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     await database.executeSql(
       'ALTER TABLE sender_accounts DROP CONSTRAINT sender_accounts_daily_cap_check, DROP CONSTRAINT sender_accounts_sends_today_check',
     );
+    await prepareStatementStats(database);
 
     const encryptionKey = randomBytes(32);
     const port = await freePort();
@@ -433,6 +435,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       }
     })();
 
+    const statementStats = await startStatementStats(database);
     const pgCpu = postgresCpuMeter(database);
     await pgCpu.start();
     const cpuBefore = processes.map((p) => procStat(p.pid!)?.cpuMs ?? 0);
@@ -477,6 +480,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     polling = false;
     await poller;
     const postgresMs = await pgCpu.stop();
+    await reportStatementStats(database, statementStats, last.accepted);
     const cpuMs = processes.map((p, i) => (procStat(p.pid!)?.cpuMs ?? 0) - cpuBefore[i]!);
     const rss = processes.map((p) => peakRssMb(p.pid));
     const { rows: outbox } = await database.executeSql(

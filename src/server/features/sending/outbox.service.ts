@@ -46,6 +46,18 @@ function newTrackingTokens(count: number): string[] {
   return Array.from({ length: count }, (_, i) => random.toString('base64url', i * 16, i * 16 + 16));
 }
 
+/**
+ * A prepared body as it is sent to the database: the HTML, the text part and the tracked links. When
+ * `templated`, the HTML holds the call's stand-in token where each message's own token goes, and the
+ * database puts it in (see bodyPreparer); otherwise it is one message's HTML as it is stored.
+ */
+interface QueuedBody {
+  html: string;
+  text: string;
+  links: string[];
+  templated: boolean;
+}
+
 interface OutboxInsert {
   token: string;
   campaignContactId: string;
@@ -54,9 +66,7 @@ interface OutboxInsert {
   toEmail: string;
   toName: string | null;
   subject: string;
-  html: string;
-  text: string;
-  links: string[];
+  body: QueuedBody;
   sendAfter: Date;
   inReplyTo: string | null;
   threadReferences: string[] | null;
@@ -67,32 +77,54 @@ interface OutboxInsert {
  * One statement per chunk with one array per column (unnest): a Drizzle multi-row insert built and
  * checked 7,500 parameters per 500 messages, a third of queueing's CPU in bench/dispatch. Ids are
  * answered in the order of the rows, matched by their unique tokens (RETURNING promises no order).
+ *
+ * Each distinct body goes once per chunk, each row naming its body by position: a newsletter's 500
+ * copies share a handful of bodies, and sending every copy's ~8 KB in the arrays cost more than the
+ * insert (the database parsing 4 MB of array text per chunk, and this process building it). The row's
+ * HTML is its body's with the stand-in replaced by the row's token, as bodyPreparer would have made it.
  */
 async function insertOutboxRows(
   db: Database,
   campaign: CampaignRow,
   at: Date,
+  standIn: string,
   rows: OutboxInsert[],
 ): Promise<string[]> {
-  const column = <T>(pick: (row: OutboxInsert) => T) => sql.param(rows.map(pick));
+  const bodies: QueuedBody[] = [];
+  const bodyIndex = new Map<QueuedBody, number>();
+  const bodyOf = rows.map((row) => {
+    let index = bodyIndex.get(row.body);
+    if (index === undefined) {
+      index = bodies.push(row.body);
+      bodyIndex.set(row.body, index);
+    }
+    return index;
+  });
+  const column = <T>(pick: (row: OutboxInsert, i: number) => T) => sql.param(rows.map(pick));
+  const bodyColumn = <T>(pick: (body: QueuedBody) => T) => sql.param(bodies.map(pick));
   const stamp = at.toISOString();
   const result = await db.execute(sql`
     INSERT INTO outbox_messages (token, user_id, campaign_id, campaign_contact_id, step_id, variant_key,
       to_email, to_name, subject, html, text, links, send_after, in_reply_to, thread_references,
       thread_sender_account_id, created_at, updated_at)
     SELECT m.token, ${campaign.userId}, ${campaign.id}::uuid, m.contact_id, m.step_id, m.variant_key,
-      m.to_email, m.to_name, m.subject, m.html, m.text, m.links::jsonb, m.send_after, m.in_reply_to,
+      m.to_email, m.to_name, m.subject,
+      CASE WHEN b.templated THEN replace(b.html, ${standIn}::text, m.token) ELSE b.html END,
+      b.text, b.links::jsonb, m.send_after, m.in_reply_to,
       m.thread_references::jsonb, m.thread_sender_account_id, ${stamp}::timestamptz, ${stamp}::timestamptz
     FROM unnest(${column((r) => r.token)}::text[], ${column((r) => r.campaignContactId)}::uuid[],
       ${column((r) => r.stepId)}::uuid[], ${column((r) => r.variantKey)}::text[],
       ${column((r) => r.toEmail)}::text[], ${column((r) => r.toName)}::text[],
-      ${column((r) => r.subject)}::text[], ${column((r) => r.html)}::text[], ${column((r) => r.text)}::text[],
-      ${column((r) => JSON.stringify(r.links))}::text[], ${column((r) => r.sendAfter.toISOString())}::timestamptz[],
+      ${column((r) => r.subject)}::text[], ${column((_, i) => bodyOf[i])}::int[],
+      ${column((r) => r.sendAfter.toISOString())}::timestamptz[],
       ${column((r) => r.inReplyTo)}::text[],
       ${column((r) => (r.threadReferences ? JSON.stringify(r.threadReferences) : null))}::text[],
       ${column((r) => r.boundSenderAccountId)}::uuid[])
-      WITH ORDINALITY AS m(token, contact_id, step_id, variant_key, to_email, to_name, subject, html, text,
-        links, send_after, in_reply_to, thread_references, thread_sender_account_id, ord)
+      WITH ORDINALITY AS m(token, contact_id, step_id, variant_key, to_email, to_name, subject, body,
+        send_after, in_reply_to, thread_references, thread_sender_account_id, ord)
+    JOIN unnest(${bodyColumn((b) => b.html)}::text[], ${bodyColumn((b) => b.text)}::text[],
+      ${bodyColumn((b) => JSON.stringify(b.links))}::text[], ${bodyColumn((b) => b.templated)}::boolean[])
+      WITH ORDINALITY AS b(html, text, links, templated, ord) ON b.ord = m.body
     ORDER BY m.ord
     RETURNING id, token`);
   const idByToken = new Map(
@@ -101,7 +133,6 @@ async function insertOutboxRows(
   return rows.map((row) => idByToken.get(row.token)!);
 }
 
-type PreparedBody = ReturnType<typeof prepareQueuedBody>;
 /** Distinct bodies remembered per queueMessages call (in count, and in characters held): a few megabytes. */
 const PREPARED_BODIES_MAX = 256;
 const PREPARED_CHARS_MAX = 4_000_000;
@@ -112,26 +143,29 @@ const PREPARED_CHARS_MAX = 4_000_000;
  * one input that differs per message, and it only ever lands in the pixel and click URLs, whole and
  * unescaped (TRACKING_PATHS; tokens need no escaping anywhere). So a body is prepared once with a
  * stand-in token — random and unguessable per call, so no author's or contact's text can contain it — and
- * each message gets that result with the stand-in replaced by its own token: the same bytes as preparing
- * it alone (outbox.test.ts compares both ways).
+ * each message gets that result with the stand-in replaced by its own token (done by the database, see
+ * insertOutboxRows): the same bytes as preparing it alone (outbox.test.ts compares both ways).
  */
-function bodyPreparer(
-  settings: Omit<Parameters<typeof prepareQueuedBody>[0], 'html' | 'text' | 'token'>,
-): (html: string, text: string | null, token: string) => PreparedBody {
+function bodyPreparer(settings: Omit<Parameters<typeof prepareQueuedBody>[0], 'html' | 'text' | 'token'>): {
+  standIn: string;
+  prepare: (html: string, text: string | null, token: string) => QueuedBody;
+} {
   const standIn = newTrackingTokens(1)[0]!;
   // By HTML, then by the given plain-text part (null when it is made from the HTML).
-  const byBody = new Map<string, Map<string | null, PreparedBody>>();
+  const byBody = new Map<string, Map<string | null, QueuedBody>>();
   let remembered = 0;
   let chars = 0;
-  const direct = (html: string, text: string | null, token: string) =>
-    prepareQueuedBody({ ...settings, html, text, token });
-  return (html, text, token) => {
+  const direct = (html: string, text: string | null, token: string): QueuedBody => {
+    const prepared = prepareQueuedBody({ ...settings, html, text, token });
+    return { html: prepared.html, text: prepared.text, links: prepared.links, templated: false };
+  };
+  const prepare = (html: string, text: string | null, token: string): QueuedBody => {
     if (html.includes(standIn) || text?.includes(standIn)) return direct(html, text, token);
     let byText = byBody.get(html);
     let prepared = byText?.get(text);
     if (prepared === undefined) {
       if (remembered >= PREPARED_BODIES_MAX || chars >= PREPARED_CHARS_MAX) return direct(html, text, token);
-      prepared = direct(html, text, standIn);
+      prepared = { ...direct(html, text, standIn), templated: true };
       if (!byText) {
         byText = new Map();
         byBody.set(html, byText);
@@ -140,12 +174,9 @@ function bodyPreparer(
       remembered += 1;
       chars += html.length + (text?.length ?? 0) + prepared.html.length + prepared.text.length;
     }
-    return {
-      ...prepared,
-      html: prepared.html.replaceAll(standIn, token),
-      links: [...prepared.links],
-    };
+    return prepared;
   };
+  return { standIn, prepare };
 }
 
 /**
@@ -168,7 +199,7 @@ export async function queueMessages(options: {
   });
   const at = now();
   const ids: string[] = [];
-  const prepare = bodyPreparer({
+  const { standIn, prepare } = bodyPreparer({
     trackingBaseUrl,
     trackOpens: campaign.trackOpens,
     trackClicks: campaign.trackClicks,
@@ -180,7 +211,6 @@ export async function queueMessages(options: {
     const tokens = newTrackingTokens(chunk.length);
     const rows = chunk.map((message, i): OutboxInsert => {
       const token = tokens[i]!;
-      const content = prepare(message.html, message.text ?? null, token);
       return {
         token,
         campaignContactId: message.campaignContactId,
@@ -189,16 +219,14 @@ export async function queueMessages(options: {
         toEmail: message.toEmail.trim(),
         toName: message.toName ?? null,
         subject: message.subject,
-        html: content.html,
-        text: content.text,
-        links: content.links,
+        body: prepare(message.html, message.text ?? null, token),
         sendAfter: message.sendAfter ?? at,
         inReplyTo: message.inReplyTo ?? null,
         threadReferences: message.threadReferences ?? null,
         boundSenderAccountId: message.boundSenderAccountId ?? null,
       };
     });
-    ids.push(...(await insertOutboxRows(db, campaign, at, rows)));
+    ids.push(...(await insertOutboxRows(db, campaign, at, standIn, rows)));
   }
   if (options.queue && ids.length > 0) {
     await wakeDispatchers({ queue: options.queue, parallelism: options.dispatchConcurrency ?? 2 });
