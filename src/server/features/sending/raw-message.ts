@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import * as base64 from 'nodemailer/lib/base64';
-import { foldLines, hasLongerLines, isPlainText } from 'nodemailer/lib/mime-funcs';
+import { foldLines } from 'nodemailer/lib/mime-funcs';
 import MimeNode from 'nodemailer/lib/mime-node';
-import * as qp from 'nodemailer/lib/qp';
+import { encodeTextBody } from './text-part-body';
 
 /*
  * A campaign message as one finished RFC 5322 byte string, handed to nodemailer's pooled transport as
@@ -15,9 +14,9 @@ import * as qp from 'nodemailer/lib/qp';
  * Every encoding is still nodemailer's own, through its public helpers: address and header encoding
  * (RFC 2047 words, punycode domains, quoted names), line folding, quoted-printable and base64, and its
  * rule for choosing between 7bit, quoted-printable and base64. raw-message.test.ts checks that the bytes
- * match what MailComposer writes for the same mail, hostile inputs included. Line endings inside the
- * bodies are left as they are: the SMTP connection normalises them to CRLF and dot-stuffs lines, for
- * raw messages as for composed ones.
+ * match what MailComposer writes for the same mail, hostile inputs included, once both are as the SMTP
+ * connection sends them. Line ends inside the bodies are already CRLF (what the connection would make
+ * of them anyway); it still dot-stuffs lines, for raw messages as for composed ones.
  */
 
 export interface MailAddress {
@@ -41,6 +40,11 @@ export interface ComposedMail {
   /** Empty: a plain-text-only message (body format `text`). */
   html: string;
   text: string;
+  /**
+   * The outbox token, when the bodies carry one: the only text that differs between the copies of one
+   * message, which lets their encoding be reused (text-part-body.ts).
+   */
+  token?: string;
 }
 
 // Stateless apart from its options: encodeHeaderValue reads none of a node's own headers or content.
@@ -50,39 +54,13 @@ function headerLine(key: string, value: string | MailAddress | Date): string {
   return foldLines(`${key}: ${headerEncoder.encodeHeaderValue(key, value)}`, 76);
 }
 
-/**
- * 'Q' when Latin letters outnumber the non-ASCII and control characters, else 'B' — nodemailer's rule
- * (MimeNode#_getTextEncoding, not part of its public interface), so Yoruba or French text stays
- * readable quoted-printable and Arabic or Amharic is not tripled in size by it.
- */
-function preferredTextEncoding(value: string): 'Q' | 'B' {
-  let nonLatin = 0;
-  let latin = 0;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code <= 0x08 || code === 0x0b || code === 0x0c || (code >= 0x0e && code <= 0x1f) || code >= 0x80) {
-      nonLatin++;
-    } else if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
-      latin++;
-    }
-  }
-  return nonLatin < latin ? 'Q' : 'B';
-}
-
-/** One text part: its headers and its encoded body, encoded the way MimeNode would for a string. */
-function textPart(contentType: 'text/plain' | 'text/html', content: string): string {
-  let encoding: '7bit' | 'quoted-printable' | 'base64';
-  let body: string;
-  if (isPlainText(content) && !hasLongerLines(content, 76)) {
-    encoding = '7bit';
-    body = content;
-  } else if (preferredTextEncoding(content) === 'Q') {
-    encoding = 'quoted-printable';
-    body = qp.wrap(qp.encode(content), 76);
-  } else {
-    encoding = 'base64';
-    body = base64.wrap(base64.encode(content), 76);
-  }
+/** One text part: its headers and its encoded body (text-part-body.ts), as MimeNode writes a string part. */
+function textPart(
+  contentType: 'text/plain' | 'text/html',
+  content: string,
+  token: string | undefined,
+): string {
+  const { encoding, body } = encodeTextBody(content, token);
   return `Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`;
 }
 
@@ -112,13 +90,16 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
   ];
   if (mail.html === '') {
     // Body format `text`: one text/plain part, no multipart wrapper.
-    return Buffer.from(`${headers.join('\r\n')}\r\n${textPart('text/plain', mail.text)}\r\n`, 'utf8');
+    return Buffer.from(
+      `${headers.join('\r\n')}\r\n${textPart('text/plain', mail.text, mail.token)}\r\n`,
+      'utf8',
+    );
   }
   headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
   const message =
     `${headers.join('\r\n')}\r\n\r\n` +
-    `--${boundary}\r\n${textPart('text/plain', mail.text)}\r\n` +
-    `--${boundary}\r\n${textPart('text/html', mail.html)}\r\n` +
+    `--${boundary}\r\n${textPart('text/plain', mail.text, mail.token)}\r\n` +
+    `--${boundary}\r\n${textPart('text/html', mail.html, mail.token)}\r\n` +
     `--${boundary}--\r\n`;
   return Buffer.from(message, 'utf8');
 }
