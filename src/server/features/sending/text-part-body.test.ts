@@ -155,6 +155,20 @@ describe('encodeTextBody', () => {
     expect(textBodyCacheStats()).toEqual({ remembered: shapes.length, filled: 4 * shapes.length });
   });
 
+  it('tells apart bodies of one length that differ only between the characters the fingerprint reads', () => {
+    const rng = random(5);
+    // The fingerprint hashes every fourth character; these differ at the second only.
+    const shapes = ['Xa', 'Xb', 'Xc'].map((start) => `${start}${'é news. '.repeat(20)}SLOT`);
+    for (let round = 0; round < 4; round++) {
+      for (const shape of shapes) {
+        const t = token(rng);
+        const content = shape.replace('SLOT', t);
+        expect(encodeTextBody(content, t)).toEqual(reference(content));
+      }
+    }
+    expect(textBodyCacheStats()).toEqual({ remembered: 3, filled: 9 });
+  });
+
   it('chooses base64 or quoted-printable by the letters of each copy, its token included', () => {
     // Arabic against Latin letters, balanced so a token's letters tip the rule one way or the other.
     const arabic = 'م'.repeat(29);

@@ -10,9 +10,10 @@ import * as qp from 'nodemailer/lib/qp';
  * The copies of one newsletter differ by their outbox token (in the click links, the open pixel and the
  * unsubscribe link) and by a few merge-tag values that repeat (first names). Encoding a 10 kB HTML part
  * as quoted-printable, with its soft line breaks, was the largest piece of a worker's CPU per message
- * after the SMTP exchange itself. So the encoding of a body is kept, keyed by the body with its token
- * replaced by a stand-in, as a template with holes where the token's characters go; each further copy
- * fills in its own token. That is exact because a token's characters ([A-Za-z0-9_-]) are neutral to
+ * after the SMTP exchange itself. So the encoding of a body is kept, keyed by the body's text around its
+ * token, as a template with holes where the token's characters go; each further copy fills in its own
+ * token. Two newsletters, an edited one, or two first names are different bodies: a body is only ever
+ * matched whole. That is exact because a token's characters ([A-Za-z0-9_-]) are neutral to
  * quoted-printable: each is written as itself, and none is one that the soft line breaks look at (white
  * space, `.,!?`, `=`, line ends), so two tokens of one length give the same line breaks in the same
  * places. The template is found by encoding the body with two stand-ins that differ in every character
@@ -126,6 +127,8 @@ function templateOf(encodedA: string, encodedB: string, a: string, b: string, oc
 }
 
 interface Entry {
+  /** The body's text around the token's places: the body, whatever the token. */
+  segments: string[];
   /** 7bit: printable ASCII in short lines. */
   plain: boolean;
   nonLatin: number;
@@ -136,28 +139,31 @@ interface Entry {
   chars: number;
 }
 
-const entries = new Map<string, Entry>();
+/*
+ * Bodies by a fingerprint: the token's length, the body's, and a hash of every fourth character around
+ * the token's places. Hashing a whole 10 kB body as a map key (or building the key at all) cost more than
+ * the rest of the lookup; two bodies with one fingerprint are told apart by comparing them whole.
+ */
+const entries = new Map<string, Entry[]>();
+const MAX_PER_FINGERPRINT = 8;
 let rememberedChars = 0;
 /** Copies whose body came from a remembered one (for tests, and a look at a running worker). */
 let filledCopies = 0;
 const standIns = new Map<number, [string, string]>();
 
 /**
- * Two stand-ins of a token's length, from the token's alphabet, different in every position. The first
- * one's first character occurs nowhere else in it, so no two of its occurrences can overlap and
- * replacing it back gives exactly the body it came from. Random per process: no author's text holds it
- * but by a chance of 64^-length, and a body that does is encoded directly.
+ * Two stand-ins of a token's length, from the token's alphabet, different in every position: a body
+ * encoded with each differs exactly where the token's characters went.
  */
 function standInsFor(length: number): [string, string] {
   let pair = standIns.get(length);
   if (!pair) {
-    const first = TOKEN_ALPHABET[randomInt(64)]!;
-    const rest = TOKEN_ALPHABET.replace(first, '');
-    let a = first;
-    while (a.length < length) a += rest[randomInt(rest.length)]!;
+    let a = '';
     let b = '';
-    for (const c of a) {
+    while (a.length < length) {
+      const c = TOKEN_ALPHABET[randomInt(64)]!;
       const others = TOKEN_ALPHABET.replace(c, '');
+      a += c;
       b += others[randomInt(others.length)]!;
     }
     pair = [a, b];
@@ -166,13 +172,44 @@ function standInsFor(length: number): [string, string] {
   return pair;
 }
 
-function remember(key: string, entry: Entry): void {
-  entries.set(key, entry);
-  rememberedChars += key.length + entry.chars;
-  for (const [oldKey, old] of entries) {
-    if (entries.size <= MAX_ENTRIES && rememberedChars <= MAX_CHARS) break;
-    entries.delete(oldKey);
-    rememberedChars -= oldKey.length + old.chars;
+function fingerprintOf(content: string, places: number[], tokenLength: number): string {
+  let hash = 0x811c9dc5;
+  let from = 0;
+  for (let k = 0; k <= places.length; k++) {
+    const to = k < places.length ? places[k]! : content.length;
+    for (let j = from; j < to; j += 4) hash = Math.imul(hash ^ content.charCodeAt(j), 0x01000193);
+    hash = Math.imul(hash ^ (to - from), 0x01000193);
+    from = to + tokenLength;
+  }
+  return `${tokenLength}:${content.length}:${places.length}:${hash >>> 0}`;
+}
+
+function sameBody(entry: Entry, content: string, places: number[], tokenLength: number): boolean {
+  const { segments } = entry;
+  if (segments.length !== places.length + 1) return false;
+  let from = 0;
+  for (let k = 0; k < segments.length; k++) {
+    const to = k < places.length ? places[k]! : content.length;
+    const segment = segments[k]!;
+    // A slice and ===, not startsWith(segment, from): that one reads a rope character by character.
+    if (segment.length !== to - from || content.slice(from, to) !== segment) return false;
+    from = to + tokenLength;
+  }
+  return true;
+}
+
+function remember(fingerprint: string, bucket: Entry[], entry: Entry): void {
+  bucket.push(entry);
+  rememberedChars += entry.chars;
+  if (bucket.length > MAX_PER_FINGERPRINT) rememberedChars -= bucket.shift()!.chars;
+  let count = 0;
+  for (const b of entries.values()) count += b.length;
+  for (const [oldFingerprint, old] of entries) {
+    if (count <= MAX_ENTRIES && rememberedChars <= MAX_CHARS) break;
+    if (oldFingerprint === fingerprint) continue;
+    entries.delete(oldFingerprint);
+    count -= old.length;
+    for (const e of old) rememberedChars -= e.chars;
   }
 }
 
@@ -185,37 +222,49 @@ export function encodeTextBody(
   content: string,
   token?: string | null,
 ): { encoding: TransferEncoding; body: string } {
-  if (!token || !TOKEN_PATTERN.test(token) || !content.includes(token)) return encodeDirect(content);
-  const [a, b] = standInsFor(token.length);
-  const segments = content.split(token);
-  for (const segment of segments) if (segment.includes(a)) return encodeDirect(content);
-  const key = segments.join(a);
-  const occurrences = segments.length - 1;
+  if (!token || !TOKEN_PATTERN.test(token)) return encodeDirect(content);
+  const places: number[] = [];
+  for (let at = content.indexOf(token); at !== -1; at = content.indexOf(token, at + token.length)) {
+    places.push(at);
+  }
+  if (places.length === 0) return encodeDirect(content);
+  const occurrences = places.length;
 
-  let entry = entries.get(key);
-  if (entry) {
+  const fingerprint = fingerprintOf(content, places, token.length);
+  let bucket = entries.get(fingerprint);
+  let entry = bucket?.find((e) => sameBody(e, content, places, token.length));
+  if (bucket) {
     // Most recently used last: the first ones in the map are the ones to let go.
-    entries.delete(key);
-    entries.set(key, entry);
+    entries.delete(fingerprint);
+    entries.set(fingerprint, bucket);
   } else {
-    const plain = isPlainText(key) && !hasLongerLines(key, 76);
-    const counts = characterCounts(key);
+    bucket = [];
+    entries.set(fingerprint, bucket);
+  }
+  if (!entry) {
+    const segments = [content.slice(0, places[0])];
+    for (let k = 0; k < occurrences; k++) {
+      segments.push(content.slice(places[k]! + token.length, places[k + 1] ?? content.length));
+    }
+    const plain = isPlainText(content) && !hasLongerLines(content, 76);
+    const counts = characterCounts(content);
     entry = {
+      segments,
       plain,
       nonLatin: counts.nonLatin,
-      latin: counts.latin - occurrences * latinLetters(a),
-      chars: 0,
+      latin: counts.latin - occurrences * latinLetters(token),
+      chars: content.length,
     };
     if (plain) {
-      const literals = withWireLineEnds(key).split(a);
+      const literals = segments.map(withWireLineEnds);
       entry.template = {
         literals,
         holes: literals.slice(1).flatMap(() => [0, token.length]),
-        chars: key.length,
+        chars: content.length,
       };
-      entry.chars = key.length;
+      entry.chars += content.length;
     }
-    remember(key, entry);
+    remember(fingerprint, bucket, entry);
   }
 
   if (entry.plain) {
@@ -228,9 +277,10 @@ export function encodeTextBody(
   }
   if (entry.template === undefined) {
     const direct = quotedPrintable(content);
+    const [a, b] = standInsFor(token.length);
     const template = templateOf(
-      quotedPrintable(key),
-      quotedPrintable(key.replaceAll(a, b)),
+      quotedPrintable(entry.segments.join(a)),
+      quotedPrintable(entry.segments.join(b)),
       a,
       b,
       occurrences,
@@ -257,5 +307,7 @@ export function clearTextBodyCache(): void {
 
 /** For tests: how many bodies are remembered, and how many copies were filled from them. */
 export function textBodyCacheStats(): { remembered: number; filled: number } {
-  return { remembered: entries.size, filled: filledCopies };
+  let remembered = 0;
+  for (const bucket of entries.values()) remembered += bucket.length;
+  return { remembered, filled: filledCopies };
 }
