@@ -106,6 +106,23 @@ describe('composeRawMessage', () => {
     });
   }
 
+  it('never gives a message a header line remembered for another (From, Reply-To, Subject, Date)', async () => {
+    const variants = [
+      {},
+      { from: { name: 'Ọlá Àdìgún', email: 'ola@sender.ng' }, subject: 'Ẹ kú àárọ̀' },
+      { from: { name: 'Ada Obi', email: 'ada2@sender.ng' }, replyTo: 'other@sender.ng' },
+      { subject: 'Quick question!' },
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const [i, overrides] of variants.entries()) {
+        const composed = { ...mail(overrides), date: new Date(Date.UTC(2026, 10, 28, 9, 0, i, round * 999)) };
+        const ours = await onTheWire(composeRawMessage(composed));
+        const theirs = await onTheWire(await nodemailerRaw(composed));
+        expect(parts(ours).fields).toEqual(parts(theirs).fields);
+      }
+    }
+  });
+
   it('reads back intact in a mail parser', async () => {
     const composed = mail(cases['emoji and Arabic subject, Arabic body (base64)']);
     const parsed = await simpleParser(composeRawMessage(composed));

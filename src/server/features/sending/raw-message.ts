@@ -54,6 +54,32 @@ function headerLine(key: string, value: string | MailAddress | Date): string {
   return foldLines(`${key}: ${headerEncoder.encodeHeaderValue(key, value)}`, 76);
 }
 
+/*
+ * Header lines that repeat from message to message (an account's From, a newsletter's Subject, a
+ * Date within one second) are encoded once: address parsing and RFC 2047 encoding were a fifth of
+ * composing a message. A line depends on nothing but its name and value, which are the key.
+ */
+const repeatedLines = new Map<string, string>();
+const REPEATED_LINES_MAX = 2_000;
+
+function repeatedHeaderLine(key: string, value: string | MailAddress | Date): string {
+  const id =
+    typeof value === 'string'
+      ? `${key}\n${value}`
+      : value instanceof Date
+        ? // The header names the second.
+          `${key}\n${Math.floor(value.getTime() / 1000)}`
+        : `${key}\n${value.name}\n${value.address}`;
+  let line = repeatedLines.get(id);
+  if (line === undefined) {
+    // Personalised subjects would fill it for good: start again instead of keeping the oldest.
+    if (repeatedLines.size >= REPEATED_LINES_MAX) repeatedLines.clear();
+    line = headerLine(key, value);
+    repeatedLines.set(id, line);
+  }
+  return line;
+}
+
 /** One text part: its headers and its encoded body (text-part-body.ts), as MimeNode writes a string part. */
 function textPart(
   contentType: 'text/plain' | 'text/html',
@@ -76,16 +102,18 @@ function newBoundary(): string {
 export function composeRawMessage(mail: ComposedMail): Buffer {
   const boundary = newBoundary();
   const headers = [
-    headerLine('Date', mail.date),
-    headerLine('From', mail.from),
+    repeatedHeaderLine('Date', mail.date),
+    repeatedHeaderLine('From', mail.from),
     headerLine('To', mail.to),
-    ...(mail.replyTo ? [headerLine('Reply-To', mail.replyTo)] : []),
+    ...(mail.replyTo ? [repeatedHeaderLine('Reply-To', mail.replyTo)] : []),
     // No subject, no header: what MailComposer does too.
-    ...(mail.subject ? [headerLine('Subject', mail.subject)] : []),
+    ...(mail.subject ? [repeatedHeaderLine('Subject', mail.subject)] : []),
     headerLine('Message-ID', mail.messageId),
     ...(mail.inReplyTo ? [headerLine('In-Reply-To', mail.inReplyTo)] : []),
     ...(mail.references?.length ? [headerLine('References', mail.references.join(' '))] : []),
-    ...Object.entries(mail.headers).map(([key, value]) => headerLine(key, value)),
+    ...Object.entries(mail.headers).map(([key, value]) =>
+      key === 'List-Unsubscribe-Post' ? repeatedHeaderLine(key, value) : headerLine(key, value),
+    ),
     'MIME-Version: 1.0',
   ];
   if (mail.html === '') {
