@@ -230,6 +230,7 @@ export function buildMailOptions(input: {
         ? ''
         : insertAtEndOfBody(input.html, footerHtml(senderName, postalAddress, unsubscribeUrl, kind)),
     text: `${input.text.trimEnd()}\n\n${footerText(senderName, postalAddress, unsubscribeUrl, kind)}\n`,
+    token: input.token,
     // Strings only ever: never let a body or attachment be read from a path or fetched from a URL.
     disableFileAccess: true,
     disableUrlAccess: true,

@@ -1,5 +1,6 @@
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
 import { describe, expect, it } from 'vitest';
 import { buildMailOptions, makeUnsubscribeMailto } from './message-envelope';
 import { type ComposedMail, composeRawMessage } from './raw-message';
@@ -45,6 +46,19 @@ async function nodemailerRaw(composed: ComposedMail): Promise<string> {
   return (await new MailComposer(composed).compile().build()).toString('utf8');
 }
 
+/** A message as the SMTP connection sends it after DATA: bare CR and LF as CRLF, leading dots doubled. */
+async function onTheWire(raw: Buffer | string): Promise<string> {
+  const stream = new DataStream();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => stream.on('end', resolve));
+  stream.end(raw);
+  await ended;
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const BARE_LINE_END = /\r(?!\n)|(?<!\r)\n/;
+
 const arabic = 'مرحبا بكم في متجرنا. نحن نوصل الخضروات الطازجة إلى المطاعم في كانو كل صباح.';
 
 const cases: Record<string, Partial<Parameters<typeof buildMailOptions>[0]>> = {
@@ -83,14 +97,31 @@ const cases: Record<string, Partial<Parameters<typeof buildMailOptions>[0]>> = {
 
 describe('composeRawMessage', () => {
   for (const [name, overrides] of Object.entries(cases)) {
-    it(`writes the bytes MailComposer writes: ${name}`, async () => {
+    it(`sends the bytes MailComposer's message sends: ${name}`, async () => {
       const composed = mail(overrides);
-      const ours = composeRawMessage(composed).toString('utf8');
-      const theirs = await nodemailerRaw(composed);
+      const ours = await onTheWire(composeRawMessage(composed));
+      const theirs = await onTheWire(await nodemailerRaw(composed));
       expect(parts(ours).fields).toEqual(parts(theirs).fields);
       expect(parts(ours).body).toEqual(parts(theirs).body);
     });
   }
+
+  it('never gives a message a header line remembered for another (From, Reply-To, Subject, Date)', async () => {
+    const variants = [
+      {},
+      { from: { name: 'Ọlá Àdìgún', email: 'ola@sender.ng' }, subject: 'Ẹ kú àárọ̀' },
+      { from: { name: 'Ada Obi', email: 'ada2@sender.ng' }, replyTo: 'other@sender.ng' },
+      { subject: 'Quick question!' },
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const [i, overrides] of variants.entries()) {
+        const composed = { ...mail(overrides), date: new Date(Date.UTC(2026, 10, 28, 9, 0, i, round * 999)) };
+        const ours = await onTheWire(composeRawMessage(composed));
+        const theirs = await onTheWire(await nodemailerRaw(composed));
+        expect(parts(ours).fields).toEqual(parts(theirs).fields);
+      }
+    }
+  });
 
   it('reads back intact in a mail parser', async () => {
     const composed = mail(cases['emoji and Arabic subject, Arabic body (base64)']);
@@ -119,6 +150,8 @@ describe('composeRawMessage', () => {
     );
     const raw = composeRawMessage(composed).toString('utf8');
     expect(/[^\t\r\n\x20-\x7e]/.test(raw)).toBe(false);
+    // Line ends as the connection sends them, so it has none to rewrite.
+    expect(BARE_LINE_END.test(raw)).toBe(false);
     for (const line of raw.split(/\r\n|\n/)) expect(line.length).toBeLessThanOrEqual(78);
     expect(parts(raw).fields.some((field) => field.startsWith('From: =?UTF-8?'))).toBe(true);
     expect(raw).toContain('<ola@xn--jgeva-dua.ee>');

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import * as base64 from 'nodemailer/lib/base64';
-import { foldLines, hasLongerLines, isPlainText } from 'nodemailer/lib/mime-funcs';
+import { foldLines } from 'nodemailer/lib/mime-funcs';
 import MimeNode from 'nodemailer/lib/mime-node';
-import * as qp from 'nodemailer/lib/qp';
+import { encodeTextBody } from './text-part-body';
 
 /*
  * A campaign message as one finished RFC 5322 byte string, handed to nodemailer's pooled transport as
@@ -15,9 +14,9 @@ import * as qp from 'nodemailer/lib/qp';
  * Every encoding is still nodemailer's own, through its public helpers: address and header encoding
  * (RFC 2047 words, punycode domains, quoted names), line folding, quoted-printable and base64, and its
  * rule for choosing between 7bit, quoted-printable and base64. raw-message.test.ts checks that the bytes
- * match what MailComposer writes for the same mail, hostile inputs included. Line endings inside the
- * bodies are left as they are: the SMTP connection normalises them to CRLF and dot-stuffs lines, for
- * raw messages as for composed ones.
+ * match what MailComposer writes for the same mail, hostile inputs included, once both are as the SMTP
+ * connection sends them. Line ends inside the bodies are already CRLF (what the connection would make
+ * of them anyway); it still dot-stuffs lines, for raw messages as for composed ones.
  */
 
 export interface MailAddress {
@@ -41,6 +40,11 @@ export interface ComposedMail {
   /** Empty: a plain-text-only message (body format `text`). */
   html: string;
   text: string;
+  /**
+   * The outbox token, when the bodies carry one: the only text that differs between the copies of one
+   * message, which lets their encoding be reused (text-part-body.ts).
+   */
+  token?: string;
 }
 
 // Stateless apart from its options: encodeHeaderValue reads none of a node's own headers or content.
@@ -50,39 +54,39 @@ function headerLine(key: string, value: string | MailAddress | Date): string {
   return foldLines(`${key}: ${headerEncoder.encodeHeaderValue(key, value)}`, 76);
 }
 
-/**
- * 'Q' when Latin letters outnumber the non-ASCII and control characters, else 'B' — nodemailer's rule
- * (MimeNode#_getTextEncoding, not part of its public interface), so Yoruba or French text stays
- * readable quoted-printable and Arabic or Amharic is not tripled in size by it.
+/*
+ * Header lines that repeat from message to message (an account's From, a newsletter's Subject, a
+ * Date within one second) are encoded once: address parsing and RFC 2047 encoding were a fifth of
+ * composing a message. A line depends on nothing but its name and value, which are the key.
  */
-function preferredTextEncoding(value: string): 'Q' | 'B' {
-  let nonLatin = 0;
-  let latin = 0;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code <= 0x08 || code === 0x0b || code === 0x0c || (code >= 0x0e && code <= 0x1f) || code >= 0x80) {
-      nonLatin++;
-    } else if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
-      latin++;
-    }
+const repeatedLines = new Map<string, string>();
+const REPEATED_LINES_MAX = 2_000;
+
+function repeatedHeaderLine(key: string, value: string | MailAddress | Date): string {
+  const id =
+    typeof value === 'string'
+      ? `${key}\n${value}`
+      : value instanceof Date
+        ? // The header names the second.
+          `${key}\n${Math.floor(value.getTime() / 1000)}`
+        : `${key}\n${value.name}\n${value.address}`;
+  let line = repeatedLines.get(id);
+  if (line === undefined) {
+    // Personalised subjects would fill it for good: start again instead of keeping the oldest.
+    if (repeatedLines.size >= REPEATED_LINES_MAX) repeatedLines.clear();
+    line = headerLine(key, value);
+    repeatedLines.set(id, line);
   }
-  return nonLatin < latin ? 'Q' : 'B';
+  return line;
 }
 
-/** One text part: its headers and its encoded body, encoded the way MimeNode would for a string. */
-function textPart(contentType: 'text/plain' | 'text/html', content: string): string {
-  let encoding: '7bit' | 'quoted-printable' | 'base64';
-  let body: string;
-  if (isPlainText(content) && !hasLongerLines(content, 76)) {
-    encoding = '7bit';
-    body = content;
-  } else if (preferredTextEncoding(content) === 'Q') {
-    encoding = 'quoted-printable';
-    body = qp.wrap(qp.encode(content), 76);
-  } else {
-    encoding = 'base64';
-    body = base64.wrap(base64.encode(content), 76);
-  }
+/** One text part: its headers and its encoded body (text-part-body.ts), as MimeNode writes a string part. */
+function textPart(
+  contentType: 'text/plain' | 'text/html',
+  content: string,
+  token: string | undefined,
+): string {
+  const { encoding, body } = encodeTextBody(content, token);
   return `Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`;
 }
 
@@ -98,27 +102,32 @@ function newBoundary(): string {
 export function composeRawMessage(mail: ComposedMail): Buffer {
   const boundary = newBoundary();
   const headers = [
-    headerLine('Date', mail.date),
-    headerLine('From', mail.from),
+    repeatedHeaderLine('Date', mail.date),
+    repeatedHeaderLine('From', mail.from),
     headerLine('To', mail.to),
-    ...(mail.replyTo ? [headerLine('Reply-To', mail.replyTo)] : []),
+    ...(mail.replyTo ? [repeatedHeaderLine('Reply-To', mail.replyTo)] : []),
     // No subject, no header: what MailComposer does too.
-    ...(mail.subject ? [headerLine('Subject', mail.subject)] : []),
+    ...(mail.subject ? [repeatedHeaderLine('Subject', mail.subject)] : []),
     headerLine('Message-ID', mail.messageId),
     ...(mail.inReplyTo ? [headerLine('In-Reply-To', mail.inReplyTo)] : []),
     ...(mail.references?.length ? [headerLine('References', mail.references.join(' '))] : []),
-    ...Object.entries(mail.headers).map(([key, value]) => headerLine(key, value)),
+    ...Object.entries(mail.headers).map(([key, value]) =>
+      key === 'List-Unsubscribe-Post' ? repeatedHeaderLine(key, value) : headerLine(key, value),
+    ),
     'MIME-Version: 1.0',
   ];
   if (mail.html === '') {
     // Body format `text`: one text/plain part, no multipart wrapper.
-    return Buffer.from(`${headers.join('\r\n')}\r\n${textPart('text/plain', mail.text)}\r\n`, 'utf8');
+    return Buffer.from(
+      `${headers.join('\r\n')}\r\n${textPart('text/plain', mail.text, mail.token)}\r\n`,
+      'utf8',
+    );
   }
   headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
   const message =
     `${headers.join('\r\n')}\r\n\r\n` +
-    `--${boundary}\r\n${textPart('text/plain', mail.text)}\r\n` +
-    `--${boundary}\r\n${textPart('text/html', mail.html)}\r\n` +
+    `--${boundary}\r\n${textPart('text/plain', mail.text, mail.token)}\r\n` +
+    `--${boundary}\r\n${textPart('text/html', mail.html, mail.token)}\r\n` +
     `--${boundary}--\r\n`;
   return Buffer.from(message, 'utf8');
 }
