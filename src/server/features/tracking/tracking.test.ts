@@ -5,13 +5,13 @@ import { emailEvents } from '@server/db/schema/index';
 import { parseEnv } from '@server/env';
 import { ephemeralSecrets } from '@server/lib/secrets';
 import { TRACKING_PATHS } from '@shared/sending';
-import { insertTrackingHits, type TrackingHit } from './tracking-hits';
 import { createCampaignWithMessage, newTestToken } from '@tests/factories/sending';
 import { createUser } from '@tests/factories/users';
 import { createTestApp, pgliteSnapshot } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { insertTrackingHits, type TrackingHit } from './tracking-hits';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
