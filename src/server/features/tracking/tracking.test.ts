@@ -11,6 +11,7 @@ import { createTestApp, pgliteSnapshot } from '@tests/setup/test-app';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { insertTrackingHits, type TrackingHit } from './tracking-hits';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -336,6 +337,106 @@ describe('open pixel and click redirect', () => {
     expect(result.failed).toBe(false);
     expect(result.remaining).toBe(0);
     expect((await events(message.id)).map((e) => e.type)).toEqual(['opened']);
+  });
+
+  it('writes a batch through the INSERT path intact (PGlite, and PostgreSQL when COPY fails)', async () => {
+    const first = await createCampaignWithMessage(app, { userId });
+    const second = await createCampaignWithMessage(app, { userId });
+    const step = randomUUID();
+    const owner = (message: typeof first.message, stepId: string | null) => ({
+      userId: message.userId,
+      campaignId: message.campaignId,
+      stepId,
+      campaignContactId: message.campaignContactId,
+      senderAccountId: message.senderAccountId,
+    });
+    const odd = 'https://example.com/a"b\\c,{d} e?x=ü€😀 NULL';
+    const at = Date.UTC(2026, 10, 25, 9, 0, 0, 123);
+    const hits: TrackingHit[] = [
+      {
+        outboxMessageId: second.message.id,
+        owner: owner(second.message, step),
+        type: 'clicked',
+        occurredAt: new Date(at + 5),
+        detail: odd,
+        machine: true,
+        machineReason: 'scanner',
+        userAgent: 'NULL',
+        metadata: null,
+      },
+      {
+        outboxMessageId: first.message.id,
+        owner: owner(first.message, null),
+        type: 'opened',
+        occurredAt: new Date(at),
+        detail: null,
+        machine: false,
+        machineReason: null,
+        userAgent: null,
+        metadata: { inferred: true },
+      },
+      {
+        outboxMessageId: second.message.id,
+        owner: owner(second.message, step),
+        type: 'opened',
+        occurredAt: new Date(at + 86_400_000),
+        detail: null,
+        machine: false,
+        machineReason: null,
+        userAgent: CHROME,
+        metadata: null,
+      },
+    ];
+    expect(await insertTrackingHits({ db: app.services.db, hits })).toBe(3);
+    const pick = (e: typeof emailEvents.$inferSelect) => ({
+      userId: e.userId,
+      campaignId: e.campaignId,
+      stepId: e.stepId,
+      campaignContactId: e.campaignContactId,
+      senderAccountId: e.senderAccountId,
+      type: e.type,
+      at: e.occurredAt.getTime(),
+      detail: e.detail,
+      machine: e.machine,
+      machineReason: e.machineReason,
+      userAgent: e.userAgent,
+      metadata: e.metadata,
+    });
+    expect((await events(first.message.id)).map(pick)).toEqual([
+      {
+        ...owner(first.message, null),
+        type: 'opened',
+        at,
+        detail: null,
+        machine: false,
+        machineReason: null,
+        userAgent: null,
+        metadata: { inferred: true },
+      },
+    ]);
+    const rows = await events(second.message.id);
+    expect(rows.map(pick)).toEqual([
+      {
+        ...owner(second.message, step),
+        type: 'clicked',
+        at: at + 5,
+        detail: odd,
+        machine: true,
+        machineReason: 'scanner',
+        userAgent: 'NULL',
+        metadata: null,
+      },
+      {
+        ...owner(second.message, step),
+        type: 'opened',
+        at: at + 86_400_000,
+        detail: null,
+        machine: false,
+        machineReason: null,
+        userAgent: CHROME,
+        metadata: null,
+      },
+    ]);
   });
 
   it('writes every hit of a large batch intact: escaped text, and each message its own id', async () => {
