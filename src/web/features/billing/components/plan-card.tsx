@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCurrency } from '@/hooks/use-currency';
 import { annualSaving, planFeatureLines, priceForInterval } from '@/lib/billing';
+import { useHydrationSettled } from '@/lib/prerender-state';
 import { cn } from '@/lib/utils';
 
 import { PlanPrice } from './plan-price';
@@ -38,8 +39,10 @@ export function PlanCard({
   const { formatKobo } = useCurrency();
   const saving = annualSaving(plan);
   const free = plan.id === 'free';
+  // Once the app runs it also hides the other interval's parts itself, for browsers without CSS :has().
+  const live = useHydrationSettled();
   const forInterval = (shown: BillingInterval) =>
-    intervals.length > 1 ? { 'data-for-interval': shown } : undefined;
+    intervals.length > 1 ? { 'data-for-interval': shown, hidden: live && shown !== interval } : undefined;
   const testId = (shown: BillingInterval, id: string) => (shown === interval ? id : undefined);
 
   return (
