@@ -11,17 +11,31 @@ import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
 import type { Plugin, ResolvedConfig } from 'vite';
 import { createServer } from 'vite';
+import { DEFAULT_PRICING_PLANS } from '../src/shared/default-pricing-plans';
 import {
+  livePlansFileName,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
+  PRICING_PLANS_API_PATH,
   PUBLIC_PAGE_PATHS,
   prerenderFileName,
 } from '../src/shared/public-site';
 
-import { composePage, type PageMeta } from '../src/web/prerender-html';
+import { composePage, type PageMeta, type PrerenderedQueries } from '../src/web/prerender-html';
+
+/**
+ * Pages showing the plans: prerendered with the default plans (a plain page, the boot module only) and
+ * without them (the app loads at once and fetches them), which the server sends once an admin has
+ * changed the plans (src/server/lib/public-site.ts).
+ */
+const PAGES_WITH_PLANS = new Set<string>(['/pricing']);
+const DEFAULT_PLANS: PrerenderedQueries = [[[PRICING_PLANS_API_PATH], DEFAULT_PRICING_PLANS]];
 
 interface PrerenderModule {
-  renderPage(path: string): Promise<{ html: string; meta: PageMeta; modules: string[] }>;
+  renderPage(
+    path: string,
+    queries?: PrerenderedQueries,
+  ): Promise<{ html: string; meta: PageMeta; modules: string[] }>;
   finish(): void;
 }
 
@@ -58,12 +72,21 @@ export function prerenderPublicPages(): Plugin {
         await mkdir(target, { recursive: true });
         const manifest: Record<string, string> = {};
         const { chunks, boot } = await readManifest(outDir);
-        for (const pagePath of PUBLIC_PAGE_PATHS) {
-          const { html, meta, modules } = await module.renderPage(pagePath);
+        const write = async (pagePath: string, file: string, queries: PrerenderedQueries = []) => {
+          const { html, meta, modules } = await module.renderPage(pagePath, queries);
           if (modules.length === 0) throw new Error(`${pagePath}: no lazily loaded page found to preload`);
-          const file = prerenderFileName(pagePath);
           const preloads = modules.flatMap((source) => chunks(source));
-          await writeFile(path.join(target, file), composePage(template, html, meta, styles, preloads, boot));
+          const page = composePage(template, html, meta, styles, preloads, boot, queries);
+          await writeFile(path.join(target, file), page);
+        };
+        for (const pagePath of PUBLIC_PAGE_PATHS) {
+          const file = prerenderFileName(pagePath);
+          if (PAGES_WITH_PLANS.has(pagePath)) {
+            await write(pagePath, file, DEFAULT_PLANS);
+            await write(pagePath, livePlansFileName(file));
+          } else {
+            await write(pagePath, file);
+          }
           manifest[pagePath] = file;
         }
         module.finish();

@@ -49,7 +49,7 @@ import { billingAdminRoutes } from './features/payments/billing-admin.routes';
 import { PAYSTACK_WEBHOOK_PATH, paymentsRoutes } from './features/payments/payments.routes';
 import { paystackFromEnv } from './features/payments/paystack.client';
 import { plansRoutes } from './features/plans/plans.routes';
-import { seedPricingPlans } from './features/plans/plans.service';
+import { listPricingPlans, seedPricingPlans } from './features/plans/plans.service';
 import { platformSettingsRoutes } from './features/platform-settings/platform-settings.routes';
 import {
   assertSignupsOpen,
@@ -368,7 +368,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
   // robots.txt, sitemap.xml and the prerendered public pages (issue #19 §3).
-  registerPublicSite(app, { appUrl: env.APP_URL, webDist });
+  registerPublicSite(app, {
+    appUrl: env.APP_URL,
+    webDist,
+    livePricingPlans: () => listPricingPlans({ db: app.services.db }),
+  });
 
   return app;
 }

@@ -63,3 +63,22 @@ export function prerenderFileName(path: string): string {
 
 /** The page-view beacon's URL (Website Traffic, ./site-traffic.ts): every public page sends it. */
 export const PAGE_VIEW_BEACON_PATH = '/api/traffic/page-view';
+
+/**
+ * The JSON block (`<script type="application/json">`, never executed) holding the query data a page was
+ * prerendered with, as [query key, data] pairs: the app seeds its cache with it before hydrating, so its
+ * first render matches the HTML.
+ */
+export const PRERENDERED_QUERIES_ID = 'prerendered-queries';
+
+/** The public plan list's address, also its query key's first part. */
+export const PRICING_PLANS_API_PATH = '/api/pricing-plans';
+
+/**
+ * A page prerendered with the default plans (/pricing) is also prerendered without them, the app loading
+ * at once to fetch them: the server sends that version once an admin has changed the plans, so a visitor
+ * never reads a stale price.
+ */
+export function livePlansFileName(file: string): string {
+  return file.replace(/\.html$/, '.live-plans.html');
+}

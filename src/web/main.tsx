@@ -1,5 +1,6 @@
 import './styles.css';
 
+import { PRERENDERED_QUERIES_ID } from '@shared/public-site';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
@@ -29,6 +30,18 @@ function app(router: ReturnType<typeof createAppRouter>) {
 }
 
 /**
+ * The data a page was prerendered with (the plans on /pricing), which the server sends only while it is
+ * still the live data: the app starts from it, so its first render matches the HTML, and treats it as an
+ * answer fetched now (it is as fresh as the page).
+ */
+function seedPrerenderedQueries(): void {
+  const block = document.getElementById(PRERENDERED_QUERIES_ID);
+  if (!block?.textContent) return;
+  const queries = JSON.parse(block.textContent) as Array<[unknown[], unknown]>;
+  for (const [key, data] of queries) queryClient.setQueryData(key, data);
+}
+
+/**
  * A public page prerendered at build time (issue #19 §3). Its start-up work is cut into separate tasks,
  * each short enough not to hold up the visitor's first input on a slow phone: evaluating the code, making
  * the router (it ranks every route of the app), and hydration, which React itself splits as a transition.
@@ -41,6 +54,7 @@ async function hydratePrerenderedPage(root: HTMLElement): Promise<void> {
   // signed out (as the page was rendered) and the session check, a 401 the browser would log, is not
   // needed. Signing in sets the user as before.
   queryClient.setQueryData(USER_QUERY_KEY, null);
+  seedPrerenderedQueries();
   // The page's own code first, so hydration never suspends with the visitor's first click in between.
   try {
     await preloadLazyRoutes(router.state.matches);

@@ -4,6 +4,7 @@
  * its markup in #root.
  * No `@/` imports: the Vite config loads this file too.
  */
+import { PRERENDERED_QUERIES_ID } from '../shared/public-site';
 
 export interface PageMeta {
   title: string;
@@ -48,6 +49,18 @@ const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]*>/g;
 /** What marks a part of a page that shows nothing useful, or does nothing, without the app. */
 export const NEEDS_APP_ATTRIBUTE = 'data-needs-app';
 
+/** Query data a page was rendered with: [query key, data] pairs. */
+export type PrerenderedQueries = ReadonlyArray<readonly [readonly unknown[], unknown]>;
+
+/**
+ * The query data as a JSON block: inert (the browser never runs it, so the CSP's ban on inline scripts
+ * does not apply), and with every "<" escaped so no text in it can close the element.
+ */
+export function queriesBlock(queries: PrerenderedQueries): string {
+  const json = JSON.stringify(queries).replaceAll('<', '\\u003c');
+  return `<script type="application/json" id="${PRERENDERED_QUERIES_ID}">${json}</script>`;
+}
+
 /**
  * The built index.html with a page's head tags and its rendered markup in #root. The stylesheets given
  * (href → CSS) are inlined: the page paints from the HTML alone, without waiting for a second request.
@@ -56,7 +69,7 @@ export const NEEDS_APP_ATTRIBUTE = 'data-needs-app';
  * A plain page (copy and links) loads only the boot module (`boot`, src/web/boot.ts); the app's entry and
  * its modules wait in an inert template until the boot module loads them on the visitor's first sign of
  * intent. A page with a part that needs the app (live plans, a form: NEEDS_APP_ATTRIBUTE) loads the app at
- * once, at low priority.
+ * once, at low priority. `queries` is the query data the page was rendered with (queriesBlock).
  */
 export function composePage(
   template: string,
@@ -65,6 +78,7 @@ export function composePage(
   styles: ReadonlyMap<string, string> = new Map(),
   preloads: readonly string[] = [],
   boot = '/boot.ts',
+  queries: PrerenderedQueries = [],
 ): string {
   const entry = ENTRY_SCRIPT.exec(template)?.[1];
   if (!entry) throw new Error('index.html has no module entry script');
@@ -87,6 +101,7 @@ export function composePage(
         '</template>',
         `<script type="module" crossorigin src="${escapeAttribute(boot)}"></script>`,
       ];
+  if (queries.length > 0) scripts.push(queriesBlock(queries));
   const withHead = template
     .replace(ENTRY_SCRIPT, '')
     .replace(MODULE_PRELOAD, '')

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { PUBLIC_PAGE_PATHS } from '@shared/public-site';
+import { DEFAULT_PRICING_PLANS } from '@shared/default-pricing-plans';
+import { PRERENDERED_QUERIES_ID, PUBLIC_PAGE_PATHS } from '@shared/public-site';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { getPageMeta } from '@/app/page-meta';
 import { finish, renderPage } from '@/prerender';
-import { composePage } from '@/prerender-html';
+import { composePage, type PrerenderedQueries } from '@/prerender-html';
+
+const DEFAULT_PLANS: PrerenderedQueries = [[['/api/pricing-plans'], DEFAULT_PRICING_PLANS]];
 
 const template = readFileSync(new URL('./index.html', import.meta.url), 'utf8');
 
@@ -129,6 +132,46 @@ describe('prerendering the public pages (issue #19 §3)', () => {
       expect(html.match(/<(button|input|select|textarea)\b[^>]*>/g) ?? [], path).toEqual([]);
     }
     expect(waiting).toEqual(expect.arrayContaining(['/', '/features', '/help', '/about', '/privacy']));
+  });
+
+  it('renders /pricing with the default plans as a plain page whose switch and plans work without the app', async () => {
+    const { html } = await renderPage('/pricing', DEFAULT_PLANS);
+    expect(html).not.toContain('data-needs-app');
+    for (const plan of DEFAULT_PRICING_PLANS) expect(html).toContain(`data-testid="plan-card-${plan.id}"`);
+    // Both intervals' prices are in the page; CSS shows the one whose radio input is checked.
+    expect(html).toContain('₦15,000');
+    expect(html).toContain('₦150,000');
+    expect(html).toMatch(/<input type="radio"[^>]*checked=""[^>]*value="monthly"/);
+    // The only controls are those radio inputs; choosing a plan is a link, for either interval.
+    const controls = html.match(/<(button|input|select|textarea)\b[^>]*>/g) ?? [];
+    expect(controls).toHaveLength(2);
+    for (const control of controls) expect(control).toContain('data-works-without-app');
+    expect(html).toContain('href="/auth?mode=signup&amp;plan=starter&amp;interval=monthly"');
+    expect(html).toContain('href="/auth?mode=signup&amp;plan=starter&amp;interval=annual"');
+    // Each price and link is marked with its interval, so only one of each is ever shown.
+    expect(html.match(/data-for-interval="annual"/g)?.length).toBe(3 + 4);
+  });
+
+  it('embeds the data a page was rendered with as an inert JSON block, which nothing in it can close', () => {
+    const plans = [{ ...DEFAULT_PRICING_PLANS[0]!, description: '</script><script>alert(1)</script>' }];
+    const page = composePage(
+      template,
+      '<h1>Plans</h1>',
+      getPageMeta('/pricing', 'Pricing'),
+      new Map(),
+      [],
+      '/boot.js',
+      [[['/api/pricing-plans'], plans]],
+    );
+    const block = new RegExp(
+      `<script type="application/json" id="${PRERENDERED_QUERIES_ID}">([^<]*)</script>`,
+    ).exec(page);
+    expect(JSON.parse(block![1]!)).toEqual([[['/api/pricing-plans'], plans]]);
+    expect(page).not.toContain('alert(1)</script>');
+    // Still the boot module only: the block is data, not a script the CSP would have to allow.
+    expect(page.match(/<script type="module"[^>]*>/g)).toEqual([
+      '<script type="module" crossorigin src="/boot.js">',
+    ]);
   });
 
   it('names the page modules a path renders, so its HTML can preload their chunks', async () => {

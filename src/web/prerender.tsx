@@ -18,6 +18,7 @@ import { getPageMeta } from '@/app/page-meta';
 import { AppProviders } from '@/app/providers';
 import { routes } from '@/app/router';
 import { queryClient, USER_QUERY_KEY } from '@/lib/query-client';
+import type { PrerenderedQueries } from '@/prerender-html';
 
 export interface PrerenderedPage {
   html: string;
@@ -62,10 +63,12 @@ async function readStream(stream: ReadableStream<Uint8Array>): Promise<string> {
   return html + decoder.decode();
 }
 
-export async function renderPage(path: string): Promise<PrerenderedPage> {
+/** Renders a public page; `queries` is data it shows (the default plans), which the page then embeds. */
+export async function renderPage(path: string, queries: PrerenderedQueries = []): Promise<PrerenderedPage> {
   queryClient.clear();
   // The signed-out visitor: what the client assumes while it checks the session (main.tsx).
   queryClient.setQueryData(USER_QUERY_KEY, null);
+  for (const [key, data] of queries) queryClient.setQueryData(key, data);
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${path}`));
   if (context instanceof Response) throw new Error(`${path} redirects; only pages can be prerendered`);

@@ -193,16 +193,67 @@ test('the small-screen menu and its links work without JavaScript', async ({ bro
   await context.close();
 });
 
-test('a page with live parts (the plans, the status) loads the app without waiting for intent', async ({
-  page,
-}) => {
-  await page.goto('/pricing');
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
-  await page.getByTestId('interval-annual').click();
-  await expect(page.getByTestId('pricing-plans')).toHaveAttribute('data-interval', 'annual');
+test('a page with live parts (the status) loads the app without waiting for intent', async ({ page }) => {
   await page.goto('/status');
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   await expect(page.getByTestId('status-refresh')).toBeEnabled();
+});
+
+/**
+ * Issue #19 section 3: /pricing, prerendered with the default plans, is a plain page while they are the
+ * live plans: the Monthly/Annual switch and the plan links work before the app has loaded, and the app
+ * keeps what the visitor chose.
+ */
+test('the pricing page switches to annual prices before the app loads, and the app keeps the choice', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  // The app's entry waits until the test lets it through: what happens before is the page without it.
+  let releaseApp = () => {};
+  const appHeld = new Promise<void>((resolve) => {
+    releaseApp = resolve;
+  });
+  await page.route(/\/assets\/entry-[\w-]+\.js$/, async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  const scripts = recordScripts(page);
+  await page.goto('/pricing');
+  await page.waitForLoadState('networkidle');
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/boot-[\w-]+\.js$/)]);
+
+  const starter = page.getByTestId('plan-card-starter');
+  await expect(starter.locator('[data-for-interval="monthly"]').first()).toContainText('₦15,000');
+  await expect(starter.locator('[data-for-interval="annual"]').first()).toBeHidden();
+  // A tap on Annual (the tap also starts loading the app, held here) shows the annual prices at once.
+  await page.getByTestId('interval-annual').click();
+  expect(await page.locator('html[data-hydrated]').count()).toBe(0);
+  await expect(starter.locator('[data-for-interval="annual"]').first()).toContainText('₦150,000');
+  await expect(starter.locator('[data-for-interval="monthly"]').first()).toBeHidden();
+  await expect(starter.getByRole('link', { name: 'Choose plan: Starter' })).toHaveAttribute(
+    'href',
+    '/auth?mode=signup&plan=starter&interval=annual',
+  );
+  // The keyboard works too: arrow keys move between the two options.
+  await page.getByRole('radio', { name: /Annual/ }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('radio', { name: 'Monthly' })).toBeChecked();
+  await expect(starter.locator('[data-for-interval="monthly"]').first()).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('radio', { name: /Annual/ })).toBeChecked();
+
+  // The app hydrates the page with the plans it was sent and keeps the visitor's choice.
+  releaseApp();
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await expect(page.getByTestId('pricing-plans')).toHaveAttribute('data-interval', 'annual');
+  // (in the visitor's currency now: the app looks it up once it runs)
+  await expect(page.getByTestId('plan-price-starter-line')).toContainText('/year');
+  await page.getByTestId('choose-plan-starter').click();
+  await expect(page).toHaveURL('/auth?mode=signup&plan=starter&interval=annual');
+  expect(errors.filter((text) => /hydrat|#418|#423|#425|Content.Security.Policy/i.test(text))).toEqual([]);
 });
 
 test('robots.txt and sitemap.xml describe the public site', async ({ request }) => {

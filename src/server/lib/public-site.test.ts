@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { PUBLIC_PAGE_PATHS } from '@shared/public-site';
+import { DEFAULT_PRICING_PLANS } from '@shared/default-pricing-plans';
+import type { PricingPlan } from '@shared/payments';
+import { PRERENDERED_QUERIES_ID, PUBLIC_PAGE_PATHS } from '@shared/public-site';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE_NAMES } from './auth';
@@ -81,5 +83,86 @@ describe('serving the prerendered pages', () => {
     const sitemap = await app.inject({ url: '/sitemap.xml' });
     expect(sitemap.headers['content-type']).toContain('application/xml');
     expect(sitemap.body).toContain('<loc>http://localhost:3000/features</loc>');
+  });
+});
+
+describe('the pricing page prerendered with the default plans', () => {
+  let dir: string;
+  let app: FastifyInstance;
+  let livePlans: () => Promise<PricingPlan[]>;
+  const withDefaults = (plans: readonly PricingPlan[]) =>
+    `<h1>Plans</h1><script type="application/json" id="${PRERENDERED_QUERIES_ID}">${JSON.stringify([
+      [['/api/pricing-plans'], plans],
+    ]).replaceAll('<', '\\u003c')}</script><script src="/boot.js"></script>`;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tambari-public-site-plans-'));
+    writeFileSync(path.join(dir, 'index.html'), '<div id="root"></div>');
+    mkdirSync(path.join(dir, 'prerendered'));
+    writeFileSync(path.join(dir, 'prerendered', 'pricing.html'), withDefaults(DEFAULT_PRICING_PLANS));
+    writeFileSync(
+      path.join(dir, 'prerendered', 'pricing.live-plans.html'),
+      '<h1>Plans</h1><script src="/app.js">',
+    );
+    writeFileSync(
+      path.join(dir, 'prerendered', 'manifest.json'),
+      JSON.stringify({ '/pricing': 'pricing.html' }),
+    );
+    app = Fastify();
+    await app.register(fastifyCookie);
+    await app.register(fastifyStatic, { root: dir, wildcard: false, index: false });
+    registerPublicSite(app, {
+      appUrl: 'http://localhost:3000',
+      webDist: dir,
+      livePricingPlans: () => livePlans(),
+    });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is sent, loading only the boot module, while the live plans are the defaults', async () => {
+    // The same plans, their fields read from the database in another order.
+    livePlans = async () =>
+      DEFAULT_PRICING_PLANS.map((plan) => Object.fromEntries(Object.entries(plan).reverse()) as PricingPlan);
+    const response = await app.inject({ url: '/pricing' });
+    expect(response.body).toContain('/boot.js');
+  });
+
+  it('is never sent once a plan differs in any way: the page that fetches the live plans goes instead', async () => {
+    const edits: Array<Partial<PricingPlan>> = [
+      { priceMonthly: 16_000_00 },
+      { priceAnnual: 160_000_00 },
+      { recipientLimit: 12_000 },
+      { name: 'Starter plus' },
+      { description: 'New words' },
+    ];
+    for (const edit of edits) {
+      livePlans = async () =>
+        DEFAULT_PRICING_PLANS.map((plan) => (plan.id === 'starter' ? { ...plan, ...edit } : plan));
+      const response = await app.inject({ url: '/pricing' });
+      expect(response.body, JSON.stringify(edit)).toContain('/app.js');
+    }
+    // A plan turned off (the list shows only active plans) and the defaults again.
+    livePlans = async () => DEFAULT_PRICING_PLANS.filter((plan) => plan.id !== 'enterprise');
+    expect((await app.inject({ url: '/pricing' })).body).toContain('/app.js');
+    livePlans = async () => [...DEFAULT_PRICING_PLANS];
+    expect((await app.inject({ url: '/pricing' })).body).toContain('/boot.js');
+  });
+
+  it('is not sent when the plans cannot be read', async () => {
+    livePlans = async () => {
+      throw new Error('database down');
+    };
+    expect((await app.inject({ url: '/pricing' })).body).toContain('/app.js');
+  });
+
+  it('is not sent to a signed-in visitor, who gets the app', async () => {
+    livePlans = async () => [...DEFAULT_PRICING_PLANS];
+    const response = await app.inject({ url: '/pricing', cookies: { [SESSION_COOKIE_NAMES[0]!]: 'token' } });
+    expect(response.body).toBe('<div id="root"></div>');
   });
 });

@@ -1,9 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pricingPlansFingerprint } from '@shared/default-pricing-plans';
+import type { PricingPlan } from '@shared/payments';
 import {
+  livePlansFileName,
   NOT_INDEXED_PATH_PREFIXES,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
+  PRERENDERED_QUERIES_ID,
+  PRICING_PLANS_API_PATH,
   PUBLIC_PAGE_PATHS,
 } from '@shared/public-site';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -55,7 +60,28 @@ export function readPrerenderManifest(webDist: string): Record<string, string> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
 }
 
-export function registerPublicSite(app: FastifyInstance, options: { appUrl: string; webDist: string }): void {
+/**
+ * The fingerprint of the plans a prerendered page shows (from its JSON block of query data), none when
+ * it shows no plans.
+ */
+export function prerenderedPlansFingerprint(html: string): string | undefined {
+  const block = new RegExp(
+    `<script type="application/json" id="${PRERENDERED_QUERIES_ID}">([\\s\\S]*?)</script>`,
+  ).exec(html)?.[1];
+  if (!block) return undefined;
+  const entries = JSON.parse(block) as Array<[unknown[], unknown]>;
+  const plans = entries.find(([key]) => key[0] === PRICING_PLANS_API_PATH)?.[1];
+  return plans ? pricingPlansFingerprint(plans as PricingPlan[]) : undefined;
+}
+
+export interface PublicSiteOptions {
+  appUrl: string;
+  webDist: string;
+  /** The plans GET /api/pricing-plans answers now: a page prerendered with other plans is not sent. */
+  livePricingPlans?: () => Promise<PricingPlan[]>;
+}
+
+export function registerPublicSite(app: FastifyInstance, options: PublicSiteOptions): void {
   const robots = robotsTxt(options.appUrl);
   const sitemap = sitemapXml(options.appUrl);
   app.get('/robots.txt', { schema: { hide: true } }, (_request, reply) =>
@@ -68,13 +94,39 @@ export function registerPublicSite(app: FastifyInstance, options: { appUrl: stri
       .send(sitemap),
   );
 
+  /*
+   * A page prerendered with the default plans is sent only while the live plans are those: otherwise
+   * its version without plans goes, which loads the app at once and fetches them. The plans are read on
+   * each request (four rows), not cached: an admin's edit shows on the next visit, on every instance.
+   * When they cannot be read, the version without plans goes, the safe one.
+   */
+  const livePlansFingerprint = async (request: FastifyRequest): Promise<string | undefined> => {
+    if (!options.livePricingPlans) return undefined;
+    try {
+      return pricingPlansFingerprint(await options.livePricingPlans());
+    } catch (error) {
+      request.log.warn({ err: error }, 'pricing plans unreadable: sending the page that fetches them');
+      return undefined;
+    }
+  };
+
   const manifest = readPrerenderManifest(options.webDist);
   for (const [pagePath, file] of Object.entries(manifest)) {
     const prerendered = `${PRERENDER_DIR}/${file}`;
-    app.get(pagePath, { schema: { hide: true } }, (request, reply) =>
-      (reply as SendFileReply)
-        .header('cache-control', 'no-cache')
-        .sendFile(hasSessionCookie(request) ? 'index.html' : prerendered),
+    const shownPlans = prerenderedPlansFingerprint(
+      readFileSync(path.join(options.webDist, prerendered), 'utf8'),
     );
+    const withoutPlans = `${PRERENDER_DIR}/${livePlansFileName(file)}`;
+    if (shownPlans !== undefined && !existsSync(path.join(options.webDist, withoutPlans))) {
+      throw new Error(`${prerendered} shows plans but the build wrote no ${withoutPlans}`);
+    }
+    app.get(pagePath, { schema: { hide: true } }, async (request, reply) => {
+      let file = prerendered;
+      if (hasSessionCookie(request)) file = 'index.html';
+      else if (shownPlans !== undefined && (await livePlansFingerprint(request)) !== shownPlans) {
+        file = withoutPlans;
+      }
+      return (reply as SendFileReply).header('cache-control', 'no-cache').sendFile(file);
+    });
   }
 }

@@ -2,8 +2,9 @@ import type { Database } from '@server/db/client';
 import { pricingPlans } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
+import { DEFAULT_PRICING_PLANS as SHARED_DEFAULT_PLANS } from '@shared/default-pricing-plans';
 import type { AdminUpdatePricingPlan, PricingPlan } from '@shared/payments';
-import { type BillingInterval, isPlanId, PLAN_NAMES, type PlanId } from '@shared/plans';
+import { type BillingInterval, isPlanId, type PlanId } from '@shared/plans';
 import { asc, eq } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 
@@ -13,73 +14,10 @@ const NAIRA = 100;
 /** kobo; Paystack's smallest sensible NGN charge. */
 export const MIN_PAID_PRICE = 100 * NAIRA;
 
-/** PRODUCT.md defaults; an admin edits them afterwards. Annual = 10 × monthly (two months free). */
-export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = [
-  {
-    id: 'free',
-    name: PLAN_NAMES.free,
-    description: 'Reach your first prospects. No card needed.',
-    priceMonthly: 0,
-    priceAnnual: 0,
-    recipientLimit: 500,
-    campaignLimit: 3,
-    newsletterLimit: 5,
-    senderAccountLimit: 1,
-    countryLimit: 1,
-    categoryLimit: 1,
-    downloadLimit: 0,
-    verificationLimit: 100,
-    sortOrder: 0,
-  },
-  {
-    id: 'starter',
-    name: PLAN_NAMES.starter,
-    description: 'For founders and sales reps starting outbound across Africa.',
-    priceMonthly: 15_000 * NAIRA,
-    priceAnnual: 150_000 * NAIRA,
-    recipientLimit: 10_000,
-    campaignLimit: 20,
-    newsletterLimit: 20,
-    senderAccountLimit: 3,
-    countryLimit: -1,
-    categoryLimit: -1,
-    downloadLimit: 2_000,
-    verificationLimit: 5_000,
-    sortOrder: 1,
-  },
-  {
-    id: 'professional',
-    name: PLAN_NAMES.professional,
-    description: 'For growing teams running campaigns and newsletters at scale.',
-    priceMonthly: 35_000 * NAIRA,
-    priceAnnual: 350_000 * NAIRA,
-    recipientLimit: 50_000,
-    campaignLimit: -1,
-    newsletterLimit: -1,
-    senderAccountLimit: 10,
-    countryLimit: -1,
-    categoryLimit: -1,
-    downloadLimit: 10_000,
-    verificationLimit: 25_000,
-    sortOrder: 2,
-  },
-  {
-    id: 'enterprise',
-    name: PLAN_NAMES.enterprise,
-    description: 'For agencies and high-volume senders rotating many sender accounts.',
-    priceMonthly: 75_000 * NAIRA,
-    priceAnnual: 750_000 * NAIRA,
-    recipientLimit: -1,
-    campaignLimit: -1,
-    newsletterLimit: -1,
-    senderAccountLimit: 40,
-    countryLimit: -1,
-    categoryLimit: -1,
-    downloadLimit: -1,
-    verificationLimit: 100_000,
-    sortOrder: 3,
-  },
-];
+/** The default plans as rows (src/shared/default-pricing-plans.ts, which the build prerenders /pricing with). */
+export const DEFAULT_PRICING_PLANS: (typeof pricingPlans.$inferInsert)[] = SHARED_DEFAULT_PLANS.map(
+  ({ currency: _currency, ...row }) => row,
+);
 
 /** Idempotent: inserts the default plans that are missing, never overwrites an admin's edits. */
 export async function seedPricingPlans({ db }: { db: Database }): Promise<void> {

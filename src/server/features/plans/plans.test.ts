@@ -1,6 +1,10 @@
 import { pricingPlans } from '@server/db/schema/index';
 import { AppError } from '@server/lib/errors';
 import type { AuditEntry } from '@shared/admin';
+import {
+  DEFAULT_PRICING_PLANS as PRERENDERED_PLANS,
+  pricingPlansFingerprint,
+} from '@shared/default-pricing-plans';
 import { PAYMENT_MESSAGES, type PricingPlan, pricingPlanSchema, userPlanSchema } from '@shared/payments';
 import { createPaymentsTestApp } from '@tests/factories/payments';
 import { createUser, type TestUser } from '@tests/factories/users';
@@ -24,6 +28,14 @@ describe('pricing plans', () => {
   const future = () => new Date(Date.now() + 20 * 24 * 60 * 60 * 1000);
 
   describe('GET /api/pricing-plans', () => {
+    it('answers, field for field, the default plans the build prerenders /pricing with', async () => {
+      // The server sends that page only while this holds (src/server/lib/public-site.ts).
+      const response = await app.inject({ method: 'GET', url: '/api/pricing-plans' });
+      expect(pricingPlansFingerprint(response.json<PricingPlan[]>())).toBe(
+        pricingPlansFingerprint(PRERENDERED_PLANS),
+      );
+    });
+
     it('lists the four plans with PRODUCT.md prices (kobo) and limits, publicly', async () => {
       const response = await app.inject({ method: 'GET', url: '/api/pricing-plans' });
       expect(response.statusCode).toBe(200);

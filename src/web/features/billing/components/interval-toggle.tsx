@@ -1,28 +1,29 @@
 import type { BillingInterval } from '@shared/plans';
-import { useId } from 'react';
+import { type Ref, useId } from 'react';
 
-import { useHydrationSettled } from '@/lib/prerender-state';
 import { cn } from '@/lib/utils';
 
 /**
  * Monthly / Annual as one segmented radio group. Native radio inputs (visually hidden, their labels drawn
  * as the segments) give one tab stop and arrow keys between the two without a widget library, which kept
- * the pricing page's first load ~10 KB heavier.
+ * the pricing page's first load ~10 KB heavier. They work before the app has loaded: a segment is drawn
+ * from its input's checked state, and the pricing page shows the matching prices through CSS (it reads
+ * the choice when it has hydrated).
  */
 export function IntervalToggle({
   value,
   onChange,
   savingLabel,
   className,
+  ref,
 }: {
+  ref?: Ref<HTMLDivElement>;
   value: BillingInterval;
   onChange: (interval: BillingInterval) => void;
   /** Shown on the Annual option, e.g. "2 months free". */
   savingLabel?: string;
   className?: string;
 }) {
-  // On a prerendered page a click before the page is live would be lost: the choice waits for it.
-  const live = useHydrationSettled();
   const name = useId();
   const options: Array<{ value: BillingInterval; label: string }> = [
     { value: 'monthly', label: 'Monthly' },
@@ -30,6 +31,7 @@ export function IntervalToggle({
   ];
   return (
     <div
+      ref={ref}
       role="radiogroup"
       aria-label="Billing interval"
       className={cn('inline-flex rounded-full border bg-muted p-1', className)}
@@ -42,8 +44,8 @@ export function IntervalToggle({
           data-state={value === option.value ? 'checked' : 'unchecked'}
           className={cn(
             'relative flex cursor-pointer items-center gap-2 rounded-full px-4 py-1.5 text-sm font-medium transition-colors motion-reduce:transition-none',
-            'text-muted-foreground hover:text-foreground data-[state=checked]:bg-background data-[state=checked]:text-foreground data-[state=checked]:shadow-sm',
-            'has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/50 has-[:disabled]:cursor-default',
+            'text-muted-foreground hover:text-foreground has-[:checked]:bg-background has-[:checked]:text-foreground has-[:checked]:shadow-sm',
+            'has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/50',
           )}
         >
           <input
@@ -52,8 +54,9 @@ export function IntervalToggle({
             value={option.value}
             checked={value === option.value}
             onChange={() => onChange(option.value)}
-            disabled={!live}
             className="sr-only"
+            // A native radio input: choosing works before the app has loaded.
+            data-works-without-app=""
           />
           {option.label}
           {option.value === 'annual' && savingLabel && (

@@ -1,40 +1,49 @@
 import type { PricingPlan } from '@shared/payments';
 import type { BillingInterval } from '@shared/plans';
-import { Check, Loader2, Sparkles } from 'lucide-react';
+import { Check, Sparkles } from 'lucide-react';
+import type { ReactNode } from 'react';
 
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCurrency } from '@/hooks/use-currency';
 import { annualSaving, planFeatureLines, priceForInterval } from '@/lib/billing';
+import { useHydrationSettled } from '@/lib/prerender-state';
 import { cn } from '@/lib/utils';
 
 import { PlanPrice } from './plan-price';
 
+/**
+ * One plan: its name, price, limits and its call to action. `intervals` lists the billing intervals it
+ * shows prices and an action for: with both, each is marked with the interval it belongs to and the
+ * Monthly/Annual radio inputs above show the matching one through CSS (styles.css, data-interval-switch),
+ * so the switch works on a prerendered page before the app has loaded. `interval` is the app's choice:
+ * the test ids go on its parts only.
+ */
 export function PlanCard({
   plan,
   interval,
+  intervals = [interval],
   highlighted = false,
   current = false,
-  ctaLabel,
-  ctaDisabled = false,
-  busy = false,
-  onChoose,
+  action,
 }: {
   plan: PricingPlan;
   interval: BillingInterval;
+  intervals?: readonly BillingInterval[];
   highlighted?: boolean;
   current?: boolean;
-  ctaLabel: string;
-  ctaDisabled?: boolean;
-  busy?: boolean;
-  onChoose: () => void;
+  /** The call to action for an interval (a link, or a button doing something on this page). */
+  action: (interval: BillingInterval, testId: string | undefined) => ReactNode;
 }) {
   const { formatKobo } = useCurrency();
-  const price = priceForInterval(plan, interval);
   const saving = annualSaving(plan);
   const free = plan.id === 'free';
+  // Once the app runs it also hides the other interval's parts itself, for browsers without CSS :has().
+  const live = useHydrationSettled();
+  const forInterval = (shown: BillingInterval) =>
+    intervals.length > 1 ? { 'data-for-interval': shown, hidden: live && shown !== interval } : undefined;
+  const testId = (shown: BillingInterval, id: string) => (shown === interval ? id : undefined);
 
   return (
     <Card
@@ -68,35 +77,41 @@ export function PlanCard({
         <CardDescription className="sm:min-h-15">{plan.description}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-5">
-        <div className="sm:min-h-24">
-          {free ? (
-            <>
-              <p className="flex items-baseline gap-1">
-                <span className="text-4xl font-bold tracking-tight" data-testid={`plan-price-${plan.id}`}>
-                  Free
-                </span>
-                <span className="text-sm text-muted-foreground">forever</span>
-              </p>
-              <p className="mt-1 text-sm text-muted-foreground">No card needed</p>
-            </>
-          ) : interval === 'annual' && saving > 0 ? (
-            <>
-              <PlanPrice kobo={price} interval={interval} testId={`plan-price-${plan.id}`} />
-              <p className="mt-1 text-sm font-medium text-success" data-testid={`plan-saving-${plan.id}`}>
-                You save {formatKobo(saving)} a year
-              </p>
-            </>
-          ) : (
-            <>
-              <PlanPrice kobo={price} interval={interval} testId={`plan-price-${plan.id}`} />
-              {saving > 0 && (
-                <p className="mt-1 text-sm text-muted-foreground">
-                  or {formatKobo(plan.priceAnnual)}/year, save {formatKobo(saving)}
+        {free ? (
+          <div className="sm:min-h-24">
+            <p className="flex items-baseline gap-1">
+              <span className="text-4xl font-bold tracking-tight" data-testid={`plan-price-${plan.id}`}>
+                Free
+              </span>
+              <span className="text-sm text-muted-foreground">forever</span>
+            </p>
+            <p className="mt-1 text-sm text-muted-foreground">No card needed</p>
+          </div>
+        ) : (
+          intervals.map((shown) => (
+            <div key={shown} className="sm:min-h-24" {...forInterval(shown)}>
+              <PlanPrice
+                kobo={priceForInterval(plan, shown)}
+                interval={shown}
+                testId={testId(shown, `plan-price-${plan.id}`)}
+              />
+              {shown === 'annual' && saving > 0 ? (
+                <p
+                  className="mt-1 text-sm font-medium text-success"
+                  data-testid={testId(shown, `plan-saving-${plan.id}`)}
+                >
+                  You save {formatKobo(saving)} a year
                 </p>
+              ) : (
+                saving > 0 && (
+                  <p className="mt-1 text-sm text-muted-foreground">
+                    or {formatKobo(plan.priceAnnual)}/year, save {formatKobo(saving)}
+                  </p>
+                )
               )}
-            </>
-          )}
-        </div>
+            </div>
+          ))
+        )}
         <ul className="space-y-2.5 text-sm" aria-label={`${plan.name} plan limits`}>
           {planFeatureLines(plan).map((line) => (
             <li key={line} className="flex gap-2">
@@ -106,19 +121,12 @@ export function PlanCard({
           ))}
         </ul>
       </CardContent>
-      <CardFooter>
-        <Button
-          className="w-full"
-          size="lg"
-          variant={highlighted ? 'default' : 'outline'}
-          onClick={onChoose}
-          disabled={ctaDisabled || busy}
-          data-testid={`choose-plan-${plan.id}`}
-          aria-label={`${ctaLabel}: ${plan.name}`}
-        >
-          {busy && <Loader2 className="animate-spin" aria-hidden="true" />}
-          {ctaLabel}
-        </Button>
+      <CardFooter className="flex-col">
+        {intervals.map((shown) => (
+          <div key={shown} className="w-full" {...forInterval(shown)}>
+            {action(shown, testId(shown, `choose-plan-${plan.id}`))}
+          </div>
+        ))}
       </CardFooter>
     </Card>
   );

@@ -1,12 +1,13 @@
 import type { PricingPlan } from '@shared/payments';
-import { type BillingInterval, isBillingInterval } from '@shared/plans';
+import { BILLING_INTERVALS, type BillingInterval, isBillingInterval } from '@shared/plans';
 import { hasValidSubscription } from '@shared/subscription';
-import { BadgeCheck, CalendarX2, CreditCard, ShieldCheck } from 'lucide-react';
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { BadgeCheck, CalendarX2, CreditCard, Loader2, ShieldCheck } from 'lucide-react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { CurrencySelector } from '@/components/currency-selector';
 import { StaticHtml } from '@/components/static-html';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/hooks/use-auth';
 import { useDirectoryStats } from '@/hooks/use-directory-stats';
@@ -15,6 +16,7 @@ import { toast } from '@/hooks/use-toast';
 import { annualSavingPercent, readSelectedPlan, saveSelectedPlan } from '@/lib/billing';
 import { directoryFigure } from '@/lib/directory-figures';
 import { getErrorMessage } from '@/lib/errors';
+import { isHydratingPrerenderedPage } from '@/lib/prerender-state';
 import { cn } from '@/lib/utils';
 
 import { usePricingPlans } from '../api/get-pricing-plans';
@@ -72,11 +74,25 @@ export default function PricingPage() {
   const [searchParams] = useSearchParams();
   const plansQuery = usePricingPlans();
   const selectPlan = useSelectPlan();
-  const [interval, setBillingInterval] = useState<BillingInterval>(() => {
+  const preferredInterval = (): BillingInterval => {
     const fromUrl = searchParams.get('interval');
     if (isBillingInterval(fromUrl)) return fromUrl;
     return readSelectedPlan()?.interval ?? 'monthly';
-  });
+  };
+  // A prerendered page hydrates on Monthly, as it was rendered; then the visitor's choice stands: the one
+  // made on the page before the app had loaded (its radio inputs work without it), else the address's or
+  // the saved one.
+  const [hydrating] = useState(isHydratingPrerenderedPage);
+  const [interval, setBillingInterval] = useState<BillingInterval>(() =>
+    hydrating ? 'monthly' : preferredInterval(),
+  );
+  const intervalToggle = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, right after hydration
+  useEffect(() => {
+    if (!hydrating) return;
+    const chosen = intervalToggle.current?.querySelector<HTMLInputElement>('input:checked')?.value;
+    setBillingInterval(chosen === 'annual' ? 'annual' : preferredInterval());
+  }, []);
   const [pendingPlan, setPendingPlan] = useState<string | null>(null);
 
   const paidAndValid = Boolean(user && user.subscriptionPlan !== 'free' && hasValidSubscription(user));
@@ -84,12 +100,39 @@ export default function PricingPage() {
   // that render into short tasks instead of one the visitor's first click would wait behind.
   const plans = useDeferredValue(plansQuery.data);
 
+  /**
+   * A plan's call to action for an interval: a link wherever it leads to another page (it works before
+   * the app has loaded), else a button.
+   */
+  function planAction(plan: PricingPlan, shown: BillingInterval, testId: string | undefined) {
+    const action = planActionFor({ plan: plan.id, interval: shown, user, paidAndValid });
+    const buttonProps = {
+      className: 'w-full',
+      size: 'lg',
+      variant: plan.id === 'professional' ? 'default' : 'outline',
+      'data-testid': testId,
+      'aria-label': `${action.label}: ${plan.name}`,
+    } as const;
+    if (action.type === 'navigate') {
+      return (
+        <Button asChild {...buttonProps}>
+          <Link to={action.to} onClick={() => saveSelectedPlan(plan.id, shown)}>
+            {action.label}
+          </Link>
+        </Button>
+      );
+    }
+    const busy = pendingPlan === plan.id;
+    return (
+      <Button {...buttonProps} onClick={() => run(plan, action)} disabled={action.type === 'none' || busy}>
+        {busy && <Loader2 className="animate-spin" aria-hidden="true" />}
+        {action.label}
+      </Button>
+    );
+  }
+
   function run(plan: PricingPlan, action: PlanAction) {
     saveSelectedPlan(plan.id, interval);
-    if (action.type === 'navigate') {
-      navigate(action.to);
-      return;
-    }
     if (action.type === 'select-free') {
       setPendingPlan(plan.id);
       selectPlan.mutate(
@@ -122,6 +165,8 @@ export default function PricingPage() {
       <div
         className={cn('mx-auto w-full max-w-7xl space-y-12', !user && 'px-4 py-14 sm:px-6 md:py-20')}
         data-testid="pricing-page"
+        // The plans show the prices of the interval whose radio input is checked (styles.css).
+        data-interval-switch=""
       >
         <header className="mx-auto max-w-3xl space-y-4 text-center">
           <p className="text-sm font-semibold tracking-wide text-primary uppercase">Pricing</p>
@@ -140,6 +185,7 @@ export default function PricingPage() {
           )}
           <div className="flex flex-col items-center justify-center gap-3 pt-2 sm:flex-row">
             <IntervalToggle
+              ref={intervalToggle}
               value={interval}
               onChange={setBillingInterval}
               savingLabel={savingsLabel(plans)}
@@ -161,28 +207,24 @@ export default function PricingPage() {
             className="grid gap-6 pt-3 sm:grid-cols-2 xl:grid-cols-4"
             data-testid="pricing-plans"
             data-interval={interval}
-            // The plans come from the server: a prerendered page holding them loads the app at once.
-            data-needs-app=""
+            // Prerendered without plans (an admin has changed them since the build), the page loads the app
+            // at once to fetch them; prerendered with them, it is a plain page (scripts/prerender-plugin.ts).
+            data-needs-app={plans ? undefined : ''}
           >
             {plans
-              ? plans.map((plan) => {
-                  const action = planActionFor({ plan: plan.id, interval, user, paidAndValid });
-                  return (
-                    <PlanCard
-                      key={plan.id}
-                      plan={plan}
-                      interval={interval}
-                      highlighted={plan.id === 'professional'}
-                      current={Boolean(
-                        user && user.subscriptionPlan === plan.id && (paidAndValid || plan.id === 'free'),
-                      )}
-                      ctaLabel={action.label}
-                      ctaDisabled={action.type === 'none'}
-                      busy={pendingPlan === plan.id}
-                      onChoose={() => run(plan, action)}
-                    />
-                  );
-                })
+              ? plans.map((plan) => (
+                  <PlanCard
+                    key={plan.id}
+                    plan={plan}
+                    interval={interval}
+                    intervals={BILLING_INTERVALS}
+                    highlighted={plan.id === 'professional'}
+                    current={Boolean(
+                      user && user.subscriptionPlan === plan.id && (paidAndValid || plan.id === 'free'),
+                    )}
+                    action={(shown, testId) => planAction(plan, shown, testId)}
+                  />
+                ))
               : [0, 1, 2, 3].map((key) => <PlanCardSkeleton key={key} />)}
           </section>
         )}
