@@ -33,7 +33,35 @@ function startApp(): void {
   void import(/* @vite-ignore */ app.dataset.entry);
 }
 
+/**
+ * The page view of the admin's Website Traffic, sent as the page loads: most readers of a plain page
+ * never wake the app, which counts the pages it shows (src/web/lib/page-view-beacon.ts, whose rules this
+ * repeats: nothing for Do Not Track or Global Privacy Control, the referrer with the first page of a
+ * load, no cookie). The path is PAGE_VIEW_BEACON_PATH, written out because this file imports nothing
+ * (prerender.test.tsx keeps the two equal). The page is marked, so the app does not count it again.
+ */
+function countPageView(): void {
+  const nav = navigator as Navigator & { globalPrivacyControl?: boolean };
+  if (nav.doNotTrack === '1' || nav.globalPrivacyControl === true) return;
+  const path = location.pathname;
+  const referrer = document.referrer.slice(0, 2048);
+  const body = JSON.stringify(referrer ? { path, referrer } : { path });
+  document.documentElement.dataset.pageViewSent = path;
+  if (navigator.sendBeacon?.('/api/traffic/page-view', new Blob([body], { type: 'application/json' })))
+    return;
+  void fetch('/api/traffic/page-view', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+    credentials: 'omit',
+    keepalive: true,
+  }).catch(() => {});
+}
+
 // Not a prerendered page (the boot module is only put in those): the app loads at once. None of the pages
 // that wait reads its query string (an ad's utm_ tags leave the landing page as it was prerendered).
 if (!document.getElementById('root')?.hasAttribute('data-prerendered')) startApp();
-else for (const type of INTENT_EVENTS) addEventListener(type, startApp, listenerOptions);
+else {
+  countPageView();
+  for (const type of INTENT_EVENTS) addEventListener(type, startApp, listenerOptions);
+}

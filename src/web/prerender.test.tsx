@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PRICING_PLANS } from '@shared/default-pricing-plans';
-import { PRERENDERED_QUERIES_ID, PUBLIC_PAGE_PATHS } from '@shared/public-site';
+import { PAGE_VIEW_BEACON_PATH, PRERENDERED_QUERIES_ID, PUBLIC_PAGE_PATHS } from '@shared/public-site';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { getPageMeta } from '@/app/page-meta';
@@ -52,6 +52,13 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     );
     expect(page).toContain('<style>h1{color:red}</style>');
     expect(page).not.toContain('index-abc.css');
+  });
+
+  it('counts the page view from the boot module at the path the server answers (it imports nothing)', () => {
+    const boot = readFileSync(new URL('./boot.ts', import.meta.url), 'utf8');
+    const paths = boot.match(/'\/api\/[^']+'/g) ?? [];
+    expect(paths.length).toBeGreaterThan(0);
+    expect(new Set(paths)).toEqual(new Set([`'${PAGE_VIEW_BEACON_PATH}'`]));
   });
 
   it('loads only the boot module; the app’s entry and modules wait, inert, for the visitor’s intent', () => {

@@ -28,14 +28,24 @@ test('website traffic: a signed-out visit to a public page is counted without a 
 }) => {
   const visitor = await browser.newContext({ baseURL: E2E_BASE_URL, userAgent: BROWSER_UA });
   const visitorPage = await visitor.newPage();
+  const counted: string[] = [];
+  visitorPage.on('request', (r) => {
+    // A beacon's body is not shown to Playwright: the page it came from is.
+    if (r.url().endsWith('/api/traffic/page-view')) counted.push(new URL(r.frame().url()).pathname);
+  });
   const beacon = visitorPage.waitForResponse((r) => r.url().endsWith('/api/traffic/page-view'));
   await visitorPage.goto('/features');
+  // A plain public page is counted as it loads, before the app (which waits for the visitor's intent).
   expect((await beacon).status()).toBe(204);
+  // The app, once woken, does not count the same page a second time.
+  await visitorPage.keyboard.press('Shift');
+  await visitorPage.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   // The page view is sent after the route changes: wait for it, or closing the tab may cancel it.
   const pricingBeacon = visitorPage.waitForResponse((r) => r.url().endsWith('/api/traffic/page-view'));
   await visitorPage.getByRole('link', { name: 'Pricing' }).first().click();
   await expect(visitorPage).toHaveURL(/\/pricing$/);
   expect((await pricingBeacon).status()).toBe(204);
+  expect(counted).toEqual(['/features', '/pricing']);
   // Nothing was stored in the visitor's browser to follow them.
   expect(await visitor.cookies()).toEqual([]);
   await visitor.close();

@@ -18,8 +18,19 @@ function optedOut(): boolean {
   return nav.doNotTrack === '1' || nav.globalPrivacyControl === true;
 }
 
+/** A plain prerendered page was counted by the boot module as it loaded (src/web/boot.ts). */
+function takeBootModuleView(): void {
+  const counted = document.documentElement.dataset.pageViewSent;
+  if (counted === undefined) return;
+  delete document.documentElement.dataset.pageViewSent;
+  lastPath = counted;
+  referrerSent = true;
+}
+
 export function sendPageView(path: string): void {
-  if (typeof navigator === 'undefined' || optedOut() || path === lastPath) return;
+  if (typeof navigator === 'undefined' || optedOut()) return;
+  takeBootModuleView();
+  if (path === lastPath) return;
   lastPath = path;
   const referrer = referrerSent ? '' : document.referrer;
   referrerSent = true;
