@@ -5,7 +5,9 @@
 // the sink accepted. Meanwhile the newsletter's page is polled as the browser would, a little harder:
 // every 250 ms the newsletter, its progress and its report at once, each answer timed.
 // In the same run, after the send: the bare rate of nodemailer pools (2 processes, pools of 10, the same
-// sink, one of the newsletter's own messages byte for byte) on min(N, 100,000) messages.
+// sink, one of the newsletter's own messages byte for byte) on min(N, 100,000) messages, with the sink
+// checking each message as it checked the newsletter's (the ratio's yardstick), then again with a sink
+// that only counts (`ratio_vs_light_sink`, the yardstick until 2026-11-28).
 // The sink (bench/newsletter-sink.ts, a process of its own) counts by Message-ID and by recipient
 // (duplicates, lost) and checks every message's List-Unsubscribe, open pixel and ten tracked links.
 // PostgreSQL CPU is that of this database's backends (pg_stat_activity, /proc), sampled every second.
@@ -28,7 +30,7 @@ import { senderAccounts, users } from '@server/db/schema/index';
 import { seedPricingPlans } from '@server/features/plans/plans.service';
 import { encryptSecret } from '@server/lib/crypto';
 import { eq } from 'drizzle-orm';
-import type { SinkStats } from './newsletter-sink';
+import type { SinkMode, SinkStats } from './newsletter-sink';
 import { prepareStatementStats, reportStatementStats, startStatementStats } from './pg-statements';
 import { createBenchDatabase, percentile } from './support';
 
@@ -146,7 +148,7 @@ function postgresCpuMeter(database: DatabaseHandle) {
 interface Sink {
   port: number;
   stats(): Promise<SinkStats>;
-  reset(mode: 'newsletter' | 'bare'): Promise<void>;
+  reset(mode: SinkMode): Promise<void>;
   close(): void;
 }
 
@@ -214,8 +216,15 @@ async function waitFor(predicate: () => Promise<boolean> | boolean, timeoutMs: n
   }
 }
 
-/** The bare baseline: nodemailer pools sending one of the newsletter's messages, as it arrived, as fast as the sink takes them. */
-async function bareRate(sinkPort: number, total: number, raw: string): Promise<number> {
+/**
+ * The bare baseline: nodemailer pools sending one of the newsletter's messages, as it arrived, as fast as
+ * the sink takes them. Returns the rate and the senders' CPU per message.
+ */
+async function bareRate(
+  sinkPort: number,
+  total: number,
+  raw: string,
+): Promise<{ rate: number; sendersCpuUsPerMsg: number }> {
   const script = `
     import nodemailer from 'nodemailer';
     const [port, count, offset] = process.argv.slice(1).map(Number);
@@ -228,24 +237,34 @@ async function bareRate(sinkPort: number, total: number, raw: string): Promise<n
         await t.sendMail({ envelope: { from: 'news@sender.test', to: 'reader' + (i + 1) + '@example.com' }, raw });
       }
     }));
-    t.close();`;
+    t.close();
+    const cpu = process.cpuUsage();
+    process.stdout.write(String(cpu.user + cpu.system));`;
   const started = performance.now();
   const per = Math.floor(total / WORKERS);
-  await Promise.all(
+  const cpuUs = await Promise.all(
     Array.from({ length: WORKERS }, (_, w) => {
       const child = spawn(
         process.execPath,
         ['--input-type=module', '-e', script, String(sinkPort), String(per), String(w * per)],
-        { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, BARE_RAW: raw } },
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BARE_RAW: raw } },
       );
-      return new Promise<void>((resolve, reject) =>
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      return new Promise<number>((resolve, reject) =>
         child.on('exit', (code) =>
-          code === 0 ? resolve() : reject(new Error(`bare sender exited ${code}`)),
+          code === 0 ? resolve(Number(out) || 0) : reject(new Error(`bare sender exited ${code}`)),
         ),
       );
     }),
   );
-  return Math.round(((per * WORKERS) / (performance.now() - started)) * 1000);
+  const sent = per * WORKERS;
+  return {
+    rate: Math.round((sent / (performance.now() - started)) * 1000),
+    sendersCpuUsPerMsg: Math.round(cpuUs.reduce((a, b) => a + b, 0) / sent),
+  };
 }
 
 function stats(timings: number[]) {
@@ -441,6 +460,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     const cpuBefore = processes.map((p) => procStat(p.pid!)?.cpuMs ?? 0);
     // Started and idle: what each process holds before the send (the send's own growth is the rest).
     const rssBefore = processes.map((p) => peakRssMb(p.pid));
+    const sinkCpuBefore = (await sink.stats()).cpuUs;
     const startedAt = Date.now();
     const sent = await api<{ status: string }>('POST', `/api/newsletters/${newsletter.id}/send`, {
       listIds,
@@ -508,11 +528,24 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     );
     if (process.env.BENCH_SAMPLE) process.stderr.write(`${last.sample}\n`);
 
-    // The baseline, on the same sink, after the send (the two would share the cores).
+    // The baseline, on the same sink, after the send (the two would share the cores). The sink checks
+    // each of the baseline's messages as it checked the newsletter's; the rate against a sink that only
+    // counts is printed too, as the earlier yardstick.
     const bareCount = Math.min(total, BARE_MAX);
-    await sink.reset('bare');
-    const bare = await bareRate(sink.port, bareCount, last.sample ?? '');
-    process.stderr.write(`bare pool: ${bare} msg/s over ${bareCount} messages\n`);
+    const sinkCpuUsPerMsg = Math.round((last.cpuUs - sinkCpuBefore) / Math.max(1, last.accepted));
+    const bareRun = async (mode: SinkMode) => {
+      await sink.reset(mode);
+      const run = await bareRate(sink.port, bareCount, last.sample ?? '');
+      const sinkCpu = Math.round((await sink.stats()).cpuUs / bareCount);
+      process.stderr.write(
+        `bare pool, sink ${mode}: ${run.rate} msg/s over ${bareCount} messages; CPU per message: senders ${run.sendersCpuUsPerMsg} µs, sink ${sinkCpu} µs\n`,
+      );
+      return { ...run, sinkCpu };
+    };
+    const bareChecked = await bareRun('bare');
+    const bareLight = await bareRun('light');
+    const bare = bareChecked.rate;
+    process.stderr.write(`sink CPU per message during the send: ${sinkCpuUsPerMsg} µs\n`);
 
     return {
       bench: 'newsletter-million',
@@ -524,6 +557,10 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       bare_msgs_per_s: bare,
       ratio: Math.round((msgsPerSecond / bare) * 100) / 100,
       goal_ratio: 0.6,
+      bare_light_sink_msgs_per_s: bareLight.rate,
+      ratio_vs_light_sink: Math.round((msgsPerSecond / bareLight.rate) * 100) / 100,
+      bare_senders_cpu_us_per_msg: bareChecked.sendersCpuUsPerMsg,
+      sink_cpu_us_per_msg: { send: sinkCpuUsPerMsg, bare: bareChecked.sinkCpu, light: bareLight.sinkCpu },
       first_message_ms: firstMs,
       postgres_cpu_us_per_msg: perMessageUs(postgresMs),
       workers_cpu_us_per_msg: perMessageUs(cpuMs[1]! + cpuMs[2]!),

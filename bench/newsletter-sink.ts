@@ -5,6 +5,11 @@
 // as it arrives: List-Unsubscribe (and its one-click Post header) carries the message's token, the HTML
 // part carries the open pixel and the ten tracked links under that same token, and no untracked link to the
 // newsletter's site is left. The parent asks for the figures over IPC.
+//
+// Modes: `newsletter` checks and counts; `bare` (the nodemailer pools' baseline) does the same parsing and
+// checking of every message, so the baseline's sink spends what the newsletter's did and the two rates
+// compare senders, not the sink's own work; `light` only counts (the yardstick before 2026-11-28, still
+// printed). `cpuUs` is the sink's own CPU time since the last reset.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -20,17 +25,21 @@ export interface SinkStats {
   lastAt: number | null;
   /** One accepted message as it arrived, for a look. */
   sample: string | null;
+  /** This process's CPU time (user + system) since the last reset, in µs. */
+  cpuUs: number;
   /** The first few problems seen, to say what was wrong. */
   problems: string[];
 }
 
-type Command = { cmd: 'stats' } | { cmd: 'reset'; mode: 'newsletter' | 'bare' };
+export type SinkMode = 'newsletter' | 'bare' | 'light';
+type Command = { cmd: 'stats' } | { cmd: 'reset'; mode: SinkMode };
 
 const expected = Number(process.argv[2] ?? 0);
 const links = Number(process.argv[3] ?? 10);
 const siteHost = process.argv[4] ?? '';
 
-let mode: 'newsletter' | 'bare' = 'newsletter';
+let mode: SinkMode = 'newsletter';
+let cpuAtReset = process.cpuUsage();
 let byRecipient = new Uint8Array(expected + 1);
 let ids = new Set<string>();
 let stats: SinkStats = emptyStats();
@@ -47,6 +56,7 @@ function emptyStats(): SinkStats {
     firstAt: null,
     lastAt: null,
     sample: null,
+    cpuUs: 0,
     problems: [],
   };
 }
@@ -122,7 +132,7 @@ const server = new SMTPServer({
       stats.firstAt ??= at;
       stats.lastAt = at;
       stats.accepted++;
-      if (mode === 'newsletter') {
+      if (mode !== 'light') {
         const raw = Buffer.concat(chunks).toString('utf8');
         if (stats.sample === null) stats.sample = raw;
         for (const rcpt of session.envelope.rcptTo) check(raw, rcpt.address.toLowerCase());
@@ -139,11 +149,14 @@ server.listen(0, '127.0.0.1', () => {
 process.on('message', (message: Command) => {
   if (message.cmd === 'reset') {
     mode = message.mode;
+    cpuAtReset = process.cpuUsage();
     byRecipient = new Uint8Array(expected + 1);
     ids = new Set();
     stats = emptyStats();
     process.send!({ ok: true });
   } else if (message.cmd === 'stats') {
+    const cpu = process.cpuUsage(cpuAtReset);
+    stats.cpuUs = cpu.user + cpu.system;
     process.send!({ stats });
   }
 });
