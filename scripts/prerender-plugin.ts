@@ -14,6 +14,7 @@ import { createServer } from 'vite';
 import { DEFAULT_PRICING_PLANS } from '../src/shared/default-pricing-plans';
 import {
   livePlansFileName,
+  PAGES_SHOWING_PLANS,
   PRERENDER_DIR,
   PRERENDER_MANIFEST,
   PRICING_PLANS_API_PATH,
@@ -24,11 +25,11 @@ import {
 import { composePage, type PageMeta, type PrerenderedQueries } from '../src/web/prerender-html';
 
 /**
- * Pages showing the plans: prerendered with the default plans (a plain page, the boot module only) and
+ * Pages showing the plans are prerendered with the default plans (a plain page, the boot module only) and
  * without them (the app loads at once and fetches them), which the server sends once an admin has
  * changed the plans (src/server/lib/public-site.ts).
  */
-const PAGES_WITH_PLANS = new Set<string>(['/pricing']);
+const PAGES_WITH_PLANS = new Set<string>(PAGES_SHOWING_PLANS);
 const DEFAULT_PLANS: PrerenderedQueries = [[[PRICING_PLANS_API_PATH], DEFAULT_PRICING_PLANS]];
 
 interface PrerenderModule {

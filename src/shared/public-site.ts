@@ -75,7 +75,13 @@ export const PRERENDERED_QUERIES_ID = 'prerendered-queries';
 export const PRICING_PLANS_API_PATH = '/api/pricing-plans';
 
 /**
- * A page prerendered with the default plans (/pricing) is also prerendered without them, the app loading
+ * The pages showing the plans (the landing page's pricing teaser, /pricing): the build prerenders them with
+ * the default plans, a plain page loading only the boot module, and also without them (livePlansFileName).
+ */
+export const PAGES_SHOWING_PLANS: readonly string[] = ['/', '/pricing'];
+
+/**
+ * A page prerendered with the default plans (PAGES_SHOWING_PLANS) is also prerendered without them, the app loading
  * at once to fetch them: the server sends that version once an admin has changed the plans, so a visitor
  * never reads a stale price.
  */

@@ -2,11 +2,12 @@
  * The only script a plain prerendered public page loads at first (issue #19 section 3). The page is
  * complete without the app: its links are real links to other prerendered pages, its small-screen menu
  * and its questions are <details>, its copy is in the HTML, and no control on it needs React before the
- * app runs (the currency selector is a placeholder until then; the pricing page's Monthly/Annual switch
- * is radio inputs and CSS). The app (main.tsx: React, the router, hydration) loads on the visitor's first
- * sign of intent to interact: pointing, touching, pressing a key, moving focus, scrolling. Pages that show
- * live data or a form at once (status, contact..., and /pricing once an admin has changed the plans it was
- * prerendered with) do not use this module: they load the app straight away (scripts/prerender-plugin.ts).
+ * app runs (the currency selector shows the default currency's label until then; the pricing page's
+ * Monthly/Annual switch is radio inputs and CSS). The app (main.tsx: React, the router, hydration) loads
+ * on the visitor's first sign of intent to interact: pointing, touching, pressing a key, moving focus,
+ * scrolling. Pages that show live data or a form at once (status, contact..., and the landing page and
+ * /pricing once an admin has changed the plans they were prerendered with) do not use this module: they
+ * load the app straight away (scripts/prerender-plugin.ts).
  *
  * This is a product choice, not a trick for a benchmark: a visitor who only reads the page never pays for
  * the app's JavaScript, which on a slow phone means seconds of CPU and data (the approach of Astro's

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_CURRENCY, getCurrencyInfo } from '@shared/currency';
 import { DEFAULT_PRICING_PLANS } from '@shared/default-pricing-plans';
-import { PAGE_VIEW_BEACON_PATH, PRERENDERED_QUERIES_ID, PUBLIC_PAGE_PATHS } from '@shared/public-site';
+import {
+  PAGE_VIEW_BEACON_PATH,
+  PAGES_SHOWING_PLANS,
+  PRERENDERED_QUERIES_ID,
+  PUBLIC_PAGE_PATHS,
+} from '@shared/public-site';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { getPageMeta } from '@/app/page-meta';
@@ -92,7 +98,7 @@ describe('prerendering the public pages (issue #19 §3)', () => {
   it('works without the app: the header’s links are real links and its small-screen menu is a <details>', async () => {
     const { html } = await renderPage('/pricing');
     const header = html.slice(html.indexOf('<header'), html.indexOf('</header>'));
-    // No control in the header needs the app (the currency selector waits for it as a placeholder).
+    // No control in the header needs the app (the currency selector shows its label until the app runs).
     expect(header).not.toContain('<button');
     expect(header).toMatch(/<details[^>]*data-testid="public-menu"[^>]*>\s*<summary[^>]*aria-label="Menu"/);
     const menu = header.slice(header.indexOf('<details'), header.indexOf('</details>'));
@@ -106,6 +112,24 @@ describe('prerendering the public pages (issue #19 §3)', () => {
       '/auth?mode=signup',
     ]) {
       expect(menu, href).toContain(`href="${href.replace('&', '&amp;')}"`);
+    }
+  });
+
+  it('shows the default display currency in the header before the app, as the app then shows a new visitor', async () => {
+    for (const path of ['/', '/pricing']) {
+      const { html } = await renderPage(path);
+      const header = html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+      expect(header, path).not.toContain('Loading currency');
+      // The wide and the small-screen header each show the label, in the button's own box.
+      const labels = header.match(/<span[^>]*data-testid="currency-selector(?:-mobile)?-placeholder"[^>]*>/g);
+      expect(labels, path).toHaveLength(2);
+      for (const label of labels!) {
+        expect(label).toContain(`data-currency="${DEFAULT_CURRENCY}"`);
+        expect(label).toContain('h-8');
+        expect(label).toContain('border');
+      }
+      const text = header.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+      expect(text, path).toContain(`${getCurrencyInfo(DEFAULT_CURRENCY).symbol} ${DEFAULT_CURRENCY}`);
     }
   });
 
@@ -132,13 +156,21 @@ describe('prerendering the public pages (issue #19 §3)', () => {
   it('leaves no control needing the app on a page that waits for the visitor’s intent', async () => {
     const waiting = [];
     for (const path of PUBLIC_PAGE_PATHS) {
-      const { html } = await renderPage(path);
+      // As the build renders them: the pages showing the plans with the default plans.
+      const { html } = await renderPage(path, PAGES_SHOWING_PLANS.includes(path) ? DEFAULT_PLANS : []);
       if (html.includes('data-needs-app')) continue;
       waiting.push(path);
-      // Links and <details> work without the app; a button or a field would do nothing until it loads.
-      expect(html.match(/<(button|input|select|textarea)\b[^>]*>/g) ?? [], path).toEqual([]);
+      // Links and <details> work without the app; a button or a field would do nothing until it loads,
+      // unless it is marked as working without it (the pricing page's Monthly/Annual radio inputs).
+      const controls = html.match(/<(button|input|select|textarea)\b[^>]*>/g) ?? [];
+      expect(
+        controls.filter((control) => !control.includes('data-works-without-app')),
+        path,
+      ).toEqual([]);
     }
-    expect(waiting).toEqual(expect.arrayContaining(['/', '/features', '/help', '/about', '/privacy']));
+    expect(waiting).toEqual(
+      expect.arrayContaining(['/', '/pricing', '/features', '/help', '/about', '/privacy']),
+    );
   });
 
   it('renders /pricing with the default plans as a plain page whose switch and plans work without the app', async () => {
@@ -157,6 +189,27 @@ describe('prerendering the public pages (issue #19 §3)', () => {
     expect(html).toContain('href="/auth?mode=signup&amp;plan=starter&amp;interval=annual"');
     // Each price and link is marked with its interval, so only one of each is ever shown.
     expect(html.match(/data-for-interval="annual"/g)?.length).toBe(3 + 4);
+  });
+
+  it('renders the landing page with the default plans as a plain page whose pricing teaser shows them', async () => {
+    const { html } = await renderPage('/', DEFAULT_PLANS);
+    expect(html).not.toContain('data-needs-app');
+    const teaser = html.slice(html.indexOf('data-testid="landing-pricing"'), html.indexOf('Compare plans'));
+    for (const plan of DEFAULT_PRICING_PLANS)
+      expect(teaser).toContain(`data-testid="landing-plan-${plan.id}"`);
+    // In the default display currency, as the app shows a new visitor.
+    expect(teaser).toMatch(
+      new RegExp(`data-testid="landing-plan-price-starter" data-currency="${DEFAULT_CURRENCY}">\\$9`),
+    );
+    expect(teaser).not.toContain('animate-pulse');
+    // Without the plans (an admin has changed them since the build) the teaser needs the app to fetch them.
+    expect((await renderPage('/')).html).toMatch(
+      /<section[^>]*data-testid="landing-pricing"[^>]*data-needs-app=""/,
+    );
+  });
+
+  it('prerenders every page showing the plans, the landing page and /pricing, with the default plans', () => {
+    expect([...PAGES_SHOWING_PLANS].sort()).toEqual(['/', '/pricing']);
   });
 
   it('embeds the data a page was rendered with as an inert JSON block, which nothing in it can close', () => {

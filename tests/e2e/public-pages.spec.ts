@@ -161,6 +161,43 @@ test('a prerendered page loads only its boot module until the visitor shows inte
   await expect(page.getByTestId('currency-selector')).toBeVisible();
 });
 
+/**
+ * The landing page is a plain page while the live plans are the defaults it was prerendered with: its
+ * pricing teaser and the header's currency are in the HTML, and the app, once it runs, fetches neither
+ * the plans nor moves the currency selector.
+ */
+test('the landing page shows its plans and currency before the app, which keeps them in place', async ({
+  page,
+}) => {
+  const scripts = recordScripts(page);
+  const planRequests: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/pricing-plans') planRequests.push(request.url());
+  });
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/boot-[\w-]+\.js$/)]);
+  // (read without scrolling to it: scrolling is intent, which would load the app)
+  const teaser = page.getByTestId('landing-pricing');
+  await expect(teaser.getByTestId('landing-plan-price-starter')).toHaveText('$9.00');
+  const label = page.getByTestId('currency-selector-placeholder');
+  await expect(label).toContainText('USD');
+  const before = await label.boundingBox();
+  expect(before?.width).toBeGreaterThan(40);
+  expect(await page.locator('html[data-hydrated]').count()).toBe(0);
+
+  await showIntent(page);
+  const selector = page.getByTestId('currency-selector');
+  await expect(selector).toHaveAttribute('data-currency', 'USD');
+  const after = await selector.boundingBox();
+  for (const side of ['x', 'y', 'width', 'height'] as const) {
+    expect(Math.abs((after?.[side] ?? 0) - (before?.[side] ?? 0)), side).toBeLessThan(0.5);
+  }
+  await expect(teaser.getByTestId('landing-plan-price-starter')).toHaveText('$9.00');
+  expect(planRequests).toEqual([]);
+});
+
 test('the small-screen menu opens on the first tap, and stays open while the app loads', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/features');

@@ -5,7 +5,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { DEFAULT_PRICING_PLANS } from '@shared/default-pricing-plans';
 import type { PricingPlan } from '@shared/payments';
-import { PRERENDERED_QUERIES_ID, PUBLIC_PAGE_PATHS } from '@shared/public-site';
+import {
+  livePlansFileName,
+  PAGES_SHOWING_PLANS,
+  PRERENDERED_QUERIES_ID,
+  PUBLIC_PAGE_PATHS,
+  prerenderFileName,
+} from '@shared/public-site';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE_NAMES } from './auth';
@@ -86,7 +92,9 @@ describe('serving the prerendered pages', () => {
   });
 });
 
-describe('the pricing page prerendered with the default plans', () => {
+/** The landing page's pricing teaser and /pricing: each is sent as built only while its plans are live. */
+describe.each(PAGES_SHOWING_PLANS)('%s prerendered with the default plans', (pagePath) => {
+  const file = prerenderFileName(pagePath);
   let dir: string;
   let app: FastifyInstance;
   let livePlans: () => Promise<PricingPlan[]>;
@@ -99,15 +107,12 @@ describe('the pricing page prerendered with the default plans', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tambari-public-site-plans-'));
     writeFileSync(path.join(dir, 'index.html'), '<div id="root"></div>');
     mkdirSync(path.join(dir, 'prerendered'));
-    writeFileSync(path.join(dir, 'prerendered', 'pricing.html'), withDefaults(DEFAULT_PRICING_PLANS));
+    writeFileSync(path.join(dir, 'prerendered', file), withDefaults(DEFAULT_PRICING_PLANS));
     writeFileSync(
-      path.join(dir, 'prerendered', 'pricing.live-plans.html'),
+      path.join(dir, 'prerendered', livePlansFileName(file)),
       '<h1>Plans</h1><script src="/app.js">',
     );
-    writeFileSync(
-      path.join(dir, 'prerendered', 'manifest.json'),
-      JSON.stringify({ '/pricing': 'pricing.html' }),
-    );
+    writeFileSync(path.join(dir, 'prerendered', 'manifest.json'), JSON.stringify({ [pagePath]: file }));
     app = Fastify();
     await app.register(fastifyCookie);
     await app.register(fastifyStatic, { root: dir, wildcard: false, index: false });
@@ -128,7 +133,7 @@ describe('the pricing page prerendered with the default plans', () => {
     // The same plans, their fields read from the database in another order.
     livePlans = async () =>
       DEFAULT_PRICING_PLANS.map((plan) => Object.fromEntries(Object.entries(plan).reverse()) as PricingPlan);
-    const response = await app.inject({ url: '/pricing' });
+    const response = await app.inject({ url: pagePath });
     expect(response.body).toContain('/boot.js');
   });
 
@@ -143,26 +148,26 @@ describe('the pricing page prerendered with the default plans', () => {
     for (const edit of edits) {
       livePlans = async () =>
         DEFAULT_PRICING_PLANS.map((plan) => (plan.id === 'starter' ? { ...plan, ...edit } : plan));
-      const response = await app.inject({ url: '/pricing' });
+      const response = await app.inject({ url: pagePath });
       expect(response.body, JSON.stringify(edit)).toContain('/app.js');
     }
     // A plan turned off (the list shows only active plans) and the defaults again.
     livePlans = async () => DEFAULT_PRICING_PLANS.filter((plan) => plan.id !== 'enterprise');
-    expect((await app.inject({ url: '/pricing' })).body).toContain('/app.js');
+    expect((await app.inject({ url: pagePath })).body).toContain('/app.js');
     livePlans = async () => [...DEFAULT_PRICING_PLANS];
-    expect((await app.inject({ url: '/pricing' })).body).toContain('/boot.js');
+    expect((await app.inject({ url: pagePath })).body).toContain('/boot.js');
   });
 
   it('is not sent when the plans cannot be read', async () => {
     livePlans = async () => {
       throw new Error('database down');
     };
-    expect((await app.inject({ url: '/pricing' })).body).toContain('/app.js');
+    expect((await app.inject({ url: pagePath })).body).toContain('/app.js');
   });
 
   it('is not sent to a signed-in visitor, who gets the app', async () => {
     livePlans = async () => [...DEFAULT_PRICING_PLANS];
-    const response = await app.inject({ url: '/pricing', cookies: { [SESSION_COOKIE_NAMES[0]!]: 'token' } });
+    const response = await app.inject({ url: pagePath, cookies: { [SESSION_COOKIE_NAMES[0]!]: 'token' } });
     expect(response.body).toBe('<div id="root"></div>');
   });
 });

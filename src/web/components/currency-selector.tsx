@@ -1,9 +1,9 @@
 import { ChevronDown } from 'lucide-react';
 import { type ComponentProps, lazy, Suspense, useState } from 'react';
 
-import { Button } from '@/components/ui/button';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { useCurrency } from '@/hooks/use-currency';
+import { useHydrationSettled } from '@/lib/prerender-state';
 import { cn } from '@/lib/utils';
 
 const loadMenu = () => import('@/components/currency-menu');
@@ -24,6 +24,21 @@ export function CurrencySymbol({ symbol }: { symbol: string }) {
   );
 }
 
+/** What the selector's button shows: the currency's symbol, its code and (wider layouts) its name. */
+function CurrencyLabel({ showName }: { showName: boolean }) {
+  const { currency, currencyInfo } = useCurrency();
+  return (
+    <>
+      <CurrencySymbol symbol={currencyInfo.symbol} />
+      <span>{currency}</span>
+      {showName && <span className="hidden text-muted-foreground lg:inline">{currencyInfo.name}</span>}
+      <ChevronDown className="size-3.5 text-muted-foreground" aria-hidden="true" />
+    </>
+  );
+}
+
+const triggerClass = 'gap-1.5 font-medium tabular-nums';
+
 /** The selector's button: the menu's trigger once the menu is loaded, and the same button before. */
 export function CurrencyTrigger({
   size,
@@ -40,28 +55,32 @@ export function CurrencyTrigger({
     <Button
       variant="outline"
       size={size}
-      className={cn('gap-1.5 font-medium tabular-nums', className)}
+      className={cn(triggerClass, className)}
       aria-label={`${currency}, ${currencyInfo.name}: change display currency`}
       aria-haspopup="menu"
       data-testid={testId}
       data-currency={currency}
       {...buttonProps}
     >
-      <CurrencySymbol symbol={currencyInfo.symbol} />
-      <span>{currency}</span>
-      {showName && <span className="hidden text-muted-foreground lg:inline">{currencyInfo.name}</span>}
-      <ChevronDown className="size-3.5 text-muted-foreground" aria-hidden="true" />
+      <CurrencyLabel showName={showName} />
     </Button>
   );
 }
 
 /**
  * The display-currency menu (NGN, ZAR, KES, GHS, USD) of the public header, the pricing and the payment
- * screens; choosing a currency sets it and closes the menu. A placeholder stands in while the currency is
- * being worked out. The menu's code (Radix's menu and its
- * positioning) is fetched when the visitor first points at, focuses or presses the button, so the public
- * pages' first load does not carry it (issue #19 §3); pressing the button opens the menu as soon as it is
- * there. Prices are still charged in NGN.
+ * screens; choosing a currency sets it and closes the menu. Prices are still charged in NGN.
+ *
+ * On a prerendered page, until the app has hydrated it, the selector is its button's look without the
+ * button (a page waiting for the visitor's intent has no control that does nothing, src/web/boot.ts):
+ * the same box, showing the default currency, as the build rendered it for a visitor with nothing saved.
+ * Hydration therefore matches, and the button takes that box's place without moving anything. While the
+ * visitor's currency is still being worked out (their country looked up) the button shows the default
+ * too, and changes its label if the lookup finds another.
+ *
+ * The menu's code (Radix's menu and its positioning) is fetched when the visitor first points at,
+ * focuses or presses the button, so the public pages' first load does not carry it (issue #19 §3);
+ * pressing the button opens the menu as soon as it is there.
  */
 export function CurrencySelector({
   className,
@@ -77,17 +96,20 @@ export function CurrencySelector({
   showName?: boolean;
   testId?: string;
 }) {
-  const { isLoading } = useCurrency();
+  const { currency } = useCurrency();
+  const live = useHydrationSettled();
   const [menuWanted, setMenuWanted] = useState(false);
 
-  if (isLoading) {
+  if (!live) {
     return (
-      <Skeleton
-        className={cn(size === 'sm' ? 'h-8 w-20' : 'h-9 w-24', className)}
-        role="status"
-        aria-label="Loading currency"
-        data-testid={`${testId}-loading`}
-      />
+      <span
+        className={cn(buttonVariants({ variant: 'outline', size }), triggerClass, className)}
+        data-testid={`${testId}-placeholder`}
+        data-currency={currency}
+      >
+        <span className="sr-only">Display currency:</span>
+        <CurrencyLabel showName={showName} />
+      </span>
     );
   }
 

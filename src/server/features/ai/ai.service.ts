@@ -1,4 +1,3 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Database } from '@server/db/client';
 import { aiGenerations } from '@server/db/schema/index';
 import type { Env } from '@server/env';
@@ -6,7 +5,7 @@ import { now } from '@server/lib/clock';
 import { AppError } from '@server/lib/errors';
 import { AI_DAILY_LIMITS, AI_MESSAGES, type AiStatus } from '@shared/ai';
 import { isPlanId } from '@shared/plans';
-import { type LanguageModel, streamText } from 'ai';
+import type { LanguageModel } from 'ai';
 import { and, count, eq, gte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { getPlanLimits } from '../plans/plan-limits.service';
@@ -16,23 +15,50 @@ import type { Prompt } from './ai-prompts';
 // The SDK would print its warnings (e.g. an unsupported setting) to stderr, outside our logger.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
 
+/*
+ * The AI SDK (`ai`, its provider packages and their own dependencies: ~2.5 MB of module source, more once
+ * compiled) is loaded at the first generation, not at start: most web processes serve no AI request for
+ * a long time, or ever, and every module loaded stays in memory for the process's life.
+ */
+let sdk: Promise<typeof import('ai')> | undefined;
+
+/** The AI SDK's functions, loaded once, at first use. */
+export function loadAiSdk(): Promise<typeof import('ai')> {
+  sdk ??= import('ai');
+  return sdk;
+}
+
 /** The configured provider's model, or null when AI_BASE_URL is unset. */
 export interface AiProvider {
-  model: LanguageModel;
+  /** The model, made (with the SDK loaded) at its first use. */
+  model: () => Promise<LanguageModel>;
   modelName: string;
   timeoutMs: number;
 }
 
 export function createAiProvider(env: Env): AiProvider | null {
-  if (!env.AI_BASE_URL || !env.AI_MODEL) return null;
-  const provider = createOpenAICompatible({
-    name: 'tambari-ai',
-    baseURL: env.AI_BASE_URL.replace(/\/$/, ''),
-    apiKey: env.AI_API_KEY,
-  });
+  const { AI_BASE_URL: baseUrl, AI_MODEL: modelName } = env;
+  if (!baseUrl || !modelName) return null;
+  let model: Promise<LanguageModel> | undefined;
+  const makeModel = async (): Promise<LanguageModel> => {
+    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+    const provider = createOpenAICompatible({
+      name: 'tambari-ai',
+      baseURL: baseUrl.replace(/\/$/, ''),
+      apiKey: env.AI_API_KEY,
+    });
+    return provider.chatModel(modelName);
+  };
   return {
-    model: provider.chatModel(env.AI_MODEL),
-    modelName: env.AI_MODEL,
+    model: () => {
+      // A failed load is not kept: the next request tries again.
+      model ??= makeModel().catch((error: unknown) => {
+        model = undefined;
+        throw error;
+      });
+      return model;
+    },
+    modelName,
     timeoutMs: env.AI_TIMEOUT_SECONDS * 1000,
   };
 }
@@ -161,6 +187,8 @@ export async function startAiStream({
   signal: AbortSignal;
   log: FastifyBaseLogger;
 }): Promise<AsyncIterable<string>> {
+  // Loaded before the provider's time limit starts: it is the provider's, not our first start-up's.
+  const [{ streamText }, model] = await Promise.all([loadAiSdk(), provider.model()]);
   const reservation = await reserveAiGeneration({ db, userId, action });
   const timeout = AbortSignal.timeout(provider.timeoutMs);
   const abortSignal = AbortSignal.any([signal, timeout]);
@@ -174,7 +202,7 @@ export async function startAiStream({
   let first: IteratorResult<string>;
   try {
     const result = streamText({
-      model: provider.model,
+      model,
       system: prompt.system,
       prompt: prompt.prompt,
       maxOutputTokens: prompt.maxOutputTokens,

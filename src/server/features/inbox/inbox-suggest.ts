@@ -2,12 +2,12 @@ import type { Database } from '@server/db/client';
 import { inboundMessages } from '@server/db/schema/index';
 import { AppError } from '@server/lib/errors';
 import { INBOX_CATEGORIES, INBOX_CATEGORY_LABELS, type InboxCategory } from '@shared/inbox';
-import { generateText } from 'ai';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   type AiProvider,
   assertAiConfigured,
+  loadAiSdk,
   releaseAiGeneration,
   reserveAiGeneration,
 } from '../ai/ai.service';
@@ -32,11 +32,13 @@ export async function suggestInboxCategory(options: {
   const item = await getInboxItem({ db, userId, id: options.id });
   const provider = assertAiConfigured(options.provider);
   const { text: body } = await loadText(db, userId, options.id);
+  // Loaded before the provider's time limit starts (see startAiStream).
+  const [{ generateText }, model] = await Promise.all([loadAiSdk(), provider.model()]);
   const reservation = await reserveAiGeneration({ db, userId, action: 'inbox_category' });
   const choices = INBOX_CATEGORIES.map((c) => `${c} (${INBOX_CATEGORY_LABELS[c]})`).join(', ');
   try {
     const answer = await generateText({
-      model: provider.model,
+      model,
       system: `You sort replies to sales emails. Answer with exactly one of these category ids and nothing else: ${choices}.`,
       prompt: `Subject: ${item.subject ?? ''}\n\n${body.slice(0, TEXT_LIMIT)}`,
       maxOutputTokens: 20,

@@ -1,5 +1,6 @@
 import { BUILT_IN_MERGE_TAGS, type MergeTagProblems, UNSUBSCRIBE_TAG_PATTERN } from '@shared/personalize';
-import { Liquid, type Template } from 'liquidjs';
+// The ES module build: loaded as one module, its source held once (src/server/types/liquidjs-esm.d.ts).
+import { Liquid, type Template } from 'liquidjs/dist/liquid.node.mjs';
 import { flattenSpintax } from './spintax';
 
 /*

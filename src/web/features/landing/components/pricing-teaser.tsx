@@ -1,4 +1,5 @@
 import type { PricingPlan } from '@shared/payments';
+import { PRICING_PLANS_API_PATH } from '@shared/public-site';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
@@ -11,18 +12,31 @@ import { formatLimit, perIntervalSuffix } from '@/lib/billing';
 /**
  * The landing page's plans from GET /api/pricing-plans. A compact teaser of the live plan prices
  * (in the display currency; always charged in NGN) that leads to /pricing for the full comparison.
+ *
+ * The build prerenders the landing page with the default plans, which the app's cache starts from while
+ * they are the live plans (src/web/main.tsx; the server sends that page only then): the teaser is then
+ * copy and a link, and the page waits for the visitor's intent before loading the app. Prerendered
+ * without plans (an admin has changed them), the teaser needs the app at once to fetch them. Prices are
+ * in the display currency the app shows a new visitor (the default) until the visitor's is known, as the
+ * plans on /pricing are.
  */
 export function PricingTeaser() {
-  const { data: plans, isPending, isError } = useQuery<PricingPlan[]>({ queryKey: ['/api/pricing-plans'] });
-  const { currency, formatKobo, isLoading: currencyLoading } = useCurrency();
-  // Placeholders until both the plans and the display currency are known, so prices never flicker.
-  const loading = isPending || currencyLoading;
+  const {
+    data: plans,
+    isPending,
+    isError,
+  } = useQuery<PricingPlan[]>({
+    queryKey: [PRICING_PLANS_API_PATH],
+  });
+  const { currency, formatKobo } = useCurrency();
+  const loading = isPending;
 
   return (
     <section
       className="content-auto mx-auto max-w-6xl px-4 pb-20 sm:px-6"
       aria-labelledby="pricing-teaser-heading"
       data-testid="landing-pricing"
+      data-needs-app={plans ? undefined : ''}
     >
       <div className="text-center">
         <h2 id="pricing-teaser-heading" className="text-3xl font-bold tracking-tight">
