@@ -319,8 +319,10 @@ describe('retention', () => {
         ),
       ),
       figures: rowsOf(
-        await db().execute(sql`SELECT d.day::text, d.sent::text, t.messages::text FROM outbox_user_daily d
-          JOIN outbox_user_totals t USING (user_id) WHERE d.user_id = ${userId} ORDER BY d.day`),
+        // A day is the sum of its writers' slots (migration *_outbox_user_daily_slots).
+        await db().execute(sql`SELECT d.day::text, sum(d.sent)::text AS sent, max(d.last_sent_at) AS last,
+          t.messages::text FROM outbox_user_daily d JOIN outbox_user_totals t USING (user_id)
+          WHERE d.user_id = ${userId} GROUP BY d.day, t.messages ORDER BY d.day`),
       ),
     });
     const before = await snapshot();
