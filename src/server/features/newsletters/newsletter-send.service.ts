@@ -566,10 +566,12 @@ export async function finishNewsletterSends({ db }: { db: Database }): Promise<n
     });
     if (!marked) continue;
     finished++;
-    // The sender's per-day figures were kept in one slot per writing backend (migration
-    // *_outbox_user_daily_slots): back to one row a day, in a transaction of its own so it holds none of
-    // the send's rows while it waits for a worker still marking another send of the same user.
+    // The sender's per-day figures and analytics roll-ups were kept in one slot per writing backend
+    // (migrations *_outbox_user_daily_slots, *_analytics_slots): back to one row a key, each in a
+    // transaction of its own so it holds none of the send's rows while it waits for a worker still
+    // recording another send of the same user.
     await db.execute(sql`SELECT outbox_user_daily_fold(${row.userId})`);
+    await db.execute(sql`SELECT analytics_fold(${row.userId})`);
   }
   return finished;
 }

@@ -9,6 +9,7 @@ import { addOutboxMessage, createCampaignWithMessage } from '@tests/factories/se
 import { createUser, type TestUser } from '@tests/factories/users';
 import { ownDatabase } from '@tests/setup/own-database';
 import { as, createTestApp } from '@tests/setup/test-app';
+import { dailyRows } from '@tests/support/analytics-rollups';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -310,9 +311,7 @@ describe('retention', () => {
         ...(await getAnalytics({ db: db(), user: { id: userId, subscriptionPlan: 'starter' }, days: 90 })),
         to: '',
       },
-      daily: rowsOf(
-        await db().execute(sql`SELECT * FROM analytics_daily WHERE user_id = ${userId} ORDER BY day`),
-      ),
+      daily: rowsOf(await db().execute(dailyRows(userId))),
       report: rowsOf(
         await db().execute(
           sql`SELECT * FROM newsletter_report_counts WHERE campaign_id = ${campaign.id} ORDER BY 1, 2`,
