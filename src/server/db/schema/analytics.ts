@@ -82,9 +82,16 @@ export const analyticsDaily = pgTable(
     campaignId: uuid('campaign_id').notNull(),
     day: date('day').notNull(),
     ...counts,
+    /**
+     * The writer's share (migration *_analytics_slots): the dispatcher records every batch's 'sent' events
+     * into its user's and campaign's day, so each database backend keeps its own row (its pid) and two
+     * workers' transactions never wait on each other's commit for one row. Readers add the slots up; the
+     * rebuild writes slot 0, and a newsletter's finish folds its sender's slots back into it.
+     */
+    slot: integer('slot').notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.day, t.campaignId] }),
+    primaryKey({ columns: [t.userId, t.day, t.campaignId, t.slot] }),
     index('analytics_daily_campaign_idx').on(t.campaignId, t.day),
   ],
 );
@@ -110,8 +117,10 @@ export const analyticsUserDaily = pgTable(
     userId: text('user_id').notNull(),
     day: date('day').notNull(),
     ...counts,
+    /** The writer's share, as analytics_daily's. */
+    slot: integer('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.slot] })],
 );
 
 /**
@@ -125,8 +134,10 @@ export const analyticsWeekly = pgTable(
     campaignId: uuid('campaign_id').notNull(),
     week: date('week').notNull(),
     ...lastCounts,
+    /** The writer's share, as analytics_daily's. */
+    slot: integer('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.week, t.campaignId] })],
+  (t) => [primaryKey({ columns: [t.userId, t.week, t.campaignId, t.slot] })],
 );
 
 /**

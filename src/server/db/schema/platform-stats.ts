@@ -94,6 +94,13 @@ export const outboxUserDaily = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     sent: bigint('sent', { mode: 'number' }).notNull().default(0),
     lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull(),
+    /**
+     * The writer's share of the day: the dispatcher's "mark sent" of every batch adds to its user's day,
+     * so each database backend keeps its own row (its pid) and two workers' transactions never wait on
+     * each other's commit for one row (migration *_outbox_user_daily_slots). Readers add the slots up
+     * (sent) or take the latest (last_sent_at); a newsletter's finish folds its user's slots back to 0.
+     */
+    slot: integer('slot').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.day] }), index('outbox_user_daily_day_idx').on(t.day)],
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.slot] }), index('outbox_user_daily_day_idx').on(t.day)],
 );

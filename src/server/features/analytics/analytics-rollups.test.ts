@@ -5,6 +5,7 @@ import { ANALYTICS_PERIODS, type Analytics } from '@shared/analytics';
 import { seedCampaign } from '@tests/factories/campaign-stats';
 import { createUser, type TestUser } from '@tests/factories/users';
 import { as, createTestApp } from '@tests/setup/test-app';
+import { dailyRows, userDailyRows, weeklyRows } from '@tests/support/analytics-rollups';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,11 +140,7 @@ async function snapshot(db: Db, userId: string, subjects: readonly string[]) {
     [...new Set(subjects)].map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  const daily = rowsOf(
-    await db.execute(
-      sql`SELECT * FROM analytics_daily WHERE user_id = ${userId} ORDER BY user_id, day, campaign_id`,
-    ),
-  ).map((r) => JSON.stringify(r));
+  const daily = rowsOf(await db.execute(dailyRows(userId))).map((r) => JSON.stringify(r));
   const marks = rowsOf(
     await db.execute(
       sql`SELECT * FROM analytics_marks WHERE subject IN (${subjectList}) ORDER BY subject, kind, day`,
@@ -154,16 +151,9 @@ async function snapshot(db: Db, userId: string, subjects: readonly string[]) {
       sql`SELECT subject, kind, last_day FROM analytics_lasts WHERE subject IN (${subjectList}) ORDER BY subject, kind`,
     ),
   ).map((r) => JSON.stringify(r));
-  const userDaily = rowsOf(
-    await db.execute(sql`SELECT * FROM analytics_user_daily WHERE user_id = ${userId} ORDER BY user_id, day`),
-  ).map((r) => JSON.stringify(r));
+  const userDaily = rowsOf(await db.execute(userDailyRows(userId))).map((r) => JSON.stringify(r));
   // A week whose subjects all moved on keeps a row of zeros; the rebuild writes none.
-  const weekly = rowsOf(
-    await db.execute(sql`SELECT * FROM analytics_weekly
-      WHERE user_id = ${userId} AND sent_last + opened_last + opened_human_last + clicked_last + replied_last
-        + bounced_last + unsubscribed_last + failed_last > 0
-      ORDER BY user_id, week, campaign_id`),
-  ).map((r) => JSON.stringify(r));
+  const weekly = rowsOf(await db.execute(weeklyRows(userId))).map((r) => JSON.stringify(r));
   return { daily, marks, lasts, userDaily, weekly };
 }
 
@@ -280,6 +270,55 @@ describe('analytics roll-ups', () => {
       await expectSameAsDirect(db, user.id);
     },
     240_000,
+  );
+
+  // The dispatcher's two workers record their batches' 'sent' events for one user and campaign on the same
+  // day: neither may wait for the other's commit on those roll-up rows (one slot per backend). PGlite has
+  // one connection: nothing to race.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "let two writers count one campaign's sends on the same day, neither waiting for the other",
+    async () => {
+      const db = app.services.db;
+      const user = await createUser(app);
+      const { campaign } = await seedCampaign(db, user.user.id);
+      const sent = () => ({
+        userId: user.user.id,
+        campaignId: campaign.id,
+        outboxMessageId: randomUUID(),
+        type: 'sent' as const,
+        occurredAt: clockNow(),
+      });
+      await db.transaction(async (holder) => {
+        await holder.insert(emailEvents).values([sent(), sent()]);
+        // A second connection while the first transaction is still open.
+        await db.transaction(async (other) => {
+          await other.execute(sql`set local lock_timeout = '3s'`);
+          await other.insert(emailEvents).values(sent());
+        });
+      });
+      await expectSameAsDirect(db, user.user.id);
+      const kept = {
+        daily: rowsOf(await db.execute(dailyRows(user.user.id))),
+        userDaily: rowsOf(await db.execute(userDailyRows(user.user.id))),
+        weekly: rowsOf(await db.execute(weeklyRows(user.user.id))),
+      };
+      expect(kept.userDaily).toMatchObject([{ sent: 3, sent_last: 3 }]);
+      // Folded as a newsletter's finish does: one row a key, the same figures.
+      await db.execute(sql`SELECT analytics_fold(${user.user.id})`);
+      const [spread] = rowsOf<{ n: number }>(
+        await db.execute(sql`SELECT (SELECT count(*) FROM analytics_daily WHERE user_id = ${user.user.id} AND slot <> 0)
+          + (SELECT count(*) FROM analytics_user_daily WHERE user_id = ${user.user.id} AND slot <> 0)
+          + (SELECT count(*) FROM analytics_weekly WHERE user_id = ${user.user.id} AND slot <> 0) AS n`),
+      );
+      expect(Number(spread?.n)).toBe(0);
+      expect({
+        daily: rowsOf(await db.execute(dailyRows(user.user.id))),
+        userDaily: rowsOf(await db.execute(userDailyRows(user.user.id))),
+        weekly: rowsOf(await db.execute(weeklyRows(user.user.id))),
+      }).toEqual(kept);
+      await rebuildAnalytics({ db });
+      expect(rowsOf(await db.execute(dailyRows(user.user.id)))).toEqual(kept.daily);
+    },
   );
 
   it('counts one batch holding several days of the same message once per day and once per period', async () => {

@@ -6,6 +6,7 @@ import { seedCampaign } from '@tests/factories/campaign-stats';
 import { createUser } from '@tests/factories/users';
 import { ownDatabase } from '@tests/setup/own-database';
 import { createTestApp } from '@tests/setup/test-app';
+import { dailyRows, userDailyRows, weeklyRows } from '@tests/support/analytics-rollups';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,12 +102,9 @@ async function rollups() {
   const read = async (query: ReturnType<typeof sql>) =>
     rowsOf<Record<string, unknown>>(await db.execute(query)).map((r) => JSON.stringify(r));
   return {
-    daily: await read(sql`SELECT * FROM analytics_daily WHERE user_id = ${userId} ORDER BY day, campaign_id`),
-    userDaily: await read(sql`SELECT * FROM analytics_user_daily WHERE user_id = ${userId} ORDER BY day`),
-    weekly: await read(sql`SELECT * FROM analytics_weekly WHERE user_id = ${userId}
-      AND sent_last + opened_last + opened_human_last + clicked_last + replied_last + bounced_last
-        + unsubscribed_last + failed_last > 0
-      ORDER BY week, campaign_id`),
+    daily: await read(dailyRows(userId)),
+    userDaily: await read(userDailyRows(userId)),
+    weekly: await read(weeklyRows(userId)),
     lasts: await read(sql`SELECT subject, kind, last_day FROM analytics_lasts ORDER BY subject, kind`),
     marks: await read(sql`SELECT * FROM analytics_marks ORDER BY subject, kind, day`),
     platform: await read(sql`SELECT type, machine, sum(count)::int AS n FROM platform_hourly_events
@@ -125,11 +123,13 @@ async function expectDaysMatchEvents(from: Date) {
   );
   const rolled = rowsOf<Parameters<typeof toCounts>[0] & { day: string }>(
     await db.execute(sql`
-      SELECT to_char(day, 'YYYY-MM-DD') AS day, sent, opened, opened_human, clicked, replied, bounced,
-        unsubscribed, failed
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(sent)::int AS sent, sum(opened)::int AS opened,
+        sum(opened_human)::int AS opened_human, sum(clicked)::int AS clicked, sum(replied)::int AS replied,
+        sum(bounced)::int AS bounced, sum(unsubscribed)::int AS unsubscribed, sum(failed)::int AS failed
       FROM analytics_user_daily
       WHERE user_id = ${userId} AND day >= ${from.toISOString().slice(0, 10)}::date
-        AND sent + opened + opened_human + clicked + replied + bounced + unsubscribed + failed > 0
+      GROUP BY day
+      HAVING sum(sent + opened + opened_human + clicked + replied + bounced + unsubscribed + failed) > 0
       ORDER BY day`),
   );
   const nonZero = (rows: typeof direct) =>

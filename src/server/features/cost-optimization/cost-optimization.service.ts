@@ -136,8 +136,7 @@ async function userCosts(
 async function idlePaidAccounts(db: Database, sinceDay: string): Promise<IdlePaidAccount[]> {
   const result = await db.execute(sql`
     SELECT u.id, u.email, u.subscription_plan, u.subscription_current_period_end AS period_end,
-           (SELECT d.last_sent_at FROM outbox_user_daily d WHERE d.user_id = u.id
-            ORDER BY d.day DESC LIMIT 1) AS last_sent,
+           (SELECT max(d.last_sent_at) FROM outbox_user_daily d WHERE d.user_id = u.id) AS last_sent,
            (SELECT coalesce(sum(amount), 0) FROM orders r
             WHERE r.user_id = u.id AND r.status = 'success' AND r.currency = 'NGN') AS kobo
     FROM "user" u

@@ -528,7 +528,7 @@ export async function runNewsletterSchedule(
 /** 'sending' → 'sent' once every recipient is queued and the engine has nothing queued or in flight. */
 export async function finishNewsletterSends({ db }: { db: Database }): Promise<number> {
   const done = await db
-    .select({ id: newsletters.id, campaignId: campaigns.id })
+    .select({ id: newsletters.id, campaignId: campaigns.id, userId: newsletters.userId })
     .from(newsletters)
     .innerJoin(campaigns, eq(campaigns.id, newsletters.campaignId))
     .where(
@@ -564,7 +564,14 @@ export async function finishNewsletterSends({ db }: { db: Database }): Promise<n
       await foldCountSlots(tx, row.campaignId);
       return true;
     });
-    if (marked) finished++;
+    if (!marked) continue;
+    finished++;
+    // The sender's per-day figures and analytics roll-ups were kept in one slot per writing backend
+    // (migrations *_outbox_user_daily_slots, *_analytics_slots): back to one row a key, each in a
+    // transaction of its own so it holds none of the send's rows while it waits for a worker still
+    // recording another send of the same user.
+    await db.execute(sql`SELECT outbox_user_daily_fold(${row.userId})`);
+    await db.execute(sql`SELECT analytics_fold(${row.userId})`);
   }
   return finished;
 }

@@ -9,6 +9,7 @@ import { addOutboxMessage, createCampaignWithMessage } from '@tests/factories/se
 import { createUser, type TestUser } from '@tests/factories/users';
 import { ownDatabase } from '@tests/setup/own-database';
 import { as, createTestApp } from '@tests/setup/test-app';
+import { dailyRows } from '@tests/support/analytics-rollups';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -310,17 +311,17 @@ describe('retention', () => {
         ...(await getAnalytics({ db: db(), user: { id: userId, subscriptionPlan: 'starter' }, days: 90 })),
         to: '',
       },
-      daily: rowsOf(
-        await db().execute(sql`SELECT * FROM analytics_daily WHERE user_id = ${userId} ORDER BY day`),
-      ),
+      daily: rowsOf(await db().execute(dailyRows(userId))),
       report: rowsOf(
         await db().execute(
           sql`SELECT * FROM newsletter_report_counts WHERE campaign_id = ${campaign.id} ORDER BY 1, 2`,
         ),
       ),
       figures: rowsOf(
-        await db().execute(sql`SELECT d.day::text, d.sent::text, t.messages::text FROM outbox_user_daily d
-          JOIN outbox_user_totals t USING (user_id) WHERE d.user_id = ${userId} ORDER BY d.day`),
+        // A day is the sum of its writers' slots (migration *_outbox_user_daily_slots).
+        await db().execute(sql`SELECT d.day::text, sum(d.sent)::text AS sent, max(d.last_sent_at) AS last,
+          t.messages::text FROM outbox_user_daily d JOIN outbox_user_totals t USING (user_id)
+          WHERE d.user_id = ${userId} GROUP BY d.day, t.messages ORDER BY d.day`),
       ),
     });
     const before = await snapshot();
