@@ -2,6 +2,7 @@ import { purgeDeletedAccountEventsJob } from '../features/account/purge-deleted-
 import { rollUpPlatformStatsJob } from '../features/admin-analytics/roll-up-platform-stats.job';
 import { evaluateAlertRulesJob } from '../features/admin-operations/evaluate-alert-rules.job';
 import { pruneAppLogsJob } from '../features/admin-operations/prune-app-logs.job';
+import { foldRollupSlotsJob } from '../features/analytics/fold-rollup-slots.job';
 import { maintainEventPartitionsJob } from '../features/analytics/maintain-event-partitions.job';
 import { purgeExpiredSessionsJob } from '../features/auth/purge-expired-sessions.job';
 import { advanceCampaignSequencesJob } from '../features/campaigns/advance-campaign-sequences.job';
@@ -77,6 +78,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   // The operator's console: figures, the log table's bounds, alert rules, the recycle bin
   rollUpPlatformStatsJob,
   maintainEventPartitionsJob,
+  foldRollupSlotsJob,
   rollUpSiteTrafficJob,
   purgeSiteTrafficJob,
   pruneAppLogsJob,
