@@ -1,7 +1,6 @@
 import { campaigns, orders, outboxMessages, users } from '@server/db/schema/index';
-import { foldRollupSlotsJob } from '@server/features/analytics/fold-rollup-slots.job';
+import { foldRollupSlots } from '@server/features/analytics/rollup-slots.service';
 import { purgeExpiredOwnedItems } from '@server/features/recycle-bin/recycle-bin.service';
-import type { JobServices } from '@server/jobs/define-job';
 import { costOptimizationSchema } from '@shared/cost-optimization';
 import {
   type CampaignRow,
@@ -271,7 +270,7 @@ describe('per-user outbox figures', () => {
   // Sequence campaigns never reach a newsletter's finish, which folds its user's slots: the hourly job
   // folds every user's, so the tables keep about one row a key whatever sends.
   it.skipIf(!process.env.TEST_DATABASE_URL)(
-    "are folded back to one row a day by the hourly job, for every user's sends",
+    "are folded back to one row a day by the hourly job (fold-rollup-slots), for every user's sends",
     async () => {
       const db = app.services.db;
       const [first, second] = await insertMessages((await seedCampaign(db, small.user.id)).campaign, [
@@ -296,13 +295,7 @@ describe('per-user outbox figures', () => {
         )[0]!.n;
       expect(Number(await extraRows())).toBeGreaterThan(0);
       const before = await expectKeptEqualsDirect();
-      await foldRollupSlotsJob.run({
-        services: { db } as JobServices,
-        log: app.log,
-        payload: {},
-        signal: new AbortController().signal,
-        state: undefined,
-      });
+      await foldRollupSlots({ db });
       expect(Number(await extraRows())).toBe(0);
       expect(await expectKeptEqualsDirect()).toEqual(before);
     },
