@@ -25,6 +25,7 @@ export { accountLocalDate, effectiveDailyCap, sentTodayOf } from './sender-accou
 export { recordAuthFailure, recordSendSuccess, setSenderFailing } from './sender-status.service';
 export { openImapClient, openSmtpTransport, type SenderAccountRow } from './sender-transport';
 export { certificateProblemOf, classifySmtpError, SMTP_ERROR_MESSAGES } from './smtp-errors';
+export { openSmtpPool, type SmtpEnvelope, type SmtpPool, type SmtpSendInfo } from './smtp-pool';
 
 /*
  * Sender accounts: a user's own mailboxes campaigns send through. Passwords are sealed (AES-256-GCM) and

@@ -14,6 +14,7 @@ import {
   testSenderConnection,
 } from './sender-transport';
 import { classifySmtpError, SMTP_ERROR_MESSAGES } from './smtp-errors';
+import { openSmtpPool } from './smtp-pool';
 import { fingerprintOf } from './tls-trust';
 
 /*
@@ -313,7 +314,6 @@ describe('openSmtpTransport', () => {
       account: accountRow({ smtpPort: smtp.port }),
       encryptionKey: key,
       network: 'loopback',
-      pool: true,
       lookup,
     });
     try {
@@ -566,6 +566,40 @@ describe('certificates the owner trusts (pinning)', () => {
         expect(outcome).toBe(works ? 'sent' : SMTP_ERROR_MESSAGES.certChanged);
       } finally {
         transport.close();
+      }
+    }
+    expect(good.received).toHaveLength(1);
+    expect(changed.received).toHaveLength(0);
+  });
+
+  it("the dispatcher's pool sends through a pinned account too, and reports a changed certificate as changed", async () => {
+    const good = await tlsSmtp(CERTS.selfSigned, 'starttls');
+    const changed = await tlsSmtp(CERTS.renewed, 'tls');
+    const raw = 'From: ada@kanofoods.ng\r\nTo: bola@example.com\r\nSubject: Hi\r\n\r\nHello\r\n';
+    for (const [server, security, works] of [
+      [good, 'starttls', true],
+      [changed, 'tls', false],
+    ] as const) {
+      const pool = await openSmtpPool({
+        account: accountRow({
+          smtpHost: MAIL_HOST,
+          smtpPort: server.port,
+          smtpSecurity: security,
+          smtpTlsCert: CERTS.selfSigned.cert,
+        }),
+        encryptionKey: key,
+        network: 'loopback',
+        lookup: lookupTo(server.host),
+        maxConnections: 2,
+      });
+      try {
+        const outcome = await pool.send({ from: 'ada@kanofoods.ng', to: ['bola@example.com'] }, raw).then(
+          () => 'sent',
+          (error: unknown) => classifySmtpError(error).safeMessage,
+        );
+        expect(outcome).toBe(works ? 'sent' : SMTP_ERROR_MESSAGES.certChanged);
+      } finally {
+        pool.close();
       }
     }
     expect(good.received).toHaveLength(1);

@@ -11,7 +11,9 @@ import type {
   SmtpSecurity,
 } from '@shared/sending';
 import { ImapFlow } from 'imapflow';
-import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { SMTPConnectionOptions } from 'nodemailer/lib/smtp-connection';
+import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
 import { certificateProblemOf, classifySmtpError, type SMTP_ERROR_MESSAGES } from './smtp-errors';
 import { asPinMismatch, describeCertificate, presentedCertificate, tlsOptionsFor } from './tls-trust';
 
@@ -99,18 +101,28 @@ export function connectionSettingsOf(
 interface TransportOptions {
   network: SenderNetwork;
   devMailboxPort?: number | null;
-  pool?: boolean;
-  maxConnections?: number;
   lookup?: HostLookup;
   timeouts?: { connection: number; greeting: number; socket: number };
   /** SMTP_EHLO_NAME; unset: the sender's domain. */
   ehloName?: string | null;
 }
 
-async function createSmtpTransport(
+/**
+ * How to reach and sign in to an account's SMTP server: the one place both the nodemailer transports
+ * (tests, one-off sends) and the dispatcher's own pool (smtp-pool.ts) take their connection options
+ * from, so the two cannot drift apart.
+ */
+export interface SmtpConnectionSetup {
+  options: SMTPConnectionOptions;
+  auth: { user: string; pass: string } | null;
+  /** A pinned certificate: every certificate failure reads "the certificate changed" (asPinMismatch). */
+  pinned: boolean;
+}
+
+export async function smtpConnectionSetup(
   settings: SenderConnectionSettings,
   options: TransportOptions,
-): Promise<Transporter> {
+): Promise<SmtpConnectionSetup> {
   const timeouts = options.timeouts ?? TIMEOUTS;
   const common = {
     connectionTimeout: timeouts.connection,
@@ -120,32 +132,22 @@ async function createSmtpTransport(
     logger: false,
     debug: false,
     name: ehloNameFor(settings.fromEmail, options.ehloName),
-    // Message content never makes us read local files or fetch URLs (attachments, images by path).
-    disableFileAccess: true,
-    disableUrlAccess: true,
   } as const;
-  const pooling = options.pool
-    ? {
-        pool: true as const,
-        maxConnections: options.maxConnections ?? 2,
-        // A message whose connection dropped mid-send is the dispatcher's to retry (it knows whether DATA
-        // may have been delivered); the pool requeueing it on its own could send it twice.
-        maxRequeues: 0,
-      }
-    : {};
   if (settings.isDevMailbox) {
     if (!options.devMailboxPort) throw new AppError('unavailable', DEV_MAILBOX_NOT_RUNNING);
-    return nodemailer.createTransport({
-      ...common,
-      ...pooling,
-      host: '127.0.0.1',
-      port: options.devMailboxPort,
-      secure: false,
-      ignoreTLS: true,
+    return {
+      options: {
+        ...common,
+        host: '127.0.0.1',
+        port: options.devMailboxPort,
+        secure: false,
+        ignoreTLS: true,
+      },
       // The development mailbox accepts any login; authenticating anyway runs the same code path (and
       // the same failure handling) as a real server.
-      ...(settings.smtp.user ? { auth: { user: settings.smtp.user, pass: settings.smtp.password } } : {}),
-    } satisfies SMTPPoolOptions);
+      auth: settings.smtp.user ? { user: settings.smtp.user, pass: settings.smtp.password } : null,
+      pinned: false,
+    };
   }
   const { smtp } = settings;
   const resolved = await resolveMailHost({
@@ -156,18 +158,34 @@ async function createSmtpTransport(
     lookup: options.lookup,
     plaintext: smtp.security === 'none',
   });
-  const transport = nodemailer.createTransport({
-    ...common,
-    ...pooling,
-    host: resolved.address,
-    port: smtp.port,
-    secure: smtp.security === 'tls',
-    requireTLS: smtp.security === 'starttls',
-    ignoreTLS: smtp.security === 'none',
-    tls: tlsOptionsFor(smtp.host, smtp.tlsCert),
+  return {
+    options: {
+      ...common,
+      host: resolved.address,
+      port: smtp.port,
+      secure: smtp.security === 'tls',
+      requireTLS: smtp.security === 'starttls',
+      ignoreTLS: smtp.security === 'none',
+      tls: tlsOptionsFor(smtp.host, smtp.tlsCert),
+    },
     auth: { user: smtp.user, pass: smtp.password },
-  } satisfies SMTPPoolOptions);
-  if (smtp.tlsCert) reportPinMismatches(transport);
+    pinned: Boolean(smtp.tlsCert),
+  };
+}
+
+async function createSmtpTransport(
+  settings: SenderConnectionSettings,
+  options: TransportOptions,
+): Promise<Transporter> {
+  const setup = await smtpConnectionSetup(settings, options);
+  const transport = nodemailer.createTransport({
+    ...setup.options,
+    ...(setup.auth ? { auth: setup.auth } : {}),
+    // Message content never makes us read local files or fetch URLs (attachments, images by path).
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  } satisfies SMTPTransportOptions);
+  if (setup.pinned) reportPinMismatches(transport);
   return transport;
 }
 
@@ -197,14 +215,24 @@ function reportPinMismatches(transport: Transporter): void {
   });
 }
 
-/** An SMTP transport for a stored account (pooled when asked, for the dispatcher). */
+/** The connection options of a stored account (its passwords unsealed), for the dispatcher's pool. */
+export async function smtpSetupForAccount(options: {
+  account: SenderAccountRow;
+  encryptionKey: Buffer;
+  network: SenderNetwork;
+  devMailboxPort?: number | null;
+  lookup?: HostLookup;
+  ehloName?: string | null;
+}): Promise<SmtpConnectionSetup> {
+  return smtpConnectionSetup(connectionSettingsOf(options.account, options.encryptionKey), options);
+}
+
+/** A one-connection SMTP transport for a stored account (test and one-off sends). */
 export async function openSmtpTransport(options: {
   account: SenderAccountRow;
   encryptionKey: Buffer;
   network: SenderNetwork;
   devMailboxPort?: number | null;
-  pool?: boolean;
-  maxConnections?: number;
   lookup?: HostLookup;
   ehloName?: string | null;
 }): Promise<Transporter> {
@@ -330,7 +358,7 @@ async function testSmtp(
 ): Promise<ServerTestResult> {
   let transport: Transporter | null = null;
   try {
-    transport = await createSmtpTransport(settings, { ...options, pool: false });
+    transport = await createSmtpTransport(settings, options);
     const opened = transport;
     // verify(): connect, EHLO, STARTTLS when set, AUTH; no mail is sent.
     await withDeadline(opened.verify(), timeoutMs, () => opened.close());

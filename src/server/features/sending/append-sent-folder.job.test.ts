@@ -66,7 +66,7 @@ describe('Sent-folder copies in the worker', () => {
     const raw = `From: ada-${id}@kanofoods.test\r\nTo: bola@example.com\r\nSubject: Hi\r\nMessage-ID: <${id}@kanofoods.test>\r\n\r\nHello\r\n`;
     try {
       const transport = await dispatcher.transports.get(account!);
-      await transport.sendMail({ envelope: { from: account!.fromEmail, to: ['bola@example.com'] }, raw });
+      await transport.send({ from: account!.fromEmail, to: ['bola@example.com'] }, raw);
     } finally {
       dispatcher.close();
     }

@@ -20,7 +20,6 @@ export interface ReadyMessage {
   raw: Buffer;
   from: string;
   to: string;
-  messageId: string;
   /** The hour of the recipient domain's pace this message took, if the campaign has one. */
   paceHour: Date | null;
 }
@@ -53,7 +52,6 @@ export function composeForAccount(
     raw,
     from: mail.from.address,
     to: mail.to.address,
-    messageId: mail.messageId,
     paceHour,
   };
 }
@@ -117,13 +115,8 @@ export async function deliverAll(
 async function sendOne(ctx: DispatchContext, ready: ReadyMessage): Promise<SendOutcome> {
   try {
     ctx.failpoint?.('send', { ...ready.dispatched.message, senderAccountId: ready.dispatched.account.id });
-    const transport = await ctx.transports.get(ready.dispatched.account);
-    const info = await transport.sendMail({
-      envelope: { from: ready.from, to: [ready.to] },
-      raw: ready.raw,
-      // Already in the raw header; given here too or nodemailer makes one up (five calls into OpenSSL).
-      messageId: ready.messageId,
-    });
+    const pool = await ctx.transports.get(ready.dispatched.account);
+    const info = await pool.send({ from: ready.from, to: [ready.to] }, ready.raw);
     return { ok: true, response: String(info.response ?? '').slice(0, 200) };
   } catch (error) {
     return { ok: false, failure: { error } };

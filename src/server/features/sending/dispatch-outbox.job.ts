@@ -15,7 +15,7 @@ export const DRAIN_MAX_MS = 50_000;
  */
 export const DRAIN_WAIT_FOR_DUE_MS = 30_000;
 
-/** Per worker process: its lease name and its pooled SMTP transports, kept across drains. */
+/** Per worker process: its lease name and its SMTP connection pools, kept across drains. */
 export interface Dispatcher {
   workerId: string;
   transports: TransportCache;

@@ -38,8 +38,8 @@ import type { TransportCache } from './transport-cache';
  * The dispatcher: claims due outbox rows with a lease, applies every rule that can only be judged at
  * the moment of sending (the contact's state, suppression, the window in the recipient's time zone,
  * the campaign's daily cap, the per-domain pace, Least Used rotation under each account's cap), sends
- * through pooled SMTP transports and records the outcome. docs/sending.md tells the whole story,
- * including how an interrupted worker's messages are recovered.
+ * through each account's pooled SMTP connections and records the outcome. docs/sending.md tells the
+ * whole story, including how an interrupted worker's messages are recovered.
  */
 
 export type OutboxRow = typeof outboxMessages.$inferSelect;

@@ -125,7 +125,7 @@ describe('copies of sent mail in the Sent folder', () => {
     const { raw, messageId } = rawMessage('bola@example.com');
     try {
       const transport = await cache.get(row);
-      await transport.sendMail({ envelope: { from: row.fromEmail, to: ['bola@example.com'] }, raw });
+      await transport.send({ from: row.fromEmail, to: ['bola@example.com'] }, raw);
     } finally {
       cache.closeAll();
     }
@@ -247,10 +247,10 @@ describe('copies of sent mail in the Sent folder', () => {
     });
     try {
       const transport = await cache.get(row);
-      await transport.sendMail({
-        envelope: { from: row.fromEmail, to: ['bola@example.com'] },
-        raw: rawMessage('bola@example.com').raw,
-      });
+      await transport.send(
+        { from: row.fromEmail, to: ['bola@example.com'] },
+        rawMessage('bola@example.com').raw,
+      );
     } finally {
       cache.closeAll();
     }

@@ -1,20 +1,19 @@
 import type { Env } from '@server/env';
-import type { SendMailOptions, Transporter } from 'nodemailer';
-import { openSmtpTransport } from '../sender-accounts/sender-accounts.service';
+import { openSmtpPool, type SmtpPool } from '../sender-accounts/sender-accounts.service';
 import type { SenderAccountRow } from './sender-allocation';
 import { wantsSentFolderCopy } from './sent-folder';
 
 /**
- * One pooled SMTP transport per sender account per worker process, reused across batches (a new TLS
- * handshake per message would cap us at a few dozen a second). An account edited since its transport
- * was opened (host, password…) gets a fresh one.
+ * One pool of SMTP connections per sender account per worker process (smtp-pool.ts), reused across
+ * batches (a new TLS handshake per message would cap us at a few dozen a second). An account edited
+ * since its pool was opened (host, password…) gets a fresh one.
  */
 export interface TransportCache {
-  get(account: SenderAccountRow): Promise<Transporter>;
-  /** Drops an account's transport after a connection or authentication failure. */
+  get(account: SenderAccountRow): Promise<SmtpPool>;
+  /** Drops an account's pool after a connection or authentication failure. */
   discard(accountId: string): void;
   closeAll(): void;
-  /** Pooled SMTP connections each account's transport opens (the dispatcher keeps that many busy). */
+  /** SMTP connections each account's pool opens (the dispatcher keeps that many busy). */
   readonly connectionsPerAccount: number;
 }
 
@@ -31,7 +30,7 @@ export function createTransportCache(options: {
    */
   onSent?: (account: SenderAccountRow, raw: string | Buffer) => void;
 }): TransportCache {
-  const entries = new Map<string, { version: number; transport: Promise<Transporter> }>();
+  const entries = new Map<string, { version: number; transport: Promise<SmtpPool> }>();
   const connectionsPerAccount = options.maxConnectionsPerAccount ?? 2;
   return {
     connectionsPerAccount,
@@ -41,12 +40,11 @@ export function createTransportCache(options: {
       if (existing && existing.version === version) return existing.transport;
       if (existing) void existing.transport.then((t) => t.close()).catch(() => {});
       const onSent = options.onSent;
-      const transport = openSmtpTransport({
+      const transport = openSmtpPool({
         account,
         encryptionKey: options.encryptionKey,
         network: options.network,
         devMailboxPort: options.devMailboxPort,
-        pool: true,
         maxConnections: connectionsPerAccount,
         ehloName: options.ehloName,
       }).then((opened) =>
@@ -71,37 +69,24 @@ export function createTransportCache(options: {
 }
 
 /**
- * The transport, with each accepted raw message also handed to onSent (after the server's 250, never
- * before; a failure of onSent is not the send's). The dispatcher keeps calling sendMail as before.
+ * The pool, with each accepted raw message also handed to onSent (after the server's 250, never
+ * before; a failure of onSent is not the send's).
  */
 function copyingSentMail(
-  transport: Transporter,
+  pool: SmtpPool,
   account: SenderAccountRow,
   onSent: (account: SenderAccountRow, raw: string | Buffer) => void,
-): Transporter {
-  const sendMail = transport.sendMail.bind(transport) as (mail: SendMailOptions) => Promise<unknown>;
-  const copy = (mail: SendMailOptions) => {
-    const raw = mail.raw;
-    if (typeof raw !== 'string' && !Buffer.isBuffer(raw)) return;
-    try {
-      onSent(account, raw);
-    } catch {
-      // Never the send's problem.
-    }
-  };
-  Object.assign(transport, {
-    sendMail: (mail: SendMailOptions, callback?: (error: unknown, info?: unknown) => void) => {
-      const sent = sendMail(mail).then((info) => {
-        copy(mail);
+): SmtpPool {
+  return {
+    send: (envelope, raw) =>
+      pool.send(envelope, raw).then((info) => {
+        try {
+          onSent(account, raw);
+        } catch {
+          // Never the send's problem.
+        }
         return info;
-      });
-      if (!callback) return sent;
-      sent.then(
-        (info) => callback(null, info),
-        (error: unknown) => callback(error),
-      );
-      return undefined;
-    },
-  });
-  return transport;
+      }),
+    close: () => pool.close(),
+  };
 }
