@@ -50,7 +50,7 @@ describe('growInMemoryFilesByHalf', () => {
     const node: Node = { contents, usedBytes: contents.length };
     fs.expandFileStorage(node, contents.length + 8192);
     expect(node.contents?.length).toBe(3 * 1024 * 1024);
-    expect([...(node.contents ?? []).subarray(0, 3)]).toEqual([1, 2, 3]);
+    expect([...(node.contents?.subarray(0, 3) ?? [])]).toEqual([1, 2, 3]);
     expect(node.contents?.[contents.length - 1]).toBe(9);
     expect(node.contents?.[contents.length]).toBe(0);
   });
