@@ -11,8 +11,9 @@
 // carry metadata and are not counted). Intermediate lines also give CPU time per request of this process
 // and of the PostgreSQL backends, which say more than req/s on a shared two-core machine.
 // BENCH_LOADER=inline runs autocannon inside the server process instead, to compare; BENCH_CPU_PROFILE
-// writes a CPU profile of the measured tracking run (BENCH_LOADER_PROFILE=<dir>: of each load generator
-// run); BENCH_SECONDS changes the ~10 s, BENCH_CONNECTIONS the 50 connections.
+// writes a CPU profile of the measured tracking run (BENCH_CPU_PROFILE_BASELINE: of the hello-world's,
+// BENCH_LOADER_PROFILE=<dir>: of each load generator run); BENCH_SECONDS changes the ~10 s,
+// BENCH_CONNECTIONS the 50 connections.
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
@@ -92,9 +93,8 @@ async function runLoad(options: LoadOptions): Promise<LoadResult> {
  * With BENCH_CPU_PROFILE=<file>, the server process is profiled during the measured tracking run
  * (open the file in Chrome DevTools or speedscope).
  */
-async function profiled<T>(enabled: boolean, work: () => Promise<T>): Promise<T> {
-  const file = process.env.BENCH_CPU_PROFILE;
-  if (!enabled || !file) return work();
+async function profiled<T>(file: string | undefined, work: () => Promise<T>): Promise<T> {
+  if (!file) return work();
   const session = new inspector.Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -119,7 +119,8 @@ async function measure(
   base: Omit<LoadOptions, 'duration' | 'amount'>,
   options: {
     beforeMeasure?: () => Promise<void>;
-    profile?: boolean;
+    /** Where to write a CPU profile of the measured run. */
+    profile?: string;
     /** CPU microseconds spent elsewhere (the database server), read before and after the run. */
     externalCpu?: () => Promise<Map<number, number> | null>;
   } = {},
@@ -134,7 +135,7 @@ async function measure(
   await options.beforeMeasure?.();
   const externalBefore = (await options.externalCpu?.()) ?? null;
   const cpuBefore = process.cpuUsage();
-  const result = await profiled(options.profile ?? false, () => runLoad({ ...base, amount }));
+  const result = await profiled(options.profile, () => runLoad({ ...base, amount }));
   const cpu = process.cpuUsage(cpuBefore);
   const externalAfter = (await options.externalCpu?.()) ?? null;
   let externalUsPerRequest: number | null = null;
@@ -271,7 +272,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       'tracking (pixel + click)',
       { url, connections: CONNECTIONS, requests, headers },
       {
-        profile: true,
+        profile: process.env.BENCH_CPU_PROFILE,
         externalCpu: bench ? () => postgresBackendCpu(app.services.database) : undefined,
         // The warm-up's last requests may still be finishing when its time is up; they are let through and
         // written, so the count below holds only the measured run's events.
@@ -295,12 +296,16 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     hello.get('/hello', async () => ({ hello: 'world' }));
     await hello.listen({ host: '127.0.0.1', port: 0 });
     const helloUrl = `http://127.0.0.1:${(hello.server.address() as AddressInfo).port}`;
-    const baseline = await measure('bare Fastify hello-world', {
-      url: helloUrl,
-      connections: CONNECTIONS,
-      requests: [{ method: 'GET', path: '/hello' }],
-      headers,
-    });
+    const baseline = await measure(
+      'bare Fastify hello-world',
+      {
+        url: helloUrl,
+        connections: CONNECTIONS,
+        requests: [{ method: 'GET', path: '/hello' }],
+        headers,
+      },
+      { profile: process.env.BENCH_CPU_PROFILE_BASELINE },
+    );
     await hello.close();
 
     return {
