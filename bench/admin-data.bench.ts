@@ -2,62 +2,35 @@
 // list members spread over 1,000 users' lists, then times through the API as a super admin: an address
 // found by prefix and exactly (Contacts), its lookup, the first page of User Lists (rates, imports and
 // a 1,000-member sample per list), and EXPLAINs the Contacts queries to show they read indexes only.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '@server/app';
-import { type DatabaseHandle, openDatabase } from '@server/db/client';
 import { users } from '@server/db/schema/index';
-import { parseEnv } from '@server/env';
-import { ephemeralSecrets } from '@server/lib/secrets';
 import { seedDirectory } from '@server/seed/seed-directory';
 import { eq, sql } from 'drizzle-orm';
-import { createBenchDatabase, percentile } from './support';
+import {
+  type BenchDb,
+  buildBenchApp,
+  formatLatency,
+  openBenchDatabase,
+  percentile,
+  rowsOf,
+  signedInBenchUser,
+} from './support';
 
 const ROUNDS = 100;
 const LISTS = 1_000;
 
-async function rowsOf<T>(database: DatabaseHandle, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const count = options.count ?? 1_000_000;
-  const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
-  const pgliteDir = options.db === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
-  const database = await openDatabase(
-    options.db === 'postgres' ? { url: bench!.url } : { dataDir: pgliteDir! },
-  );
-  await database.migrate();
+  const bench = await openBenchDatabase(options.db);
+  const { database } = bench;
   process.stdout.write(`seeding ${count.toLocaleString('en-US')} directory contacts on ${options.db}…\n`);
   await seedDirectory({ database, count, nodeEnv: 'test' });
 
-  const app = await buildApp({
-    env: parseEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DEV_MAILBOX_PORT: '0',
-      AUTH_RATE_LIMIT_MAX: '1000000',
-      ...(options.db === 'postgres' ? { DATABASE_URL: bench!.url } : {}),
-    }),
-    secrets: ephemeralSecrets(),
-    database,
-    persistent: false,
-  });
-  const email = `bench-admin-${Date.now()}@tambari.test`;
-  const registered = await app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: { email, password: 'Bench-pass-2026', firstName: 'Bench' },
-  });
-  const adminId = registered.json().id as string;
-  await app.services.db.update(users).set({ role: 'super_admin' }).where(eq(users.id, adminId));
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { email, password: 'Bench-pass-2026' },
-  });
-  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  const app = await buildBenchApp(bench);
+  const { id: adminId, cookie } = await signedInBenchUser(
+    app,
+    `bench-admin-${Date.now()}@tambari.test`,
+    (id) => app.services.db.update(users).set({ role: 'super_admin' }).where(eq(users.id, id)),
+  );
 
   // As many list members as directory rows, over LISTS lists of one owner each (copies of directory
   // addresses, as "add from lead discovery" makes them).
@@ -72,9 +45,10 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM contact_lists) l ON l.k = d.n % ${LISTS}`);
   await database.db.execute(sql`ANALYZE`);
 
-  const samples = await rowsOf<{ e: string }>(
-    database,
-    sql`SELECT lower(email) AS e FROM directory_contacts TABLESAMPLE SYSTEM (1) LIMIT ${ROUNDS}`,
+  const samples = rowsOf<{ e: string }>(
+    await database.db.execute(
+      sql`SELECT lower(email) AS e FROM directory_contacts TABLESAMPLE SYSTEM (1) LIMIT ${ROUNDS}`,
+    ),
   );
   const time = async (url: string) => {
     const started = performance.now();
@@ -108,11 +82,10 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     sql`EXPLAIN SELECT id FROM campaign_contacts WHERE lower(email) = ${probe}`,
     sql`EXPLAIN SELECT 1 FROM suppressions WHERE email_hash = ${'0'.repeat(64)}`,
   ]) {
-    const plan = await rowsOf<{ 'QUERY PLAN': string }>(database, query);
+    const plan = rowsOf<{ 'QUERY PLAN': string }>(await database.db.execute(query));
     plans.push(plan.map((r) => r['QUERY PLAN']).join(' | '));
   }
-  const fmt = (list: number[]) =>
-    `p50 ${percentile(list, 50).toFixed(1)} ms, p95 ${percentile(list, 95).toFixed(1)} ms, max ${list.at(-1)!.toFixed(1)} ms`;
+  const fmt = (list: number[]) => formatLatency(list, [50, 95]);
   process.stdout.write(
     `${count.toLocaleString('en-US')} directory contacts and list members on ${options.db}\n` +
       `  contacts prefix search: ${fmt(prefixMs)}\n` +
@@ -122,9 +95,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       `  plans:\n    ${plans.join('\n    ')}\n`,
   );
   await app.close();
-  await database.close();
-  await bench?.drop();
-  if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  await bench.close();
   return {
     bench: 'admin-data',
     db: options.db,

@@ -4,44 +4,30 @@
 // tail of 20,000 events after it, then times each screen's API through the real app (100 calls each, one
 // at a time): System Analytics (24 h, 7 d, 30 d), Analytics (30 d, 365 d), Database Monitor, Cost Optimization.
 // Goal (PostgreSQL): p95 ≤ 200 ms per screen. ADMIN_BENCH_DATABASE_URL reuses a seeded database.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '@server/app';
-import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import type { DatabaseHandle } from '@server/db/client';
 import { users } from '@server/db/schema/index';
-import { parseEnv } from '@server/env';
 import { rollUpPlatformStats } from '@server/features/admin-analytics/platform-rollup.service';
-import { ephemeralSecrets } from '@server/lib/secrets';
 import { eq, sql } from 'drizzle-orm';
-import { createBenchDatabase, percentile } from './support';
+import {
+  type BenchDb,
+  buildBenchApp,
+  latencyStats,
+  openBenchDatabase,
+  say,
+  scalar,
+  signedInBenchUser,
+  timedStep,
+} from './support';
 
 const CALLS = 100;
 const USERS = 2_000;
 const TAIL_EVENTS = 20_000;
 
-async function scalar(database: DatabaseHandle, query: ReturnType<typeof sql>): Promise<number> {
-  const result = (await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
-  return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
-}
-
-function say(line: string) {
-  process.stdout.write(`${line}\n`);
-}
-
-async function timed<T>(label: string, task: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  const started = performance.now();
-  const result = await task();
-  const ms = performance.now() - started;
-  say(`  ${label}: ${(ms / 1000).toFixed(1)} s`);
-  return { result, ms };
-}
-
 /** Users, campaigns, contacts, the outbox and the event log, written by the database itself. */
 async function seed(database: DatabaseHandle, events: number) {
   const outbox = Math.round(events / 10);
   const exec = (text: string) => database.db.execute(sql.raw(text));
-  await timed('users, plans, orders, subscriptions, sessions, imports', async () => {
+  await timedStep('users, plans, orders, subscriptions, sessions, imports', async () => {
     await exec(`
       INSERT INTO "user" (id, name, email, created_at, updated_at, first_name, subscription_plan,
         subscription_status, subscription_interval)
@@ -74,7 +60,7 @@ async function seed(database: DatabaseHandle, events: number) {
         now() - (g % 720) * interval '1 hour', now() - (g % 720) * interval '1 hour'
       FROM generate_series(1, 1000) g`);
   });
-  await timed('campaigns and contacts', async () => {
+  await timedStep('campaigns and contacts', async () => {
     await exec(`
       INSERT INTO campaigns (id, user_id, name, status, started_at)
       SELECT md5('campaign' || g)::uuid, 'bench-' || (1 + g % ${USERS}), 'Campaign ' || g, 'active',
@@ -86,7 +72,7 @@ async function seed(database: DatabaseHandle, events: number) {
         'bench-' || (1 + (1 + g % 4000) % ${USERS}), 'lead' || g || '@example.com'
       FROM generate_series(1, ${outbox}) g`);
   });
-  await timed(`${outbox.toLocaleString('en-US')} outbox messages`, async () => {
+  await timedStep(`${outbox.toLocaleString('en-US')} outbox messages`, async () => {
     // 90 % sent, the rest queued (some due), failed, bounced or cancelled; queued 1–120 minutes before sending.
     await exec(`
       INSERT INTO outbox_messages (id, token, user_id, campaign_id, campaign_contact_id, to_email, subject, html,
@@ -102,7 +88,7 @@ async function seed(database: DatabaseHandle, events: number) {
           WHEN g % 100 < 98 THEN 'bounced' ELSE 'cancelled' END AS state,
         now() - interval '30 days' + (g::float8 / ${outbox}) * interval '30 days' - interval '3 hours' AS at) s`);
   });
-  await timed(`${events.toLocaleString('en-US')} email events`, async () => {
+  await timedStep(`${events.toLocaleString('en-US')} email events`, async () => {
     await exec(`
       INSERT INTO email_events (user_id, campaign_id, outbox_message_id, type, occurred_at)
       SELECT user_id, campaign_id, id, 'sent', sent_at FROM outbox_messages WHERE state = 'sent'`);
@@ -121,37 +107,21 @@ async function seed(database: DatabaseHandle, events: number) {
         FROM generate_series(${start}, ${end}) g`);
     }
   });
-  await timed('ANALYZE', () => exec('ANALYZE'));
+  await timedStep('ANALYZE', () => exec('ANALYZE'));
 }
 
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const events = options.count ?? 10_000_000;
-  const reuseUrl = options.db === 'postgres' ? process.env.ADMIN_BENCH_DATABASE_URL : undefined;
-  const bench = options.db === 'postgres' && !reuseUrl ? await createBenchDatabase() : null;
-  const url = reuseUrl ?? bench?.url;
-  const database = await openDatabase(
-    url ? { url } : { dataDir: mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) },
-  );
-  await database.migrate();
-  const app = await buildApp({
-    env: parseEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DEV_MAILBOX_PORT: '0',
-      AUTH_RATE_LIMIT_MAX: '1000000',
-      ...(url ? { DATABASE_URL: url } : {}),
-    }),
-    secrets: ephemeralSecrets(),
-    database,
-    persistent: false,
-  });
+  const bench = await openBenchDatabase(options.db, { reuseUrlEnv: 'ADMIN_BENCH_DATABASE_URL' });
+  const { database } = bench;
+  const app = await buildBenchApp(bench);
 
   let rollupMs = 0;
   let rolledEvents = 0;
   if ((await scalar(database, sql`SELECT count(*) FROM email_events`)) < events) {
     say(`seeding on ${options.db}…`);
     await seed(database, events);
-    const rollup = await timed('roll-up of the event log', () =>
+    const rollup = await timedStep('roll-up of the event log', () =>
       rollUpPlatformStats({ db: database.db, batchSize: 200_000, maxBatches: Number.POSITIVE_INFINITY }),
     );
     rollupMs = rollup.ms;
@@ -176,19 +146,9 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     `${outboxRows.toLocaleString('en-US')} outbox rows, ${eventRows.toLocaleString('en-US')} events, ${tail} in the live tail`,
   );
 
-  const email = `bench-admin-${Date.now()}@tambari.test`;
-  const registered = await app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: { email, password: 'Bench-pass-2026', firstName: 'Bench' },
-  });
-  await app.services.db.update(users).set({ role: 'super_admin' }).where(eq(users.id, registered.json().id));
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { email, password: 'Bench-pass-2026' },
-  });
-  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  const { cookie } = await signedInBenchUser(app, `bench-admin-${Date.now()}@tambari.test`, (id) =>
+    app.services.db.update(users).set({ role: 'super_admin' }).where(eq(users.id, id)),
+  );
 
   const endpoints = {
     system_24h: '/api/admin/system-analytics?range=24h',
@@ -210,14 +170,14 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
         throw new Error(`${endpoint}: ${response.statusCode} ${response.body}`);
       if (i >= 5) timings.push(ms); // the first calls warm the plan cache
     }
-    timings.sort((a, b) => a - b);
-    figures[`${name}_p50_ms`] = Math.round(percentile(timings, 50));
-    figures[`${name}_p95_ms`] = Math.round(percentile(timings, 95));
+    const { p50, p95 } = latencyStats(timings, 0);
+    figures[`${name}_p50_ms`] = p50;
+    figures[`${name}_p95_ms`] = p95;
     say(`${endpoint}: p50 ${figures[`${name}_p50_ms`]} ms, p95 ${figures[`${name}_p95_ms`]} ms`);
   }
 
   await app.close();
-  await bench?.drop();
+  await bench.close();
   return {
     bench: 'admin-monitors',
     db: options.db,

@@ -8,11 +8,7 @@
 // direct overview takes minutes at this size).
 // `npm run bench -- analytics --db postgres [--count EVENTS]`. Goal: p95 ≤ 100 ms.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Database } from '@server/db/client';
-import { openDatabase } from '@server/db/client';
 import { users } from '@server/db/schema/index';
 import { getAnalytics, periodStart } from '@server/features/analytics/analytics.service';
 import { ensureEventPartitions } from '@server/features/analytics/event-partitions.service';
@@ -23,7 +19,7 @@ import {
 } from '@server/features/campaign-stats/campaign-stats.service';
 import { seedPricingPlans } from '@server/features/plans/plans.service';
 import { sql } from 'drizzle-orm';
-import { createBenchDatabase, percentile } from './support';
+import { type BenchDb, latencyStats, openBenchDatabase, rowsOf } from './support';
 
 const CAMPAIGNS = 1_000;
 const EVENTS_PER_MESSAGE = 10;
@@ -31,15 +27,6 @@ const DAYS = 120;
 const RUNS = 100;
 const LIVE_EVENTS = 100_000;
 const LIVE_BATCH = 1_000;
-
-function stats(timings: number[]) {
-  const sorted = [...timings].sort((a, b) => a - b);
-  return {
-    p50: Math.round(percentile(sorted, 50) * 10) / 10,
-    p95: Math.round(percentile(sorted, 95) * 10) / 10,
-    max: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
-  };
-}
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
@@ -71,10 +58,6 @@ function eventsOf(userId: string, first: number, last: number, now: Date) {
     END AS type, (j = 3 OR (j = 7 AND m % 5 = 0)) AS machine) t`;
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 /** Today's direct read: the grouped read of the user's email_events that analytics did before roll-ups. */
 async function directOverview(db: Database, userId: string, from: Date, to: Date, campaignId?: string) {
   const result = await db.execute(sql`
@@ -93,17 +76,12 @@ async function directOverview(db: Database, userId: string, from: Date, to: Date
   return rowsOf<Record<string, unknown>>(result);
 }
 
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const events = options.count ?? 10_000_000;
   const messages = Math.floor(events / EVENTS_PER_MESSAGE);
-  const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
-  const pgliteDir = options.db === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
-  const database = await openDatabase(
-    options.db === 'postgres' ? { url: bench!.url } : { dataDir: pgliteDir! },
-  );
+  const bench = await openBenchDatabase(options.db);
   try {
-    await database.migrate();
-    const { db } = database;
+    const { db } = bench.database;
     await seedPricingPlans({ db });
     const userId = randomUUID();
     const now = new Date();
@@ -220,16 +198,14 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       lastRows: Number(rollupRows.lasts),
       insertUsPerEventWithTrigger: perEvent(withTrigger),
       insertUsPerEventWithoutTrigger: perEvent(withoutTrigger),
-      overview90dMs: stats(overview),
-      perCampaign90dMs: stats(perCampaign),
-      campaignListCountsMs: stats(listCounts),
-      baselineDirectOverview90dMs: stats(directOverviewMs),
-      baselineDirectPerCampaign90dMs: stats(directCampaignMs),
+      overview90dMs: latencyStats(overview),
+      perCampaign90dMs: latencyStats(perCampaign),
+      campaignListCountsMs: latencyStats(listCounts),
+      baselineDirectOverview90dMs: latencyStats(directOverviewMs),
+      baselineDirectPerCampaign90dMs: latencyStats(directCampaignMs),
       goalP95Ms: 100,
     };
   } finally {
-    await database.close();
-    await bench?.drop();
-    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+    await bench.close();
   }
 }

@@ -1,25 +1,20 @@
 // Authenticated request cost: GET /api/user (session cookie looked up in the database) against the bare
 // /api/health route, over real HTTP on loopback, in the same run. Also sign-in throughput (argon2id).
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '@server/app';
-import { parseEnv } from '@server/env';
-import { ephemeralSecrets } from '@server/lib/secrets';
-import { createBenchDatabase, load, percentile } from './support';
+import {
+  BENCH_PASSWORD,
+  type BenchDb,
+  buildBenchApp,
+  createBenchDatabase,
+  load,
+  percentile,
+} from './support';
 
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const requests = options.count ?? 2000;
   const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
-  const app = await buildApp({
-    env: parseEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DEV_MAILBOX_PORT: '0',
-      AUTH_RATE_LIMIT_MAX: '1000000',
-      ...(bench ? { DATABASE_URL: bench.url } : {}),
-    }),
-    secrets: ephemeralSecrets(),
-    persistent: false,
-  });
+  // The app opens its own database (in-memory PGlite without a URL).
+  const app = await buildBenchApp({ url: bench?.url });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const json = { 'content-type': 'application/json' };
@@ -31,7 +26,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     const res = await fetch(`${base}/api/register`, {
       method: 'POST',
       headers: json,
-      body: JSON.stringify({ email, password: 'Bench-pass-2026', firstName: 'Bench' }),
+      body: JSON.stringify({ email, password: BENCH_PASSWORD, firstName: 'Bench' }),
     });
     cookies.push(res.headers.getSetCookie()[0]!.split(';')[0]!);
   }

@@ -4,43 +4,30 @@
 // two calls the page makes — for 20 signed-in users, 10 times each, one at a time; and the first page
 // of each filter kind (unread, a category, a search).
 // Goal (PostgreSQL): opening the inbox p95 ≤ 50 ms. INBOX_BENCH_DATABASE_URL reuses a seeded database.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '@server/app';
-import { type DatabaseHandle, openDatabase } from '@server/db/client';
-import { parseEnv } from '@server/env';
-import { ephemeralSecrets } from '@server/lib/secrets';
+import type { DatabaseHandle } from '@server/db/client';
 import { sql } from 'drizzle-orm';
-import { createBenchDatabase, percentile } from './support';
+import {
+  type BenchDb,
+  buildBenchApp,
+  latencyStats,
+  loginBenchUser,
+  openBenchDatabase,
+  registerBenchUser,
+  say,
+  scalar,
+  timedStep,
+} from './support';
 
 const USERS = 1_000;
 const SIGNED_IN = 20;
 const OPENS_PER_USER = 10;
 const CONTACTS_PER_USER = 100;
-const PASSWORD = 'Bench-pass-2026';
-
-async function scalar(database: DatabaseHandle, query: ReturnType<typeof sql>): Promise<number> {
-  const result = (await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
-  return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
-}
-
-function say(line: string) {
-  process.stdout.write(`${line}\n`);
-}
-
-async function timed<T>(label: string, task: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const result = await task();
-  say(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return result;
-}
 
 /** Everyone's accounts, campaigns, contacts and mail, written by the database itself. */
 async function seed(database: DatabaseHandle, messages: number, realUserIds: string[]) {
   const exec = (text: string) => database.db.execute(sql.raw(text));
   const synthetic = USERS - realUserIds.length;
-  await timed('users, sender accounts, campaigns, contacts', async () => {
+  await timedStep('users, sender accounts, campaigns, contacts', async () => {
     await exec(`
       INSERT INTO "user" (id, name, email, created_at, updated_at, first_name)
       SELECT 'bench-inbox-' || g, 'Bench ' || g, 'bench-inbox' || g || '@tambari.test', now(), now(), 'Bench'
@@ -63,7 +50,7 @@ async function seed(database: DatabaseHandle, messages: number, realUserIds: str
         'lead' || c || '-' || u.n || '@client.test', 'Lead' || c, 'replied'
       FROM bench_users u, generate_series(1, ${CONTACTS_PER_USER}) c`);
   });
-  await timed(`${messages.toLocaleString('en-US')} inbound messages`, async () => {
+  await timedStep(`${messages.toLocaleString('en-US')} inbound messages`, async () => {
     const perUser = Math.ceil(messages / USERS);
     await exec(`
       INSERT INTO inbound_messages (user_id, sender_account_id, campaign_id, campaign_contact_id, kind,
@@ -84,30 +71,14 @@ async function seed(database: DatabaseHandle, messages: number, realUserIds: str
       FROM bench_users u, generate_series(1, ${perUser}) m`);
   });
   // As autovacuum leaves a settled table: statistics, and the visibility map index-only scans rely on.
-  await timed('vacuum analyze', () => exec('VACUUM ANALYZE inbound_messages'));
+  await timedStep('vacuum analyze', () => exec('VACUUM ANALYZE inbound_messages'));
 }
 
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const messages = options.count ?? 1_000_000;
-  const reuseUrl = options.db === 'postgres' ? process.env.INBOX_BENCH_DATABASE_URL : undefined;
-  const bench = options.db === 'postgres' && !reuseUrl ? await createBenchDatabase() : null;
-  const url = reuseUrl ?? bench?.url;
-  const database = await openDatabase(
-    url ? { url } : { dataDir: mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) },
-  );
-  await database.migrate();
-  const app = await buildApp({
-    env: parseEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DEV_MAILBOX_PORT: '0',
-      AUTH_RATE_LIMIT_MAX: '1000000',
-      ...(url ? { DATABASE_URL: url } : {}),
-    }),
-    secrets: ephemeralSecrets(),
-    database,
-    persistent: false,
-  });
+  const bench = await openBenchDatabase(options.db, { reuseUrlEnv: 'INBOX_BENCH_DATABASE_URL' });
+  const { database } = bench;
+  const app = await buildBenchApp(bench);
 
   const existing = await scalar(database, sql`SELECT count(*) FROM inbound_messages`);
   const cookies: string[] = [];
@@ -115,28 +86,12 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   if (existing < messages) {
     say(`seeding on ${options.db}…`);
     const ids: string[] = [];
-    for (const email of emails) {
-      const registered = await app.inject({
-        method: 'POST',
-        url: '/api/register',
-        payload: { email, password: PASSWORD, firstName: 'Bench' },
-      });
-      if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
-      ids.push(registered.json<{ id: string }>().id);
-    }
+    for (const email of emails) ids.push(await registerBenchUser(app, email));
     await seed(database, messages, ids);
   } else {
     say('reusing the seeded database');
   }
-  for (const email of emails) {
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { email, password: PASSWORD },
-    });
-    if (login.statusCode !== 200) throw new Error(`login: ${login.body}`);
-    cookies.push(String(login.headers['set-cookie']).split(';')[0]!);
-  }
+  for (const email of emails) cookies.push(await loginBenchUser(app, email));
   const total = await scalar(database, sql`SELECT count(*) FROM inbound_messages`);
   const users = await scalar(database, sql`SELECT count(DISTINCT user_id) FROM inbound_messages`);
   say(`${total.toLocaleString('en-US')} inbound messages across ${users} users`);
@@ -160,9 +115,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     }
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMs = Math.round(((cpu.user + cpu.system) / 1000 / timings.length) * 10) / 10;
-    timings.sort((a, b) => a - b);
-    const p50 = Math.round(percentile(timings, 50) * 10) / 10;
-    const p95 = Math.round(percentile(timings, 95) * 10) / 10;
+    const { p50, p95 } = latencyStats(timings);
     say(`${label}: p50 ${p50} ms, p95 ${p95} ms, app CPU ${cpuMs} ms a call (${timings.length} calls)`);
     return { p50, p95, cpuMs };
   };
@@ -179,7 +132,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   const search = await measure('search', (cookie) => get(cookie, '/api/inbox?q=Lagos%2049'));
 
   await app.close();
-  await bench?.drop();
+  await bench.close();
   return {
     bench: 'inbox',
     db: options.db,

@@ -5,20 +5,26 @@
 // ≤ 10 minutes. LEAD_BENCH_DATABASE_URL reuses (and keeps) an already seeded PostgreSQL database,
 // LEAD_BENCH_PGLITE_DIR a PGlite data directory (created if missing, kept).
 // Prints the 10 slowest combinations (with the count and first-page times of each).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '@server/app';
-import { type DatabaseHandle, openDatabase } from '@server/db/client';
+import type { DatabaseHandle } from '@server/db/client';
 import { users } from '@server/db/schema/index';
-import { parseEnv } from '@server/env';
-import { ephemeralSecrets } from '@server/lib/secrets';
 import { BRAND_WORDS, SEED_COUNTRIES } from '@server/seed/directory-data';
 import { createRandom } from '@server/seed/directory-generator';
 import { finishInterruptedSeed, seedDirectory } from '@server/seed/seed-directory';
 import { BUSINESS_CATEGORIES } from '@shared/categories';
 import { eq, sql } from 'drizzle-orm';
-import { createBenchDatabase, percentile } from './support';
+import {
+  type BenchDb,
+  buildBenchApp,
+  formatLatency,
+  openBenchDatabase,
+  percentile,
+  postgresBackendsCpuClock,
+  processCpuMs,
+  rowsOf,
+  scalar,
+  signedInBenchUser,
+  timed,
+} from './support';
 
 const COMBINATIONS = 200;
 const KEYWORDS = [
@@ -35,17 +41,13 @@ const KEYWORDS = [
   'consult',
 ];
 
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const count = options.count ?? 1_000_000;
-  const reuseUrl = options.db === 'postgres' ? process.env.LEAD_BENCH_DATABASE_URL : undefined;
-  const bench = options.db === 'postgres' && !reuseUrl ? await createBenchDatabase() : null;
-  const keptPgliteDir = options.db === 'pglite' ? process.env.LEAD_BENCH_PGLITE_DIR : undefined;
-  const pgliteDir =
-    options.db === 'pglite' && !keptPgliteDir ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
-  const database: DatabaseHandle = await openDatabase(
-    options.db === 'postgres' ? { url: reuseUrl ?? bench!.url } : { dataDir: keptPgliteDir ?? pgliteDir! },
-  );
-  await database.migrate();
+  const bench = await openBenchDatabase(options.db, {
+    reuseUrlEnv: 'LEAD_BENCH_DATABASE_URL',
+    reuseDirEnv: 'LEAD_BENCH_PGLITE_DIR',
+  });
+  const { database } = bench;
   // A reused database whose last seed stopped before its indexes were built would time the queries
   // without them.
   const finished = await finishInterruptedSeed(database);
@@ -85,46 +87,24 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   }
   const contacts = await scalar(database, sql`SELECT count(*) FROM directory_contacts`);
 
-  const app = await buildApp({
-    env: parseEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DEV_MAILBOX_PORT: '0',
-      AUTH_RATE_LIMIT_MAX: '1000000',
-      LEADS_RATE_LIMIT_MAX: '1000000',
-      ...(options.db === 'postgres' ? { DATABASE_URL: reuseUrl ?? bench!.url } : {}),
-    }),
-    secrets: ephemeralSecrets(),
-    database,
-    persistent: false,
-  });
-  const email = `bench-leads-${Date.now()}@tambari.test`;
-  const registered = await app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: { email, password: 'Bench-pass-2026', firstName: 'Bench' },
-  });
-  await app.services.db
-    .update(users)
-    .set({
-      subscriptionPlan: 'enterprise',
-      subscriptionStatus: 'active',
-      subscriptionCurrentPeriodEnd: new Date(Date.now() + 86_400_000),
-    })
-    .where(eq(users.id, registered.json().id));
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { email, password: 'Bench-pass-2026' },
-  });
-  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  const app = await buildBenchApp({ ...bench, env: { LEADS_RATE_LIMIT_MAX: '1000000' } });
+  const { cookie } = await signedInBenchUser(app, `bench-leads-${Date.now()}@tambari.test`, (id) =>
+    app.services.db
+      .update(users)
+      .set({
+        subscriptionPlan: 'enterprise',
+        subscriptionStatus: 'active',
+        subscriptionCurrentPeriodEnd: new Date(Date.now() + 86_400_000),
+      })
+      .where(eq(users.id, id)),
+  );
 
   // Real cities with contacts, per country, for the city filter.
-  const cityRows = (
-    (await app.services.db.execute(
+  const cityRows = rowsOf<{ country_code: string; city: string }>(
+    await app.services.db.execute(
       sql`SELECT country_code, city FROM directory_facet_counts WHERE city <> '' AND total > 20 GROUP BY 1, 2`,
-    )) as unknown as { rows: { country_code: string; city: string }[] }
-  ).rows;
+    ),
+  );
   const citiesOf = new Map<string, string[]>();
   for (const row of cityRows)
     citiesOf.set(row.country_code, [...(citiesOf.get(row.country_code) ?? []), row.city]);
@@ -170,7 +150,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   const slowest: { ms: number; countMs: number; pageMs: number; filters: string }[] = [];
   let cpuNow: (() => number) | null = null;
   for (const [i, combo] of combos.entries()) {
-    if (i === 20) cpuNow = await cpuClock(app.services.db, options.db);
+    if (i === 20) cpuNow = await cpuClock(database);
     const cpuStarted = cpuNow?.() ?? 0;
     const started = performance.now();
     const [counted, searched] = await Promise.all([
@@ -206,8 +186,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   for (const list of [timings, countTimings, searchTimings, cpuTimings]) list.sort((a, b) => a - b);
   slowest.sort((a, b) => b.ms - a.ms);
 
-  const fmt = (list: number[]) =>
-    `p50 ${percentile(list, 50).toFixed(1)} ms, p95 ${percentile(list, 95).toFixed(1)} ms, p99 ${percentile(list, 99).toFixed(1)} ms, max ${list.at(-1)!.toFixed(1)} ms`;
+  const fmt = (list: number[]) => formatLatency(list, [50, 95, 99]);
   process.stdout.write(
     `${COMBINATIONS} filter combinations over ${contacts.toLocaleString('en-US')} contacts on ${options.db}\n` +
       `  count + first page: ${fmt(timings)}\n` +
@@ -226,9 +205,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
   );
 
   await app.close();
-  await database.close();
-  await bench?.drop();
-  if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  await bench.close();
   return {
     bench: 'lead-discovery',
     db: options.db,
@@ -247,40 +224,8 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
  * machine of its own a combination takes about this long (less, as its count and page run side by
  * side). Linux only (/proc); null elsewhere.
  */
-async function cpuClock(
-  db: DatabaseHandle['db'],
-  kind: 'pglite' | 'postgres',
-): Promise<(() => number) | null> {
-  const processCpu = () => {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1000;
-  };
-  if (kind === 'pglite') return processCpu;
-  const result = (await db.execute(
-    sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-        UNION SELECT pg_backend_pid()`,
-  )) as unknown as { rows: { pid: number }[] };
-  const files = result.rows.map((row) => `/proc/${row.pid}/schedstat`);
-  if (!files.every((file) => existsSync(file))) return null;
-  // schedstat's first field: nanoseconds on a CPU.
-  const backendsCpu = () =>
-    files.reduce((sum, file) => {
-      try {
-        return sum + Number(readFileSync(file, 'utf8').split(' ')[0]) / 1e6;
-      } catch {
-        return sum; // a connection the pool closed
-      }
-    }, 0);
-  return () => processCpu() + backendsCpu();
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  const started = performance.now();
-  const result = await work();
-  return { result, ms: performance.now() - started };
-}
-
-async function scalar(database: DatabaseHandle, query: ReturnType<typeof sql>): Promise<number> {
-  const result = (await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
-  return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
+async function cpuClock(database: DatabaseHandle): Promise<(() => number) | null> {
+  if (database.kind === 'pglite') return processCpuMs;
+  const backendsNs = await postgresBackendsCpuClock(database);
+  return backendsNs ? () => processCpuMs() + backendsNs() / 1e6 : null;
 }

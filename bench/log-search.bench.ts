@@ -2,14 +2,10 @@
 // runs 300 searches of the kinds the screen offers (newest page, level, time range, request id, user,
 // route, job, words, and combinations) through the same service the API uses, timing each.
 // Goal: p95 ≤ 200 ms per screen.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type DatabaseHandle, openDatabase } from '@server/db/client';
 import { searchLogs } from '@server/features/admin-operations/logs.service';
 import { logQuerySchema } from '@shared/admin-operations';
 import { sql } from 'drizzle-orm';
-import { createBenchDatabase, percentile } from './support';
+import { type BenchDb, latencyStats, openBenchDatabase, percentile, scalar } from './support';
 
 const SEARCHES = 300;
 const USERS = 2_000;
@@ -54,20 +50,11 @@ type Kind =
   | 'words_and_level'
   | 'day_ago_range';
 
-async function scalar(database: DatabaseHandle, query: ReturnType<typeof sql>): Promise<number> {
-  const result = (await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
-  return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
-}
-
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const count = options.count ?? 1_000_000;
-  const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
-  const pgliteDir = options.db === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
-  const database = await openDatabase(
-    options.db === 'postgres' ? { url: bench!.url } : { dataDir: pgliteDir! },
-  );
+  const bench = await openBenchDatabase(options.db);
+  const { database } = bench;
   try {
-    await database.migrate();
     process.stdout.write(`seeding ${count.toLocaleString('en-US')} log lines on ${options.db}…\n`);
     const seedStart = performance.now();
     const routes = `ARRAY[${ROUTES.map((r) => `'${r}'`).join(',')}]`;
@@ -161,11 +148,11 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       all.push(ms);
       byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
     }
-    all.sort((a, b) => a - b);
+    const overall = latencyStats(all);
     const perKind: Record<string, number> = {};
     for (const [kind, timings] of byKind) {
       timings.sort((a, b) => a - b);
-      perKind[`${kind}_p95_ms`] = Math.round(percentile(timings, 95) * 10) / 10;
+      perKind[`${kind}_p95_ms`] = latencyStats(timings).p95;
       process.stdout.write(
         `${kind.padEnd(22)} p50 ${percentile(timings, 50).toFixed(1)} ms  p95 ${percentile(timings, 95).toFixed(1)} ms\n`,
       );
@@ -175,14 +162,12 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       db: options.db,
       rows,
       searches: SEARCHES,
-      p50_ms: Math.round(percentile(all, 50) * 10) / 10,
-      p95_ms: Math.round(percentile(all, 95) * 10) / 10,
-      max_ms: Math.round((all.at(-1) ?? 0) * 10) / 10,
+      p50_ms: overall.p50,
+      p95_ms: overall.p95,
+      max_ms: overall.max,
       ...perKind,
     };
   } finally {
-    await database.close();
-    await bench?.drop();
-    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+    await bench.close();
   }
 }

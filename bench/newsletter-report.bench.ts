@@ -7,10 +7,6 @@
 // through the email_events trigger that keeps the report's counters (migration *_newsletter_report).
 // `npm run bench -- newsletter-report [--db postgres|pglite] [--count N]`. Goal: report p95 ≤ 200 ms.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { openDatabase } from '@server/db/client';
 import { users } from '@server/db/schema/index';
 import {
   getNewsletterProgress,
@@ -18,30 +14,16 @@ import {
   listNewsletterRecipients,
 } from '@server/features/newsletters/newsletter-report.service';
 import { sql } from 'drizzle-orm';
-import { createBenchDatabase, percentile } from './support';
+import { type BenchDb, latencyStats, openBenchDatabase } from './support';
 
 const EVENTS = 1_000_000;
 const RUNS = 100;
 
-function stats(timings: number[]) {
-  const sorted = [...timings].sort((a, b) => a - b);
-  return {
-    p50: Math.round(percentile(sorted, 50) * 10) / 10,
-    p95: Math.round(percentile(sorted, 95) * 10) / 10,
-    max: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
-  };
-}
-
-export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
+export async function run(options: { db: BenchDb; count?: number }) {
   const recipients = options.count ?? 100_000;
-  const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
-  const pgliteDir = options.db === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-')) : null;
-  const database = await openDatabase(
-    options.db === 'postgres' ? { url: bench!.url } : { dataDir: pgliteDir! },
-  );
+  const bench = await openBenchDatabase(options.db);
   try {
-    await database.migrate();
-    const { db } = database;
+    const { db } = bench.database;
     const userId = randomUUID();
     const otherId = randomUUID();
     const campaignId = randomUUID();
@@ -137,10 +119,10 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       await getNewsletterProgress(ctx);
       progress.push(performance.now() - t0);
     }
-    const r = stats(report);
-    const p = stats(pages);
-    const k = stats(keyset);
-    const g = stats(progress);
+    const r = latencyStats(report);
+    const p = latencyStats(pages);
+    const k = latencyStats(keyset);
+    const g = latencyStats(progress);
     process.stdout.write(`report cold ${Math.round(coldMs)} ms (first load)\n`);
     process.stdout.write(`report      p50 ${r.p50} ms  p95 ${r.p95} ms  max ${r.max} ms\n`);
     process.stdout.write(`recipients  p50 ${p.p50} ms  p95 ${p.p95} ms  max ${p.max} ms\n`);
@@ -164,8 +146,6 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       goal_report_p95_ms: 200,
     };
   } finally {
-    await database.close();
-    await bench?.drop();
-    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
