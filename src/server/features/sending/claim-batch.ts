@@ -1,4 +1,5 @@
 import type { Database } from '@server/db/client';
+import { plainRowReader } from '@server/db/plain-rows';
 import { outboxMessages } from '@server/db/schema';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -13,6 +14,9 @@ import type { DispatchContext, OutboxRow } from './dispatch';
  * row twice (bench/dispatch: a full row version and its index entries each); a row now gets one version
  * on its way out and one when it is recorded sent.
  */
+
+/** Claimed rows are read without drizzle's per-row mapping (plain-rows.ts). */
+const outboxRows = plainRowReader(outboxMessages);
 
 /**
  * Locks up to a batch of due messages of active campaigns for the open transaction `ctx.db`, skipping
@@ -34,17 +38,16 @@ export async function pickDueMessages(ctx: DispatchContext, at: Date): Promise<O
   await ctx.db.execute(
     sql`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
   );
-  const rows = await ctx.db
-    .select()
-    .from(outboxMessages)
-    .where(
-      sql`${outboxMessages.state} = 'queued' AND ${outboxMessages.sendAfter} <= ${at.toISOString()}::timestamptz
+  const rows = outboxRows.read(
+    await ctx.db.execute(sql`
+      SELECT ${outboxRows.selection} FROM outbox_messages
+      WHERE ${outboxMessages.state} = 'queued' AND ${outboxMessages.sendAfter} <= ${at.toISOString()}::timestamptz
         AND (SELECT c.status FROM campaigns c WHERE c.id = ${outboxMessages.campaignId}) = 'active'
-        ${onlyUsersSql(ctx)}`,
-    )
-    .orderBy(outboxMessages.sendAfter)
-    .limit(ctx.env.DISPATCH_BATCH_SIZE)
-    .for('update', { skipLocked: true });
+        ${onlyUsersSql(ctx)}
+      ORDER BY ${outboxMessages.sendAfter}
+      LIMIT ${ctx.env.DISPATCH_BATCH_SIZE}
+      FOR UPDATE SKIP LOCKED`),
+  );
   await ctx.db.execute(
     sql`SELECT set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true)`,
   );
