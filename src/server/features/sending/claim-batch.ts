@@ -1,4 +1,5 @@
 import type { Database } from '@server/db/client';
+import { plainRowReader } from '@server/db/plain-rows';
 import { outboxMessages } from '@server/db/schema';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -13,6 +14,9 @@ import type { DispatchContext, OutboxRow } from './dispatch';
  * row twice (bench/dispatch: a full row version and its index entries each); a row now gets one version
  * on its way out and one when it is recorded sent.
  */
+
+/** Claimed rows are read without drizzle's per-row mapping (plain-rows.ts). */
+const outboxRows = plainRowReader(outboxMessages);
 
 /**
  * Locks up to a batch of due messages of active campaigns for the open transaction `ctx.db`, skipping
@@ -34,17 +38,16 @@ export async function pickDueMessages(ctx: DispatchContext, at: Date): Promise<O
   await ctx.db.execute(
     sql`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
   );
-  const rows = await ctx.db
-    .select()
-    .from(outboxMessages)
-    .where(
-      sql`${outboxMessages.state} = 'queued' AND ${outboxMessages.sendAfter} <= ${at.toISOString()}::timestamptz
+  const rows = outboxRows.read(
+    await ctx.db.execute(sql`
+      SELECT ${outboxRows.selection} FROM outbox_messages
+      WHERE ${outboxMessages.state} = 'queued' AND ${outboxMessages.sendAfter} <= ${at.toISOString()}::timestamptz
         AND (SELECT c.status FROM campaigns c WHERE c.id = ${outboxMessages.campaignId}) = 'active'
-        ${onlyUsersSql(ctx)}`,
-    )
-    .orderBy(outboxMessages.sendAfter)
-    .limit(ctx.env.DISPATCH_BATCH_SIZE)
-    .for('update', { skipLocked: true });
+        ${onlyUsersSql(ctx)}
+      ORDER BY ${outboxMessages.sendAfter}
+      LIMIT ${ctx.env.DISPATCH_BATCH_SIZE}
+      FOR UPDATE SKIP LOCKED`),
+  );
   await ctx.db.execute(
     sql`SELECT set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true)`,
   );
@@ -95,18 +98,28 @@ export async function recordClaims(
     perAccount.set(accountId, taken + 1);
     allocatedById.set(a.dispatched.message.id, a);
   }
-  const values = sql.join(
-    input.claimed.map((m) => {
-      const a = allocatedById.get(m.id);
-      if (!a) {
-        return sql`(${m.id}::uuid, NULL::uuid, NULL::text, NULL::date, NULL::date, NULL::timestamptz, false)`;
-      }
-      const d = a.dispatched;
-      return sql`(${m.id}::uuid, ${d.account.id}::uuid, ${d.message.messageId}::text, ${d.day}::date,
-        ${d.campaignDay}::date, ${a.paceHour?.toISOString() ?? null}::timestamptz, ${firstWave.has(m.id)}::boolean)`;
-    }),
-    sql`, `,
-  );
+  // Seven arrays, not a VALUES row of seven parameters per message: the statement's text is the same
+  // for every batch (PostgreSQL parses and plans one statement, not one per batch size) and the worker
+  // builds seven parameters instead of seven hundred (drizzle's query building was ~6% of its CPU).
+  const n = input.claimed.length;
+  const ids: string[] = new Array(n);
+  const accountIds: (string | null)[] = new Array(n);
+  const messageIds: (string | null)[] = new Array(n);
+  const slotDays: (string | null)[] = new Array(n);
+  const campaignSlotDays: (string | null)[] = new Array(n);
+  const paceHours: (string | null)[] = new Array(n);
+  const firstWaves: boolean[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = input.claimed[i]!.id;
+    const a = allocatedById.get(id);
+    ids[i] = id;
+    accountIds[i] = a ? a.dispatched.account.id : null;
+    messageIds[i] = a ? (a.dispatched.message.messageId ?? null) : null;
+    slotDays[i] = a ? a.dispatched.day : null;
+    campaignSlotDays[i] = a ? a.dispatched.campaignDay : null;
+    paceHours[i] = a?.paceHour ? a.paceHour.toISOString() : null;
+    firstWaves[i] = firstWave.has(id);
+  }
   const stamp = input.at.toISOString();
   // The row lock taken when the rows were picked is still held: no other writer can have moved them.
   await ctx.db.execute(sql`
@@ -120,7 +133,10 @@ export async function recordClaims(
         slot_day = CASE WHEN v.account_id IS NULL THEN o.slot_day ELSE v.slot_day END,
         campaign_slot_day = CASE WHEN v.account_id IS NULL THEN o.campaign_slot_day ELSE v.campaign_slot_day END,
         pace_hour = CASE WHEN v.account_id IS NULL THEN o.pace_hour ELSE v.pace_hour END
-    FROM (VALUES ${values}) AS v(id, account_id, message_id, slot_day, campaign_slot_day, pace_hour, first_wave)
+    FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(accountIds)}::uuid[], ${sql.param(messageIds)}::text[],
+      ${sql.param(slotDays)}::date[], ${sql.param(campaignSlotDays)}::date[], ${sql.param(paceHours)}::timestamptz[],
+      ${sql.param(firstWaves)}::boolean[])
+      AS v(id, account_id, message_id, slot_day, campaign_slot_day, pace_hour, first_wave)
     WHERE o.id = v.id`);
   return firstWave;
 }

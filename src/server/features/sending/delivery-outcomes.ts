@@ -72,16 +72,16 @@ export async function recordDeferrals(
   deferrals: { id: string; until: Date; reason: string | null }[],
 ): Promise<void> {
   if (deferrals.length === 0) return;
-  const values = sql.join(
-    deferrals.map((d) => sql`(${d.id}::uuid, ${d.until.toISOString()}::timestamptz, ${d.reason}::text)`),
-    sql`, `,
-  );
+  const ids = deferrals.map((d) => d.id);
+  const untils = deferrals.map((d) => d.until.toISOString());
+  const reasons = deferrals.map((d) => d.reason);
   await ctx.db.execute(sql`
     UPDATE outbox_messages AS o
     SET state = 'queued', phase = NULL, lease_owner = NULL, lease_until = NULL,
         attempts = greatest(o.attempts - 1, 0), send_after = v.until,
         last_error = coalesce(v.reason, o.last_error), updated_at = ${now().toISOString()}::timestamptz
-    FROM (VALUES ${values}) AS v(id, until, reason)
+    FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(untils)}::timestamptz[], ${sql.param(reasons)}::text[])
+      AS v(id, until, reason)
     WHERE o.id = v.id AND o.state = 'sending' AND o.lease_owner = ${ctx.workerId}`);
 }
 
@@ -127,10 +127,14 @@ export async function recordSent(
 ): Promise<void> {
   if (sent.length === 0) return;
   const at = now();
-  const values = sql.join(
-    sent.map((s) => sql`(${s.dispatched.message.id}::uuid, ${s.response}::text)`),
-    sql`, `,
-  );
+  // Two arrays rather than a VALUES row per message: one statement text whatever the group's size (each
+  // size was a statement of its own for PostgreSQL to parse and plan), and two parameters to build.
+  const ids: string[] = new Array(sent.length);
+  const responses: string[] = new Array(sent.length);
+  for (let i = 0; i < sent.length; i++) {
+    ids[i] = sent[i]!.dispatched.message.id;
+    responses[i] = sent[i]!.response;
+  }
   const stamp = at.toISOString();
   const hasSteps = sent.some((s) => s.dispatched.message.stepId);
   const markSentAndLog = sql`
@@ -143,7 +147,7 @@ export async function recordSent(
           -- A redelivery after a lost worker keeps its note: the one place a duplicate could come from.
           last_error = CASE WHEN o.last_error LIKE ${`${REDELIVERY_NOTE}%`} THEN o.last_error ELSE NULL END,
           updated_at = ${stamp}::timestamptz
-      FROM (VALUES ${values}) AS v(id, response)
+      FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(responses)}::text[]) AS v(id, response)
       WHERE o.id = v.id
       RETURNING o.id, o.user_id, o.campaign_id, o.step_id, o.campaign_contact_id, o.sender_account_id,
         o.last_error IS NOT NULL AND o.last_error LIKE ${`${REDELIVERY_NOTE}%`} AS redelivered)

@@ -11,8 +11,8 @@ import * as qp from 'nodemailer/lib/qp';
  * unsubscribe link) and by a few merge-tag values that repeat (first names). Encoding a 10 kB HTML part
  * as quoted-printable, with its soft line breaks, was the largest piece of a worker's CPU per message
  * after the SMTP exchange itself. So the encoding of a body is kept, keyed by the body's text around its
- * token, as a template with holes where the token's characters go; each further copy fills in its own
- * token. Two newsletters, an edited one, or two first names are different bodies: a body is only ever
+ * token, as a template with holes where the token's characters go, from a body's second copy on (one
+ * seen once is only remembered as seen); each further copy fills in its own token. Two newsletters, an edited one, or two first names are different bodies: a body is only ever
  * matched whole. That is exact because a token's characters ([A-Za-z0-9_-]) are neutral to
  * quoted-printable: each is written as itself, and none is one that the soft line breaks look at (white
  * space, `.,!?`, `=`, line ends), so two tokens of one length give the same line breaks in the same
@@ -150,6 +150,13 @@ let rememberedChars = 0;
 /** Copies whose body came from a remembered one (for tests, and a look at a running worker). */
 let filledCopies = 0;
 const standIns = new Map<number, [string, string]>();
+/**
+ * Bodies seen once, by fingerprint and a hash of the whole body: a key of a few dozen characters each,
+ * oldest forgotten first. A hash that matches another body only makes that body remembered (and it is
+ * still compared whole before any copy is filled from it).
+ */
+const seenOnce = new Map<string, true>();
+const MAX_SEEN_ONCE = 16_384;
 
 /**
  * Two stand-ins of a token's length, from the token's alphabet, different in every position: a body
@@ -182,6 +189,18 @@ function fingerprintOf(content: string, places: number[], tokenLength: number): 
     from = to + tokenLength;
   }
   return `${tokenLength}:${content.length}:${places.length}:${hash >>> 0}`;
+}
+
+/** A hash of every character around the token's places (told apart from the fingerprint's sample). */
+function wholeHashOf(content: string, places: number[], tokenLength: number): number {
+  let hash = 0x811c9dc5;
+  let from = 0;
+  for (let k = 0; k <= places.length; k++) {
+    const to = k < places.length ? places[k]! : content.length;
+    for (let j = from; j < to; j++) hash = Math.imul(hash ^ content.charCodeAt(j), 0x01000193);
+    from = to + tokenLength;
+  }
+  return hash >>> 0;
 }
 
 function sameBody(entry: Entry, content: string, places: number[], tokenLength: number): boolean {
@@ -242,6 +261,17 @@ export function encodeTextBody(
     entries.set(fingerprint, bucket);
   }
   if (!entry) {
+    // A body is remembered from its second copy on. Bodies that differ in every message (a merge tag
+    // with a value per contact: bench/dispatch's "Lead17") never repeat, and remembering each cost
+    // two more encodings of it (the template's stand-ins) and kept ~20 kB per body alive long enough
+    // for the garbage collector to move it to the old generation.
+    const seenKey = `${fingerprint}:${wholeHashOf(content, places, token.length)}`;
+    if (!seenOnce.delete(seenKey)) {
+      if (bucket.length === 0) entries.delete(fingerprint);
+      seenOnce.set(seenKey, true);
+      if (seenOnce.size > MAX_SEEN_ONCE) seenOnce.delete(seenOnce.keys().next().value!);
+      return encodeDirect(content);
+    }
     const segments = [content.slice(0, places[0])];
     for (let k = 0; k < occurrences; k++) {
       segments.push(content.slice(places[k]! + token.length, places[k + 1] ?? content.length));
@@ -301,6 +331,7 @@ export function encodeTextBody(
 /** For tests: forget every remembered body. */
 export function clearTextBodyCache(): void {
   entries.clear();
+  seenOnce.clear();
   rememberedChars = 0;
   filledCopies = 0;
 }
