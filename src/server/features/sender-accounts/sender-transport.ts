@@ -215,27 +215,24 @@ function reportPinMismatches(transport: Transporter): void {
   });
 }
 
-/** The connection options of a stored account (its passwords unsealed), for the dispatcher's pool. */
-export async function smtpSetupForAccount(options: {
+/** What opening an SMTP connection for a stored account needs, whether a transport or the pool. */
+export interface StoredAccountSmtpOptions {
   account: SenderAccountRow;
   encryptionKey: Buffer;
   network: SenderNetwork;
   devMailboxPort?: number | null;
   lookup?: HostLookup;
+  /** SMTP_EHLO_NAME; unset: the sender's domain. */
   ehloName?: string | null;
-}): Promise<SmtpConnectionSetup> {
+}
+
+/** The connection options of a stored account (its passwords unsealed), for the dispatcher's pool. */
+export async function smtpSetupForAccount(options: StoredAccountSmtpOptions): Promise<SmtpConnectionSetup> {
   return smtpConnectionSetup(connectionSettingsOf(options.account, options.encryptionKey), options);
 }
 
 /** A one-connection SMTP transport for a stored account (test and one-off sends). */
-export async function openSmtpTransport(options: {
-  account: SenderAccountRow;
-  encryptionKey: Buffer;
-  network: SenderNetwork;
-  devMailboxPort?: number | null;
-  lookup?: HostLookup;
-  ehloName?: string | null;
-}): Promise<Transporter> {
+export async function openSmtpTransport(options: StoredAccountSmtpOptions): Promise<Transporter> {
   return createSmtpTransport(connectionSettingsOf(options.account, options.encryptionKey), options);
 }
 

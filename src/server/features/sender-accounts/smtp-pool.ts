@@ -1,7 +1,10 @@
-import type { HostLookup, SenderNetwork } from '@server/lib/network-guard';
 import type { NodemailerError } from 'nodemailer';
 import SMTPConnection, { type SMTPConnectionSendInfo } from 'nodemailer/lib/smtp-connection';
-import { type SenderAccountRow, type SmtpConnectionSetup, smtpSetupForAccount } from './sender-transport';
+import {
+  type SmtpConnectionSetup,
+  type StoredAccountSmtpOptions,
+  smtpSetupForAccount,
+} from './sender-transport';
 import { asPinMismatch } from './tls-trust';
 
 /*
@@ -252,14 +255,8 @@ function connectionError(message: string): Error {
 }
 
 /** The dispatcher's pool for a stored account (the same connection options as its transports). */
-export async function openSmtpPool(options: {
-  account: SenderAccountRow;
-  encryptionKey: Buffer;
-  network: SenderNetwork;
-  devMailboxPort?: number | null;
-  lookup?: HostLookup;
-  ehloName?: string | null;
-  maxConnections: number;
-}): Promise<SmtpPool> {
+export async function openSmtpPool(
+  options: StoredAccountSmtpOptions & { maxConnections: number },
+): Promise<SmtpPool> {
   return createSmtpPool(await smtpSetupForAccount(options), { maxConnections: options.maxConnections });
 }
