@@ -47,7 +47,10 @@ async function sendingNewsletter(userId: string, active: number, options: { queu
     })
     .returning({ id: newsletters.id });
   const rows = [
-    ...Array.from({ length: active }, (_, i) => ({ email: `Reader${i}@Example.com`, status: 'active' as const })),
+    ...Array.from({ length: active }, (_, i) => ({
+      email: `Reader${i}@Example.com`,
+      status: 'active' as const,
+    })),
     ...ENDED.map((status) => ({ email: `${status}@example.com`, status })),
   ];
   const contacts = await db
