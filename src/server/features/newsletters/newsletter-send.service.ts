@@ -527,9 +527,9 @@ export async function runNewsletterSchedule(
 
 /**
  * Contacts completed per statement at the finish. One UPDATE of all of a send's contacts held every
- * row's lock until it ended (bench/newsletter-finish: 20 s for 200,000 recipients on a loaded 2-core
- * machine, ~870 B of WAL a row; a reply or an unsubscribe to any of them waited behind it); in batches
- * each statement holds a few thousand rows for well under a second.
+ * row's lock until it ended (bench/newsletter-finish: 68 s for 1,000,000 recipients on a loaded 2-core
+ * machine; a reply or an unsubscribe to any of them waited behind it); in batches each statement holds
+ * a few thousand rows for about a second (docs/decisions/newsletter-contacts-cost.md).
  */
 const FINISH_CONTACT_BATCH = 5_000;
 
