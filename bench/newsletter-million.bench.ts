@@ -10,6 +10,8 @@
 // that only counts (`ratio_vs_light_sink`, the yardstick until 2026-11-28).
 // The sink (bench/newsletter-sink.ts, a process of its own) counts by Message-ID and by recipient
 // (duplicates, lost) and checks every message's List-Unsubscribe, open pixel and ten tracked links.
+// After the last message: how long until the newsletter's status is 'sent' (the finish, done by the
+// send-scheduled-newsletters job's next tick).
 // PostgreSQL CPU is that of this database's backends (pg_stat_activity, /proc), sampled every second.
 // Peak RSS is each process's VmHWM (also read just before the send: the web process holds most of its
 // peak from start-up). BENCH_WEB_PROFILE / BENCH_WORKER_PROFILE=<dir>: CPU profiles of those processes.
@@ -44,6 +46,8 @@ const BARE_MAX = 100_000;
 const SITE = 'kanofoods.com.ng';
 /** No message for this long while some are missing: the send is stuck, stop and count what is lost. */
 const STALL_MS = 120_000;
+/** How long the bench waits, after the last message, for the newsletter to be marked sent. */
+const SENT_STATUS_WAIT_MS = 600_000;
 
 const url = (i: number) => `https://${SITE}/p/${i}`;
 const BLOCKS = [
@@ -501,6 +505,28 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     await poller;
     const postgresMs = await pgCpu.stop();
     await reportStatementStats(database, statementStats, last.accepted);
+    // The finish: the send-scheduled-newsletters job (every minute) marks the newsletter 'sent' once
+    // nothing is queued or in flight; the time from the last message accepted to that status is the
+    // wait for the job's tick plus the finish itself (bench/newsletter-finish measures that alone).
+    let sentStatusMs: number | null = null;
+    if (last.uniqueRecipients === total) {
+      const waitUntil = Date.now() + SENT_STATUS_WAIT_MS;
+      while (Date.now() < waitUntil) {
+        const { rows } = await database.executeSql('SELECT status FROM newsletters WHERE id = $1', [
+          newsletter.id,
+        ]);
+        if ((rows[0] as { status: string } | undefined)?.status === 'sent') {
+          sentStatusMs = Date.now() - (last.lastAt ?? Date.now());
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      process.stderr.write(
+        sentStatusMs === null
+          ? `not 'sent' ${SENT_STATUS_WAIT_MS / 1000} s after the last message\n`
+          : `'sent' ${sentStatusMs} ms after the last message accepted\n`,
+      );
+    }
     const cpuMs = processes.map((p, i) => (procStat(p.pid!)?.cpuMs ?? 0) - cpuBefore[i]!);
     const rss = processes.map((p) => peakRssMb(p.pid));
     const { rows: outbox } = await database.executeSql(
@@ -562,6 +588,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       bare_senders_cpu_us_per_msg: bareChecked.sendersCpuUsPerMsg,
       sink_cpu_us_per_msg: { send: sinkCpuUsPerMsg, bare: bareChecked.sinkCpu, light: bareLight.sinkCpu },
       first_message_ms: firstMs,
+      sent_status_after_last_message_ms: sentStatusMs,
       postgres_cpu_us_per_msg: perMessageUs(postgresMs),
       workers_cpu_us_per_msg: perMessageUs(cpuMs[1]! + cpuMs[2]!),
       web_cpu_us_per_msg: perMessageUs(cpuMs[0]!),
