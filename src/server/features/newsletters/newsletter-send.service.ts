@@ -599,10 +599,10 @@ export async function finishNewsletterSends({
 /**
  * The campaign's 'active' contacts → 'completed', `batch` addresses a statement, in the order of the
  * campaign's (campaign_id, lower(email)) key so each statement starts where the last stopped (no
- * rescan of the rows already done). The rows are updated by the ctid the same statement read (no
- * second descent of the primary key per row; a row changed meanwhile is followed to its new version
- * and checked again, as any UPDATE does). Two workers finishing the same send lock the rows in the
- * same order, and the second finds them completed.
+ * rescan of the rows already done). Rows are updated by id, not by the ctid just read: a contact that a
+ * reply or an unsubscribe changes meanwhile gets a new ctid, and a TID match would skip it; by id the
+ * UPDATE waits for it and checks its status again. Two workers finishing the same send lock the rows in
+ * the same order, and the second finds them completed.
  */
 async function completeActiveContacts(db: Database, campaignId: string, at: Date, batch: number) {
   const stamp = at.toISOString();
@@ -610,7 +610,7 @@ async function completeActiveContacts(db: Database, campaignId: string, at: Date
   for (;;) {
     const result: unknown = await db.execute(sql`
       WITH batch AS MATERIALIZED (
-        SELECT ctid, lower(email) AS key FROM campaign_contacts
+        SELECT id, lower(email) AS key FROM campaign_contacts
         WHERE campaign_id = ${campaignId}::uuid
           ${after === null ? sql`` : sql`AND lower(email) > ${after}`}
         ORDER BY lower(email)
@@ -618,7 +618,7 @@ async function completeActiveContacts(db: Database, campaignId: string, at: Date
       ), completed AS (
         UPDATE campaign_contacts c
         SET status = 'completed', status_changed_at = ${stamp}::timestamptz, updated_at = ${stamp}::timestamptz
-        WHERE c.ctid = ANY (ARRAY(SELECT ctid FROM batch)) AND c.status = 'active'
+        WHERE c.id IN (SELECT id FROM batch) AND c.status = 'active'
       )
       SELECT count(*)::int AS n, max(key) AS last FROM batch`);
     const [page] = (result as { rows: { n: number; last: string | null }[] }).rows;
