@@ -101,7 +101,7 @@ describe('an archived message', () => {
       headers: { 'user-agent': CHROME },
     });
     expect(click.statusCode).toBe(302);
-    expect(click.headers.location).toBe(sent.message.links[1]);
+    expect(click.headers.location).toBe(sent.message.links![1]);
     await app.services.trackingBuffer.flush();
     const types = (await eventsOf(app, sent.message.id)).map((e) => e.type).sort();
     expect(types).toEqual(expect.arrayContaining(['clicked', 'opened']));
