@@ -264,6 +264,9 @@ async function judgeAndAllocate(
   for (const message of claimed) {
     try {
       ctx.failpoint?.('schedule', message);
+      // Its shared body could not be read (claim-batch.ts): it cannot be composed.
+      if (message.html === null)
+        throw new Error(`the shared body ${message.bodyId} of the message is missing`);
       const verdict = judge(
         message,
         campaignById.get(message.campaignId),

@@ -87,7 +87,9 @@ const bodyCache = new Map<string, SharedBody>();
  * Gives each row that names a shared body its HTML (the body's, with the row's own token in place of
  * the body's stand-in), text part and links, as the row held them when every row had its own copy.
  * The rows are changed in place and answered with their type saying so. Bodies not in the cache are
- * read in one query.
+ * read in one query. A row whose body is missing (never expected: a body goes only with its campaign,
+ * which takes the row too, or once no row names it) keeps a null html, which the dispatcher judges a
+ * fault of that message alone (dispatch.ts), so it cannot hold up the queue.
  */
 export async function resolveSharedBodies<
   T extends {
@@ -114,8 +116,7 @@ export async function resolveSharedBodies<
   for (const row of rows) {
     if (row.bodyId === null) continue;
     const body = bodyCache.get(row.bodyId);
-    // Only a body deleted with its campaign can be missing, and then the row went with it.
-    if (!body) throw new Error(`outbox body ${row.bodyId} of a claimed message is missing`);
+    if (!body) continue;
     row.html = body.html.replaceAll(body.standIn, row.token);
     row.text = body.text;
     row.links = body.links;

@@ -261,4 +261,16 @@ describe("bodies shared by a campaign's messages", () => {
     await app.services.db.execute(sql`DELETE FROM campaigns WHERE id = ${campaign.id}::uuid`);
     expect(await named()).toEqual([]);
   });
+
+  it('leaves a row whose body is missing without html, for the dispatcher to fail it alone', async () => {
+    const row: { token: string; bodyId: string; html: string | null; text: string | null; links: unknown } = {
+      token: 'tok',
+      bodyId: '00000000-0000-4000-8000-000000000000',
+      html: null,
+      text: null,
+      links: null,
+    };
+    const [read] = await resolveSharedBodies(app.services.db, [row]);
+    expect(read!.html as string | null).toBeNull();
+  });
 });
