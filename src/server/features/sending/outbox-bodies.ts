@@ -46,7 +46,10 @@ export async function storeSharedBodies(
   bodies: (SharedBody & { digest: string; stored: boolean })[],
 ): Promise<string[]> {
   const idByDigest = new Map<string, string>();
-  let toInsert = bodies.filter((b) => !b.stored);
+  // In digest order: two calls storing the same bodies then wait for each other in the same order
+  // (each waits for the other's insert of a body they both add), never in a circle.
+  const byDigest = [...bodies].sort((x, y) => (x.digest < y.digest ? -1 : x.digest > y.digest ? 1 : 0));
+  let toInsert = byDigest.filter((b) => !b.stored);
   for (let round = 0; ; round++) {
     if (toInsert.length > 0) {
       await db.execute(sql`
@@ -68,7 +71,7 @@ export async function storeSharedBodies(
     for (const row of (result as unknown as { rows: { id: string; digest: string }[] }).rows) {
       idByDigest.set(row.digest, row.id);
     }
-    toInsert = bodies.filter((b) => !idByDigest.has(b.digest));
+    toInsert = byDigest.filter((b) => !idByDigest.has(b.digest));
     if (toInsert.length === 0) break;
     if (round >= 3) throw new Error('could not store the shared bodies of a queued chunk');
   }
