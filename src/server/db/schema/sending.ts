@@ -227,8 +227,15 @@ const outboxMessageColumns = {
   toEmail: text('to_email').notNull(),
   toName: text('to_name'),
   subject: text('subject').notNull(),
-  html: text('html').notNull(),
+  /**
+   * The bodies, when the message has them of its own. A message queued from a body it shares with
+   * others (a newsletter's copies) names it in `bodyId` instead and has no html, text or links here:
+   * outbox_all shows them resolved, and the dispatcher puts the message's token into the shared HTML.
+   */
+  html: text('html'),
   text: text('text'),
+  /** The shared body (outbox_bodies) this message's html, text and links are, with its own token. */
+  bodyId: uuid('body_id'),
   /**
    * Our RFC 5322 Message-ID (without angle brackets) on the sending account's domain: set when the
    * message is first given an account, then kept, so a retry carries the same id.
@@ -247,7 +254,7 @@ const outboxMessageColumns = {
    */
   boundSenderAccountId: uuid('thread_sender_account_id'),
   /** Original URLs of tracked links, by index (click links carry only the index). */
-  links: jsonb('links').$type<string[]>().notNull().default([]),
+  links: jsonb('links').$type<string[]>().default([]),
   senderAccountId: uuid('sender_account_id').references(() => senderAccounts.id, { onDelete: 'set null' }),
   state: text('state', { enum: OUTBOX_STATES }).notNull().default('queued'),
   /**
@@ -323,7 +330,45 @@ export const outboxArchive = pgTable(
  * messages reads this, so a message keeps its reply matching, tracking, unsubscribe link and history
  * after it is archived. A row is in exactly one of the two tables (the move is one statement).
  */
-export const outboxAll = pgView('outbox_all', outboxMessageColumns).existing();
+export const outboxAll = pgView('outbox_all', {
+  ...outboxMessageColumns,
+  // Resolved from the shared body where the message has one (migration 0067_outbox_bodies).
+  html: text('html').notNull(),
+  links: jsonb('links').$type<string[]>().notNull(),
+}).existing();
+
+/**
+ * Bodies shared by several queued messages of a campaign (a newsletter's copies, which differ only by
+ * their token or by merge-tag values that repeat), stored once instead of in every outbox row: a row
+ * without its ~8 KB of bodies is several times cheaper to insert and to write again at each state
+ * change. `html` holds `standIn` where each message's token goes (outbox.service.ts bodyPreparer);
+ * `digest` (of the bodies with the stand-in left out) finds the same body queued by another call.
+ * Immutable once written. A body goes with its campaign or owner; outbox rows name it without a
+ * foreign key (one more check per queued row), so bodies no message names any more are deleted where
+ * messages go in bulk without their campaign (outbox-bodies.ts: archive expiry, erasure).
+ */
+export const outboxBodies = pgTable(
+  'outbox_bodies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    digest: text('digest').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    links: jsonb('links').$type<string[]>().notNull(),
+    standIn: text('stand_in').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('outbox_bodies_campaign_digest_key').on(t.campaignId, t.digest),
+    index('outbox_bodies_user_idx').on(t.userId),
+  ],
+);
 
 /** Per-user, per-recipient-domain hourly counters for the campaign's domain pace. */
 /**

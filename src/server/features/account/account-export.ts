@@ -54,7 +54,7 @@ const SECTIONS: readonly Section[] = [
   {
     table: 'outbox_messages',
     from: 'outbox_all',
-    exclude: ['html', 'text', 'token', 'lease_owner', 'lease_until'],
+    exclude: ['html', 'text', 'token', 'lease_owner', 'lease_until', 'body_id'],
   },
   { table: 'email_events' },
   { table: 'inbound_messages' },

@@ -12,6 +12,7 @@ import {
 import { emailDedupeKey } from '@shared/contacts';
 import { type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
+import { deleteUnusedSharedBodies } from '../sending/sending.service';
 import { addErasureTombstone, hashEmail, isErased } from '../suppression/suppression.service';
 
 /*
@@ -230,8 +231,10 @@ export async function eraseContactEverywhere(options: {
           WHERE campaign_id = ANY(${uuidArray(recipients.campaignIds)})
             AND campaign_contact_id = ANY(${uuidArray(recipients.ids)})`,
       );
-      // Outbox rows go with their recipient (foreign key cascade).
+      // Outbox rows go with their recipient (foreign key cascade)…
       await tx.execute(sql`DELETE FROM campaign_contacts WHERE id = ANY(${uuidArray(recipients.ids)})`);
+      // …and so do the bodies their messages shared with no one left (outbox-bodies.ts).
+      await deleteUnusedSharedBodies({ db: tx, campaignIds: recipients.campaignIds });
     }
     // Copies waiting for a Sent folder (two days at most, a few hundred rows) hold the raw message.
     await tx.execute(sql`DELETE FROM sent_folder_copies WHERE strpos(lower(raw), ${email}) > 0`);

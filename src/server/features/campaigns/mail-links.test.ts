@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { devMailMessages, newsletters, outboxMessages } from '@server/db/schema/index';
+import { devMailMessages, newsletters, outboxAll } from '@server/db/schema/index';
 import type { Newsletter } from '@shared/newsletters';
 import type { PersonalizePreview, PrelaunchReport } from '@shared/personalize';
 import { addStepViaApi, createCampaignViaApi, createListWithContacts } from '@tests/factories/campaigns';
@@ -114,10 +114,7 @@ describe('links in campaign mail', () => {
     expect(body).toMatch(/href="[^"]*\/t\/c\//);
     expect(body).toContain('MAILTO:sales@kanofoods.test');
     // The text part names no removed URL either.
-    const [row] = await app.services.db
-      .select()
-      .from(outboxMessages)
-      .where(eq(outboxMessages.toEmail, email));
+    const [row] = await app.services.db.select().from(outboxAll).where(eq(outboxAll.toEmail, email));
     expect(row!.text).not.toMatch(/javascript|evil\.example/i);
     expect(row!.links.join(' ')).not.toMatch(/javascript|evil\.example/i);
     // The fallback written in quotes inside the quoted href survives as the link it is.
@@ -237,8 +234,8 @@ describe('links in newsletters and bulk emails', () => {
       const [row] = await app.services.db.select().from(newsletters).where(eq(newsletters.id, id));
       const queued = await app.services.db
         .select()
-        .from(outboxMessages)
-        .where(eq(outboxMessages.campaignId, row!.campaignId!));
+        .from(outboxAll)
+        .where(eq(outboxAll.campaignId, row!.campaignId!));
       expect(queued).toHaveLength(1);
       expectNoUnsafeUrl(queued[0]!.html);
       expect(queued[0]!.html).toMatch(/your page/i);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { campaignContacts, campaigns, newsletters, outboxMessages } from '@server/db/schema/index';
+import { campaignContacts, campaigns, newsletters, outboxAll } from '@server/db/schema/index';
 import type { Newsletter } from '@shared/newsletters';
 import { TRACKING_PATHS } from '@shared/sending';
 import { createSinkAccount } from '@tests/factories/dispatch';
@@ -99,8 +99,8 @@ describe('newsletter queueing: each distinct body prepared once', () => {
 
     const queued = await app.services.db
       .select()
-      .from(outboxMessages)
-      .where(eq(outboxMessages.campaignId, campaign!.id));
+      .from(outboxAll)
+      .where(eq(outboxAll.campaignId, campaign!.id));
     expect(queued).toHaveLength(people.length);
     const contacts = await app.services.db
       .select()

@@ -7,6 +7,7 @@ import {
   campaigns,
   devMailMessages,
   newsletters,
+  outboxAll,
   outboxMessages,
 } from '@server/db/schema/index';
 import type { Queue } from '@server/jobs/queue';
@@ -253,8 +254,8 @@ describe('newsletters: sending', () => {
     });
     const queued = await app.services.db
       .select()
-      .from(outboxMessages)
-      .where(eq(outboxMessages.campaignId, campaign!.id));
+      .from(outboxAll)
+      .where(eq(outboxAll.campaignId, campaign!.id));
     expect(queued).toHaveLength(2);
     expect(queued.map((m) => m.subject).sort()).toEqual(['Hello Ada', 'Hello friend']);
     expect(queued.some((m) => m.toEmail === gone)).toBe(false);

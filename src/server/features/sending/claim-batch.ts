@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { DispatchedMessage } from './delivery-outcomes';
 import type { DispatchContext, OutboxRow } from './dispatch';
+import { resolveSharedBodies } from './outbox-bodies';
 
 /*
  * The two writes of a batch's claim. The due rows are only locked when they are picked (no write), and
@@ -51,7 +52,8 @@ export async function pickDueMessages(ctx: DispatchContext, at: Date): Promise<O
   await ctx.db.execute(
     sql`SELECT set_config('enable_sort', 'on', true), set_config('enable_bitmapscan', 'on', true)`,
   );
-  return rows;
+  // A newsletter's rows name their shared body: read once per worker, not detoasted row by row.
+  return resolveSharedBodies(ctx.db, rows);
 }
 
 /** A picked row as the claim records it: leased to this worker, its attempt counted. */

@@ -3,6 +3,7 @@ import {
   campaignSendDays,
   campaignSenderAccounts,
   emailEvents,
+  outboxAll,
   outboxMessages,
   senderAccounts,
   suppressions,
@@ -89,6 +90,29 @@ describe('dispatch', () => {
       .where(and(eq(emailEvents.campaignId, campaign.id), eq(emailEvents.type, 'sent')));
     expect(events).toHaveLength(7);
     expect(events.every((e) => e.senderAccountId && e.campaignContactId && e.outboxMessageId)).toBe(true);
+  });
+
+  it('sends each copy of a shared body with its own token, the body as the outbox shows it', async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const accounts = [await createSinkAccount(app, user.id)];
+    const campaign = await createSendingCampaign(app, user.id, accounts);
+    const { messageIds, emails } = await queueForContacts(app, campaign, 3);
+    // The copies name one shared body and hold none of their own (outbox-bodies.ts).
+    const stored = await outboxOf(messageIds);
+    expect(new Set(stored.map((m) => m.bodyId)).size).toBe(1);
+    expect(stored.every((m) => m.bodyId !== null && m.html === null)).toBe(true);
+    const shown = await app.services.db.select().from(outboxAll).where(inArray(outboxAll.id, messageIds));
+    await drainOutbox(dispatchContext(app, sink.port, user.id));
+    for (const message of shown) {
+      const mail = sink.messages.find((m) => m.to.includes(message.toEmail))!;
+      expect(emails).toContain(message.toEmail);
+      const parsed = await simpleParser(mail.raw);
+      const links = [...message.html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+      expect(links.length).toBeGreaterThan(0);
+      for (const link of links) expect(link).toContain(message.token);
+      for (const link of links) expect(parsed.html).toContain(`href="${link}"`);
+      for (const other of shown) if (other !== message) expect(mail.raw).not.toContain(other.token);
+    }
   });
 
   it("sends the editor's fragment as a document in a sans-serif font, the footer inside its body", async () => {

@@ -42,7 +42,8 @@ import type { TransportCache } from './transport-cache';
  * whole story, including how an interrupted worker's messages are recovered.
  */
 
-export type OutboxRow = typeof outboxMessages.$inferSelect;
+/** A claimed outbox row, its bodies resolved (a shared body's with the row's token: outbox-bodies.ts). */
+export type OutboxRow = typeof outboxMessages.$inferSelect & { html: string };
 type CampaignRow = typeof campaigns.$inferSelect;
 
 /** A sent message that belongs to a campaign step (newsletter and bulk messages have no step). */
@@ -263,6 +264,9 @@ async function judgeAndAllocate(
   for (const message of claimed) {
     try {
       ctx.failpoint?.('schedule', message);
+      // Its shared body could not be read (claim-batch.ts): it cannot be composed.
+      if (message.html === null)
+        throw new Error(`the shared body ${message.bodyId} of the message is missing`);
       const verdict = judge(
         message,
         campaignById.get(message.campaignId),

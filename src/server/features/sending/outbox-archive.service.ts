@@ -11,6 +11,7 @@ import { outboxArchive } from '@server/db/schema';
 import { now } from '@server/lib/clock';
 import { OUTBOX_STATES } from '@shared/sending';
 import { getTableColumns, sql } from 'drizzle-orm';
+import { deleteUnusedSharedBodies } from './outbox-bodies';
 
 /*
  * Finished messages leave the dispatcher's table a week after they finished: they move to outbox_archive,
@@ -112,13 +113,16 @@ export interface ArchiveExpiry extends DroppedMonths {
   cutoff: string;
   /** Rows past retention deleted from the default partition. */
   defaultRows: number;
+  /** Shared bodies (outbox-bodies.ts) that only the expired messages named. */
+  sharedBodies: number;
 }
 
 /**
  * Drops the archived messages of the months before the current one minus `retentionMonths`, whole
  * partitions at a time (those of the default partition are deleted through it). The per-user figures,
  * the analytics roll-ups and newsletter reports keep counting them (no trigger fires); what goes is the
- * messages themselves: their history rows, their web version and their tracking and unsubscribe links.
+ * messages themselves: their history rows, their web version and their tracking and unsubscribe links,
+ * and the shared bodies no remaining message names.
  */
 export async function expireOutboxArchive(options: {
   db: Database;
@@ -135,5 +139,13 @@ export async function expireOutboxArchive(options: {
         RETURNING 1)
       SELECT count(*)::int AS n FROM gone`),
   );
-  return { cutoff: cutoff.toISOString(), ...months, defaultRows: Number(gone?.n ?? 0) };
+  // A message is queued after its body is stored, so bodies the expired messages named were stored
+  // before the cutoff; those no message names any more go too. Only after messages went: the check reads
+  // the remaining messages of the old bodies' campaigns.
+  const defaultRows = Number(gone?.n ?? 0);
+  const sharedBodies =
+    months.dropped.length > 0 || defaultRows > 0
+      ? await deleteUnusedSharedBodies({ db, createdBefore: cutoff })
+      : 0;
+  return { cutoff: cutoff.toISOString(), ...months, defaultRows, sharedBodies };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { campaignContacts, outboxArchive, outboxMessages } from '@server/db/schema/index';
+import { campaignContacts, outboxAll, outboxArchive, outboxMessages } from '@server/db/schema/index';
 import { now } from '@server/lib/clock';
 import { failedMessageListSchema } from '@shared/admin-monitors';
 import { TRACKING_PATHS } from '@shared/sending';
@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAnalytics } from '../analytics/analytics.service';
 import { processInboundMessage } from '../inbound/inbound.service';
+import { queueMessages } from './outbox.service';
 import {
   archiveFinishedOutbox,
   ensureOutboxArchivePartitions,
@@ -101,7 +102,7 @@ describe('an archived message', () => {
       headers: { 'user-agent': CHROME },
     });
     expect(click.statusCode).toBe(302);
-    expect(click.headers.location).toBe(sent.message.links[1]);
+    expect(click.headers.location).toBe(sent.message.links![1]);
     await app.services.trackingBuffer.flush();
     const types = (await eventsOf(app, sent.message.id)).map((e) => e.type).sort();
     expect(types).toEqual(expect.arrayContaining(['clicked', 'opened']));
@@ -339,6 +340,56 @@ describe('retention', () => {
 
     const again = await expireOutboxArchive({ db: db(), retentionMonths: 2 });
     expect(again.dropped).toEqual([]);
+  });
+});
+
+describe('messages queued from a shared body', () => {
+  it('read the same once archived, and their body goes when the last of them expires', async () => {
+    const owner = await createUser(app);
+    const { campaign } = await seedCampaign(db(), owner.user.id);
+    const contacts = [];
+    for (let i = 0; i < 3; i++) {
+      contacts.push(
+        await seedContact(db(), campaign, { email: `copy${i}-${randomUUID().slice(0, 6)}@example.com` }),
+      );
+    }
+    const html = `<p>${'Fresh produce for restaurants. '.repeat(40)}<a href="https://kanofoods.test/menu">Menu</a></p>`;
+    const { ids } = await queueMessages({
+      db: db(),
+      queue: null,
+      appUrl: 'http://tambari.test',
+      campaign,
+      messages: contacts.map((c) => ({ campaignContactId: c.id, toEmail: c.email, subject: 'News', html })),
+    });
+    const bodyOf = async () =>
+      rowsOf<{ id: string }>(
+        await db().execute(sql`SELECT id FROM outbox_bodies WHERE campaign_id = ${campaign.id}::uuid`),
+      );
+    expect(await bodyOf()).toHaveLength(1);
+    const read = async () =>
+      (await db().select().from(outboxAll).where(inArray(outboxAll.id, ids)))
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((m) => ({ id: m.id, html: m.html, text: m.text, links: m.links, bodyId: m.bodyId }));
+    const live = await read();
+    expect(live.every((m) => m.bodyId !== null && m.html.includes('/t/c/'))).toBe(true);
+
+    // Sent four months ago, and archived: the same bytes through the view.
+    const month = new Date(Date.UTC(now().getUTCFullYear(), now().getUTCMonth() - 4, 10, 12));
+    await db()
+      .update(outboxMessages)
+      .set({ state: 'sent', sentAt: month, updatedAt: month })
+      .where(inArray(outboxMessages.id, ids));
+    await db().execute(sql`UPDATE outbox_bodies SET created_at = ${month.toISOString()}::timestamptz
+      WHERE campaign_id = ${campaign.id}::uuid`);
+    await archiveFinishedOutbox({ db: db() });
+    expect(await placesOf(ids)).toEqual(['archived', 'archived', 'archived']);
+    expect(await read()).toEqual(live);
+
+    // Retention drops them, and the body no message names any more.
+    const expiry = await expireOutboxArchive({ db: db(), retentionMonths: 2 });
+    expect(await placesOf(ids)).toEqual(ids.map(() => 'live 0 archived 0'));
+    expect(expiry.sharedBodies).toBeGreaterThanOrEqual(1);
+    expect(await bodyOf()).toEqual([]);
   });
 });
 

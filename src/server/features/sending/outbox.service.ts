@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { getDefaultTrackingDomain } from '../platform-settings/platform-settings.service';
 import { prepareQueuedBody } from './message-content';
 import { resolveTrackingBaseUrl } from './message-envelope';
+import { sharedBodyDigest, storeSharedBodies } from './outbox-bodies';
 
 /*
  * The sending engine's front door: whoever decides that a message should go (a campaign step, a
@@ -56,7 +57,14 @@ interface QueuedBody {
   text: string;
   links: string[];
   templated: boolean;
+  /** A templated body's digest (outbox-bodies.ts), once it is stored as a shared body. */
+  digest?: string;
+  /** Stored as a shared body by an earlier chunk of this call. */
+  stored?: boolean;
 }
+
+/** A templated body used by this many messages of a chunk is stored once and named by them. */
+const SHARE_FROM_USES = 2;
 
 interface OutboxInsert {
   token: string;
@@ -80,8 +88,11 @@ interface OutboxInsert {
  *
  * Each distinct body goes once per chunk, each row naming its body by position: a newsletter's 500
  * copies share a handful of bodies, and sending every copy's ~8 KB in the arrays cost more than the
- * insert (the database parsing 4 MB of array text per chunk, and this process building it). The row's
- * HTML is its body's with the stand-in replaced by the row's token, as bodyPreparer would have made it.
+ * insert. A templated body that several messages use (or that an earlier chunk stored) is stored once
+ * as a shared body (outbox-bodies.ts) and the rows name it, with no bodies of their own: each row is
+ * then a few hundred bytes, written and logged at every state change. A body used by one message of
+ * the chunk stays in its row (a sequence's one-to-one mail, as before), its HTML the body's with the
+ * stand-in replaced by the row's token, as bodyPreparer would have made it.
  */
 async function insertOutboxRows(
   db: Database,
@@ -91,26 +102,61 @@ async function insertOutboxRows(
   rows: OutboxInsert[],
 ): Promise<string[]> {
   const bodies: QueuedBody[] = [];
+  const uses: number[] = [];
   const bodyIndex = new Map<QueuedBody, number>();
   const bodyOf = rows.map((row) => {
     let index = bodyIndex.get(row.body);
     if (index === undefined) {
       index = bodies.push(row.body);
+      uses.push(0);
       bodyIndex.set(row.body, index);
     }
+    uses[index - 1]! += 1;
     return index;
   });
+  const shared = bodies.filter((b, i) => b.templated && (b.stored || uses[i]! >= SHARE_FROM_USES));
+  if (shared.length === 0)
+    return insertOutboxStatement(db, campaign, at, standIn, rows, bodies, bodyOf, null);
+  // In a transaction (a savepoint in the caller's): the shared bodies stay locked until the rows naming
+  // them are committed.
+  return db.transaction(async (trx) => {
+    const tx = trx as unknown as Database;
+    for (const body of shared) body.digest ??= sharedBodyDigest({ ...body, standIn });
+    const ids = await storeSharedBodies(
+      tx,
+      { userId: campaign.userId, campaignId: campaign.id, at },
+      shared.map((b) => ({ ...b, standIn, digest: b.digest!, stored: b.stored === true })),
+    );
+    const bodyIds = new Map(shared.map((b, i) => [b, ids[i]!]));
+    for (const body of shared) body.stored = true;
+    return insertOutboxStatement(tx, campaign, at, standIn, rows, bodies, bodyOf, bodyIds);
+  });
+}
+
+async function insertOutboxStatement(
+  db: Database,
+  campaign: CampaignRow,
+  at: Date,
+  standIn: string,
+  rows: OutboxInsert[],
+  bodies: QueuedBody[],
+  bodyOf: number[],
+  /** The shared bodies' ids: their rows get the id and no bodies of their own. */
+  bodyIds: Map<QueuedBody, string> | null,
+): Promise<string[]> {
   const column = <T>(pick: (row: OutboxInsert, i: number) => T) => sql.param(rows.map(pick));
-  const bodyColumn = <T>(pick: (body: QueuedBody) => T) => sql.param(bodies.map(pick));
+  const inline = (b: QueuedBody) => !bodyIds?.has(b);
+  const bodyColumn = <T>(pick: (body: QueuedBody) => T) =>
+    sql.param(bodies.map((b) => (inline(b) ? pick(b) : null)));
   const stamp = at.toISOString();
   const result = await db.execute(sql`
     INSERT INTO outbox_messages (token, user_id, campaign_id, campaign_contact_id, step_id, variant_key,
-      to_email, to_name, subject, html, text, links, send_after, in_reply_to, thread_references,
+      to_email, to_name, subject, html, text, links, body_id, send_after, in_reply_to, thread_references,
       thread_sender_account_id, created_at, updated_at)
     SELECT m.token, ${campaign.userId}, ${campaign.id}::uuid, m.contact_id, m.step_id, m.variant_key,
       m.to_email, m.to_name, m.subject,
       CASE WHEN b.templated THEN replace(b.html, ${standIn}::text, m.token) ELSE b.html END,
-      b.text, b.links::jsonb, m.send_after, m.in_reply_to,
+      b.text, b.links::jsonb, b.body_id, m.send_after, m.in_reply_to,
       m.thread_references::jsonb, m.thread_sender_account_id, ${stamp}::timestamptz, ${stamp}::timestamptz
     FROM unnest(${column((r) => r.token)}::text[], ${column((r) => r.campaignContactId)}::uuid[],
       ${column((r) => r.stepId)}::uuid[], ${column((r) => r.variantKey)}::text[],
@@ -123,8 +169,9 @@ async function insertOutboxRows(
       WITH ORDINALITY AS m(token, contact_id, step_id, variant_key, to_email, to_name, subject, body,
         send_after, in_reply_to, thread_references, thread_sender_account_id, ord)
     JOIN unnest(${bodyColumn((b) => b.html)}::text[], ${bodyColumn((b) => b.text)}::text[],
-      ${bodyColumn((b) => JSON.stringify(b.links))}::text[], ${bodyColumn((b) => b.templated)}::boolean[])
-      WITH ORDINALITY AS b(html, text, links, templated, ord) ON b.ord = m.body
+      ${bodyColumn((b) => JSON.stringify(b.links))}::text[], ${bodyColumn((b) => b.templated)}::boolean[],
+      ${sql.param(bodies.map((b) => bodyIds?.get(b) ?? null))}::uuid[])
+      WITH ORDINALITY AS b(html, text, links, templated, body_id, ord) ON b.ord = m.body
     ORDER BY m.ord
     RETURNING id, token`);
   const idByToken = new Map(
@@ -143,8 +190,8 @@ const PREPARED_CHARS_MAX = 4_000_000;
  * one input that differs per message, and it only ever lands in the pixel and click URLs, whole and
  * unescaped (TRACKING_PATHS; tokens need no escaping anywhere). So a body is prepared once with a
  * stand-in token — random and unguessable per call, so no author's or contact's text can contain it — and
- * each message gets that result with the stand-in replaced by its own token (done by the database, see
- * insertOutboxRows): the same bytes as preparing it alone (outbox.test.ts compares both ways).
+ * each message gets that result with the stand-in replaced by its own token (by the database, see
+ * insertOutboxRows, or for a shared body by whoever reads it: outbox_all, outbox-bodies.ts): the same bytes as preparing it alone (outbox.test.ts compares both ways).
  */
 function bodyPreparer(settings: Omit<Parameters<typeof prepareQueuedBody>[0], 'html' | 'text' | 'token'>): {
   standIn: string;

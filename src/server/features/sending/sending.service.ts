@@ -13,6 +13,7 @@ export {
   resolveTrackingBaseUrl,
   unsubscribeMailtoFor,
 } from './message-envelope';
+export { deleteUnusedSharedBodies } from './outbox-bodies';
 export { resolveRecipientTimeZone } from './recipient-time-zone';
 export { allocateSenders } from './sender-allocation';
 export { checkSenderBounceRate } from './sender-health';
