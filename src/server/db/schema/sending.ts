@@ -162,12 +162,9 @@ export const campaignContacts = pgTable(
   'campaign_contacts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    campaignId: uuid('campaign_id')
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    campaignId: uuid('campaign_id').notNull(),
+    /** Always the campaign's owner: the key to campaigns is (campaign_id, user_id). */
+    userId: text('user_id').notNull(),
     email: text('email').notNull(),
     firstName: text('first_name'),
     lastName: text('last_name'),
@@ -202,6 +199,14 @@ export const campaignContacts = pgTable(
     index('campaign_contacts_user_email_idx').on(t.userId, sql`lower(${t.email})`),
     // Erasing an address everywhere finds its recipients across all users.
     index('campaign_contacts_email_idx').on(sql`lower(${t.email})`),
+    // One key to the campaign and its owner together (as the outbox's): one check per recipient added
+    // instead of two, the owner enforced to be the campaign's, and a user's deletion still reaches here
+    // through their campaigns.
+    foreignKey({
+      name: 'campaign_contacts_campaign_user_fk',
+      columns: [t.campaignId, t.userId],
+      foreignColumns: [campaigns.id, campaigns.userId],
+    }).onDelete('cascade'),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { campaigns, outboxMessages } from '@server/db/schema/index';
+import { campaignContacts, campaigns, outboxMessages } from '@server/db/schema/index';
 import { addOutboxMessage, createCampaignWithMessage } from '@tests/factories/sending';
 import { createUser } from '@tests/factories/users';
 import { createTestApp } from '@tests/setup/test-app';
@@ -74,6 +74,11 @@ describe('the outbox keys', () => {
 
     await app.services.db.execute(sql`DELETE FROM "user" WHERE id = ${owner.user.id}`);
     expect(await count(message.id)).toBe(0);
+    const contacts = await app.services.db
+      .select({ id: campaignContacts.id })
+      .from(campaignContacts)
+      .where(eq(campaignContacts.userId, owner.user.id));
+    expect(contacts).toHaveLength(0);
     expect(await count(queued.id)).toBe(0);
     expect(await count(kept.message.id)).toBe(1);
   });
