@@ -87,6 +87,8 @@ export const campaigns = pgTable(
   },
   (t) => [
     index('campaigns_user_idx').on(t.userId, t.createdAt),
+    // The target of the outbox's key (campaign_id, user_id): a message's owner is its campaign's.
+    uniqueIndex('campaigns_id_user_key').on(t.id, t.userId),
     index('campaigns_deleted_idx').on(t.deletedAt, t.id).where(sql`${t.deletedAt} is not null`),
     check('campaigns_gap_check', sql`${t.gapMinSeconds} >= 0 and ${t.gapMaxSeconds} >= ${t.gapMinSeconds}`),
     check(

@@ -50,10 +50,13 @@ const SECTIONS: readonly Section[] = [
     owned: (userId) => sql`campaign_id IN (SELECT id FROM campaigns WHERE user_id = ${userId})`,
   },
   { table: 'campaign_contacts' },
-  // Live and archived messages alike (finished ones move to outbox_archive after a week).
+  // Live and archived messages alike (finished ones move to outbox_archive after a week). Found through
+  // the user's campaigns (a message's owner is its campaign's): the live outbox has no index on user_id.
   {
     table: 'outbox_messages',
     from: 'outbox_all',
+    owned: (userId) =>
+      sql`campaign_id IN (SELECT id FROM campaigns WHERE user_id = ${userId}) AND user_id = ${userId}`,
     exclude: ['html', 'text', 'token', 'lease_owner', 'lease_until', 'body_id'],
   },
   { table: 'email_events' },
