@@ -13,11 +13,14 @@
 // BENCH_LOADER=inline runs autocannon inside the server process instead, to compare; BENCH_CPU_PROFILE
 // writes a CPU profile of the measured tracking run (BENCH_CPU_PROFILE_BASELINE: of the hello-world's,
 // BENCH_LOADER_PROFILE=<dir>: of each load generator run); BENCH_SECONDS changes the ~10 s,
-// BENCH_CONNECTIONS the 50 connections.
+// BENCH_CONNECTIONS the 50 connections. BENCH_PGLITE_DATA_DIR=1 runs PGlite on a fresh data directory, as the
+// product runs it (DATA_DIR), instead of in memory; a path keeps the directory there.
 import { fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '@server/app';
 import type { DatabaseHandle } from '@server/db/client';
@@ -191,6 +194,13 @@ export async function postgresBackendCpu(database: DatabaseHandle): Promise<Map<
 export async function run(options: { db: 'pglite' | 'postgres'; count?: number }) {
   const messages = options.count ?? 1_000;
   const bench = options.db === 'postgres' ? await createBenchDatabase() : null;
+  // PGlite in memory (the default) never writes a file; the product's PGlite keeps its data directory on
+  // disk, where every page and WAL write is a file system call.
+  const dataDirOption = options.db === 'pglite' ? process.env.BENCH_PGLITE_DATA_DIR : undefined;
+  const keptDir = dataDirOption && dataDirOption !== '1' ? dataDirOption : undefined;
+  const freshDir =
+    dataDirOption === '1' ? mkdtempSync(path.join(tmpdir(), 'tambari-bench-tracking-')) : undefined;
+  const dataDir = keptDir ?? freshDir;
   // Production's default log level; the hot routes themselves log only warnings (their route option).
   const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
   const app = await buildApp({
@@ -199,9 +209,10 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       LOG_LEVEL: logLevel,
       DEV_MAILBOX_PORT: '0',
       ...(bench ? { DATABASE_URL: bench.url } : {}),
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
     }),
     secrets: ephemeralSecrets(),
-    persistent: false,
+    persistent: dataDir !== undefined,
   });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -249,7 +260,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       tokens.push(...rows.map((r) => r.token));
     }
     process.stdout.write(
-      `seeded ${tokens.length} sent messages on ${options.db}; log level ${logLevel}; loader ${process.env.BENCH_LOADER ?? 'child process'}\n`,
+      `seeded ${tokens.length} sent messages on ${options.db}${dataDir ? ` (data directory ${dataDir})` : options.db === 'pglite' ? ' (in memory)' : ''}; log level ${logLevel}; loader ${process.env.BENCH_LOADER ?? 'child process'}\n`,
     );
 
     // Each message: its pixel, then a click on one of its two links.
@@ -310,14 +321,22 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
 
     return {
       bench: 'tracking',
+      db: dataDir ? 'pglite-data-dir' : options.db,
       rps: tracking.rps,
       p99_ms: tracking.result.p99Ms,
       hello_rps: baseline.rps,
       ratio: Number((tracking.rps / baseline.rps).toFixed(2)),
+      // Server CPU per request, hello-world's over the tracking hit's: on a machine shared with other
+      // programs req/s say much about the neighbours, CPU per request less (it still falls a little as
+      // the load rises and more requests share each turn of the event loop).
+      cpu_ratio: Number((baseline.cpuUsPerRequest / tracking.cpuUsPerRequest).toFixed(2)),
+      cpu_us_per_request: tracking.cpuUsPerRequest,
+      hello_cpu_us_per_request: baseline.cpuUsPerRequest,
       lost,
     };
   } finally {
     await app.close();
     await bench?.drop();
+    if (freshDir) rmSync(freshDir, { recursive: true, force: true });
   }
 }

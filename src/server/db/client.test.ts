@@ -1,5 +1,5 @@
 import { pgliteSnapshot } from '@tests/setup/test-app';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type DatabaseHandle, growInMemoryFilesByHalf, openDatabase } from './client';
 
 // Opened from the suite's migrated dump (initdb costs seconds of WASM); a PostgreSQL run has none and
@@ -17,6 +17,25 @@ describe.skipIf(pgliteSnapshot() === undefined)('in-memory PGlite', () => {
       { name: 'full_page_writes', setting: 'off' },
       { name: 'wal_init_zero', setting: 'off' },
     ]);
+  });
+
+  it('checkpoints on its own, so the WAL of a long-lived process does not grow without end', async () => {
+    // PGlite runs PostgreSQL as a single backend with no checkpointer: without a checkpoint every WAL
+    // segment written since the start is kept (on disk in a data directory, in memory here).
+    const own = await openDatabase({ snapshot: pgliteSnapshot(), checkpointIntervalMs: 20 });
+    try {
+      const lsn = async () => {
+        const { rows } = await own.executeSql(
+          'SELECT checkpoint_lsn::text AS lsn FROM pg_control_checkpoint()',
+        );
+        return String(rows[0]!.lsn);
+      };
+      const before = await lsn();
+      await own.executeSql('CREATE TABLE wal_check AS SELECT i FROM generate_series(1, 1000) i');
+      await vi.waitFor(async () => expect(await lsn()).not.toBe(before), { timeout: 10_000, interval: 20 });
+    } finally {
+      await own.close();
+    }
   });
 
   it('keeps tables that outgrow their file storage whole', async () => {
