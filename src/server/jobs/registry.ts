@@ -16,7 +16,9 @@ import { pollSenderMailboxJob } from '../features/inbound/poll-sender-mailbox.jo
 import { pollSenderMailboxesJob } from '../features/inbound/poll-sender-mailboxes.job';
 import { purgeDeletedListsJob } from '../features/lists/purge-deleted-lists.job';
 import {
+  finishNewsletterSendsJob,
   queueNewsletterAudienceJob,
+  requestNewsletterFinish,
   sendScheduledNewslettersJob,
 } from '../features/newsletters/send-scheduled-newsletters.job';
 import { expireAbandonedCheckoutsJob } from '../features/payments/expire-abandoned-checkouts.job';
@@ -55,7 +57,11 @@ export const JOBS: readonly AnyJobDefinition[] = [
   rebuildDirectoryFacetsJob,
   purgeDeletedListsJob,
   // Sending engine (docs/sending.md)
-  dispatchOutboxJobWith({ onStepMessagesSent: scheduleNextSteps }),
+  dispatchOutboxJobWith({
+    onStepMessagesSent: scheduleNextSteps,
+    // A newsletter whose last message just went out is marked sent now, not at the next minute.
+    onDrained: ({ queue }) => requestNewsletterFinish(queue),
+  }),
   recoverOutboxLeasesJob,
   archiveOutboxJob,
   checkSenderDomainsJob,
@@ -68,6 +74,7 @@ export const JOBS: readonly AnyJobDefinition[] = [
   startScheduledCampaignsJob,
   sendCampaignTestRunJob,
   sendScheduledNewslettersJob,
+  finishNewsletterSendsJob,
   queueNewsletterAudienceJob,
   // The scraper (/admin/scraper)
   runScrapeJobJob,

@@ -46,6 +46,7 @@ const SEND_BATCH = 500;
 /** Flushes queued inside the "send now" request (the audience comes in batches of 1,000); the job queues the rest. */
 const IN_REQUEST_BATCHES = 1;
 export const QUEUE_NEWSLETTER_AUDIENCE_JOB = 'queue-newsletter-audience';
+export const FINISH_NEWSLETTER_SENDS_JOB = 'finish-newsletter-sends';
 const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
 
 interface SendTargets {

@@ -46,9 +46,14 @@ export function createDispatcher(services: JobServices, log?: FastifyBaseLogger)
 /**
  * Drains the outbox (dispatch.ts). Sent on enqueue and when a deferred message comes due; the
  * every-minute schedule is the safety net that picks up everything else. What follows a sent campaign
- * step is handed in by the registry (campaigns' scheduleNextSteps), so sending does not import campaigns.
+ * step, and what follows a drain that sent something (newsletters' finish), are handed in by the
+ * registry, so sending imports neither campaigns nor newsletters.
  */
-export const dispatchOutboxJobWith = (hooks: { onStepMessagesSent: SentStepHook }) =>
+export const dispatchOutboxJobWith = (hooks: {
+  onStepMessagesSent: SentStepHook;
+  /** After a drain that claimed messages: it ends when nothing more is due (or its time is up). */
+  onDrained?: (services: JobServices) => Promise<void>;
+}) =>
   defineJob({
     name: 'dispatch-outbox',
     description: 'Sends the queued campaign messages that are due (the outbox), through each sender account.',
@@ -73,6 +78,9 @@ export const dispatchOutboxJobWith = (hooks: { onStepMessagesSent: SentStepHook 
         },
         { signal, maxMs: DRAIN_MAX_MS, waitForDueMs: DRAIN_WAIT_FOR_DUE_MS },
       );
-      if (summary.claimed > 0) log.info(summary, 'outbox drained');
+      if (summary.claimed > 0) {
+        log.info(summary, 'outbox drained');
+        await hooks.onDrained?.(services);
+      }
     },
   });
