@@ -5,7 +5,7 @@ import type { Queue } from '@server/jobs/queue';
 import { now } from '@server/lib/clock';
 import { groupCommit } from '@server/lib/group-commit';
 import type { SystemMailer } from '@server/lib/mailer';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { getDefaultTrackingDomain } from '../platform-settings/platform-settings.service';
 import { filterSuppressed } from '../suppression/suppression.service';
@@ -251,7 +251,10 @@ async function judgeAndAllocate(
       timeZone: campaignContacts.timeZone,
     })
     .from(campaignContacts)
-    .where(inArray(campaignContacts.id, [...new Set(claimed.map((m) => m.campaignContactId))]));
+    // One array parameter, not inArray's one per id (a few µs each to build, for every message).
+    .where(
+      sql`${campaignContacts.id} = ANY(${sql.param([...new Set(claimed.map((m) => m.campaignContactId))])}::uuid[])`,
+    );
   const contactById = new Map(contactRows.map((c) => [c.id, c]));
 
   const deferrals: Deferral[] = [];

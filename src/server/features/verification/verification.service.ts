@@ -94,7 +94,8 @@ export async function addressesJudged(options: {
     .from(emailVerifications)
     .where(
       and(
-        inArray(emailVerifications.email, [...new Set(normalOf.values())]),
+        // One array parameter for the addresses (a whole audience batch): inArray builds one per address.
+        sql`${emailVerifications.email} = ANY(${sql.param([...new Set(normalOf.values())])}::text[])`,
         inArray(emailVerifications.status, [...options.statuses]),
       ),
     );

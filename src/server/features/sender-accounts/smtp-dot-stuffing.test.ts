@@ -1,0 +1,193 @@
+import type { AddressInfo } from 'node:net';
+import type { Transform } from 'node:stream';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speedUpDataStream, speedUpDotStuffing, stuffDots } from './smtp-dot-stuffing';
+
+/*
+ * The fast DATA dot-stuffing must put on the wire exactly what nodemailer's own DataStream does. The
+ * reference is the DataStream class nodemailer really uses, taken from a message sent through a real
+ * SMTPConnection to a real smtp-server on loopback: if nodemailer stops creating its stream the way
+ * smtp-dot-stuffing.ts expects, that send shows it and these tests fail.
+ */
+
+interface DataStreamLike extends Transform {
+  inByteCount: number;
+  outByteCount: number;
+  lastByte: number | false;
+}
+type DataStreamClass = new () => DataStreamLike;
+
+let server: SMTPServer;
+let port = 0;
+const received: Buffer[] = [];
+/** The DATA streams of the messages sent in beforeAll, as nodemailer made them. */
+const streams: DataStreamLike[] = [];
+let sentInfo: { messageSize?: number; response: string };
+let StockDataStream: DataStreamClass;
+
+const MESSAGE = Buffer.from(
+  '.From the first byte\r\nSubject: dots\r\n\r\n.one\r\n..two\r\nthree.\r\n.\r\n. \r\nend\r\n',
+);
+
+beforeAll(async () => {
+  server = new SMTPServer({
+    logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push(Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  port = (server.server.address() as AddressInfo).port;
+
+  const connection = new SMTPConnection({ host: '127.0.0.1', port, ignoreTLS: true });
+  expect(speedUpDotStuffing(connection)).toBe(true);
+  // Watches what the sped-up _createSendStream hands to send().
+  const internals = connection as unknown as { _createSendStream: (cb: unknown) => DataStreamLike };
+  const create = internals._createSendStream;
+  internals._createSendStream = (cb) => {
+    const stream = create.call(connection, cb);
+    streams.push(stream);
+    return stream;
+  };
+  await new Promise<void>((resolve, reject) => connection.connect((e) => (e ? reject(e) : resolve())));
+  sentInfo = await new Promise((resolve, reject) =>
+    connection.send({ from: 'ada@kanofoods.ng', to: ['bola@example.com'] }, MESSAGE, (e, info) =>
+      e ? reject(e) : resolve(info),
+    ),
+  );
+  connection.quit();
+  StockDataStream = Object.getPrototypeOf(streams[0]!).constructor as DataStreamClass;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+});
+
+interface Run {
+  out: Buffer;
+  inByteCount: number;
+  outByteCount: number;
+  lastByte: number | false;
+}
+
+/** Writes the chunks one by one through a DataStream, sped up or not, and reads all it gives. */
+function run(chunks: Buffer[], fast: boolean): Promise<Run> {
+  const stream = new StockDataStream();
+  if (fast) expect(speedUpDataStream(stream)).toBe(true);
+  const out: Buffer[] = [];
+  stream.on('data', (c: Buffer) => out.push(Buffer.from(c)));
+  return new Promise((resolve, reject) => {
+    stream.on('error', reject);
+    stream.on('end', () =>
+      resolve({
+        out: Buffer.concat(out),
+        inByteCount: stream.inByteCount,
+        outByteCount: stream.outByteCount,
+        lastByte: stream.lastByte,
+      }),
+    );
+    for (const chunk of chunks) stream.write(chunk);
+    stream.end();
+  });
+}
+
+/** mulberry32: the same stream for the same seed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Mostly proper lines with leading dots; a third of the inputs also get bare CRs and LFs.
+const CLEAN_PIECES = ['a', 'xyz', '.', '..', '\r\n', '\r\n.', '\r\n..', ' ', '=2E', '\t', '\u00e9'];
+const ODD_PIECES = ['\r', '\n', '\r.', '\n.', '\r\r', '\n\n', '.\r', '\n\r'];
+
+function randomMessage(next: () => number): { message: Buffer; clean: boolean } {
+  const clean = next() < 0.66;
+  const pieces = clean ? CLEAN_PIECES : [...CLEAN_PIECES, ...ODD_PIECES];
+  let text = '';
+  const length = Math.floor(next() * 60);
+  for (let i = 0; i < length; i++) text += pieces[Math.floor(next() * pieces.length)];
+  return { message: Buffer.from(text), clean };
+}
+
+/** Cuts anywhere, a CRLF included, with an empty chunk now and then. */
+function randomChunks(message: Buffer, next: () => number): Buffer[] {
+  const chunks: Buffer[] = [];
+  let at = 0;
+  while (at < message.length) {
+    const size = next() < 0.3 ? message.length - at : Math.floor(next() * 8);
+    chunks.push(message.subarray(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+describe('DATA dot-stuffing', () => {
+  it('nodemailer still sends through the stream it expects, and the message arrives intact', () => {
+    expect(streams).toHaveLength(1);
+    const stream = streams[0]!;
+    // The connection's stream got the fast path, and sent what the stock one would count.
+    expect(stream._transform).not.toBe(StockDataStream.prototype._transform);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.equals(MESSAGE)).toBe(true);
+    expect(sentInfo.response).toMatch(/^250 /);
+    // Four dots at line starts stuffed, and the closing CRLF.CRLF.
+    expect(sentInfo.messageSize).toBe(MESSAGE.length + 5 + 3);
+  });
+
+  it('gives the bytes, counts and last byte of nodemailer own loop on random input cut anywhere', async () => {
+    const next = random(19);
+    let fastChunks = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const { message } = randomMessage(next);
+      const chunks = randomChunks(message, next);
+      const stock = await run(chunks, false);
+      const fast = await run(chunks, true);
+      expect(fast.out.toString('latin1'), JSON.stringify(chunks.map((c) => c.toString('latin1')))).toBe(
+        stock.out.toString('latin1'),
+      );
+      expect(fast).toEqual(stock);
+      let last: number | false = false;
+      for (const chunk of chunks) {
+        if (chunk.length === 0) continue;
+        if (stuffDots(chunk, last)) fastChunks++;
+        last = chunk[chunk.length - 1]!;
+      }
+    }
+    // Not a comparison of the loop with itself: most chunks took the fast path.
+    expect(fastChunks).toBeGreaterThan(3_000);
+  });
+
+  it('takes the fast path for CRLF-only messages, whole or cut, and leaves odd line ends to the loop', () => {
+    expect(stuffDots(Buffer.from('a\r\n.b\r\n'), false)?.toString()).toBe('a\r\n..b\r\n');
+    expect(stuffDots(Buffer.from('.b\r\n'), false)?.toString()).toBe('..b\r\n');
+    expect(stuffDots(Buffer.from('.b\r\n'), 0x0a)?.toString()).toBe('..b\r\n');
+    expect(stuffDots(Buffer.from('.b\r\n'), 0x62)?.toString()).toBe('.b\r\n');
+    expect(stuffDots(Buffer.from('a\r'), false)).toBeNull();
+    expect(stuffDots(Buffer.from('\n.b'), 0x0d)).toBeNull();
+    expect(stuffDots(Buffer.from('a\rb'), false)).toBeNull();
+    expect(stuffDots(Buffer.from('a\nb'), false)).toBeNull();
+  });
+
+  it('leaves a stream that is not a DataStream alone', () => {
+    expect(speedUpDataStream({ _transform() {} })).toBe(false);
+    // As nodemailer would be if it stopped creating its DATA stream in _createSendStream.
+    const connection = { send() {} } as unknown as SMTPConnection;
+    expect(speedUpDotStuffing(connection)).toBe(false);
+  });
+});
