@@ -1,4 +1,5 @@
 import * as fakerLocales from '@faker-js/faker';
+import { seededRandom } from '@server/lib/seeded-random';
 import { BUSINESS_CATEGORIES } from '@shared/categories';
 import { City, Country } from 'country-state-city';
 import {
@@ -46,16 +47,9 @@ export const SEED_COLUMNS = [
 
 export type SeedRow = (string | null)[];
 
-/** mulberry32: small, fast, good enough for synthetic data. */
+/** Seeded (lib/seeded-random.ts): the same seed gives the same synthetic directory. */
 export function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   return {
     next,
     int: (max: number) => Math.floor(next() * max),

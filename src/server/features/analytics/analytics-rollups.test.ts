@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailEvents } from '@server/db/schema/index';
 import { advanceClock, now as clockNow, resetClock } from '@server/lib/clock';
+import { seededRandom } from '@server/lib/seeded-random';
 import { ANALYTICS_PERIODS, type Analytics } from '@shared/analytics';
 import { seedCampaign } from '@tests/factories/campaign-stats';
 import { createUser, type TestUser } from '@tests/factories/users';
@@ -44,18 +45,6 @@ const TYPES = [
 type EventRow = typeof emailEvents.$inferInsert;
 type Db = FastifyInstance['services']['db'];
 
-/** mulberry32: the same stream for the same seed, so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 let app: FastifyInstance;
 let owner: TestUser;
 let stranger: TestUser;
@@ -85,7 +74,7 @@ afterAll(async () => {
 
 /** A stream of events over a few campaigns' messages and contacts, in the last 120 days, shuffled. */
 async function randomStream(db: Db, userId: string, seed: number, count: number): Promise<EventRow[]> {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   const campaignIds: (string | null)[] = [];
   for (let i = 0; i < 3; i++) campaignIds.push((await seedCampaign(db, userId)).campaign.id);
@@ -119,7 +108,7 @@ async function randomStream(db: Db, userId: string, seed: number, count: number)
 
 /** Writes the stream as the app does: batches of 1 to 60 rows, each its own statement. */
 async function insertInBatches(db: Db, rows: EventRow[], seed: number) {
-  const next = random(seed);
+  const next = seededRandom(seed);
   for (let i = 0; i < rows.length; ) {
     const size = 1 + Math.floor(next() * 60);
     await db.insert(emailEvents).values(rows.slice(i, i + size));

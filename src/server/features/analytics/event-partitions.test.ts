@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailEvents } from '@server/db/schema/index';
 import { advanceClock, now as clockNow, resetClock, startOfUtcMonth } from '@server/lib/clock';
+import { seededRandom } from '@server/lib/seeded-random';
 import { ANALYTICS_PERIODS } from '@shared/analytics';
 import { seedCampaign } from '@tests/factories/campaign-stats';
 import { createUser } from '@tests/factories/users';
@@ -51,18 +52,6 @@ function rowsOf<T>(result: unknown): T[] {
 
 function monthsBack(at: Date, months: number): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - months, 1));
-}
-
-/** mulberry32: the same stream for the same seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 let dropDatabase: () => Promise<void> = async () => {};
@@ -194,7 +183,7 @@ describe('email_events partitions and retention', () => {
 
     // A stream of events over the six months (at least ten minutes old, so the operator's roll-up reads
     // them all), messages and contacts recurring across months, in batches as the app writes them.
-    const next = random(19);
+    const next = seededRandom(19);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
     // A message belongs to one campaign (or none) for good, as in the app.
     const messages = Array.from({ length: 60 }, () => ({

@@ -7,6 +7,7 @@ import {
   newsletters,
   outboxMessages,
 } from '@server/db/schema/index';
+import { seededRandom } from '@server/lib/seeded-random';
 import type {
   NewsletterProgress,
   NewsletterRecipientPage,
@@ -81,18 +82,6 @@ async function sentNewsletter(user: TestUser, count: number) {
     .where(eq(outboxMessages.campaignId, row!.campaignId!));
   expect(messages).toHaveLength(count);
   return { id: newsletter.id, campaignId: row!.campaignId!, sentAt: row!.sentAt!, messages };
-}
-
-/** A small seeded generator, so a failure can be replayed. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type EventRow = typeof emailEvents.$inferInsert;
@@ -237,7 +226,7 @@ async function expectMatches(user: TestUser, send: Awaited<ReturnType<typeof sen
 
 describe('newsletter report counters', () => {
   it('equal a from-scratch aggregation of a random event stream, however it is written', async () => {
-    const rand = random(0x5eed17);
+    const rand = seededRandom(0x5eed17);
     const user = await createUser(app);
     const other = await createUser(app);
     const send = await sentNewsletter(user, 12);
@@ -285,7 +274,7 @@ describe('newsletter report counters', () => {
   });
 
   it('follow the outbox and the recipients as messages move, one by one or in bulk, and go', async () => {
-    const rand = random(0xba5e);
+    const rand = seededRandom(0xba5e);
     const user = await createUser(app);
     const send = await sentNewsletter(user, 10);
     const db = app.services.db;

@@ -1,3 +1,5 @@
+import { seededRandom } from '@server/lib/seeded-random';
+
 /*
  * Spintax: `{Hi|Hello|Good morning}` picks one option per recipient, so a campaign's copies are not all
  * identical. Groups nest (`{Hi|{Hello|Hey} there}`) and may hold merge tags (`{Hi {{ firstName }}|Hello}`).
@@ -150,18 +152,6 @@ export function hashString(value: string): number {
   return (h2 ^ h1) >>> 0;
 }
 
-/** mulberry32: a tiny seeded generator; each group takes the next number in document order. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function walk(nodes: SpinNode[], next: () => number, out: string[]): void {
   for (const node of nodes) {
     if (typeof node === 'string') out.push(node);
@@ -174,7 +164,7 @@ export function spin(source: string, seed: string): string {
   const parsed = parseSpintax(source);
   if (!parsed.hasGroups) return source;
   const out: string[] = [];
-  walk(parsed.nodes, generator(hashString(seed)), out);
+  walk(parsed.nodes, seededRandom(hashString(seed)), out);
   return out.join('');
 }
 

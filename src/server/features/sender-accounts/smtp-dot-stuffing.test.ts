@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Transform } from 'node:stream';
+import { seededRandom } from '@server/lib/seeded-random';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,18 +101,6 @@ function run(chunks: Buffer[], fast: boolean): Promise<Run> {
   });
 }
 
-/** mulberry32: the same stream for the same seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Mostly proper lines with leading dots; a third of the inputs also get bare CRs and LFs.
 const CLEAN_PIECES = ['a', 'xyz', '.', '..', '\r\n', '\r\n.', '\r\n..', ' ', '=2E', '\t', '\u00e9'];
 const ODD_PIECES = ['\r', '\n', '\r.', '\n.', '\r\r', '\n\n', '.\r', '\n\r'];
@@ -151,7 +140,7 @@ describe('DATA dot-stuffing', () => {
   });
 
   it('gives the bytes, counts and last byte of nodemailer own loop on random input cut anywhere', async () => {
-    const next = random(19);
+    const next = seededRandom(19);
     let fastChunks = 0;
     for (let i = 0; i < 3_000; i++) {
       const { message } = randomMessage(next);

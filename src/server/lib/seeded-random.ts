@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a tiny seeded generator of numbers in [0, 1). The same seed gives the same stream, so
+ * spintax picks the same variant for the same contact, synthetic data comes out the same, and a failing
+ * randomized test can be replayed from its seed. Not for anything secret.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
