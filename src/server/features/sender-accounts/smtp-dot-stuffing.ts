@@ -65,7 +65,7 @@ export function stuffDots(chunk: Buffer, lastByte: number | false): Buffer | nul
 }
 
 /** Gives one nodemailer DataStream the fast path; false (and the stream untouched) if it is not one. */
-export function speedUpDataStream(stream: unknown): boolean {
+export function speedUpDataStream(stream: unknown): stream is DataStream {
   if (!isDataStream(stream)) return false;
   const stock = stream._transform;
   stream._transform = (chunk: unknown, encoding: BufferEncoding, done: TransformCallback) => {
