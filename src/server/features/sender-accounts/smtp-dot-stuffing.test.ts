@@ -173,6 +173,38 @@ describe('DATA dot-stuffing', () => {
     expect(stuffDots(Buffer.from('a\nb'), false)).toBeNull();
   });
 
+  it('writes a message and its closing dot to the socket in one write, and the next message after it', async () => {
+    const connection = new SMTPConnection({ host: '127.0.0.1', port, ignoreTLS: true });
+    expect(speedUpDotStuffing(connection)).toBe(true);
+    await new Promise<void>((resolve, reject) => connection.connect((e) => (e ? reject(e) : resolve())));
+    // Every write the socket makes to the kernel, as the bytes it hands over.
+    const socket = (connection as unknown as { _socket: Record<string, unknown> })._socket;
+    const writes: string[] = [];
+    const writeGeneric = socket._writeGeneric as (...args: unknown[]) => unknown;
+    socket._writeGeneric = function (this: unknown, writev: boolean, data: unknown, ...rest: unknown[]) {
+      const parts = writev ? (data as { chunk: Buffer | string }[]).map((d) => d.chunk) : [data as Buffer];
+      writes.push(parts.map((p) => (typeof p === 'string' ? p : p.toString('latin1'))).join(''));
+      return writeGeneric.call(this, writev, data, ...rest);
+    };
+    const sendOne = (message: Buffer) =>
+      new Promise<{ response: string }>((resolve, reject) =>
+        connection.send({ from: 'ada@kanofoods.ng', to: ['bola@example.com'] }, message, (e, info) =>
+          e ? reject(e) : resolve(info),
+        ),
+      );
+    const before = received.length;
+    await sendOne(MESSAGE);
+    await sendOne(Buffer.from('Subject: two\r\n\r\nno dots'));
+    connection.quit();
+    const stuffed = MESSAGE.toString('latin1').replace(/(^|\n)\./g, '$1..');
+    expect(writes).toContain(`${stuffed}.\r\n`);
+    expect(writes).toContain('Subject: two\r\n\r\nno dots\r\n.\r\n');
+    expect(received.slice(before).map((r) => r.toString('latin1'))).toEqual([
+      MESSAGE.toString('latin1'),
+      'Subject: two\r\n\r\nno dots\r\n',
+    ]);
+  });
+
   it('leaves a stream that is not a DataStream alone', () => {
     expect(speedUpDataStream({ _transform() {} })).toBe(false);
     // As nodemailer would be if it stopped creating its DATA stream in _createSendStream.
