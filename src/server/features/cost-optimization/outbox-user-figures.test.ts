@@ -190,6 +190,19 @@ describe('per-user outbox figures', () => {
     );
     expect(screen.idlePaidAccounts.some((a) => a.userId === busy.user.id)).toBe(false);
 
+    // A sent message moved to another owner's campaign (campaign and owner together, as the key demands),
+    // then one statement over two sent rows that moves the send time of only one of them.
+    await db
+      .update(outboxMessages)
+      .set({ campaignId: idleCampaign.id, userId: idle.user.id })
+      .where(eq(outboxMessages.id, batch[0]!));
+    await expectKeptEqualsDirect();
+    await db.execute(sql`UPDATE outbox_messages
+      SET sent_at = CASE WHEN id = ${batch[1]!}::uuid THEN now() - interval '2 days' ELSE sent_at END,
+          smtp_response = '250 again'
+      WHERE id IN (${batch[1]!}::uuid, ${old[0]!.id}::uuid)`);
+    await expectKeptEqualsDirect();
+
     // Deleted: the last send of a day (its day's last send is read again), then a whole day's sends.
     await db.delete(outboxMessages).where(eq(outboxMessages.id, batch[2]!));
     await expectKeptEqualsDirect();

@@ -122,7 +122,7 @@ export async function recordSkipped(
 
 /** The server accepted these: sent, with one event each. */
 export async function recordSent(
-  ctx: DispatchContext,
+  ctx: Pick<DispatchContext, 'db' | 'onStepMessagesSent'>,
   sent: { dispatched: DispatchedMessage; response: string }[],
 ): Promise<void> {
   if (sent.length === 0) return;

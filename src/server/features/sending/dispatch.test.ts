@@ -9,6 +9,7 @@ import {
   suppressions,
 } from '@server/db/schema';
 import { advanceClock, now, resetClock } from '@server/lib/clock';
+import { sharedGroupCommit } from '@server/lib/group-commit';
 import {
   createSendingCampaign,
   createSinkAccount,
@@ -24,8 +25,8 @@ import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addSuppression, hashEmail } from '../suppression/suppression.service';
-import { MAX_SEND_ATTEMPTS } from './delivery-outcomes';
-import { drainOutbox, takeDueBatch } from './dispatch';
+import { MAX_SEND_ATTEMPTS, recordSent } from './delivery-outcomes';
+import { drainOutbox, type SentMessage, takeDueBatch } from './dispatch';
 import { recoverExpiredLeases } from './outbox-recovery';
 
 let app: FastifyInstance;
@@ -90,6 +91,33 @@ describe('dispatch', () => {
       .where(and(eq(emailEvents.campaignId, campaign.id), eq(emailEvents.type, 'sent')));
     expect(events).toHaveLength(7);
     expect(events.every((e) => e.senderAccountId && e.campaignContactId && e.outboxMessageId)).toBe(true);
+  });
+
+  it("two drains of one process share the flush of accepted messages: each sent once, one 'sent' event each", async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const accounts = await Promise.all([1, 2].map(() => createSinkAccount(app, user.id)));
+    const campaign = await createSendingCampaign(app, user.id, accounts);
+    const { messageIds } = await queueForContacts(app, campaign, 12);
+    const base = dispatchContext(app, sink.port, user.id, { batchSize: 6 });
+    const flushed: number[] = [];
+    const sentCommits = sharedGroupCommit(async (group: SentMessage[]) => {
+      flushed.push(group.length);
+      await recordSent(base, group);
+    });
+    const ctx = { ...base, sentCommits };
+
+    const summaries = await Promise.all([drainOutbox(ctx), drainOutbox(ctx)]);
+    expect(summaries.reduce((sum, s) => sum + s.sent, 0)).toBe(12);
+    expect(flushed.reduce((sum, n) => sum + n, 0)).toBe(12);
+
+    const rows = await outboxOf(messageIds);
+    expect(rows.every((r) => r.state === 'sent' && r.leaseOwner === null)).toBe(true);
+    for (const row of rows) expect(sink.counts.get(row.messageId!)).toBe(1);
+    const events = await app.services.db
+      .select({ outboxMessageId: emailEvents.outboxMessageId })
+      .from(emailEvents)
+      .where(and(eq(emailEvents.campaignId, campaign.id), eq(emailEvents.type, 'sent')));
+    expect(events.map((e) => e.outboxMessageId).sort()).toEqual([...messageIds].sort());
   });
 
   it('sends each copy of a shared body with its own token, the body as the outbox shows it', async () => {

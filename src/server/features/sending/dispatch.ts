@@ -3,7 +3,7 @@ import { campaignContacts, campaigns, outboxMessages } from '@server/db/schema';
 import type { Env } from '@server/env';
 import type { Queue } from '@server/jobs/queue';
 import { now } from '@server/lib/clock';
-import { groupCommit } from '@server/lib/group-commit';
+import { groupCommit, type SharedGroupCommit } from '@server/lib/group-commit';
 import type { SystemMailer } from '@server/lib/mailer';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -84,6 +84,11 @@ export interface DispatchContext {
    * handled as a real failure of that stage would be. Never set in production.
    */
   failpoint?: (stage: DispatchStage, message: OutboxRow) => void;
+  /**
+   * The process's one flush loop for accepted messages (the dispatch job's, shared by its concurrent
+   * drains): their 'sent' writes go in the same statements. Without it, each batch has its own.
+   */
+  sentCommits?: SharedGroupCommit<SentMessage>;
 }
 
 export interface DrainSummary {
@@ -423,7 +428,7 @@ export async function sendBatch(ctx: DispatchContext, taken: TakenBatch): Promis
   // Each accepted message is recorded as soon as the server says 250, in small group commits, not when
   // the whole batch is done: a worker killed mid-batch then leaves only the messages whose 250 was
   // still on its way to the database to be sent again (docs/sending.md, "When a worker dies").
-  const acknowledged = groupCommit((group: SentMessage[]) => recordSent(ctx, group));
+  const acknowledged = groupCommit(ctx.sentCommits ?? ((group: SentMessage[]) => recordSent(ctx, group)));
   const lease = keepLeases(
     ctx,
     ready.map((r) => r.dispatched.message.id),
@@ -499,7 +504,7 @@ function judge(
   return { kind: 'send', resumesContact };
 }
 
-type SentMessage = { dispatched: DispatchedMessage; response: string };
+export type SentMessage = { dispatched: DispatchedMessage; response: string };
 
 /**
  * Renews this worker's lease on a batch while it is being delivered, so a slow server (or a long batch)
