@@ -319,6 +319,11 @@ async function readFile(
       counters: prepared,
       eagerList,
       maxRows,
+      expectedBytes: {
+        staged: ready.staged.length,
+        rejected: ready.rejected.length,
+        listCopy: ready.listCopy.length,
+      },
     });
     if (writing) await writing;
     if (options.signal?.aborted) throw new ImportInterrupted();
