@@ -69,6 +69,9 @@ function orNull(value: string | null): string {
   return value === null ? '\\N' : value;
 }
 
+/** Rows per COPY statement of the eager move (see add). */
+const ROWS_PER_COPY = 100_000;
+
 export class EagerListMove {
   /** Rows copied into list_contacts so far (uncommitted). */
   inserted = 0;
@@ -77,12 +80,14 @@ export class EagerListMove {
   /** Set once the transaction is being ended (committed or rolled back); settles when it is. */
   private closing: Promise<void> | null = null;
   /**
-   * ONE COPY statement for the whole file, fed a batch at a time. A COPY per batch left this backend
+   * One COPY statement for many batches, fed a batch at a time. A COPY per batch left this backend
    * idle between batches for two round trips (the statement, then the server's go-ahead), each answered
    * only when this process got back to its event loop, or to a CPU on a busy machine; an open COPY
    * always has the next batch waiting in the socket.
    */
   private copy: Writable | null = null;
+  /** Rows written into the open COPY. */
+  private copyRows = 0;
   /** Settles when the COPY fails (a lost connection, a row the server refuses). */
   private copyFailed: Promise<void> = new Promise(() => {});
 
@@ -124,14 +129,19 @@ export class EagerListMove {
    * (handed to the socket), so the reader stays at most a socket's worth ahead of the server. Never
    * throws: a failure rolls the eager move back for good and the staged rows take the usual road.
    */
-  add(copyText: Uint8Array, rows: { count: number; roleAddresses: number }): Promise<void> {
-    if (copyText.length === 0 || !this.healthy) return Promise.resolve();
+  async add(copyText: Uint8Array, rows: { count: number; roleAddresses: number }): Promise<void> {
+    if (copyText.length === 0 || !this.healthy) return;
+    // The count trigger's transition table holds a statement's rows and spills to a temporary file past
+    // work_mem: a new COPY every ROWS_PER_COPY rows keeps that file small (~25 MB).
+    if (this.copyRows >= ROWS_PER_COPY) await this.settle();
+    if (!this.healthy) return;
     this.copy ??= this.startCopy();
     const copy = this.copy;
+    this.copyRows += rows.count;
     // Counted now: any row the server refuses fails the whole COPY, and the move with it.
     this.inserted += rows.count;
     this.roleAddresses += rows.roleAddresses;
-    return new Promise<void>((resolve) => {
+    await new Promise<void>((resolve) => {
       copy.write(copyText, () => resolve());
       void this.copyFailed.then(resolve);
     });
@@ -140,6 +150,7 @@ export class EagerListMove {
   private startCopy(): Writable {
     if (!this.session.openCopy) throw new Error('the eager move needs PostgreSQL');
     const copy = this.session.openCopy('list_contacts', LIST_COPY_COLUMNS);
+    this.copyRows = 0;
     let failed!: () => void;
     this.copyFailed = new Promise((resolve) => {
       failed = resolve;
@@ -156,7 +167,7 @@ export class EagerListMove {
     return copy;
   }
 
-  /** Ends the COPY and waits for the server's answer; then `healthy` tells whether the final checks may run here. */
+  /** Ends the COPY and waits for the server's answer; then `healthy` tells whether the rows went in. */
   async settle(): Promise<void> {
     const copy = this.copy;
     if (!copy || !this.healthy) return;
