@@ -190,6 +190,58 @@ async function withCpu<T>(
   return { result, seconds, processUs: used.user + used.system, postgresUs };
 }
 
+/**
+ * Time (ms) this process's main thread and each backend of the database spent running and waiting for a
+ * CPU so far (/proc/<pid>/schedstat); empty where /proc cannot tell.
+ */
+async function threadTimes(
+  database: DatabaseHandle,
+): Promise<Map<string, { running: number; waiting: number }>> {
+  const times = new Map<string, { running: number; waiting: number }>();
+  const pids: [string, string][] = [['node', `/proc/self/task/${process.pid}/schedstat`]];
+  if (database.kind === 'postgres') {
+    const { rows } = await database.executeSql(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    );
+    for (const row of rows as { pid: number }[])
+      pids.push([`backend ${row.pid}`, `/proc/${row.pid}/schedstat`]);
+  }
+  try {
+    for (const [name, file] of pids) {
+      const [running, waiting] = readFileSync(file, 'utf8').split(' ').map(Number);
+      times.set(name, { running: running! / 1e6, waiting: waiting! / 1e6 });
+    }
+  } catch {
+    times.clear();
+  }
+  return times;
+}
+
+/**
+ * Where the import's threads spent its wall time: running, waiting for a CPU (the machine's other load),
+ * or idle (waiting for the other side of the pipeline, or for I/O). Whether the pipeline overlaps shows
+ * here whatever the load: a backend that is rarely idle while the file is read sets the pace; a busy
+ * backend that is often idle waits for this process.
+ */
+function describeThreads(
+  before: Map<string, { running: number; waiting: number }>,
+  after: Map<string, { running: number; waiting: number }>,
+  wallMs: number,
+): string {
+  const parts: string[] = [];
+  for (const [name, end] of after) {
+    const start = before.get(name) ?? { running: 0, waiting: 0 };
+    const running = end.running - start.running;
+    const waiting = end.waiting - start.waiting;
+    // Connections the import hardly used (the bench's own, the pool's spare ones) are left out.
+    if (running < wallMs / 50) continue;
+    parts.push(
+      `${name} ${Math.round(running)} / ${Math.round(waiting)} / ${Math.max(0, Math.round(wallMs - running - waiting))}`,
+    );
+  }
+  return parts.join(', ');
+}
+
 /** Samples the resident set size while `work` runs. */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
   let peak = process.memoryUsage().rss;
@@ -353,18 +405,25 @@ async function runOnce(database: DatabaseHandle, rows: number, dir: string, kind
     error: (details: unknown, message: string) => process.stderr.write(`${message} ${String(details)}\n`),
     child: () => log,
   } as unknown as FastifyBaseLogger;
+  const threadsBefore = await threadTimes(database);
   const {
     result: { result: outcome, peakRssMb },
     seconds,
     processUs,
     postgresUs,
   } = await withCpu(database, () => withPeakRss(() => importContacts({ database, importId: row!.id, log })));
+  const threads = describeThreads(threadsBefore, await threadTimes(database), seconds * 1000);
   const [done] = await database.db.select().from(imports).where(eq(imports.id, row!.id));
   if (outcome !== 'completed') throw new Error(`import ended ${outcome}: ${done?.errorMessage}`);
   const expected = rows - generated.duplicates - generated.invalid;
   process.stdout.write(
     `${kind}: import ${seconds.toFixed(2)} s (reading + staging ${(seconds - moveMs / 1000).toFixed(2)} s, final move into list_contacts ${(moveMs / 1000).toFixed(2)} s), ${Math.round(rows / seconds).toLocaleString('en')} rows/s; imported ${done!.importedRows} (expected ${expected}), duplicates ${done!.duplicateRows}, invalid ${done!.invalidRows}, peak RSS ${peakRssMb} MB\n`,
   );
+  if (threads) {
+    process.stdout.write(
+      `${kind}: the import's threads, ms running / waiting for a CPU / idle: ${threads}\n`,
+    );
+  }
   if (done!.importedRows !== expected || done!.duplicateRows !== generated.duplicates)
     throw new Error('wrong counts');
 

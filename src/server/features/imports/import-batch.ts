@@ -115,9 +115,9 @@ export class ExistingChecker {
  * young instead of waiting for the whole batch; otherwise the candidates wait for the batch's checks.
  */
 export class BatchBuilder {
-  private readonly staged = new CopyText();
-  private readonly rejected = new CopyText();
-  private readonly listCopy = new CopyText();
+  private readonly staged: CopyText;
+  private readonly rejected: CopyText;
+  private readonly listCopy: CopyText;
   private readonly listRows = { count: 0, roleAddresses: 0 };
   private waiting: { row: StagedRow; values: string[] }[] = [];
   private readonly next: ImportCounters;
@@ -135,9 +135,15 @@ export class BatchBuilder {
       eagerList?: boolean;
       /** Only the first this many contacts go in (the plan's room); the rest are reported. */
       maxRows?: number | null;
+      /** The COPY texts' sizes in the batch before: this one's first guess (see CopyText). */
+      expectedBytes?: { staged: number; rejected: number; listCopy: number };
     },
   ) {
     this.next = { ...input.counters };
+    const { expectedBytes } = input;
+    this.staged = new CopyText(expectedBytes?.staged);
+    this.rejected = new CopyText(expectedBytes?.rejected);
+    this.listCopy = new CopyText(expectedBytes?.listCopy);
   }
 
   /** Empty rows met before the next row (a row always follows them in the same batch). */

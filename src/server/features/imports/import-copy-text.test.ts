@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRecords } from './csv-records';
 import { listCopyLine } from './import-eager-move';
+import { CopyText } from './import-session';
 import { RowProcessor, type StagedRow } from './row-processor';
 
 const USER = 'user-1';
@@ -42,5 +43,18 @@ describe('list_contacts COPY text', () => {
     const [row] = stagedRows('e@x.com\tEmeka\tA\\B\tKE\t', '\t');
     expect(row!.plain).toBe(false);
     expect(listCopyLine(row!, USER, LIST)).toContain('\tA\\\\B\t');
+  });
+});
+
+describe('CopyText', () => {
+  it('holds exactly what was appended, whatever size it was told to expect', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `row ${i}\tZoë Ọbí ✓\t${'x'.repeat(i % 50)}\n`);
+    const expected = Buffer.from(lines.join(''), 'utf8');
+    for (const expectedBytes of [0, 1, 1000, expected.length, expected.length * 4]) {
+      const text = new CopyText(expectedBytes);
+      for (const line of lines) text.append(line);
+      expect(text.length).toBe(expected.length);
+      expect(text.toBuffer().equals(expected)).toBe(true);
+    }
   });
 });

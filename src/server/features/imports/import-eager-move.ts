@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { DatabaseHandle } from '@server/db/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { copyEscape, copyLine, type ImportSession, openImportSession } from './import-session';
@@ -68,14 +69,27 @@ function orNull(value: string | null): string {
   return value === null ? '\\N' : value;
 }
 
+/** Rows per COPY statement of the eager move (see add). */
+const ROWS_PER_COPY = 100_000;
+
 export class EagerListMove {
   /** Rows copied into list_contacts so far (uncommitted). */
   inserted = 0;
   roleAddresses = 0;
   private failed = false;
-  private closed = false;
-  /** Each batch's copy waits for the one before: COPY statements on one connection run one at a time. */
-  private chain: Promise<void> = Promise.resolve();
+  /** Set once the transaction is being ended (committed or rolled back); settles when it is. */
+  private closing: Promise<void> | null = null;
+  /**
+   * One COPY statement for many batches, fed a batch at a time. A COPY per batch left this backend
+   * idle between batches for two round trips (the statement, then the server's go-ahead), each answered
+   * only when this process got back to its event loop, or to a CPU on a busy machine; an open COPY
+   * always has the next batch waiting in the socket.
+   */
+  private copy: Writable | null = null;
+  /** Rows written into the open COPY. */
+  private copyRows = 0;
+  /** Settles when the COPY fails (a lost connection, a row the server refuses). */
+  private copyFailed: Promise<void> = new Promise(() => {});
 
   private constructor(
     private readonly session: ImportSession,
@@ -107,35 +121,61 @@ export class EagerListMove {
 
   /** Whether every batch so far went in: the final checks may then commit this transaction. */
   get healthy(): boolean {
-    return !this.failed && !this.closed;
+    return !this.failed && this.closing === null;
   }
 
   /**
-   * Copies one batch (list_contacts COPY text, see listCopyLine). Never throws: a failure rolls the
-   * eager move back for good and the staged rows take the usual road.
+   * Copies one batch (list_contacts COPY text, see listCopyLine); settles once the batch is on its way
+   * (handed to the socket), so the reader stays at most a socket's worth ahead of the server. Never
+   * throws: a failure rolls the eager move back for good and the staged rows take the usual road.
    */
-  add(copyText: Uint8Array, rows: { count: number; roleAddresses: number }): Promise<void> {
-    if (copyText.length === 0 || !this.healthy) return this.chain;
-    this.chain = this.chain.then(async () => {
-      if (!this.healthy) return;
-      try {
-        await this.session.copyIn('list_contacts', LIST_COPY_COLUMNS, copyText);
-        this.inserted += rows.count;
-        this.roleAddresses += rows.roleAddresses;
-      } catch (error) {
-        this.log?.info(
-          { err: error, listId: this.listId },
-          'eager import move rolled back; the final move will copy the staged rows',
-        );
-        await this.abandon();
-      }
+  async add(copyText: Uint8Array, rows: { count: number; roleAddresses: number }): Promise<void> {
+    if (copyText.length === 0 || !this.healthy) return;
+    // The count trigger's transition table holds a statement's rows and spills to a temporary file past
+    // work_mem: a new COPY every ROWS_PER_COPY rows keeps that file small (~25 MB).
+    if (this.copyRows >= ROWS_PER_COPY) await this.settle();
+    if (!this.healthy) return;
+    this.copy ??= this.startCopy();
+    const copy = this.copy;
+    this.copyRows += rows.count;
+    // Counted now: any row the server refuses fails the whole COPY, and the move with it.
+    this.inserted += rows.count;
+    this.roleAddresses += rows.roleAddresses;
+    await new Promise<void>((resolve) => {
+      copy.write(copyText, () => resolve());
+      void this.copyFailed.then(resolve);
     });
-    return this.chain;
   }
 
-  /** Waits for the batches in flight; then `healthy` tells whether the final checks may run here. */
+  private startCopy(): Writable {
+    if (!this.session.openCopy) throw new Error('the eager move needs PostgreSQL');
+    const copy = this.session.openCopy('list_contacts', LIST_COPY_COLUMNS);
+    this.copyRows = 0;
+    let failed!: () => void;
+    this.copyFailed = new Promise((resolve) => {
+      failed = resolve;
+    });
+    copy.on('error', (error) => {
+      failed();
+      if (!this.healthy) return;
+      this.log?.info(
+        { err: error, listId: this.listId },
+        'eager import move rolled back; the final move will copy the staged rows',
+      );
+      void this.abandon();
+    });
+    return copy;
+  }
+
+  /** Ends the COPY and waits for the server's answer; then `healthy` tells whether the rows went in. */
   async settle(): Promise<void> {
-    await this.chain;
+    const copy = this.copy;
+    if (!copy || !this.healthy) return;
+    await new Promise<void>((resolve) => {
+      copy.end(() => resolve());
+      void this.copyFailed.then(resolve);
+    });
+    if (this.healthy) this.copy = null;
   }
 
   /** The open transaction, for the final checks; the caller commits it with `commit`. */
@@ -144,21 +184,31 @@ export class EagerListMove {
   }
 
   async commit(): Promise<void> {
-    if (this.closed) throw new Error('the eager move is closed');
-    this.closed = true;
-    try {
-      await this.session.query('COMMIT');
-    } finally {
-      await this.session.release();
-    }
+    if (this.closing) throw new Error('the eager move is closed');
+    if (this.copy) throw new Error('the eager move has a COPY open: settle it first');
+    const closing = (async () => {
+      try {
+        await this.session.query('COMMIT');
+      } finally {
+        await this.session.release();
+      }
+    })();
+    this.closing = closing.catch(() => {});
+    await closing;
   }
 
   /** Rolls everything back (idempotent). Any failure path must call it before touching the list. */
-  async abandon(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  abandon(): Promise<void> {
+    if (this.closing) return this.closing;
     this.failed = true;
-    await this.session.query('ROLLBACK').catch(() => {});
-    await this.session.release();
+    // A COPY still open (a cancel, an error elsewhere, the COPY's own failure): closing the connection
+    // ends it, and the server rolls the transaction back.
+    const copyOpen = this.copy !== null;
+    this.copy = null;
+    this.closing = (async () => {
+      if (!copyOpen) await this.session.query('ROLLBACK').catch(() => {});
+      await this.session.release(copyOpen);
+    })();
+    return this.closing;
   }
 }

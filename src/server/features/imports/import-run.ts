@@ -153,6 +153,8 @@ async function run(
       // The eager move gave up (an address someone else added, a lost connection). Its rows were never
       // staged, so the file is read again the usual way: staged, then moved at the end.
       log?.info({ importId: initial.id }, 'eager import move lost; reading the file again');
+      // Its connection is gone before the final move asks for the lock it held.
+      await eager?.abandon();
       eager = null;
       counters = await startOver(session, initial, table);
       await readFile(session, initial, table, counters, input, null);
@@ -319,6 +321,11 @@ async function readFile(
       counters: prepared,
       eagerList,
       maxRows,
+      expectedBytes: {
+        staged: ready.staged.length,
+        rejected: ready.rejected.length,
+        listCopy: ready.listCopy.length,
+      },
     });
     if (writing) await writing;
     if (options.signal?.aborted) throw new ImportInterrupted();
@@ -379,6 +386,9 @@ async function readFile(
     file.destroy();
   }
   if (writing) await writing;
+  // The eager move's COPY ends here, so a row the server refuses fails it while the file can still be
+  // read again the staged way.
+  await eager?.settle();
   if (eager && !eager.healthy) throw new EagerMoveLost();
 }
 

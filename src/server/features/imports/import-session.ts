@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { DatabaseHandle } from '@server/db/client';
@@ -19,8 +19,14 @@ export interface ImportSession {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SessionResult<T>>;
   /** `data` is COPY text format: tab-separated, `\N` for null, one row per line (see `copyLine`). */
   copyIn(table: string, columns: readonly string[], data: string | Uint8Array): Promise<void>;
+  /**
+   * PostgreSQL only: a COPY … FROM STDIN (text format) left open to be fed piece by piece; it ends with
+   * the stream ('finish' once the server has the rows). Until then the connection can do nothing else.
+   */
+  openCopy?(table: string, columns: readonly string[]): Writable;
   transaction<T>(work: (tx: ImportSession) => Promise<T>): Promise<T>;
-  release(): Promise<void>;
+  /** `destroy`: close the connection instead of returning it to the pool (the server rolls back). */
+  release(destroy?: boolean): Promise<void>;
 }
 
 export async function openImportSession(database: DatabaseHandle): Promise<ImportSession> {
@@ -52,6 +58,9 @@ function postgresSession(client: pg.PoolClient): ImportSession {
       const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
       await pipeline(Readable.from([typeof data === 'string' ? Buffer.from(data, 'utf8') : data]), stream);
     },
+    openCopy(table, columns) {
+      return client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+    },
     async transaction(work) {
       await session.query('BEGIN');
       try {
@@ -65,9 +74,9 @@ function postgresSession(client: pg.PoolClient): ImportSession {
         throw error;
       }
     },
-    async release() {
+    async release(destroy) {
       client.off('error', onError);
-      client.release(broken ? true : undefined);
+      client.release(broken || destroy ? true : undefined);
     },
   };
   return session;
@@ -102,8 +111,19 @@ function pgliteSession(client: PGlite): ImportSession {
  * each row's strings die young and the batch is one buffer.
  */
 export class CopyText {
-  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private bytes: Buffer;
   private used = 0;
+
+  /**
+   * `expectedBytes`: about what the batch before took. Grown from 64 KB by doubling, a 1.3 MB batch
+   * allocated and copied ~4 MB of buffers, and that much new memory outside the heap made V8 collect its
+   * old generation more often (6 full collections in a 200,000-row import instead of 4).
+   */
+  constructor(expectedBytes = 0) {
+    this.bytes = Buffer.allocUnsafe(
+      expectedBytes > 0 ? expectedBytes + (expectedBytes >> 3) + 4096 : 64 * 1024,
+    );
+  }
 
   append(text: string): void {
     // UTF-8 takes at most three bytes per UTF-16 code unit.
