@@ -2,7 +2,7 @@ import { type DatabaseHandle, openDatabase } from '@server/db/client';
 import { ownDatabase } from '@tests/setup/own-database';
 import { pgliteSnapshot } from '@tests/setup/test-app';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Queue, startQueue } from './queue';
+import { type Queue, startQueue, workerPolling } from './queue';
 import { JOBS } from './registry';
 
 /*
@@ -14,19 +14,22 @@ let database: DatabaseHandle;
 let web: Queue;
 let worker: Queue;
 let drop: () => Promise<void> = async () => {};
+let url: string | undefined;
 
 beforeAll(async () => {
   const own = await ownDatabase('wake');
   drop = own.drop;
-  const url = own.env.DATABASE_URL;
-  database = url ? await openDatabase({ url, poolSize: 4 }) : await openDatabase({ snapshot: pgliteSnapshot() });
+  url = own.env.DATABASE_URL;
+  database = url
+    ? await openDatabase({ url, poolSize: 4 })
+    : await openDatabase({ snapshot: pgliteSnapshot() });
   worker = await startQueue({ database, url, runsWorkers: true });
   web = url ? await startQueue({ database, url, runsWorkers: false }) : worker;
 }, 60_000);
 
 afterAll(async () => {
-  if (web !== worker) await web?.stop({ graceful: false, wait: true });
-  await worker?.stop({ graceful: false, wait: true });
+  if (web !== worker) await web?.stop({ graceful: false });
+  await worker?.stop({ graceful: false });
   await database?.close();
   await drop();
 });
@@ -60,4 +63,25 @@ describe('a queued job wakes an idle worker', () => {
     });
     for (const name of names) await worker.offWork(name, { wait: true });
   }, 60_000);
+
+  it('still runs, by its poll, a job no notification announces (one queued to start later)', async () => {
+    // pg-boss notifies only a job that may run now; this one comes due a second later, unannounced.
+    const name = 'dispatch-outbox';
+    let ran = false;
+    await worker.work(name, workerPolling(1), async () => {
+      ran = true;
+    });
+    await idle(worker, [name]);
+    await web.send(name, {}, { startAfter: new Date(Date.now() + 1_000) });
+    // pg-boss's own poll of a queue whose NOTIFY works is every 30 s; ours stays at the interval given.
+    await vi.waitFor(() => expect(ran).toBe(true), { timeout: 20_000, interval: 50 });
+    await worker.offWork(name, { wait: true });
+  }, 60_000);
+
+  it('turns the notification on for a queue made before it notified', async () => {
+    await worker.updateQueue('import-contacts', { notify: false });
+    const again = await startQueue({ database, url, runsWorkers: false });
+    await again.stop({ graceful: false });
+    expect((await worker.getQueue('import-contacts'))?.notify).toBe(true);
+  });
 });
