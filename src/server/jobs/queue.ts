@@ -17,7 +17,7 @@ export interface CreateQueueOptions {
  * the workers at once (a NOTIFY, below); the poll is the fallback for what wakes no one: a job queued to
  * start later (a deferred dispatch, a retry's delay) and a notification lost with its connection.
  */
-export const POLLING_SECONDS = 2;
+const POLLING_SECONDS = 2;
 
 /**
  * The polling of `queue.work`. pg-boss relaxes the poll of a queue whose NOTIFY works to 30 s; ours stays
