@@ -8,6 +8,7 @@ import { enqueueIdleTriggeredPoll } from '../server/features/inbound/poll-sender
 import { pausedJobNames } from '../server/features/schedules/schedules.service';
 import { openImapClient } from '../server/features/sender-accounts/sender-transport';
 import { concurrencyOf, type JobServices } from '../server/jobs/define-job';
+import { workerPolling } from '../server/jobs/queue';
 import { JOBS } from '../server/jobs/registry';
 
 type JobLike = { id: string; name: string; data?: unknown; signal: AbortSignal };
@@ -56,8 +57,8 @@ export async function registerWorkers(
         state,
       }),
     );
-    if (localConcurrency === undefined) await queue.work(job.name, handler);
-    else await queue.work(job.name, { localConcurrency }, handler);
+    const concurrency = localConcurrency === undefined ? {} : { localConcurrency };
+    await queue.work(job.name, { ...workerPolling(), ...concurrency }, handler);
   }
   await scheduleJobs(services);
   const idle = startImapIdle(services, log);

@@ -25,6 +25,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball, for `OpenDatabaseOptions.snapshot`. */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * PGlite only: LISTEN on the connection, pg-boss's adapter contract (on PostgreSQL pg-boss holds a
+   * listening connection of its own). The connection never drops, so nothing is ever missed to recover.
+   */
+  listen?(channel: string, onNotification: (payload: string) => void): Promise<{ close(): Promise<void> }>;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
@@ -211,5 +216,9 @@ async function openPglite(
       tighten();
     },
     dumpDataDir: () => client.dumpDataDir('none'),
+    async listen(channel, onNotification) {
+      const unlisten = await client.listen(channel, onNotification);
+      return { close: () => unlisten() };
+    },
   };
 }

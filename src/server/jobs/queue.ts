@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import { type JobPollingOptions, PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
 import { JOBS } from './registry';
 
@@ -13,11 +13,35 @@ export interface CreateQueueOptions {
 }
 
 /**
+ * How often an idle worker asks for jobs of its queue (pg-boss's default). A job queued to run now wakes
+ * the workers at once (a NOTIFY, below); the poll is the fallback for what wakes no one: a job queued to
+ * start later (a deferred dispatch, a retry's delay) and a notification lost with its connection.
+ */
+const POLLING_SECONDS = 2;
+
+/**
+ * The polling of `queue.work`. pg-boss relaxes the poll of a queue whose NOTIFY works to 30 s; ours stays
+ * at `seconds`, so a job nothing wakes waits no longer than before.
+ */
+export function workerPolling(seconds = POLLING_SECONDS): JobPollingOptions {
+  return { pollingIntervalSeconds: seconds, notifyPollingIntervalSeconds: seconds };
+}
+
+/**
  * pg-boss on the application's own database. On PGlite it goes through our single connection (the
  * adapter in db/client.ts), because only one process may open the data directory.
+ *
+ * Every queue notifies: a job inserted to run now sends a NOTIFY in its own transaction (pg-boss's
+ * queue option `notify`), and a process that runs workers LISTENs (`useListenNotify`) and wakes that
+ * queue's idle workers, in this process or another. A web process only sends, so it does not listen.
  */
 export async function startQueue(options: CreateQueueOptions): Promise<Queue> {
-  const shared = { schema: 'pgboss', supervise: options.runsWorkers, schedule: options.runsWorkers };
+  const shared = {
+    schema: 'pgboss',
+    supervise: options.runsWorkers,
+    schedule: options.runsWorkers,
+    useListenNotify: options.runsWorkers,
+  };
   const boss =
     options.database.kind === 'pglite' || !options.url
       ? new PgBoss({ ...shared, db: options.database, backend: options.database.kind })
@@ -27,9 +51,16 @@ export async function startQueue(options: CreateQueueOptions): Promise<Queue> {
   });
   await boss.start();
   // A queue's policy is fixed when pg-boss first creates it (definitions' `queue` option).
-  for (const job of JOBS) await boss.createQueue(job.name, job.queue);
+  for (const job of JOBS) await boss.createQueue(job.name, { ...job.queue, notify: true });
+  await notifyOnEveryQueue(boss);
   await createRunHistoryIndex(options.database);
   return boss;
+}
+
+/** Queues created before they notified (createQueue leaves an existing queue as it is). */
+async function notifyOnEveryQueue(boss: PgBoss): Promise<void> {
+  const queues = await boss.getQueues(JOBS.map((job) => job.name));
+  for (const queue of queues) if (!queue.notify) await boss.updateQueue(queue.name, { notify: true });
 }
 
 /**
