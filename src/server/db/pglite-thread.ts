@@ -125,9 +125,9 @@ export class PgliteThread implements PgliteRunner {
 
   #runner(tx: number | undefined): PgliteRunner {
     return {
-      query: <T>(sql: string, params?: unknown[], options?: QueryOptions) =>
+      query: async <T>(sql: string, params?: unknown[], options?: QueryOptions) =>
         this.#call<Results<T>>({ op: 'query', sql, params, options: wireOptions(options), tx }),
-      exec: (sql: string, options?: QueryOptions) =>
+      exec: async (sql: string, options?: QueryOptions) =>
         this.#call<Results[]>({ op: 'exec', sql, options: wireOptions(options), tx }),
     };
   }
