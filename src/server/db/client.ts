@@ -118,8 +118,8 @@ async function openPglite(
   checkpointIntervalMs: number,
 ): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true, mode: 0o700 });
-  // Loaded here, not at the top: a process on PostgreSQL never needs them. PGlite itself (~45 MB of
-  // WASM) is loaded by its thread only.
+  // Loaded here, not at the top: a process on PostgreSQL never needs them. PGlite's engine (~45 MB of
+  // WASM) starts in its own thread (pglite-worker.ts), so that its statements leave the event loop free.
   const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
