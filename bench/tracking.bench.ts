@@ -21,6 +21,7 @@ import inspector from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '@server/app';
 import type { DatabaseHandle } from '@server/db/client';
@@ -138,8 +139,12 @@ async function measure(
   await options.beforeMeasure?.();
   const externalBefore = (await options.externalCpu?.()) ?? null;
   const cpuBefore = process.cpuUsage();
+  const mainCpuBefore = process.threadCpuUsage();
+  const eluBefore = performance.eventLoopUtilization();
   const result = await profiled(options.profile, () => runLoad({ ...base, amount }));
   const cpu = process.cpuUsage(cpuBefore);
+  const mainCpu = process.threadCpuUsage(mainCpuBefore);
+  const elu = performance.eventLoopUtilization(eluBefore).utilization;
   const externalAfter = (await options.externalCpu?.()) ?? null;
   let externalUsPerRequest: number | null = null;
   if (externalBefore !== null && externalAfter !== null) {
@@ -152,19 +157,23 @@ async function measure(
   // CPU time this process spent per request: unlike req/s, it barely moves when other programs share
   // the machine, so it tells whether a change made the server cheaper.
   const cpuUsPerRequest = Math.round((cpu.user + cpu.system) / result.responses);
+  // process.cpuUsage counts every thread (PGlite has one of its own); the main thread's share is what
+  // competes with HTTP, and its event loop's utilisation says how close it came to saturation.
+  const mainCpuUsPerRequest = Math.round((mainCpu.user + mainCpu.system) / result.responses);
   const warmRps = warm.responses / warm.durationS;
   const rps = Math.round(result.responses / result.durationS);
   process.stdout.write(
     `${label}: warm-up ${Math.round(warmRps)} req/s, calibration ${Math.round(calibratedRps)} req/s; ${result.responses} requests in ${result.durationS} s = ${rps} req/s, ` +
       `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, 2xx ${result.ok2xx}, 3xx ${result.ok3xx}, other ${result.other}, ` +
-      `errors ${result.errors}, server CPU ${cpuUsPerRequest} µs/request` +
+      `errors ${result.errors}, server CPU ${cpuUsPerRequest} µs/request (main thread ${mainCpuUsPerRequest}, ` +
+      `event loop ${Math.round(elu * 100)}% busy)` +
       (externalUsPerRequest === null ? '' : `, PostgreSQL CPU ${externalUsPerRequest} µs/request`) +
       (result.loaderCpuUs === undefined
         ? ''
         : `, load generator CPU ${Math.round(result.loaderCpuUs / result.responses)} µs/request`) +
       '\n',
   );
-  return { result, rps, cpuUsPerRequest };
+  return { result, rps, cpuUsPerRequest, mainCpuUsPerRequest, elu };
 }
 
 /**
@@ -331,6 +340,8 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       // the load rises and more requests share each turn of the event loop).
       cpu_ratio: Number((baseline.cpuUsPerRequest / tracking.cpuUsPerRequest).toFixed(2)),
       cpu_us_per_request: tracking.cpuUsPerRequest,
+      main_thread_cpu_us_per_request: tracking.mainCpuUsPerRequest,
+      event_loop_utilization: Number(tracking.elu.toFixed(2)),
       hello_cpu_us_per_request: baseline.cpuUsPerRequest,
       lost,
     };

@@ -1,12 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { tightenTree } from '../lib/data-dir';
+import { PgliteThread } from './pglite-thread';
 import * as schema from './schema/index';
+
+export { growInMemoryFilesByHalf } from './pglite-worker';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -99,38 +103,6 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
  */
 const IN_MEMORY_SETTINGS = ['-c', 'wal_init_zero=off', '-c', 'full_page_writes=off'];
 
-/** The part of Emscripten's in-memory file system (MEMFS) that grows a file's storage. */
-interface InMemoryFileSystem {
-  expandFileStorage(node: { contents: Uint8Array | null; usedBytes: number }, needed: number): void;
-}
-
-/** Above this size a file's storage grows by half of itself; below, it doubles (as Emscripten's own). */
-const GROW_BY_HALF_FROM = 1024 * 1024;
-
-/*
- * An in-memory database keeps each file in one Uint8Array, and Emscripten grows a file past 1 MB by an
- * eighth at a time, copying the whole file into a new array each time: a table or index filled by
- * inserts was copied about eight times over, and the discarded arrays added to the garbage collector's
- * work (growing and GC together were ~13% of the CPU of writing tracking events in batches of 5,000).
- * Growing by half copies each byte about twice, for at most half the file's size unused: CPU per event
- * written fell from ~36 to ~31 µs (the tracking events' INSERT, alternating runs). Files on disk (a
- * data directory) are not concerned. A PGlite build without this function keeps its own policy.
- */
-export function growInMemoryFilesByHalf(module: unknown): boolean {
-  const memfs = (module as { MEMFS?: Partial<InMemoryFileSystem> } | undefined)?.MEMFS;
-  if (typeof memfs?.expandFileStorage !== 'function') return false;
-  memfs.expandFileStorage = (node, needed) => {
-    const capacity = node.contents?.length ?? 0;
-    if (capacity >= needed) return;
-    const grown = capacity < GROW_BY_HALF_FROM ? capacity * 2 : capacity + (capacity >>> 1);
-    const size = Math.max(needed, grown, capacity === 0 ? 0 : 256);
-    const used = node.contents?.subarray(0, node.usedBytes);
-    node.contents = new Uint8Array(size);
-    if (used) node.contents.set(used);
-  };
-  return true;
-}
-
 /*
  * PGlite runs PostgreSQL as one single-user backend, with no checkpointer: PostgreSQL asks for a checkpoint
  * when max_wal_size worth of WAL is written only under a postmaster, and checkpoint_timeout is the
@@ -151,26 +123,18 @@ async function openPglite(
   checkpointIntervalMs: number,
 ): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true, mode: 0o700 });
-  // Loaded here, not at the top: a process on PostgreSQL never needs the WASM engine (~45 MB).
-  const [{ PGlite }, { pg_trgm }, { btree_gin }, { drizzle: drizzlePglite }, { migrate: migratePglite }] =
-    await Promise.all([
-      import('@electric-sql/pglite'),
-      import('@electric-sql/pglite/contrib/pg_trgm'),
-      import('@electric-sql/pglite/contrib/btree_gin'),
-      import('drizzle-orm/pglite'),
-      import('drizzle-orm/pglite/migrator'),
-    ]);
-  // pg_trgm and btree_gin back the keyword index of lead discovery (name trigrams next to plain columns).
-  const extensions = { pg_trgm, btree_gin };
-  const client = dataDir
-    ? new PGlite(path.resolve(dataDir), { extensions })
-    : new PGlite({
-        extensions,
-        ...(snapshot ? { loadDataDir: snapshot } : {}),
-        startParams: [...PGlite.defaultStartParams, ...IN_MEMORY_SETTINGS],
-      });
+  // Loaded here, not at the top: a process on PostgreSQL never needs them. PGlite's engine (~45 MB of
+  // WASM) starts in its own thread (pglite-worker.ts), so that its statements leave the event loop free.
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
+  const client = new PgliteThread({
+    dataDir: dataDir ? path.resolve(dataDir) : undefined,
+    snapshot,
+    startParams: IN_MEMORY_SETTINGS,
+  });
   await client.waitReady;
-  if (!dataDir) growInMemoryFilesByHalf(client.Module);
   // PGlite's initdb unpacks its template database with 0666 files, and a few files it writes later (the
   // relcache's pg_internal.init) come out 0644, whatever the umask: tightened after opening and after
   // closing (a walk of ~1,300 entries, a few milliseconds).
@@ -178,7 +142,7 @@ async function openPglite(
     if (dataDir) tightenTree(path.resolve(dataDir));
   };
   tighten();
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database;
   let checkpointing: Promise<void> | null = null;
   const checkpointTimer = setInterval(() => {
     if (checkpointing || client.closed) return;
@@ -207,7 +171,9 @@ async function openPglite(
       return { rows: result.rows as Record<string, unknown>[] };
     },
     async migrate() {
-      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migratePglite(drizzlePglite(client as unknown as PGlite, { schema }), {
+        migrationsFolder: MIGRATIONS_FOLDER,
+      });
     },
     async close() {
       clearInterval(checkpointTimer);
@@ -215,7 +181,7 @@ async function openPglite(
       await client.close();
       tighten();
     },
-    dumpDataDir: () => client.dumpDataDir('none'),
+    dumpDataDir: () => client.dumpDataDir(),
     async listen(channel, onNotification) {
       const unlisten = await client.listen(channel, onNotification);
       return { close: () => unlisten() };
