@@ -24,6 +24,9 @@ import {
  * - analytics_lasts: the last day a subject had a kind-K event. `<kind>_last` of a day counts the
  *   subjects whose last day it is, so the subjects with an event since day F (periods end now) are the
  *   sum of `<kind>_last` over days ≥ F: the period and all-time totals are exact too.
+ * 'sent' (kind 0) keeps neither (migration 0070): a message has one 'sent' event at most (only its first
+ * acceptance writes one, delivery-outcomes.ts), so that event is its one mark and its last day, and the
+ * trigger counts it straight into the day's `sent` and `sent_last`.
  *
  * Kinds (smallint): 0 sent, 1 opened, 2 opened by a person, 3 clicked by a person, 4 replied (contact),
  * 5 bounced, 6 unsubscribed or complained (contact), 7 failed.

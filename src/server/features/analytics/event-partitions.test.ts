@@ -28,16 +28,8 @@ import { ensureEventPartitions, expireEvents, listEventPartitions } from './even
  */
 
 const DAY = 86_400_000;
-const TYPES = [
-  'sent',
-  'opened',
-  'opened',
-  'clicked',
-  'replied',
-  'bounced',
-  'unsubscribed',
-  'failed',
-] as const;
+// 'sent' comes once per message at most, as the dispatcher writes it (the stream adds it that way).
+const TYPES = ['opened', 'opened', 'clicked', 'replied', 'bounced', 'unsubscribed', 'failed'] as const;
 
 type Db = FastifyInstance['services']['db'];
 type EventRow = typeof emailEvents.$inferInsert;
@@ -205,6 +197,18 @@ describe('email_events partitions and retention', () => {
         occurredAt: new Date(at.getTime() - 10 * 60_000 - next() * (span - 11 * 60_000)),
       };
     });
+    // Most messages' one 'sent' event, somewhere among the rest.
+    for (const message of messages) {
+      if (next() < 0.15) continue;
+      stream.splice(Math.floor(next() * stream.length), 0, {
+        userId,
+        campaignId: message.campaignId,
+        outboxMessageId: message.id,
+        campaignContactId: message.contact,
+        type: 'sent',
+        occurredAt: new Date(at.getTime() - 10 * 60_000 - next() * (span - 11 * 60_000)),
+      });
+    }
     for (let i = 0; i < stream.length; ) {
       const size = 1 + Math.floor(next() * 80);
       await db.insert(emailEvents).values(stream.slice(i, i + size));
@@ -313,12 +317,11 @@ describe('email_events partitions and retention', () => {
       })
       .returning({ id: emailEvents.id });
     expect(await partitionsOf([far!.id])).toEqual(['email_events_default']);
+    // Counted without a mark (migration 0070): its day agrees with the events all the same.
     const [marked] = rowsOf<{ n: number }>(
-      await db.execute(
-        sql`SELECT count(*)::int AS n FROM analytics_marks WHERE subject = ${fresh}::uuid AND kind = 0`,
-      ),
+      await db.execute(sql`SELECT count(*)::int AS n FROM analytics_marks WHERE subject = ${fresh}::uuid`),
     );
-    expect(Number(marked!.n)).toBe(1);
+    expect(Number(marked!.n)).toBe(0);
     await expectDaysMatchEvents(cutoff);
 
     // Run again: nothing more to drop, and the rebuild still agrees.

@@ -1,6 +1,7 @@
 import type { campaigns } from '@server/db/schema';
 import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '@server/db/schema';
 import { now } from '@server/lib/clock';
+import { rowsOf } from '@server/lib/list-cursor';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   certificateProblemOf,
@@ -137,32 +138,52 @@ export async function recordSent(
   }
   const stamp = at.toISOString();
   const hasSteps = sent.some((s) => s.dispatched.message.stepId);
+  const redelivered = sql`o.last_error IS NOT NULL AND o.last_error LIKE ${`${REDELIVERY_NOTE}%`}`;
+  // A message's first acceptance, with its one 'sent' event: analytics counts 'sent' events as they come
+  // (migration 0070), so a message must never get a second. Only this statement writes smtp_response and
+  // nothing clears it, so a row without one has no event yet; two recorders of one message (a lease ran
+  // out mid-delivery and another worker sent it again) take turns on the row lock, and the second sees
+  // the first's response and writes nothing here.
   const markSentAndLog = sql`
     WITH sent AS (
       -- Not guarded by the lease owner: if our lease expired and the row was recovered meanwhile, it was
       -- still sent, and saying so is what stops a second send.
       UPDATE outbox_messages AS o
       SET state = 'sent', phase = NULL, lease_owner = NULL, lease_until = NULL, sent_at = ${stamp}::timestamptz,
-          smtp_response = v.response,
+          smtp_response = coalesce(v.response, ''),
           -- A redelivery after a lost worker keeps its note: the one place a duplicate could come from.
-          last_error = CASE WHEN o.last_error LIKE ${`${REDELIVERY_NOTE}%`} THEN o.last_error ELSE NULL END,
+          last_error = CASE WHEN ${redelivered} THEN o.last_error ELSE NULL END,
           updated_at = ${stamp}::timestamptz
       FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(responses)}::text[]) AS v(id, response)
-      WHERE o.id = v.id
+      WHERE o.id = v.id AND o.smtp_response IS NULL
       RETURNING o.id, o.user_id, o.campaign_id, o.step_id, o.campaign_contact_id, o.sender_account_id,
-        o.last_error IS NOT NULL AND o.last_error LIKE ${`${REDELIVERY_NOTE}%`} AS redelivered)
-    INSERT INTO email_events (user_id, campaign_id, step_id, campaign_contact_id, outbox_message_id,
-      sender_account_id, type, detail, occurred_at)
-    SELECT user_id, campaign_id, step_id, campaign_contact_id, id, sender_account_id, 'sent',
-      CASE WHEN redelivered THEN ${REDELIVERED_DETAIL} END, ${stamp}::timestamptz
-    FROM sent`;
+        ${redelivered} AS redelivered),
+    logged AS (
+      INSERT INTO email_events (user_id, campaign_id, step_id, campaign_contact_id, outbox_message_id,
+        sender_account_id, type, detail, occurred_at)
+      SELECT user_id, campaign_id, step_id, campaign_contact_id, id, sender_account_id, 'sent',
+        CASE WHEN redelivered THEN ${REDELIVERED_DETAIL} END, ${stamp}::timestamptz
+      FROM sent)
+    SELECT count(*)::int AS n FROM sent`;
+  // Rows accepted before (the rare case: another worker recorded them first, or an accepted message was
+  // put back in the queue and sent again) are sent all the same, keeping their first acceptance's time,
+  // response and event; a row already 'sent' is left as it is.
+  const markSentAgain = sql`
+    UPDATE outbox_messages AS o
+    SET state = 'sent', phase = NULL, lease_owner = NULL, lease_until = NULL,
+        last_error = CASE WHEN ${redelivered} THEN o.last_error ELSE NULL END, updated_at = ${stamp}::timestamptz
+    WHERE o.id = ANY(${sql.param(ids)}::uuid[]) AND o.state <> 'sent' AND o.smtp_response IS NOT NULL`;
   // One statement marks the batch sent and writes its events (one round trip, no per-event objects).
+  const write = async (db: DispatchContext['db']) => {
+    const [first] = rowsOf<{ n: number }>(await db.execute(markSentAndLog));
+    if (Number(first?.n ?? 0) < ids.length) await db.execute(markSentAgain);
+  };
   if (!hasSteps) {
-    await ctx.db.execute(markSentAndLog);
+    await write(ctx.db);
   } else {
     await ctx.db.transaction(async (trx) => {
       const tx = trx as unknown as DispatchContext['db'];
-      await tx.execute(markSentAndLog);
+      await write(tx);
       // Campaign sequences (#5): the contact's next step is due its delay after this send, or the contact
       // has completed the sequence. In the same transaction, so no moment exists in which the message is
       // sent but the contact has nothing pending (the campaign would look finished).

@@ -533,6 +533,64 @@ describe('dispatch', () => {
     for (const r of rows) expect(sink.counts.get(r.messageId!)).toBe(1);
   });
 
+  // Analytics counts 'sent' events as they come (migration 0070): each message must have one at most,
+  // however many workers say it was accepted.
+  it("a lease that ran out while its message was on the wire: sent by both workers, one 'sent' event", async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const account = await createSinkAccount(app, user.id);
+    const campaign = await createSendingCampaign(app, user.id, [account]);
+    const { messageIds } = await queueForContacts(app, campaign, 4);
+    const slow = dispatchContext(app, sink.port, user.id, { workerId: 'slow-worker' });
+    const taken = await takeDueBatch(slow);
+    const accepted = (ids: string[]) =>
+      taken!.toSend
+        .filter((t) => ids.includes(t.dispatched.message.id))
+        .map((t) => ({ dispatched: t.dispatched, response: '250 2.0.0 Ok: queued late' }));
+    const [first, second, ...rest] = messageIds;
+    // The slow worker froze mid-delivery past its lease; the messages were recovered for redelivery.
+    advanceClock(121_000);
+    expect((await recoverExpiredLeases({ db: app.services.db, onlyUserId: user.id })).redelivered).toBe(4);
+    // The slow worker wakes before anyone took them again: its word makes them sent.
+    await recordSent(slow, accepted([first!]));
+    // Another worker sends the rest; the slow worker then reports its own acceptances of them, and a
+    // second time of the first one.
+    const live = dispatchContext(app, sink.port, user.id);
+    await drainOutbox(live);
+    await recordSent(slow, accepted([first!, second!, ...rest]));
+
+    const rows = await outboxOf(messageIds);
+    expect(rows.every((r) => r.state === 'sent' && r.leaseOwner === null)).toBe(true);
+    const events = await app.services.db
+      .select({ outboxMessageId: emailEvents.outboxMessageId })
+      .from(emailEvents)
+      .where(and(eq(emailEvents.campaignId, campaign.id), eq(emailEvents.type, 'sent')));
+    expect(events.map((e) => e.outboxMessageId).sort()).toEqual([...messageIds].sort());
+  });
+
+  it("a message that left the 'sent' state and was sent again keeps its one 'sent' event", async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const account = await createSinkAccount(app, user.id);
+    const campaign = await createSendingCampaign(app, user.id, [account]);
+    const { messageIds } = await queueForContacts(app, campaign, 2);
+    const live = dispatchContext(app, sink.port, user.id);
+    await drainOutbox(live);
+    // A stale worker's failure overwrote the accepted message (its outcomes are not guarded by the state),
+    // and the administrator retried it (retryMessage: a failed message goes back to the queue as new).
+    await app.services.db
+      .update(outboxMessages)
+      .set({ state: 'queued', attempts: 0, lastError: 'retried' })
+      .where(inArray(outboxMessages.id, messageIds));
+    await drainOutbox(live);
+
+    const rows = await outboxOf(messageIds);
+    expect(rows.every((r) => r.state === 'sent' && r.leaseOwner === null && r.phase === null)).toBe(true);
+    const events = await app.services.db
+      .select({ outboxMessageId: emailEvents.outboxMessageId })
+      .from(emailEvents)
+      .where(and(eq(emailEvents.campaignId, campaign.id), eq(emailEvents.type, 'sent')));
+    expect(events.map((e) => e.outboxMessageId).sort()).toEqual([...messageIds].sort());
+  });
+
   it('leaves campaigns that are not active alone', async () => {
     const { user } = await createUser(app, { plan: 'enterprise' });
     const account = await createSinkAccount(app, user.id);
