@@ -82,6 +82,7 @@ export async function reportStatementStats(
     wal_bytes_per_msg: per(r.wal),
     fpi_per_msg: per(r.fpi),
     blks_per_msg: per(r.hit + r.read),
+    read_per_msg: per(r.read),
     dirtied_per_msg: per(r.dirtied),
     mean_us: Math.round((r.ms * 1000) / Math.max(1, r.calls)),
     calls: r.calls,

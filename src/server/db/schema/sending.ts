@@ -161,7 +161,8 @@ export const campaignSenderAccounts = pgTable(
 export const campaignContacts = pgTable(
   'campaign_contacts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    /** Time-ordered (uuid_v7(), migration 0071): a newsletter's recipients sit together in every key. */
+    id: uuid('id').primaryKey().default(sql`uuid_v7()`),
     campaignId: uuid('campaign_id').notNull(),
     /** Always the campaign's owner: the key to campaigns is (campaign_id, user_id). */
     userId: text('user_id').notNull(),
@@ -215,7 +216,11 @@ export const campaignContacts = pgTable(
  * (outbox_archive, outbox_all below).
  */
 const outboxMessageColumns = {
-  id: uuid('id').primaryKey().defaultRandom(),
+  /**
+   * Time-ordered (uuid_v7(), migration 0071): the rows queued together are claimed and sent together, and
+   * their key entries stay on a few neighbouring index pages however large the outbox is.
+   */
+  id: uuid('id').primaryKey().default(sql`uuid_v7()`),
   /** Opaque public id used by the open pixel, click links and the unsubscribe page. */
   token: text('token').notNull(),
   /** Always its campaign's owner: the live table's key to campaigns is (campaign_id, user_id). */

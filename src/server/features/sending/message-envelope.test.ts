@@ -55,6 +55,20 @@ describe('makeMessageId', () => {
     expect(makeMessageId('ada@sender.ng')).not.toBe(first);
   });
 
+  it('starts with the time, so the ids of messages sent later sort after (their unique index stays local)', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2026-11-29T01:00:00.000Z'));
+      const earlier = makeMessageId('ada@sender.ng');
+      vi.setSystemTime(new Date('2026-11-29T01:00:00.002Z'));
+      const later = makeMessageId('ada@sender.ng');
+      expect(earlier).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}@/);
+      expect(earlier < later).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('uses the ASCII form of an internationalized domain', () => {
     expect(makeMessageId('info@jõgeva.ee')).toMatch(/@xn--jgeva-dua\.ee$/);
   });

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import { now } from '@server/lib/clock';
 import { AppError } from '@server/lib/errors';
+import { timeOrderedUuid } from '@server/lib/time-ordered-id';
 import { type CampaignKind, TRACKING_PATHS } from '@shared/sending';
 import { assertTrackingToken, checkedTrackingBase } from './message-content';
 import type { ComposedMail } from './raw-message';
@@ -46,9 +46,12 @@ function domainOf(email: string): string {
   return domain;
 }
 
-/** `<uuid>@<from domain>`: unique, and on the sender's own domain as RFC 5322 recommends. */
+/**
+ * `<uuid>@<from domain>`: unique, and on the sender's own domain as RFC 5322 recommends. A UUIDv7, so the
+ * ids of messages sent together sit together in the outbox's unique index (time-ordered-id.ts).
+ */
 export function makeMessageId(fromEmail: string): string {
-  return `${randomUUID()}@${domainOf(checkedAddress(fromEmail, 'from'))}`;
+  return `${timeOrderedUuid()}@${domainOf(checkedAddress(fromEmail, 'from'))}`;
 }
 
 /** The mailto half of List-Unsubscribe: an unsubscribe request to the sender's own mailbox (ASCII only). */

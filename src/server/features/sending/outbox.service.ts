@@ -3,6 +3,7 @@ import type { Database } from '@server/db/client';
 import type { campaigns } from '@server/db/schema';
 import type { Queue } from '@server/jobs/queue';
 import { now } from '@server/lib/clock';
+import { writeSecondsPrefix } from '@server/lib/time-ordered-id';
 import { sql } from 'drizzle-orm';
 import { getDefaultTrackingDomain } from '../platform-settings/platform-settings.service';
 import { prepareQueuedBody } from './message-content';
@@ -38,13 +39,23 @@ export interface QueueMessageInput {
 
 const INSERT_CHUNK = 500;
 
+const TOKEN_RANDOM_BYTES = 16;
+const TOKEN_BYTES = 4 + TOKEN_RANDOM_BYTES;
+
 /**
- * `count` random, unguessable public ids (16 bytes each) for the messages' pixels, links and unsubscribe
- * pages, from one draw of randomness: one call into OpenSSL instead of one per message.
+ * `count` unguessable public ids for the messages' pixels, links and unsubscribe pages: 16 random bytes
+ * each (from one draw of randomness: one call into OpenSSL instead of one per message) after four bytes
+ * of the time in seconds (27 characters). The prefix keeps the tokens of a batch together in
+ * outbox_messages_token_key, which every row version of a message writes to: with random tokens each
+ * write went to a random leaf page, read back from disk and logged in full after each checkpoint once
+ * the outbox outgrew shared_buffers (time-ordered-id.ts).
  */
-function newTrackingTokens(count: number): string[] {
-  const random = randomBytes(16 * count);
-  return Array.from({ length: count }, (_, i) => random.toString('base64url', i * 16, i * 16 + 16));
+function newTrackingTokens(count: number, at: number = Date.now()): string[] {
+  const bytes = randomBytes(TOKEN_BYTES * count);
+  return Array.from({ length: count }, (_, i) => {
+    writeSecondsPrefix(bytes, i * TOKEN_BYTES, at);
+    return bytes.toString('base64url', i * TOKEN_BYTES, (i + 1) * TOKEN_BYTES);
+  });
 }
 
 /**
