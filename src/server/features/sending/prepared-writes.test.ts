@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordClaims } from './claim-batch';
 import { type DispatchedMessage, recordSent } from './delivery-outcomes';
-import type { DispatchContext } from './dispatch';
+import type { DispatchContext, OutboxRow } from './dispatch';
 
 /*
  * The dispatcher's per-batch writes go to PostgreSQL as named prepared statements: each pooled
@@ -37,11 +37,14 @@ async function preparedOn(tx: Database, label: string): Promise<string[]> {
 describe("the dispatcher's claim and 'sent' writes", () => {
   it('record the claim and the acceptance, and stay prepared on the connection (PostgreSQL)', async () => {
     const { user } = await createUser(app);
-    const { message, account, campaign } = await createCampaignWithMessage(app, {
+    const created = await createCampaignWithMessage(app, {
       userId: user.id,
       state: 'queued',
       sentAt: null,
     });
+    const { account, campaign } = created;
+    // The factory's message has its own html (a newsletter's copies name a shared body instead).
+    const message = created.message as OutboxRow;
     const at = new Date();
     await app.services.db.transaction(async (trx) => {
       const tx = trx as unknown as Database;
@@ -68,7 +71,10 @@ describe("the dispatcher's claim and 'sent' writes", () => {
       });
 
       await recordSent(ctx, [
-        { dispatched: { ...dispatched, message: { ...message, stepId: null } }, response: '250 OK' },
+        {
+          dispatched: { ...dispatched, message: { ...message, stepId: null } },
+          response: '250 OK',
+        },
       ]);
       const [sent] = await tx.select().from(outboxMessages).where(eq(outboxMessages.id, message.id));
       expect(sent).toMatchObject({ state: 'sent', smtpResponse: '250 OK', leaseOwner: null });
