@@ -4,13 +4,12 @@ import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database } from './client';
 
 /*
- * A statement sent without a name is parsed, analysed and planned by PostgreSQL on every call. For the
- * dispatcher's per-batch writes (the claim, the 'sent' statement, the 'delivering' marks) that was most
- * of what PostgreSQL spent on them outside their rows: in the newsletter bench's native profile, parsing,
- * analysing and planning top-level statements were ~30% of PostgreSQL's CPU (issue 19, docs/sending.md).
- * Sent with a name, each pooled connection parses and analyses the text once and every later call only
- * binds its parameters; PostgreSQL still plans each call for its own parameters while that is cheaper
- * than one plan for all (its plan cache's choice), so an array of 12 ids is not planned as one of 100.
+ * A statement sent without a name is parsed, analysed and planned by PostgreSQL on every call. The
+ * dispatcher's 'sent' write (a CTE over the outbox and the events) paid ~300-400 µs of backend CPU a call
+ * for that on the shared machine, ~15% of the statement at 12 rows (docs/sending.md, issue 19). Sent with
+ * a name, each pooled connection parses and analyses the text once and later calls only bind their
+ * parameters; PostgreSQL still plans each call for its own parameters while that is cheaper than one plan
+ * for all (its plan cache's choice), so an array of 12 ids is not planned as one of 100.
  */
 
 /** Names already made, by label and statement text: each text hashed once, not once per call. */
