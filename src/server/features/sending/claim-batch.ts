@@ -1,5 +1,4 @@
 import type { Database } from '@server/db/client';
-import { executeNamed } from '@server/db/named-statement';
 import { plainRowReader } from '@server/db/plain-rows';
 import { outboxMessages } from '@server/db/schema';
 import { sql } from 'drizzle-orm';
@@ -125,11 +124,7 @@ export async function recordClaims(
   }
   const stamp = input.at.toISOString();
   // The row lock taken when the rows were picked is still held: no other writer can have moved them.
-  // Named: each connection parses it once (named-statement.ts).
-  await executeNamed(
-    ctx.db,
-    'outbox_claim',
-    sql`
+  await ctx.db.execute(sql`
     UPDATE outbox_messages AS o
     SET state = 'sending', lease_owner = ${ctx.workerId},
         lease_until = ${leaseUntilFrom(ctx, input.at).toISOString()}::timestamptz,
@@ -144,8 +139,7 @@ export async function recordClaims(
       ${sql.param(slotDays)}::date[], ${sql.param(campaignSlotDays)}::date[], ${sql.param(paceHours)}::timestamptz[],
       ${sql.param(firstWaves)}::boolean[])
       AS v(id, account_id, message_id, slot_day, campaign_slot_day, pace_hour, first_wave)
-    WHERE o.id = v.id`,
-  );
+    WHERE o.id = v.id`);
   return firstWave;
 }
 

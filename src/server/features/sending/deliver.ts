@@ -1,4 +1,3 @@
-import { executeNamed } from '@server/db/named-statement';
 import { sql } from 'drizzle-orm';
 import { composeOutgoing } from './compose-outgoing';
 import type { DeliveryFailure, DispatchedMessage } from './delivery-outcomes';
@@ -141,14 +140,10 @@ function deliveringMarker(ctx: DispatchContext) {
       pending = [];
       try {
         const ids = group.map((g) => g.id);
-        const result = await executeNamed(
-          ctx.db,
-          'outbox_mark_delivering',
-          sql`
+        const result = await ctx.db.execute(sql`
           UPDATE outbox_messages SET phase = 'delivering'
           WHERE id = ANY(${sql.param(ids)}::uuid[]) AND state = 'sending' AND lease_owner = ${ctx.workerId}
-          RETURNING id`,
-        );
+          RETURNING id`);
         const held = new Set((result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id));
         for (const g of group) g.resolve({ held: held.has(g.id) });
       } catch (error) {

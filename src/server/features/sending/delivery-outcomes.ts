@@ -1,4 +1,3 @@
-import { executeNamed } from '@server/db/named-statement';
 import type { campaigns } from '@server/db/schema';
 import { campaignContacts, emailEvents, outboxMessages, senderAccounts } from '@server/db/schema';
 import { now } from '@server/lib/clock';
@@ -174,10 +173,9 @@ export async function recordSent(
     SET state = 'sent', phase = NULL, lease_owner = NULL, lease_until = NULL,
         last_error = CASE WHEN ${redelivered} THEN o.last_error ELSE NULL END, updated_at = ${stamp}::timestamptz
     WHERE o.id = ANY(${sql.param(ids)}::uuid[]) AND o.state <> 'sent' AND o.smtp_response IS NOT NULL`;
-  // One statement marks the batch sent and writes its events (one round trip, no per-event objects),
-  // named: each connection parses it once (named-statement.ts).
+  // One statement marks the batch sent and writes its events (one round trip, no per-event objects).
   const write = async (db: DispatchContext['db']) => {
-    const [first] = rowsOf<{ n: number }>(await executeNamed(db, 'outbox_mark_sent', markSentAndLog));
+    const [first] = rowsOf<{ n: number }>(await db.execute(markSentAndLog));
     if (Number(first?.n ?? 0) < ids.length) await db.execute(markSentAgain);
   };
   if (!hasSteps) {
