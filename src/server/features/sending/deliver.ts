@@ -125,34 +125,12 @@ async function sendOne(ctx: DispatchContext, ready: ReadyMessage): Promise<SendO
 
 type Mark = { held: boolean; error?: unknown };
 
-type Marker = { mark(id: string): Promise<Mark> };
-
-const markers = new WeakMap<object, Map<string, Marker>>();
-
 /**
  * Marks messages 'delivering' in group commits: ids asked for while a write runs go in the next one.
  * Each mark answers whether this worker still held the row; it never rejects (a mark made ahead is
  * awaited later, and a rejection nobody listens to yet would end the process).
- *
- * One marker per worker and database, shared by the process's concurrent batches: each write sets off
- * the outbox's statement triggers, a fixed cost per call (~0.9 ms for ~5 rows on bench/newsletter-million
- * with a marker per batch), which the batches' marks now share.
  */
-export function deliveringMarker(ctx: Pick<DispatchContext, 'db' | 'workerId'>): Marker {
-  let byWorker = markers.get(ctx.db);
-  if (!byWorker) {
-    byWorker = new Map();
-    markers.set(ctx.db, byWorker);
-  }
-  let marker = byWorker.get(ctx.workerId);
-  if (!marker) {
-    marker = newDeliveringMarker(ctx);
-    byWorker.set(ctx.workerId, marker);
-  }
-  return marker;
-}
-
-function newDeliveringMarker(ctx: Pick<DispatchContext, 'db' | 'workerId'>): Marker {
+function deliveringMarker(ctx: DispatchContext) {
   let pending: { id: string; resolve: (mark: Mark) => void }[] = [];
   let running = false;
   const pump = async () => {
