@@ -5,7 +5,7 @@ import { sharedGroupCommit } from '@server/lib/group-commit';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { recordSent } from './delivery-outcomes';
-import { drainOutbox, type SentMessage, type SentStepHook } from './dispatch';
+import { drainOutbox, SENT_GATHER, type SentMessage, type SentStepHook } from './dispatch';
 import { createSentFolderRecorder } from './sent-folder';
 import { createTransportCache, type TransportCache } from './transport-cache';
 
@@ -67,10 +67,13 @@ export const dispatchOutboxJobWith = (hooks: {
     start: (services, log) => ({
       ...createDispatcher(services, log),
       // One flush loop for the process's concurrent drains: their accepted messages are marked sent in
-      // the same statements, more rows each. The statement and its triggers have a fixed cost per call
-      // (more than half of a ten-row call's), which larger groups spread (docs/sending.md).
-      sentCommits: sharedGroupCommit((group: SentMessage[]) =>
-        recordSent({ db: services.db, onStepMessagesSent: hooks.onStepMessagesSent }, group),
+      // the same statements, more rows each, gathered by SENT_GATHER. The statement and its triggers have
+      // a fixed cost per call (more than half of a ten-row call's), which larger groups spread
+      // (docs/sending.md).
+      sentCommits: sharedGroupCommit(
+        (group: SentMessage[]) =>
+          recordSent({ db: services.db, onStepMessagesSent: hooks.onStepMessagesSent }, group),
+        SENT_GATHER,
       ),
     }),
     stop: (dispatcher) => dispatcher.close(),

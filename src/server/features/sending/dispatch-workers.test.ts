@@ -167,9 +167,10 @@ describe.skipIf(!databaseUrl)('dispatch with several workers (PostgreSQL)', () =
       expect(afterRecovery.reduce((sum, a) => sum + a.sendsToday, 0)).toBe(leftBeforeRestart);
       expect(await campaignDayCount(campaign.id)).toBe(leftBeforeRestart);
       expect(await paceCount(user.id)).toBe(leftBeforeRestart);
-      // Only what was on (or next in line for) a connection, or accepted a moment before the kill and not
-      // yet recorded, is marked as possibly sent twice: a handful per pooled connection (2 accounts × 2
-      // connections; more when a loaded machine slows the group commit), never the whole batch of 100.
+      // Only what was on (or next in line for) a connection, or accepted shortly before the kill and not
+      // yet recorded (SENT_GATHER: within ~100 ms), is marked as possibly sent twice: a handful per pooled
+      // connection (2 accounts × 2 connections; more when a loaded machine slows the group commit), never
+      // the whole batch of 100.
       expect(recovered.redelivered).toBeLessThanOrEqual(40);
       const restarted = startWorkerProcess({
         app,
