@@ -29,6 +29,15 @@ export interface SinkStats {
   cpuUs: number;
   /** The first few problems seen, to say what was wrong. */
   problems: string[];
+  /** How the senders talked: connections opened, commands by name, socket reads and bytes read. */
+  wire: WireStats;
+}
+
+export interface WireStats {
+  connections: number;
+  commands: Record<string, number>;
+  reads: number;
+  bytes: number;
 }
 
 export type SinkMode = 'newsletter' | 'bare' | 'light';
@@ -58,6 +67,7 @@ function emptyStats(): SinkStats {
     sample: null,
     cpuUs: 0,
     problems: [],
+    wire: { connections: 0, commands: {}, reads: 0, bytes: 0 },
   };
 }
 
@@ -142,6 +152,29 @@ const server = new SMTPServer({
   },
 });
 server.on('error', () => {});
+
+// The wire counters: each connection, each read of its socket and each command it sends (smtp-server
+// hands every command line to the connection's _onCommand; message lines go to the DATA stream instead).
+type SinkConnection = { _onCommand: (command: Buffer | string, callback: unknown) => unknown };
+const accept = server.connect.bind(server);
+server.connect = (socket, socketOptions) => {
+  stats.wire.connections++;
+  socket.on('data', (chunk: Buffer) => {
+    stats.wire.reads++;
+    stats.wire.bytes += chunk.length;
+  });
+  accept(socket, socketOptions);
+  const connection = [...server.connections].at(-1) as unknown as SinkConnection | undefined;
+  if (!connection) return;
+  const onCommand = connection._onCommand.bind(connection);
+  connection._onCommand = (command, callback) => {
+    const line = typeof command === 'string' ? command : command.toString('latin1', 0, 12);
+    const name = line.split(' ')[0]!.toUpperCase();
+    const { commands } = stats.wire;
+    commands[name] = (commands[name] ?? 0) + 1;
+    return onCommand(command, callback);
+  };
+};
 server.listen(0, '127.0.0.1', () => {
   process.send!({ port: (server.server.address() as AddressInfo).port });
 });
@@ -161,3 +194,5 @@ process.on('message', (message: Command) => {
   }
 });
 process.on('disconnect', () => server.close(() => process.exit(0)));
+// Killed by the bench at the end: exit normally, so a --cpu-prof profile (BENCH_SINK_PROFILE) is written.
+process.on('SIGTERM', () => process.exit(0));
