@@ -75,11 +75,20 @@ function problem(text: string) {
   if (stats.problems.length < 10) stats.problems.push(text);
 }
 
+const headerPatterns = new Map<string, RegExp>();
+
 function header(head: string, name: string): string | null {
-  // Unfold first: a long header continues on lines starting with white space.
-  const match = new RegExp(`^${name}:[ \\t]*(.*(?:\\r\\n[ \\t].*)*)`, 'im').exec(head);
+  let pattern = headerPatterns.get(name);
+  if (!pattern) {
+    // Unfold first: a long header continues on lines starting with white space.
+    pattern = new RegExp(`^${name}:[ \\t]*(.*(?:\\r\\n[ \\t].*)*)`, 'im');
+    headerPatterns.set(name, pattern);
+  }
+  const match = pattern.exec(head);
   return match ? match[1]!.replace(/\r\n[ \t]+/g, ' ').trim() : null;
 }
+
+const TRACKED_LINK = /\/t\/c\/([A-Za-z0-9_-]+)\/(\d+)/g;
 
 function check(raw: string, to: string) {
   const split = raw.indexOf('\r\n\r\n');
@@ -115,7 +124,11 @@ function check(raw: string, to: string) {
   const htmlStart = raw.indexOf('Content-Type: text/html', split);
   const body = (htmlStart < 0 ? '' : raw.slice(htmlStart)).replace(/=\r\n/g, '').replace(/=3D/g, '=');
   const seen = new Set<string>();
-  for (const m of body.matchAll(new RegExp(`/t/c/${token}/(\\d+)`, 'g'))) seen.add(m[1]!);
+  // One pattern for every message, not one per token: a pattern built from each message's own token was
+  // compiled anew for every message of a real send, while the bare baseline, which sends one message
+  // again and again, found it compiled already; the check cost the sink some 60 µs more per message of
+  // ours than per message of the baseline (measured 2026-11-29), for no difference on the wire.
+  for (const m of body.matchAll(TRACKED_LINK)) if (m[1] === token) seen.add(m[2]!);
   const pixel = body.includes(`/t/o/${token}.gif`);
   const untracked = siteHost !== '' && body.includes(`://${siteHost}/`);
   if (seen.size !== links || !pixel || untracked) {
