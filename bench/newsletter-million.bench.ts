@@ -14,7 +14,10 @@
 // send-scheduled-newsletters job's next tick).
 // PostgreSQL CPU is that of this database's backends (pg_stat_activity, /proc), sampled every second.
 // Peak RSS is each process's VmHWM (also read just before the send: the web process holds most of its
-// peak from start-up). BENCH_WEB_PROFILE / BENCH_WORKER_PROFILE=<dir>: CPU profiles of those processes.
+// peak from start-up). BENCH_WEB_PROFILE / BENCH_WORKER_PROFILE / BENCH_SINK_PROFILE=<dir>: CPU profiles
+// of those processes. `sink_wire` says how each sender talked to the sink, per message: connections
+// opened, commands, socket reads and bytes (on 2026-11-29 the same for ours as for the bare pools, but
+// for 240 connections against about 204: 20 accounts x 2 connections x 2 workers, 100 messages each).
 //
 // One departure from the product, in the bench database only: an account may send at most 300 a day
 // (sender_accounts' check constraints), so 20 accounts send 6,000 a day; the constraints are dropped and
