@@ -14,7 +14,10 @@
 // send-scheduled-newsletters job's next tick).
 // PostgreSQL CPU is that of this database's backends (pg_stat_activity, /proc), sampled every second.
 // Peak RSS is each process's VmHWM (also read just before the send: the web process holds most of its
-// peak from start-up). BENCH_WEB_PROFILE / BENCH_WORKER_PROFILE=<dir>: CPU profiles of those processes.
+// peak from start-up). BENCH_WEB_PROFILE / BENCH_WORKER_PROFILE / BENCH_SINK_PROFILE=<dir>: CPU profiles
+// of those processes. `sink_wire` says how each sender talked to the sink, per message: connections
+// opened, commands, socket reads and bytes (on 2026-11-29 the same for ours as for the bare pools, but
+// for 240 connections against about 204: 20 accounts x 2 connections x 2 workers, 100 messages each).
 //
 // One departure from the product, in the bench database only: an account may send at most 300 a day
 // (sender_accounts' check constraints), so 20 accounts send 6,000 a day; the constraints are dropped and
@@ -32,7 +35,7 @@ import { senderAccounts, users } from '@server/db/schema/index';
 import { seedPricingPlans } from '@server/features/plans/plans.service';
 import { encryptSecret } from '@server/lib/crypto';
 import { eq } from 'drizzle-orm';
-import type { SinkMode, SinkStats } from './newsletter-sink';
+import type { SinkMode, SinkStats, WireStats } from './newsletter-sink';
 import { prepareStatementStats, reportStatementStats, startStatementStats } from './pg-statements';
 import { createBenchDatabase, percentile } from './support';
 
@@ -160,7 +163,16 @@ async function startSink(expected: number): Promise<Sink> {
   const child = fork(
     fileURLToPath(new URL('./newsletter-sink.ts', import.meta.url)),
     [String(expected), String(LINKS), SITE],
-    { execArgv: ['--import', 'tsx'] },
+    {
+      // BENCH_SINK_PROFILE=<dir>: the sink writes a CPU profile there when it exits.
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_SINK_PROFILE
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SINK_PROFILE}`]
+          : []),
+      ],
+    },
   );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
@@ -268,6 +280,17 @@ async function bareRate(
   return {
     rate: Math.round((sent / (performance.now() - started)) * 1000),
     sendersCpuUsPerMsg: Math.round(cpuUs.reduce((a, b) => a + b, 0) / sent),
+  };
+}
+
+/** How the senders talked to the sink, per message accepted (newsletter-sink.ts counts it). */
+function wirePerMessage(wire: WireStats, accepted: number) {
+  const per = (n: number) => Math.round((n / Math.max(1, accepted)) * 1000) / 1000;
+  return {
+    connections: wire.connections,
+    reads_per_msg: per(wire.reads),
+    bytes_per_msg: Math.round(wire.bytes / Math.max(1, accepted)),
+    commands_per_msg: Object.fromEntries(Object.entries(wire.commands).map(([name, n]) => [name, per(n)])),
   };
 }
 
@@ -563,16 +586,21 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     const bareRun = async (mode: SinkMode) => {
       await sink.reset(mode);
       const run = await bareRate(sink.port, bareCount, last.sample ?? '');
-      const sinkCpu = Math.round((await sink.stats()).cpuUs / bareCount);
+      const after = await sink.stats();
+      const sinkCpu = Math.round(after.cpuUs / bareCount);
+      const wire = wirePerMessage(after.wire, after.accepted);
       process.stderr.write(
-        `bare pool, sink ${mode}: ${run.rate} msg/s over ${bareCount} messages; CPU per message: senders ${run.sendersCpuUsPerMsg} µs, sink ${sinkCpu} µs\n`,
+        `bare pool, sink ${mode}: ${run.rate} msg/s over ${bareCount} messages; CPU per message: senders ${run.sendersCpuUsPerMsg} µs, sink ${sinkCpu} µs; wire ${JSON.stringify(wire)}\n`,
       );
-      return { ...run, sinkCpu };
+      return { ...run, sinkCpu, wire };
     };
     const bareChecked = await bareRun('bare');
     const bareLight = await bareRun('light');
     const bare = bareChecked.rate;
-    process.stderr.write(`sink CPU per message during the send: ${sinkCpuUsPerMsg} µs\n`);
+    const sendWire = wirePerMessage(last.wire, last.accepted);
+    process.stderr.write(
+      `sink CPU per message during the send: ${sinkCpuUsPerMsg} µs; wire ${JSON.stringify(sendWire)}\n`,
+    );
 
     return {
       bench: 'newsletter-million',
@@ -588,6 +616,7 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       ratio_vs_light_sink: Math.round((msgsPerSecond / bareLight.rate) * 100) / 100,
       bare_senders_cpu_us_per_msg: bareChecked.sendersCpuUsPerMsg,
       sink_cpu_us_per_msg: { send: sinkCpuUsPerMsg, bare: bareChecked.sinkCpu, light: bareLight.sinkCpu },
+      sink_wire: { send: sendWire, bare: bareChecked.wire },
       first_message_ms: firstMs,
       sent_status_after_last_message_ms: sentStatusMs,
       postgres_cpu_us_per_msg: perMessageUs(postgresMs),
