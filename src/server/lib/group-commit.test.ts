@@ -1,6 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { groupCommit, sharedGroupCommit } from './group-commit';
 
+/** A flush that records its groups and holds its first write until `release()`: a slow write. */
+function firstWriteHeld() {
+  const flushed: string[][] = [];
+  let releaseFirst: () => void = () => {};
+  return {
+    flushed,
+    flush: async (items: string[]) => {
+      flushed.push(items);
+      if (flushed.length === 1) await new Promise<void>((resolve) => (releaseFirst = resolve));
+    },
+    release: () => releaseFirst(),
+  };
+}
+
 describe('groupCommit', () => {
   it('writes the first item at once and gathers the ones that arrive during a flush', async () => {
     const flushed: number[][] = [];
@@ -161,15 +175,8 @@ describe('sharedGroupCommit with a gather rule', () => {
   });
 
   it('gathers during a slow write and writes at once after it when a caller waits', async () => {
-    const flushed: string[][] = [];
-    let release: () => void = () => {};
-    const shared = sharedGroupCommit(
-      async (items: string[]) => {
-        flushed.push(items);
-        if (flushed.length === 1) await new Promise<void>((resolve) => (release = resolve));
-      },
-      { maxItems: 100, maxWaitMs: 60_000 },
-    );
+    const { flushed, flush, release } = firstWriteHeld();
+    const shared = sharedGroupCommit(flush, { maxItems: 100, maxWaitMs: 60_000 });
     const first = groupCommit(shared);
     const second = groupCommit(shared);
     first.add('a1');
@@ -185,15 +192,8 @@ describe('sharedGroupCommit with a gather rule', () => {
   });
 
   it("does not hurry other callers' later items when its own are already being written", async () => {
-    const flushed: string[][] = [];
-    let release: () => void = () => {};
-    const shared = sharedGroupCommit(
-      async (items: string[]) => {
-        flushed.push(items);
-        if (flushed.length === 1) await new Promise<void>((resolve) => (release = resolve));
-      },
-      { maxItems: 100, maxWaitMs: 50 },
-    );
+    const { flushed, flush, release } = firstWriteHeld();
+    const shared = sharedGroupCommit(flush, { maxItems: 100, maxWaitMs: 50 });
     const first = groupCommit(shared);
     const second = groupCommit(shared);
     first.add('a1');
