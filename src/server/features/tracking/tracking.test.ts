@@ -375,6 +375,18 @@ describe('open pixel and click redirect', () => {
         userAgent: null,
         metadata: { inferred: true },
       },
+      // Empty strings where the hit before has nulls: a different combination of values, not the same one.
+      {
+        outboxMessageId: first.message.id,
+        owner: owner(first.message, null),
+        type: 'opened',
+        occurredAt: new Date(at + 1),
+        detail: '',
+        machine: false,
+        machineReason: '',
+        userAgent: '',
+        metadata: null,
+      },
       {
         outboxMessageId: second.message.id,
         owner: owner(second.message, step),
@@ -387,7 +399,7 @@ describe('open pixel and click redirect', () => {
         metadata: null,
       },
     ];
-    expect(await insertTrackingHits({ db: app.services.db, hits })).toBe(3);
+    expect(await insertTrackingHits({ db: app.services.db, hits })).toBe(4);
     const pick = (e: typeof emailEvents.$inferSelect) => ({
       userId: e.userId,
       campaignId: e.campaignId,
@@ -412,6 +424,16 @@ describe('open pixel and click redirect', () => {
         machineReason: null,
         userAgent: null,
         metadata: { inferred: true },
+      },
+      {
+        ...owner(first.message, null),
+        type: 'opened',
+        at: at + 1,
+        detail: '',
+        machine: false,
+        machineReason: '',
+        userAgent: '',
+        metadata: null,
       },
     ]);
     const rows = await events(second.message.id);
