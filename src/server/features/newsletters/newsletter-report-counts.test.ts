@@ -315,9 +315,9 @@ describe('newsletter report counters', () => {
       }
     }
     await expectProgress();
-    // The dispatcher's 'delivering' marks change only the phase (the trigger returns early on them, migration
-    // 0072); a statement where one row moves among rows that keep their state must still count that row,
-    // and two rows swapping their states move no figure.
+    // The dispatcher's 'delivering' marks change only the phase; a statement where one row moves among rows
+    // that keep their state must still count that row, and two rows swapping their states move no figure
+    // (a shortcut for phase-only updates would have to keep all three right).
     const ids = send.messages.map((m) => m.id);
     await db.execute(
       sql`UPDATE outbox_messages SET phase = 'delivering' WHERE id = ANY(${sql.param(ids)}::uuid[])`,
