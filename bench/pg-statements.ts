@@ -15,6 +15,8 @@ export async function prepareStatementStats(database: DatabaseHandle): Promise<v
   const { rows } = await database.executeSql('SELECT current_database() AS name');
   const name = (rows[0] as { name: string }).name;
   await database.executeSql(`ALTER DATABASE ${name} SET pg_stat_statements.track = 'all'`);
+  // Planning time too (plan_us_per_msg): what a prepared or cached plan would save shows there.
+  await database.executeSql(`ALTER DATABASE ${name} SET pg_stat_statements.track_planning = on`);
 }
 
 interface TableCounts {
@@ -56,7 +58,8 @@ export async function reportStatementStats(
   await database.executeSql('SELECT pg_stat_clear_snapshot()');
   const per = (n: number) => Math.round((n / Math.max(1, messages)) * 100) / 100;
   const { rows } = await database.executeSql(
-    `SELECT toplevel, calls::float8 AS calls, total_exec_time AS ms, rows::float8 AS rows,
+    `SELECT toplevel, calls::float8 AS calls, total_exec_time AS ms,
+       total_plan_time AS plan_ms, plans::float8 AS plans, rows::float8 AS rows,
        wal_bytes::float8 AS wal, wal_fpi::float8 AS fpi, shared_blks_hit::float8 AS hit,
        shared_blks_read::float8 AS read, shared_blks_dirtied::float8 AS dirtied, query
      FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -66,6 +69,8 @@ export async function reportStatementStats(
     toplevel: boolean;
     calls: number;
     ms: number;
+    plan_ms: number;
+    plans: number;
     rows: number;
     wal: number;
     fpi: number;
@@ -78,6 +83,8 @@ export async function reportStatementStats(
     toplevel: r.toplevel,
     us_per_msg: per(r.ms * 1000),
     calls_per_msg: per(r.calls),
+    plan_us_per_msg: per(r.plan_ms * 1000),
+    plans_per_msg: per(r.plans),
     rows_per_msg: per(r.rows),
     wal_bytes_per_msg: per(r.wal),
     fpi_per_msg: per(r.fpi),
@@ -108,13 +115,14 @@ export async function reportStatementStats(
   const top = statements.filter((s) => s.toplevel);
   const total = {
     toplevel_us_per_msg: per(top.reduce((n, s) => n + s.us_per_msg * messages, 0)),
+    toplevel_plan_us_per_msg: per(top.reduce((n, s) => n + s.plan_us_per_msg * messages, 0)),
     toplevel_wal_bytes_per_msg: per(top.reduce((n, s) => n + s.wal_bytes_per_msg * messages, 0)),
   };
   writeFileSync(file, JSON.stringify({ messages, total, statements, tables }, null, 1));
   process.stderr.write(`pg_stat_statements per message: ${JSON.stringify(total)}\n`);
   for (const s of statements.slice(0, 25)) {
     process.stderr.write(
-      `  ${s.toplevel ? 'T' : 'n'} ${s.us_per_msg} µs ${s.calls_per_msg} calls ${s.wal_bytes_per_msg} B wal ${s.blks_per_msg} blks: ${s.query.slice(0, 140)}\n`,
+      `  ${s.toplevel ? 'T' : 'n'} ${s.us_per_msg} µs ${s.plan_us_per_msg} plan µs ${s.calls_per_msg} calls ${s.wal_bytes_per_msg} B wal ${s.blks_per_msg} blks: ${s.query.slice(0, 140)}\n`,
     );
   }
   for (const t of tables.slice(0, 12)) process.stderr.write(`  table ${JSON.stringify(t)}\n`);

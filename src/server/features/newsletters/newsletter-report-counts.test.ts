@@ -315,6 +315,25 @@ describe('newsletter report counters', () => {
       }
     }
     await expectProgress();
+    // The dispatcher's 'delivering' marks change only the phase; a statement where one row moves among rows
+    // that keep their state must still count that row, and two rows swapping their states move no figure
+    // (a shortcut for phase-only updates would have to keep all three right).
+    const ids = send.messages.map((m) => m.id);
+    await db.execute(
+      sql`UPDATE outbox_messages SET phase = 'delivering' WHERE id = ANY(${sql.param(ids)}::uuid[])`,
+    );
+    await expectProgress();
+    await db.execute(sql`
+      UPDATE outbox_messages SET phase = 'allocated',
+        state = CASE WHEN id = ${ids[ids.length - 1]!}::uuid THEN 'failed' ELSE state END
+      WHERE id = ANY(${sql.param(ids)}::uuid[])`);
+    await expectProgress();
+    await db.execute(sql`UPDATE outbox_messages SET state = 'sent' WHERE id = ${ids[1]!}::uuid`);
+    await db.execute(sql`UPDATE outbox_messages SET state = 'queued' WHERE id = ${ids[2]!}::uuid`);
+    await db.execute(sql`
+      UPDATE outbox_messages SET state = CASE WHEN id = ${ids[1]!}::uuid THEN 'queued' ELSE 'sent' END
+      WHERE id IN (${ids[1]!}::uuid, ${ids[2]!}::uuid)`);
+    await expectProgress();
     // A recipient erased: their message goes with them (cascade).
     await db.delete(campaignContacts).where(eq(campaignContacts.id, send.messages[0]!.campaignContactId!));
     await expectProgress();
