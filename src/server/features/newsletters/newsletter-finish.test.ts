@@ -131,6 +131,51 @@ describe('newsletters: the finish', () => {
     });
   }
 
+  it("completes contacts whose ids lie outside the send's time, and no other campaign's", async () => {
+    const user = await createUser(app);
+    const ids = await sendingNewsletter(user.user.id, 5);
+    const other = await sendingNewsletter(user.user.id, 3, { queued: true });
+    const db = app.services.db;
+    // Ids are time-ordered (uuid_v7) today; a contact added before that (a random id) or under a clock far
+    // off has an id anywhere in the key's order, and is completed all the same.
+    const outliers = [
+      '00000000-0000-7000-8000-000000000001',
+      'ffffffff-ffff-7fff-bfff-fffffffffffe',
+      randomUUID(),
+      randomUUID(),
+    ];
+    await db.insert(campaignContacts).values(
+      outliers.map((id, i) => ({
+        id,
+        campaignId: ids.campaignId,
+        userId: user.user.id,
+        email: `Reader-outlier${i}@example.com`,
+        currentStep: 1,
+        createdAt: EARLIER,
+        updatedAt: EARLIER,
+      })),
+    );
+
+    await finishNewsletterSends({ db, contactBatch: 2 });
+
+    const after = await state(ids);
+    expect(after.newsletter.status).toBe('sent');
+    const completed = after.contacts.filter((c) => c.email.startsWith('Reader'));
+    expect(completed).toHaveLength(9);
+    for (const c of completed) {
+      expect(c.status).toBe('completed');
+      expect(c.statusChangedAt).toEqual(after.campaign.completedAt);
+    }
+    for (const status of ENDED) {
+      expect(after.contacts.find((x) => x.email === `${status}@example.com`)!.status).toBe(status);
+    }
+    // The other send, its contacts' ids amid this one's, is still waiting for its queued message.
+    const waiting = await state(other);
+    expect(waiting.newsletter.status).toBe('sending');
+    expect(waiting.contacts.filter((c) => c.status === 'active')).toHaveLength(3);
+    expect(waiting.contacts.every((c) => c.updatedAt.getTime() === EARLIER.getTime())).toBe(true);
+  });
+
   it('finishes a send whose contacts were partly completed by an interrupted run', async () => {
     const user = await createUser(app);
     const ids = await sendingNewsletter(user.user.id, 7);
