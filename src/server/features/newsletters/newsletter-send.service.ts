@@ -548,12 +548,7 @@ export async function finishNewsletterSends({
   contactBatch?: number;
 }): Promise<number> {
   const done = await db
-    .select({
-      id: newsletters.id,
-      campaignId: campaigns.id,
-      userId: newsletters.userId,
-      campaignCreatedAt: campaigns.createdAt,
-    })
+    .select({ id: newsletters.id, campaignId: campaigns.id, userId: newsletters.userId })
     .from(newsletters)
     .innerJoin(campaigns, eq(campaigns.id, newsletters.campaignId))
     .where(
@@ -571,7 +566,7 @@ export async function finishNewsletterSends({
     // half-way leaves it 'sending', and the next run completes the rest (a completed contact is not
     // written again) before the newsletter is marked. Nothing makes a contact 'active' again once
     // nothing is queued or in flight (only sending a paused contact's message does).
-    await completeActiveContacts(db, row.campaignId, row.campaignCreatedAt, at, contactBatch);
+    await completeActiveContacts(db, row.campaignId, at, contactBatch);
     const marked = await db.transaction(async (tx) => {
       const [updated] = await tx
         .update(newsletters)
@@ -603,81 +598,41 @@ export async function finishNewsletterSends({
 }
 
 /**
- * How far a contact's time-ordered id may lie from the campaign's creation and the finish (the app's and
- * the database's clocks apart, which stamp the two). A contact outside is still completed, by the slower
- * walk below.
- */
-const CONTACT_ID_CLOCK_MARGIN_MS = 10 * 60_000;
-
-/** The lowest (`fill` '0') or highest ('f') uuid of a uuid_v7 millisecond, in uuid order. */
-function uuidV7Bound(ms: number, fill: '0' | 'f'): string {
-  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0') + fill.repeat(20);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/**
- * The campaign's 'active' contacts → 'completed', `batch` contacts a statement, in the order of their ids,
- * each statement starting where the last stopped. The ids are time-ordered (uuid_v7): the order the
- * contacts were inserted in, so the heap and the primary key are read and written page after page. The
- * order of the (campaign_id, lower(email)) key, walked until 2026-11-29, is the list's email order, which
- * has nothing to do with where the rows lie: each batch touched 5,000 pages all over the table and its
- * indexes (bench/newsletter-finish at 1,000,000: the same PostgreSQL CPU, 2.5x the wall time waiting on
- * reads and evictions). The walk covers the ids minted between the campaign's creation and now (the
- * primary key's range, other campaigns' contacts in it skipped); one read of the campaign then checks that
- * no 'active' contact is left outside it (one added before ids were time-ordered, or under a clock far
- * off), and walks by email only if one is.
+ * The campaign's 'active' contacts → 'completed', `batch` addresses a statement, in the order of the
+ * campaign's (campaign_id, lower(email)) key so each statement starts where the last stopped (no rescan
+ * of the rows already done). Two workers finishing the same send lock the rows in the same order, and the
+ * second finds them completed.
  *
- * Rows are updated by id, not by the ctid just read: a contact that a reply or an unsubscribe changes
- * meanwhile gets a new ctid, and a TID match would skip it; by id the UPDATE waits for it and checks its
- * status again. Two workers finishing the same send lock the rows in the same order, and the second finds
- * them completed.
+ * Each statement updates the rows it has just read by their ctid: no probe of the primary key per row
+ * (bench/newsletter-finish at 1,000,000: PostgreSQL CPU 15-16 s by id, ~12 s by ctid). A contact that a
+ * reply, an unsubscribe or a worker changes meanwhile has a new ctid, and the match may miss it; so one
+ * read of the campaign then counts the contacts still 'active', and only if there are any does a second
+ * walk update by id, which waits for such a row and checks its status again.
  */
-async function completeActiveContacts(
-  db: Database,
-  campaignId: string,
-  campaignCreatedAt: Date,
-  at: Date,
-  batch: number,
-) {
+async function completeActiveContacts(db: Database, campaignId: string, at: Date, batch: number) {
   const stamp = at.toISOString();
-  const last = uuidV7Bound(Date.now() + CONTACT_ID_CLOCK_MARGIN_MS, 'f');
-  let after = uuidV7Bound(campaignCreatedAt.getTime() - CONTACT_ID_CLOCK_MARGIN_MS, '0');
-  for (;;) {
-    const result: unknown = await db.execute(sql`
-      WITH batch AS MATERIALIZED (
-        SELECT id FROM campaign_contacts
-        WHERE campaign_id = ${campaignId}::uuid AND id > ${after}::uuid AND id <= ${last}::uuid
-        ORDER BY id
-        LIMIT ${batch}
-      ), completed AS (
-        UPDATE campaign_contacts c
-        SET status = 'completed', status_changed_at = ${stamp}::timestamptz, updated_at = ${stamp}::timestamptz
-        WHERE c.id IN (SELECT id FROM batch) AND c.status = 'active'
-      )
-      SELECT count(*)::int AS n, max(id::text) AS last FROM batch`);
-    const [page] = (result as { rows: { n: number; last: string | null }[] }).rows;
-    if (!page || page.n < batch || page.last === null) break;
-    after = page.last;
-  }
+  await walkActiveContacts(db, campaignId, stamp, batch, 'ctid');
   // A count over the campaign rather than EXISTS: with LIMIT 1 the planner, whose statistics still see
-  // every contact active, would seq-scan the whole table hoping for an early match.
+  // every contact active, would scan the whole table hoping for an early match.
   const left: unknown = await db.execute(sql`
     SELECT count(*)::int AS n FROM campaign_contacts
     WHERE campaign_id = ${campaignId}::uuid AND status = 'active'`);
   const [remaining] = (left as { rows: { n: number }[] }).rows;
-  if (remaining && remaining.n > 0) await completeActiveContactsByEmail(db, campaignId, stamp, batch);
+  if (remaining && remaining.n > 0) await walkActiveContacts(db, campaignId, stamp, batch, 'id');
 }
 
-/**
- * The slower walk, for contacts whose ids lie outside the send's time: in the order of the campaign's
- * (campaign_id, lower(email)) key, which holds every contact of it whatever its id.
- */
-async function completeActiveContactsByEmail(db: Database, campaignId: string, stamp: string, batch: number) {
+async function walkActiveContacts(
+  db: Database,
+  campaignId: string,
+  stamp: string,
+  batch: number,
+  match: 'ctid' | 'id',
+) {
   let after: string | null = null;
   for (;;) {
     const result: unknown = await db.execute(sql`
       WITH batch AS MATERIALIZED (
-        SELECT id, lower(email) AS key FROM campaign_contacts
+        SELECT id, ctid AS row_at, lower(email) AS key FROM campaign_contacts
         WHERE campaign_id = ${campaignId}::uuid
           ${after === null ? sql`` : sql`AND lower(email) > ${after}`}
         ORDER BY lower(email)
@@ -685,7 +640,12 @@ async function completeActiveContactsByEmail(db: Database, campaignId: string, s
       ), completed AS (
         UPDATE campaign_contacts c
         SET status = 'completed', status_changed_at = ${stamp}::timestamptz, updated_at = ${stamp}::timestamptz
-        WHERE c.id IN (SELECT id FROM batch) AND c.status = 'active'
+        ${
+          match === 'ctid'
+            ? sql`FROM batch b WHERE c.ctid = b.row_at AND c.id = b.id`
+            : sql`WHERE c.id IN (SELECT id FROM batch)`
+        }
+          AND c.status = 'active'
       )
       SELECT count(*)::int AS n, max(key) AS last FROM batch`);
     const [page] = (result as { rows: { n: number; last: string | null }[] }).rows;
