@@ -4,7 +4,7 @@ import { createUser } from '@tests/factories/users';
 import { createTestApp } from '@tests/setup/test-app';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { finishNewsletterSends } from './newsletter-send.service';
 
 /*
@@ -15,6 +15,7 @@ import { finishNewsletterSends } from './newsletter-send.service';
  */
 
 let app: FastifyInstance;
+const sharedDatabase = Boolean(inject('databaseUrl'));
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -130,6 +131,54 @@ describe('newsletters: the finish', () => {
       expect(waiting.contacts.every((c) => c.updatedAt.getTime() === EARLIER.getTime())).toBe(true);
     });
   }
+
+  // Two connections at once: PostgreSQL only (a PGlite database has one).
+  it.skipIf(!sharedDatabase)(
+    'completes a contact that another transaction changes while the finish runs',
+    async () => {
+      const user = await createUser(app);
+      const ids = await sendingNewsletter(user.user.id, 6);
+      const db = app.services.db;
+      const contacts = await db
+        .select({ id: campaignContacts.id })
+        .from(campaignContacts)
+        .where(eq(campaignContacts.campaignId, ids.campaignId))
+        .orderBy(asc(campaignContacts.email));
+      // A writer (a reply's, an import's) holds two active contacts, changed but still active, while the
+      // finish reads them; its commit gives them new row versions after the finish has read the old ones.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const lockedNow = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const writer = db.transaction(async (tx) => {
+        for (const c of [contacts[1]!, contacts[4]!]) {
+          await tx
+            .update(campaignContacts)
+            .set({ firstName: 'Changed' })
+            .where(eq(campaignContacts.id, c.id));
+        }
+        locked();
+        await held;
+      });
+      await lockedNow;
+      const finishing = finishNewsletterSends({ db, contactBatch: 3 });
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      await writer;
+      await finishing;
+
+      const after = await state(ids);
+      expect(after.newsletter.status).toBe('sent');
+      const readers = after.contacts.filter((c) => c.email.startsWith('Reader'));
+      expect(readers.map((c) => c.status)).toEqual(Array(6).fill('completed'));
+      expect(readers.filter((c) => c.firstName === 'Changed')).toHaveLength(2);
+      for (const c of readers) expect(c.statusChangedAt).toEqual(after.campaign.completedAt);
+    },
+  );
 
   it('finishes a send whose contacts were partly completed by an interrupted run', async () => {
     const user = await createUser(app);
