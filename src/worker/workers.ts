@@ -8,7 +8,7 @@ import { enqueueIdleTriggeredPoll } from '../server/features/inbound/poll-sender
 import { pausedJobNames } from '../server/features/schedules/schedules.service';
 import { openImapClient } from '../server/features/sender-accounts/sender-transport';
 import { concurrencyOf, type JobServices } from '../server/jobs/define-job';
-import { workerPolling } from '../server/jobs/queue';
+import { workQueue } from '../server/jobs/queue';
 import { JOBS } from '../server/jobs/registry';
 
 type JobLike = { id: string; name: string; data?: unknown; signal: AbortSignal };
@@ -58,7 +58,7 @@ export async function registerWorkers(
       }),
     );
     const concurrency = localConcurrency === undefined ? {} : { localConcurrency };
-    await queue.work(job.name, { ...workerPolling(), ...concurrency }, handler);
+    await workQueue(queue, job.name, concurrency, handler);
   }
   await scheduleJobs(services);
   const idle = startImapIdle(services, log);

@@ -78,6 +78,81 @@ describe('a queued job wakes an idle worker', () => {
     await worker.offWork(name, { wait: true });
   }, 60_000);
 
+  it('runs a job queued to start later within seconds, though its worker polls every ten minutes', async () => {
+    // No notification announces it; the worker process's check of which queues have a job due wakes it.
+    const name = 'purge-expired-sessions';
+    let ranAt = 0;
+    await worker.work(name, { pollingIntervalSeconds: 600 }, async () => {
+      ranAt = Date.now();
+    });
+    await idle(worker, [name]);
+    const dueAt = Date.now() + 1_000;
+    await web.send(name, {}, { startAfter: new Date(dueAt) });
+    await vi.waitFor(() => expect(ranAt).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
+    // The check runs every 2 s; a loaded machine adds its delays.
+    expect(ranAt - dueAt).toBeLessThan(6_000);
+    await worker.offWork(name, { wait: true });
+  }, 60_000);
+
+  it('drains a backlog queued at once, though its worker polls every ten minutes', async () => {
+    // One insert, one notification: the worker takes one job, then the others are due and nothing new
+    // announces them.
+    const name = 'import-contacts';
+    let ran = 0;
+    await worker.work(name, { pollingIntervalSeconds: 600 }, async () => {
+      ran += 1;
+    });
+    await idle(worker, [name]);
+    await web.insert(name, [{ data: {} }, { data: {} }, { data: {} }]);
+    await vi.waitFor(() => expect(ran).toBe(3), { timeout: 20_000, interval: 50 });
+    await worker.offWork(name, { wait: true });
+  }, 60_000);
+
+  it('asks PostgreSQL for jobs far less often than once per queue every two seconds when idle', async () => {
+    const names = JOBS.map((job) => job.name);
+    for (const name of names) await worker.work(name, workerPolling(), async () => {});
+    await idle(worker, names);
+    // Every statement of the worker's queue: pg-boss's fetches say FOR UPDATE ... SKIP LOCKED.
+    const db = worker.getDb() as { executeSql: (text: string, values?: unknown[]) => Promise<unknown> };
+    const original = db.executeSql;
+    const statements: string[] = [];
+    db.executeSql = (text, values) => {
+      statements.push(text);
+      return original.call(db, text, values);
+    };
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+    } finally {
+      db.executeSql = original;
+    }
+    const fetches = statements.filter((text) => text.includes('SKIP LOCKED')).length;
+    // Polling each queue every 2 s made about names.length * 2.5 fetches in these 5 s.
+    expect(fetches).toBeLessThan(names.length / 4);
+    expect(statements.length).toBeLessThan(names.length / 2);
+    for (const name of names) await worker.offWork(name, { wait: true });
+  }, 60_000);
+
+  it('wakes every idle worker when it cannot tell which queues have a job due', async () => {
+    const name = 'purge-stale-imports';
+    await worker.work(name, { pollingIntervalSeconds: 600 }, async () => {});
+    await idle(worker, [name]);
+    const db = worker.getDb() as { executeSql: (text: string, values?: unknown[]) => Promise<unknown> };
+    const original = db.executeSql;
+    let fetches = 0;
+    db.executeSql = (text, values) => {
+      if (text.includes('AS q(name)')) return Promise.reject(new Error('connection lost'));
+      if (text.includes('SKIP LOCKED') && text.includes(`'${name}'`)) fetches += 1;
+      return original.call(db, text, values);
+    };
+    try {
+      // As each worker polled on its own clock: a fetch within the check's 2 s, not the worker's ten minutes.
+      await vi.waitFor(() => expect(fetches).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
+    } finally {
+      db.executeSql = original;
+    }
+    await worker.offWork(name, { wait: true });
+  }, 60_000);
+
   it('turns the notification on for a queue made before it notified', async () => {
     await worker.updateQueue('import-contacts', { notify: false });
     const again = await startQueue({ database, url, runsWorkers: false });
