@@ -86,46 +86,21 @@ export interface SanitizedMail {
 // The last bodies judged: a newsletter's copies are rendered one by one, yet most are byte-identical to
 // an earlier one (the same first name, or none), and the parse is most of the cost of judging one.
 // Bounded in count and in size, so a worker holds a few megabytes of them at most.
-//
-// Found by a sample of the body (its length and every 16th character), then compared whole: each copy's
-// HTML is a new string, and a Map keyed by the body itself hashed all of its ~10,000 characters for every
-// copy (13 µs, more than the rest of rendering it). Bodies with one sample are told apart by the
-// comparison, a few per sample at most.
-const recentlySanitized = new Map<string, { html: string; answer: SanitizedMail }[]>();
-let recentCount = 0;
+const recentlySanitized = new Map<string, SanitizedMail>();
 const RECENT_MAX = 64;
-const RECENT_PER_SAMPLE = 8;
 const RECENT_MAX_CHARS = 64 * 1024;
-
-function sampleOf(html: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < html.length; i += 16) hash = Math.imul(hash ^ html.charCodeAt(i), 0x01000193);
-  return `${html.length}:${hash >>> 0}`;
-}
 
 /** The HTML with every unsafe URL attribute removed; unchanged HTML comes back byte for byte. */
 export function sanitizeMailHtml(html: string): SanitizedMail {
   // No attribute anywhere, so no URL to judge (and no markup that could hide one).
   if (!html.includes('=')) return { html, removed: [] };
   if (html.length > RECENT_MAX_CHARS) return sanitizeParsed(html);
-  const sample = sampleOf(html);
-  let bucket = recentlySanitized.get(sample);
-  let answer = bucket?.find((entry) => entry.html === html)?.answer;
+  let answer = recentlySanitized.get(html);
   if (answer === undefined) {
     answer = sanitizeParsed(html);
     // Dropping them all at once keeps this cheap; a full map means the bodies rarely repeat anyway.
-    if (recentCount >= RECENT_MAX) {
-      recentlySanitized.clear();
-      recentCount = 0;
-      bucket = undefined;
-    }
-    if (!bucket) {
-      bucket = [];
-      recentlySanitized.set(sample, bucket);
-    }
-    if (bucket.length >= RECENT_PER_SAMPLE) bucket.shift();
-    else recentCount++;
-    bucket.push({ html, answer });
+    if (recentlySanitized.size >= RECENT_MAX) recentlySanitized.clear();
+    recentlySanitized.set(html, answer);
   }
   // Copies: callers may keep or change what they are given.
   return { html: answer.html, removed: answer.removed.map((entry) => ({ ...entry })) };
