@@ -3,6 +3,7 @@ import { composeOutgoing } from './compose-outgoing';
 import type { DeliveryFailure, DispatchedMessage } from './delivery-outcomes';
 import type { DispatchContext } from './dispatch';
 import { resolveTrackingBaseUrl } from './message-envelope';
+import { composeFromSharedBody } from './shared-body-parts';
 
 /*
  * The last leg of dispatch: a message with its account becomes the exact bytes that leave, is recorded
@@ -33,7 +34,7 @@ export function composeForAccount(
   defaultTrackingDomain: string | null = null,
 ): ReadyMessage {
   const { message, account, campaign } = d;
-  const { mail, raw } = composeOutgoing({
+  const input = {
     content: { subject: message.subject, html: message.html, text: message.text ?? '' },
     account,
     messageId: message.messageId!,
@@ -46,7 +47,13 @@ export function composeForAccount(
     kind: campaign.kind,
     inReplyTo: message.inReplyTo,
     references: message.threadReferences,
-  });
+  };
+  // A newsletter's copy: its parts are its body's, encoded once per sending account.
+  if (message.sharedBody) {
+    const { from, to, raw } = composeFromSharedBody({ ...input, body: message.sharedBody });
+    return { dispatched: d, raw, from, to, paceHour };
+  }
+  const { mail, raw } = composeOutgoing(input);
   return {
     dispatched: d,
     raw,

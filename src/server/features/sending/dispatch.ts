@@ -34,6 +34,7 @@ import {
 } from './delivery-outcomes';
 import { type DispatchFault, type DispatchStage, recordFaults } from './dispatch-faults';
 import { wakeDispatchers } from './outbox.service';
+import type { SharedBody } from './outbox-bodies';
 import { nextSendTime } from './send-window';
 import type { SenderAccountRow } from './sender-allocation';
 import { recordSenderSwitches, type SenderSwitch } from './sender-switch';
@@ -48,7 +49,11 @@ import type { TransportCache } from './transport-cache';
  */
 
 /** A claimed outbox row, its bodies resolved (a shared body's with the row's token: outbox-bodies.ts). */
-export type OutboxRow = typeof outboxMessages.$inferSelect & { html: string };
+export type OutboxRow = typeof outboxMessages.$inferSelect & {
+  html: string;
+  /** The shared body the row names, once resolved (outbox-bodies.ts resolveSharedBodies). */
+  sharedBody?: SharedBody;
+};
 type CampaignRow = typeof campaigns.$inferSelect;
 
 /** A sent message that belongs to a campaign step (newsletter and bulk messages have no step). */

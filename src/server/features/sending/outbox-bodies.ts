@@ -89,7 +89,8 @@ const bodyCache = new Map<string, SharedBody>();
 /**
  * Gives each row that names a shared body its HTML (the body's, with the row's own token in place of
  * the body's stand-in), text part and links, as the row held them when every row had its own copy.
- * The rows are changed in place and answered with their type saying so. Bodies not in the cache are
+ * The rows are changed in place and answered with their type saying so; each also gets the body it
+ * names (`sharedBody`, not a column). Bodies not in the cache are
  * read in one query. A row whose body is missing (never expected: a body goes only with its campaign,
  * which takes the row too, or once no row names it) keeps a null html, which the dispatcher judges a
  * fault of that message alone (dispatch.ts), so it cannot hold up the queue.
@@ -102,7 +103,7 @@ export async function resolveSharedBodies<
     text: string | null;
     links: unknown;
   },
->(db: Database, rows: T[]): Promise<(T & { html: string })[]> {
+>(db: Database, rows: T[]): Promise<(T & { html: string; sharedBody?: SharedBody })[]> {
   const missing = new Set<string>();
   for (const row of rows) {
     if (row.bodyId !== null && !bodyCache.has(row.bodyId)) missing.add(row.bodyId);
@@ -123,8 +124,10 @@ export async function resolveSharedBodies<
     row.html = body.html.replaceAll(body.standIn, row.token);
     row.text = body.text;
     row.links = body.links;
+    // The body itself too: its copies' parts are encoded once (shared-body-parts.ts).
+    (row as T & { sharedBody?: SharedBody }).sharedBody = body;
   }
-  return rows as (T & { html: string })[];
+  return rows as (T & { html: string; sharedBody?: SharedBody })[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { foldLines } from 'nodemailer/lib/mime-funcs';
 import MimeNode from 'nodemailer/lib/mime-node';
-import { encodeTextBody } from './text-part-body';
+import { encodeTextBody, type TransferEncoding } from './text-part-body';
 
 /*
  * A campaign message as one finished RFC 5322 byte string, handed to nodemailer's pooled transport as
@@ -80,6 +80,11 @@ function repeatedHeaderLine(key: string, value: string | MailAddress | Date): st
   return line;
 }
 
+/** A text part's own headers, before its encoded body. */
+function partHead(contentType: 'text/plain' | 'text/html', encoding: string): string {
+  return `Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n`;
+}
+
 /** One text part: its headers and its encoded body (text-part-body.ts), as MimeNode writes a string part. */
 function textPart(
   contentType: 'text/plain' | 'text/html',
@@ -87,7 +92,19 @@ function textPart(
   token: string | undefined,
 ): string {
   const { encoding, body } = encodeTextBody(content, token);
-  return `Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`;
+  return partHead(contentType, encoding) + body;
+}
+
+/**
+ * A part with the encoding MimeNode would choose for `content` alone, not looked up among remembered
+ * bodies: what shared-body-parts.ts makes its templates from and checks them against.
+ */
+export function encodedPart(
+  contentType: 'text/plain' | 'text/html',
+  content: string,
+): { encoding: TransferEncoding; part: string } {
+  const { encoding, body } = encodeTextBody(content);
+  return { encoding, part: partHead(contentType, encoding) + body };
 }
 
 /**
@@ -99,9 +116,9 @@ function newBoundary(): string {
   return `=_tambari_${randomUUID()}`;
 }
 
-export function composeRawMessage(mail: ComposedMail): Buffer {
-  const boundary = newBoundary();
-  const headers = [
+/** The message's header lines (all but the multipart Content-Type): what varies from copy to copy. */
+function headerLines(mail: Omit<ComposedMail, 'html' | 'text'>): string[] {
+  return [
     repeatedHeaderLine('Date', mail.date),
     repeatedHeaderLine('From', mail.from),
     headerLine('To', mail.to),
@@ -116,6 +133,10 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
     ),
     'MIME-Version: 1.0',
   ];
+}
+
+export function composeRawMessage(mail: ComposedMail): Buffer {
+  const headers = headerLines(mail);
   if (mail.html === '') {
     // Body format `text`: one text/plain part, no multipart wrapper.
     return Buffer.from(
@@ -123,6 +144,7 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
       'utf8',
     );
   }
+  const boundary = newBoundary();
   headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
   const message =
     `${headers.join('\r\n')}\r\n\r\n` +
@@ -130,4 +152,70 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
     `--${boundary}\r\n${textPart('text/html', mail.html, mail.token)}\r\n` +
     `--${boundary}--\r\n`;
   return Buffer.from(message, 'utf8');
+}
+
+/**
+ * An encoded part (its headers and body) with holes where a copy's token goes: ASCII literals, and
+ * between each two the token's characters [from, to) (holes holds the pairs).
+ */
+export interface PartTemplate {
+  literals: Buffer[];
+  holes: number[];
+  /** The literals' bytes together. */
+  bytes: number;
+}
+
+function filledLength(part: PartTemplate): number {
+  let n = part.bytes;
+  for (let i = 0; i < part.holes.length; i += 2) n += part.holes[i + 1]! - part.holes[i]!;
+  return n;
+}
+
+function writePart(out: Buffer, at: number, part: PartTemplate, token: string): number {
+  const { literals, holes } = part;
+  at += literals[0]!.copy(out, at);
+  for (let i = 0; i < holes.length; i += 2) {
+    const from = holes[i]!;
+    const to = holes[i + 1]!;
+    at += out.write(from === 0 && to === token.length ? token : token.slice(from, to), at, 'latin1');
+    at += literals[i / 2 + 1]!.copy(out, at);
+  }
+  return at;
+}
+
+/**
+ * composeRawMessage for a message whose parts were encoded once for many copies (shared-body-parts.ts):
+ * the same bytes, written straight into one Buffer instead of joined as strings first. `token` (ASCII,
+ * [A-Za-z0-9_-]) fills the parts' holes; `html` null is a plain-text-only message.
+ */
+export function composeRawMessageFromParts(
+  mail: Omit<ComposedMail, 'html' | 'text'>,
+  parts: { text: PartTemplate; html: PartTemplate | null },
+  token: string,
+): Buffer {
+  const headers = headerLines(mail);
+  if (parts.html === null) {
+    const head = `${headers.join('\r\n')}\r\n`;
+    const headBytes = Buffer.byteLength(head, 'utf8');
+    const out = Buffer.allocUnsafe(headBytes + filledLength(parts.text) + 2);
+    let at = out.write(head, 0, 'utf8');
+    at = writePart(out, at, parts.text, token);
+    out.write('\r\n', at, 'latin1');
+    return out;
+  }
+  const boundary = newBoundary();
+  headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
+  const head = `${headers.join('\r\n')}\r\n\r\n--${boundary}\r\n`;
+  const middle = `\r\n--${boundary}\r\n`;
+  const end = `\r\n--${boundary}--\r\n`;
+  const headBytes = Buffer.byteLength(head, 'utf8');
+  const out = Buffer.allocUnsafe(
+    headBytes + filledLength(parts.text) + middle.length + filledLength(parts.html) + end.length,
+  );
+  let at = out.write(head, 0, 'utf8');
+  at = writePart(out, at, parts.text, token);
+  at += out.write(middle, at, 'latin1');
+  at = writePart(out, at, parts.html, token);
+  out.write(end, at, 'latin1');
+  return out;
 }

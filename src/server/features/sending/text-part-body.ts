@@ -45,7 +45,7 @@ export function withWireLineEnds(value: string): string {
  * (MimeNode#_getTextEncoding, not part of its public interface), so Yoruba or French text stays
  * readable quoted-printable and Arabic or Amharic is not tripled in size by it.
  */
-function characterCounts(value: string): { nonLatin: number; latin: number } {
+export function characterCounts(value: string): { nonLatin: number; latin: number } {
   let nonLatin = 0;
   let latin = 0;
   for (let i = 0; i < value.length; i++) {
@@ -59,7 +59,7 @@ function characterCounts(value: string): { nonLatin: number; latin: number } {
   return { nonLatin, latin };
 }
 
-function latinLetters(value: string): number {
+export function latinLetters(value: string): number {
   return characterCounts(value).latin;
 }
 
@@ -99,7 +99,7 @@ function fill(template: Template, token: string): string {
  * The template from one body encoded with stand-in `a` and with stand-in `b`: the characters where the
  * two differ are the token's, `occurrences` times over, in order. Null when they do not line up so.
  */
-function templateOf(encodedA: string, encodedB: string, a: string, b: string, occurrences: number) {
+export function templateOf(encodedA: string, encodedB: string, a: string, b: string, occurrences: number) {
   if (encodedA.length !== encodedB.length) return null;
   const literals: string[] = [];
   const holes: number[] = [];
@@ -162,7 +162,7 @@ const MAX_SEEN_ONCE = 16_384;
  * Two stand-ins of a token's length, from the token's alphabet, different in every position: a body
  * encoded with each differs exactly where the token's characters went.
  */
-function standInsFor(length: number): [string, string] {
+export function standInsFor(length: number): [string, string] {
   let pair = standIns.get(length);
   if (!pair) {
     let a = '';
