@@ -96,6 +96,15 @@ async function state(ids: { campaignId: string; newsletterId: string }) {
   return { newsletter: newsletter!, campaign: campaign!, contacts };
 }
 
+/** The send's contacts in the finish's walk order (by email). */
+function contactsByEmail(campaignId: string) {
+  return app.services.db
+    .select({ id: campaignContacts.id })
+    .from(campaignContacts)
+    .where(eq(campaignContacts.campaignId, campaignId))
+    .orderBy(asc(campaignContacts.email));
+}
+
 describe('newsletters: the finish', () => {
   for (const contactBatch of [undefined, 3]) {
     it(`completes the active contacts, keeps the others (batch ${contactBatch ?? 'default'})`, async () => {
@@ -139,11 +148,7 @@ describe('newsletters: the finish', () => {
       const user = await createUser(app);
       const ids = await sendingNewsletter(user.user.id, 6);
       const db = app.services.db;
-      const contacts = await db
-        .select({ id: campaignContacts.id })
-        .from(campaignContacts)
-        .where(eq(campaignContacts.campaignId, ids.campaignId))
-        .orderBy(asc(campaignContacts.email));
+      const contacts = await contactsByEmail(ids.campaignId);
       // A writer (a reply's, an import's) holds two active contacts, changed but still active, while the
       // finish reads them; its commit gives them new row versions after the finish has read the old ones.
       let release!: () => void;
@@ -185,12 +190,7 @@ describe('newsletters: the finish', () => {
     const ids = await sendingNewsletter(user.user.id, 7);
     const db = app.services.db;
     // As a run that died after its first batch leaves it: some contacts completed, the newsletter not sent.
-    const first = await db
-      .select({ id: campaignContacts.id })
-      .from(campaignContacts)
-      .where(eq(campaignContacts.campaignId, ids.campaignId))
-      .orderBy(asc(campaignContacts.email))
-      .limit(3);
+    const first = (await contactsByEmail(ids.campaignId)).slice(0, 3);
     for (const c of first) {
       await db
         .update(campaignContacts)

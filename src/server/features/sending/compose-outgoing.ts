@@ -19,7 +19,7 @@ export interface OutgoingAccount {
   isDevMailbox: boolean;
 }
 
-export function composeOutgoing(input: {
+export interface OutgoingInput {
   /** The stored body: queued by prepareQueuedBody (html empty for a plain-text-only message). */
   content: { subject: string; html: string; text: string };
   account: OutgoingAccount;
@@ -30,14 +30,33 @@ export function composeOutgoing(input: {
   kind: CampaignKind;
   inReplyTo?: string | null;
   references?: readonly string[] | null;
-}) {
+}
+
+export function composeOutgoing(input: OutgoingInput) {
   const { account } = input;
   const content = withSenderValues(input.content, {
     fromName: account.fromName,
     fromEmail: account.fromEmail,
     company: account.company,
   });
-  const mail = buildMailOptions({
+  const mail = outgoingMailOptions(input, {
+    subject: content.subject,
+    html: content.html,
+    text: content.text ?? '',
+  });
+  return { mail, raw: composeRawMessage(mail) };
+}
+
+/**
+ * The message's envelope, headers and parts for the account, from content whose sender values are filled
+ * in. shared-body-parts.ts passes empty parts: it writes its own, encoded once per body and account.
+ */
+export function outgoingMailOptions(
+  input: OutgoingInput,
+  content: { subject: string; html: string; text: string },
+) {
+  const { account } = input;
+  return buildMailOptions({
     messageId: input.messageId,
     token: input.token,
     trackingBaseUrl: input.trackingBaseUrl,
@@ -46,7 +65,7 @@ export function composeOutgoing(input: {
     to: input.to,
     subject: content.subject,
     html: content.html,
-    text: content.text ?? '',
+    text: content.text,
     postalAddress: account.postalAddress,
     senderName: account.fromName,
     unsubscribeMailto: unsubscribeMailtoFor(account, input.token),
@@ -54,5 +73,4 @@ export function composeOutgoing(input: {
     inReplyTo: input.inReplyTo ?? null,
     references: input.references ?? null,
   });
-  return { mail, raw: composeRawMessage(mail) };
 }

@@ -1,5 +1,5 @@
-import { composeOutgoing } from './compose-outgoing';
-import { buildMailOptions, unsubscribeMailtoFor } from './message-envelope';
+import { composeOutgoing, outgoingMailOptions } from './compose-outgoing';
+import { buildMailOptions } from './message-envelope';
 import type { SharedBody } from './outbox-bodies';
 import { composeRawMessageFromParts, encodedPart, type PartTemplate } from './raw-message';
 import { fillSenderPlaceholders, type SenderValues, withSenderValues } from './sender-placeholders';
@@ -180,24 +180,11 @@ export function composeFromSharedBody(input: ComposeInput & { body: SharedBody }
     const { mail, raw } = composeOutgoing(input);
     return { from: mail.from.address, to: mail.to.address, raw };
   }
-  const { account } = input;
-  const mail = buildMailOptions({
-    messageId: input.messageId,
-    token: input.token,
-    trackingBaseUrl: input.trackingBaseUrl,
-    from: { name: account.fromName, email: account.fromEmail },
-    replyTo: account.replyTo,
-    to: input.to,
+  const mail = outgoingMailOptions(input, {
     subject: fillSenderPlaceholders(input.content.subject, senderOf(input), 'text'),
     // The parts are the slot's: only the headers are built here.
     html: '',
     text: '',
-    postalAddress: account.postalAddress,
-    senderName: account.fromName,
-    unsubscribeMailto: unsubscribeMailtoFor(account, input.token),
-    kind: input.kind,
-    inReplyTo: input.inReplyTo ?? null,
-    references: input.references ?? null,
   });
   filledCopies++;
   return {
