@@ -7,6 +7,7 @@
 // the rows written of campaign_contacts (pg_stat_user_tables). The contacts carry names, a city, a
 // country, a time zone and two custom fields, as an imported list's do. The time from the last message
 // accepted to 'sent' is this plus the wait for the job's next minute.
+// The heap and index sizes of campaign_contacts before and after show what the fillfactor costs on disk.
 // `npm run bench -- newsletter-finish --db postgres [--count N]`.
 import { finishNewsletterSends } from '@server/features/newsletters/newsletter-send.service';
 import { sql } from 'drizzle-orm';
@@ -53,6 +54,7 @@ export async function run(options: { db: BenchDb; count?: number }) {
       );
     }
     await db.execute(sql`SELECT pg_stat_clear_snapshot()`);
+    const sizeBefore = await contactSizes(database);
     const before = await contactWrites(database);
     const cpu = await postgresBackendsCpuClock(database);
     const cpuBefore = cpu?.() ?? 0;
@@ -75,6 +77,7 @@ export async function run(options: { db: BenchDb; count?: number }) {
     await new Promise((r) => setTimeout(r, 1000));
     await db.execute(sql`SELECT pg_stat_clear_snapshot()`);
     const after = await contactWrites(database);
+    const sizeAfter = await contactSizes(database);
     const top = statements ? await topStatements(database) : [];
     for (const s of top) {
       say(
@@ -94,6 +97,10 @@ export async function run(options: { db: BenchDb; count?: number }) {
       wal_bytes_per_recipient: statements ? Math.round(walBytes / total) : null,
       contact_rows_updated: after.upd - before.upd,
       contact_rows_hot_updated: after.hot - before.hot,
+      heap_mb_before: sizeBefore.heap_mb,
+      heap_mb_after: sizeAfter.heap_mb,
+      index_mb_before: sizeBefore.index_mb,
+      index_mb_after: sizeAfter.index_mb,
     };
   } finally {
     await bench.close();
@@ -117,6 +124,15 @@ async function contactWrites(database: Awaited<ReturnType<typeof openBenchDataba
      WHERE relname = 'campaign_contacts'`,
   );
   return (rows[0] as { upd: number; hot: number } | undefined) ?? { upd: 0, hot: 0 };
+}
+
+/** The table's heap and its indexes (MB): what the fillfactor costs on disk and what the updates add. */
+async function contactSizes(database: Awaited<ReturnType<typeof openBenchDatabase>>['database']) {
+  const { rows } = await database.executeSql(
+    `SELECT round(pg_relation_size('campaign_contacts') / 1048576.0)::float8 AS heap_mb,
+       round(pg_indexes_size('campaign_contacts') / 1048576.0)::float8 AS index_mb`,
+  );
+  return rows[0] as { heap_mb: number; index_mb: number };
 }
 
 async function topStatements(database: Awaited<ReturnType<typeof openBenchDatabase>>['database']) {

@@ -194,9 +194,10 @@ export const campaignContacts = pgTable(
   },
   (t) => [
     uniqueIndex('campaign_contacts_campaign_email_key').on(t.campaignId, sql`lower(${t.email})`),
-    index('campaign_contacts_next_step_idx')
-      .on(t.nextStepAt)
-      .where(sql`${t.status} = 'active' and ${t.nextStepAt} is not null`),
+    // Not status in the predicate (migration 0072): an update that only changes the status (a newsletter's
+    // finish, a reply) stays HOT: the new version on the row's page (fillfactor 50), no new index entries. Readers filter
+    // status = 'active' themselves, and every way out of 'active' but a pause clears next_step_at.
+    index('campaign_contacts_next_step_idx').on(t.nextStepAt).where(sql`${t.nextStepAt} is not null`),
     index('campaign_contacts_user_email_idx').on(t.userId, sql`lower(${t.email})`),
     // Erasing an address everywhere finds its recipients across all users.
     index('campaign_contacts_email_idx').on(sql`lower(${t.email})`),

@@ -207,7 +207,9 @@ async function setContactStatus(
 ): Promise<boolean> {
   const rows = await tx
     .update(campaignContacts)
-    .set({ status, statusChangedAt: at, updatedAt: at })
+    // Replied, bounced or unsubscribed: no next step, and the next-step index (migration 0072: every row
+    // with one, whatever its status) does not keep an entry for a contact that will never be due.
+    .set({ status, nextStepAt: null, statusChangedAt: at, updatedAt: at })
     .where(and(eq(campaignContacts.id, match.campaignContactId), notInArray(campaignContacts.status, keepIf)))
     .returning({ id: campaignContacts.id });
   return rows.length > 0;

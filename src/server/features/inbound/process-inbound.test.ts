@@ -37,6 +37,12 @@ async function sentWithFollowUp() {
     email: sent.contact.email,
     state: 'queued',
   });
+  // Waiting for a later step: a reply, bounce or unsubscribe must clear it (the next-step index holds
+  // every contact with one, whatever its status).
+  await app.services.db
+    .update(campaignContacts)
+    .set({ nextStepAt: new Date(now().getTime() + 86_400_000) })
+    .where(eq(campaignContacts.id, sent.contact.id));
   return { owner, ...sent, followUp };
 }
 
@@ -56,6 +62,7 @@ describe('processInboundMessage', () => {
     const after = await contactRow(app, contact.id);
     expect(after.status).toBe('replied');
     expect(after.statusChangedAt).not.toBeNull();
+    expect(after.nextStepAt).toBeNull();
     expect((await outboxRow(app, followUp.id)).state).toBe('cancelled');
     expect((await outboxRow(app, message.id)).state).toBe('sent');
     const events = await eventsOf(app, message.id);
@@ -148,6 +155,7 @@ describe('processInboundMessage', () => {
     expect((await outboxRow(app, message.id)).state).toBe('bounced');
     expect((await contactRow(app, contact.id)).status).toBe('bounced');
     expect((await outboxRow(app, followUp.id)).state).toBe('cancelled');
+    expect((await contactRow(app, contact.id)).nextStepAt).toBeNull();
     expect(await isSuppressed({ db: app.services.db, userId: owner.user.id, email: contact.email })).toBe(
       true,
     );
@@ -206,6 +214,7 @@ describe('processInboundMessage', () => {
     );
     expect(result).toMatchObject({ kind: 'complaint', matched: true });
     expect((await contactRow(app, contact.id)).status).toBe('unsubscribed');
+    expect((await contactRow(app, contact.id)).nextStepAt).toBeNull();
     expect((await outboxRow(app, followUp.id)).state).toBe('cancelled');
     expect(await isSuppressed({ db: app.services.db, userId: owner.user.id, email: contact.email })).toBe(
       true,

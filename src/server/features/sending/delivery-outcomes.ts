@@ -404,7 +404,8 @@ export async function endContact(
   const at = now();
   await db
     .update(campaignContacts)
-    .set({ status, statusChangedAt: at, updatedAt: at })
+    // No next step once ended: the next-step index keeps only rows with one (migration 0072).
+    .set({ status, nextStepAt: null, statusChangedAt: at, updatedAt: at })
     .where(eq(campaignContacts.id, message.campaignContactId));
   await db
     .update(outboxMessages)

@@ -106,7 +106,8 @@ export async function unsubscribeByToken(options: {
       });
       const [ended] = await tx
         .update(campaignContacts)
-        .set({ status: 'unsubscribed', statusChangedAt: at, updatedAt: at })
+        // No next step once ended: the next-step index keeps only rows with one (migration 0072).
+        .set({ status: 'unsubscribed', nextStepAt: null, statusChangedAt: at, updatedAt: at })
         .where(
           and(eq(campaignContacts.id, target.campaignContactId), ne(campaignContacts.status, 'unsubscribed')),
         )
