@@ -274,6 +274,11 @@ describe('dispatch', () => {
     const { messageIds, contactIds } = await queueForContacts(app, campaign, 1, {
       emails: ['nobody@bounce.test'],
     });
+    // A later step waits: the bounce ends the sequence, so the contact has no next step.
+    await app.services.db
+      .update(campaignContacts)
+      .set({ nextStepAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(campaignContacts.id, contactIds[0]!));
     await drainOutbox(dispatchContext(app, sink.port, user.id));
     const [row] = await outboxOf(messageIds);
     expect(row!.state).toBe('bounced');
@@ -283,6 +288,7 @@ describe('dispatch', () => {
       .from(campaignContacts)
       .where(eq(campaignContacts.id, contactIds[0]!));
     expect(contact!.status).toBe('bounced');
+    expect(contact!.nextStepAt).toBeNull();
     const suppressed = await app.services.db
       .select()
       .from(suppressions)

@@ -92,6 +92,12 @@ describe('unsubscribe page and one-click', () => {
       email: otherContact.contact.email,
     });
     const stranger = await createUser(app);
+    // Waiting for its next step: an unsubscribe ends the sequence, so it has none (the next-step index
+    // keeps every contact with one, whatever its status).
+    await db()
+      .update(campaignContacts)
+      .set({ nextStepAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(campaignContacts.id, contact.id));
 
     const first = await app.inject({ ...ONE_CLICK, url: TRACKING_PATHS.unsubscribe(token) });
     expect(first.statusCode).toBe(200);
@@ -108,6 +114,7 @@ describe('unsubscribe page and one-click', () => {
     const ended = await contactOf(contact.id);
     expect(ended.status).toBe('unsubscribed');
     expect(ended.statusChangedAt).toBeInstanceOf(Date);
+    expect(ended.nextStepAt).toBeNull();
     expect(await stateOf(followUp.id)).toBe('cancelled');
     expect(await stateOf(message.id)).toBe('sent');
     expect(await stateOf(otherQueued.id)).toBe('queued');
