@@ -2,7 +2,7 @@ import { type DatabaseHandle, openDatabase } from '@server/db/client';
 import { ownDatabase } from '@tests/setup/own-database';
 import { pgliteSnapshot } from '@tests/setup/test-app';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Queue, startQueue, workerPolling } from './queue';
+import { type Queue, startQueue, workerPolling, workQueue } from './queue';
 import { JOBS } from './registry';
 
 /*
@@ -105,6 +105,25 @@ describe('a queued job wakes an idle worker', () => {
     await idle(worker, [name]);
     await web.insert(name, [{ data: {} }, { data: {} }, { data: {} }]);
     await vi.waitFor(() => expect(ran).toBe(3), { timeout: 20_000, interval: 50 });
+    await worker.offWork(name, { wait: true });
+  }, 60_000);
+
+  it('takes the next job of a backlog at once after a batch longer than the due check', async () => {
+    // pg-boss waits out its poll (60 s, queue.ts) after a batch; the old 2 s poll fetched again at once
+    // after a longer one, so a backlog of slow jobs ran back to back. It must still.
+    const name = 'recheck-greylisted';
+    const runs: { start: number; end: number }[] = [];
+    await workQueue(worker, name, {}, async () => {
+      const start = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      runs.push({ start, end: Date.now() });
+    });
+    await idle(worker, [name]);
+    await web.insert(name, [{ data: {} }, { data: {} }, { data: {} }]);
+    await vi.waitFor(() => expect(runs).toHaveLength(3), { timeout: 30_000, interval: 50 });
+    // Waiting for the next due check instead left ~1.5 s between batches; a fetch takes milliseconds.
+    const gaps = runs.slice(1).map((run, i) => run.start - runs[i]!.end);
+    expect(gaps.reduce((a, b) => a + b, 0)).toBeLessThan(1_200);
     await worker.offWork(name, { wait: true });
   }, 60_000);
 

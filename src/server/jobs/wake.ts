@@ -69,16 +69,23 @@ export function startWaker(boss: PgBoss, options: WakerOptions): Waker {
   return {
     ranBatch(name, startedAt) {
       if (stopped) return;
-      // pg-boss fetches again at once after a batch that outlasted the poll; after a shorter one it waits
-      // out the rest of the poll (with 100 ms of slack), which is when a busy queue's worker asked before.
-      // A queue with a backlog keeps its old pace without a statement of ours.
-      const wait = startedAt + dueMs - 100 - Date.now();
-      if (wait <= 0) return;
-      const timer = setTimeout(() => {
-        pacing.delete(timer);
-        // The worker that ran the batch is one that has not fetched since it began.
+      // The worker that ran the batch is one that has not fetched since it began.
+      const wakeRunner = () => {
         const ran = workers().find((w) => w.name === name && (w.lastFetchedOn ?? 0) <= startedAt);
         if (ran) boss.notifyWorker(ran.id);
+      };
+      // After a batch pg-boss waits out the rest of its poll (60 s now). The old 2 s poll fetched again at
+      // once after a batch that outlasted it, and after a shorter one when the 2 s were up (100 ms of
+      // slack): a queue with a backlog keeps that pace without a statement of ours. Woken now, before
+      // the handler returns, the worker skips its wait (pg-boss checks for a notification first).
+      const wait = startedAt + dueMs - 100 - Date.now();
+      if (wait <= 0) {
+        wakeRunner();
+        return;
+      }
+      const timer = setTimeout(() => {
+        pacing.delete(timer);
+        wakeRunner();
       }, wait);
       timer.unref();
       pacing.add(timer);
