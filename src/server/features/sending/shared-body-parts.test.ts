@@ -67,7 +67,12 @@ function both(body: SharedBody, account: OutgoingAccount, r: (typeof recipients)
     to: { name: r.name, email: r.email },
     kind: 'newsletter' as const,
   };
-  const fast = composeFromSharedBody({ ...input, body });
+  // The row's html is not built for the fast path: only its body goes in.
+  const fast = composeFromSharedBody({
+    ...input,
+    content: { subject: input.content.subject, text: input.content.text },
+    body,
+  });
   const direct = composeOutgoing(input);
   return { fast, direct };
 }

@@ -25,7 +25,8 @@ import { characterCounts, latinLetters, standInsFor, templateOf } from './text-p
  * or fails the check, is composed directly for good. Every copy's headers are its own, as before.
  */
 
-type ComposeInput = Parameters<typeof composeOutgoing>[0];
+/** composeOutgoing's input without the parts' content: they come from the body. */
+type ComposeInput = Omit<Parameters<typeof composeOutgoing>[0], 'content'>;
 
 interface Parts {
   text: PartTemplate;
@@ -152,10 +153,13 @@ function templateParts(input: ComposeInput, body: SharedBody): 'direct' | Parts 
 }
 
 /**
- * composeOutgoing for a copy of a shared body (`input.content.html` is that body with the copy's token
- * in place of its stand-in, and `input.content.text` its text): the same bytes, from parts encoded once.
+ * composeOutgoing for a copy of a shared body, whose HTML is that body's with the copy's token in place
+ * of its stand-in (`input.content.text` is its text): the same bytes, from parts encoded once. The HTML
+ * is built only for a copy composed directly.
  */
-export function composeFromSharedBody(input: ComposeInput & { body: SharedBody }): {
+export function composeFromSharedBody(
+  input: ComposeInput & { content: { subject: string; text: string }; body: SharedBody },
+): {
   from: string;
   to: string;
   raw: Buffer;
@@ -177,7 +181,8 @@ export function composeFromSharedBody(input: ComposeInput & { body: SharedBody }
       if (perBody.size >= SLOTS_PER_BODY) perBody.clear();
       perBody.set(key, 'seen');
     }
-    const { mail, raw } = composeOutgoing(input);
+    const html = body.html.replaceAll(body.standIn, input.token);
+    const { mail, raw } = composeOutgoing({ ...input, content: { ...input.content, html } });
     return { from: mail.from.address, to: mail.to.address, raw };
   }
   const mail = outgoingMailOptions(input, {
