@@ -1,7 +1,7 @@
 import { composeOutgoing, outgoingMailOptions } from './compose-outgoing';
 import { buildMailOptions } from './message-envelope';
 import type { SharedBody } from './outbox-bodies';
-import { composeRawMessageFromParts, encodedPart, type PartTemplate } from './raw-message';
+import { composeRawMessageFromParts, encodedPart, hasBareLineEnd, type PartTemplate } from './raw-message';
 import { fillSenderPlaceholders, type SenderValues, withSenderValues } from './sender-placeholders';
 import { characterCounts, latinLetters, standInsFor, templateOf } from './text-part-body';
 
@@ -122,13 +122,15 @@ function fillString(template: { literals: string[]; holes: number[] }, token: st
 function asBuffers(template: { literals: string[]; holes: number[] }): PartTemplate | null {
   const literals: Buffer[] = [];
   let bytes = 0;
+  let crlfOnly = true;
   for (const literal of template.literals) {
     // The encoded parts are ASCII; a literal that is not could not be written byte for byte.
     if (/[^\p{ASCII}]/u.test(literal)) return null;
     literals.push(Buffer.from(literal, 'latin1'));
     bytes += literal.length;
+    if (hasBareLineEnd(literal)) crlfOnly = false;
   }
-  return { literals, holes: template.holes, bytes };
+  return { literals, holes: template.holes, bytes, crlfOnly };
 }
 
 /** The parts with holes, checked against this copy's own build; 'direct' when they cannot be had. */
