@@ -24,6 +24,7 @@ export { sendOneOffEmail } from './one-off-send';
 export { accountLocalDate, effectiveDailyCap, sentTodayOf } from './sender-account-rules';
 export { recordAuthFailure, recordSendSuccess, setSenderFailing } from './sender-status.service';
 export { openImapClient, openSmtpTransport, type SenderAccountRow } from './sender-transport';
+export { isVouchedCrlfOnly, vouchCrlfOnly } from './smtp-dot-stuffing';
 export { certificateProblemOf, classifySmtpError, SMTP_ERROR_MESSAGES } from './smtp-errors';
 export { openSmtpPool, type SmtpEnvelope, type SmtpPool, type SmtpSendInfo } from './smtp-pool';
 

@@ -52,7 +52,7 @@ export function composeOutgoing(input: OutgoingInput) {
  * in. shared-body-parts.ts passes empty parts: it writes its own, encoded once per body and account.
  */
 export function outgoingMailOptions(
-  input: OutgoingInput,
+  input: Omit<OutgoingInput, 'content'>,
   content: { subject: string; html: string; text: string },
 ) {
   const { account } = input;

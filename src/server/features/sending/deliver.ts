@@ -34,8 +34,7 @@ export function composeForAccount(
   defaultTrackingDomain: string | null = null,
 ): ReadyMessage {
   const { message, account, campaign } = d;
-  const input = {
-    content: { subject: message.subject, html: message.html, text: message.text ?? '' },
+  const envelope = {
     account,
     messageId: message.messageId!,
     token: message.token,
@@ -48,12 +47,20 @@ export function composeForAccount(
     inReplyTo: message.inReplyTo,
     references: message.threadReferences,
   };
-  // A newsletter's copy: its parts are its body's, encoded once per sending account.
+  // A newsletter's copy: its parts are its body's, encoded once per sending account (its HTML is built
+  // only if they cannot be).
   if (message.sharedBody) {
-    const { from, to, raw } = composeFromSharedBody({ ...input, body: message.sharedBody });
+    const { from, to, raw } = composeFromSharedBody({
+      ...envelope,
+      content: { subject: message.subject, text: message.text ?? '' },
+      body: message.sharedBody,
+    });
     return { dispatched: d, raw, from, to, paceHour };
   }
-  const { mail, raw } = composeOutgoing(input);
+  // Never null here: the claim fails a row without a body (dispatch.ts).
+  if (message.html === null) throw new Error(`the message ${message.id} has no body`);
+  const content = { subject: message.subject, html: message.html, text: message.text ?? '' };
+  const { mail, raw } = composeOutgoing({ ...envelope, content });
   return {
     dispatched: d,
     raw,

@@ -143,6 +143,25 @@ describe('dispatch', () => {
     }
   });
 
+  it('fails a copy whose shared body is missing alone: the other copies of the body go out', async () => {
+    const { user } = await createUser(app, { plan: 'enterprise' });
+    const accounts = [await createSinkAccount(app, user.id)];
+    const campaign = await createSendingCampaign(app, user.id, accounts);
+    const { messageIds, emails } = await queueForContacts(app, campaign, 3);
+    // Never expected (a body goes only with its campaign): a row naming a body that is not there.
+    await app.services.db
+      .update(outboxMessages)
+      .set({ bodyId: '00000000-0000-4000-8000-00000000b0d1' })
+      .where(eq(outboxMessages.id, messageIds[0]!));
+    const summary = await drainOutbox(dispatchContext(app, sink.port, user.id));
+    expect(summary.sent).toBe(2);
+    const rows = new Map((await outboxOf(messageIds)).map((r) => [r.id, r]));
+    expect(rows.get(messageIds[0]!)!.state).not.toBe('sent');
+    expect(rows.get(messageIds[0]!)!.lastError).toContain('is missing');
+    expect(sink.messages.some((m) => m.to.includes(emails[0]!))).toBe(false);
+    for (const id of messageIds.slice(1)) expect(rows.get(id)!.state).toBe('sent');
+  });
+
   it("sends the editor's fragment as a document in a sans-serif font, the footer inside its body", async () => {
     const { user } = await createUser(app, { plan: 'enterprise' });
     const accounts = [await createSinkAccount(app, user.id)];

@@ -48,9 +48,11 @@ import type { TransportCache } from './transport-cache';
  * whole story, including how an interrupted worker's messages are recovered.
  */
 
-/** A claimed outbox row, its bodies resolved (a shared body's with the row's token: outbox-bodies.ts). */
+/**
+ * A claimed outbox row, its bodies resolved (outbox-bodies.ts). A row that names a shared body has no
+ * html of its own: sharedBodyHtml builds it when something needs it.
+ */
 export type OutboxRow = typeof outboxMessages.$inferSelect & {
-  html: string;
   /** The shared body the row names, once resolved (outbox-bodies.ts resolveSharedBodies). */
   sharedBody?: SharedBody;
 };
@@ -283,7 +285,7 @@ async function judgeAndAllocate(
     try {
       ctx.failpoint?.('schedule', message);
       // Its shared body could not be read (claim-batch.ts): it cannot be composed.
-      if (message.html === null)
+      if (message.html === null && !message.sharedBody)
         throw new Error(`the shared body ${message.bodyId} of the message is missing`);
       const verdict = judge(
         message,

@@ -87,13 +87,14 @@ const BODY_CACHE_MAX = 256;
 const bodyCache = new Map<string, SharedBody>();
 
 /**
- * Gives each row that names a shared body its HTML (the body's, with the row's own token in place of
- * the body's stand-in), text part and links, as the row held them when every row had its own copy.
- * The rows are changed in place and answered with their type saying so; each also gets the body it
- * names (`sharedBody`, not a column). Bodies not in the cache are
- * read in one query. A row whose body is missing (never expected: a body goes only with its campaign,
- * which takes the row too, or once no row names it) keeps a null html, which the dispatcher judges a
- * fault of that message alone (dispatch.ts), so it cannot hold up the queue.
+ * Gives each row that names a shared body its text part, links and the body itself (`sharedBody`, not a
+ * column), as the row held them when every row had its own copy. Its HTML is not built here: the copy
+ * is composed from the body's parts (shared-body-parts.ts), and building ~10 kB per row that nothing
+ * reads was a good part of the garbage a worker made per message. sharedBodyHtml gives it to whoever
+ * needs it. The rows are changed in place and answered with their type saying so. Bodies not in the
+ * cache are read in one query. A row whose body is missing (never expected: a body goes only with its
+ * campaign, which takes the row too, or once no row names it) keeps a null html and no `sharedBody`,
+ * which the dispatcher judges a fault of that message alone (dispatch.ts), so it cannot hold up the queue.
  */
 export async function resolveSharedBodies<
   T extends {
@@ -103,7 +104,7 @@ export async function resolveSharedBodies<
     text: string | null;
     links: unknown;
   },
->(db: Database, rows: T[]): Promise<(T & { html: string; sharedBody?: SharedBody })[]> {
+>(db: Database, rows: T[]): Promise<(T & { sharedBody?: SharedBody })[]> {
   const missing = new Set<string>();
   for (const row of rows) {
     if (row.bodyId !== null && !bodyCache.has(row.bodyId)) missing.add(row.bodyId);
@@ -121,13 +122,24 @@ export async function resolveSharedBodies<
     if (row.bodyId === null) continue;
     const body = bodyCache.get(row.bodyId);
     if (!body) continue;
-    row.html = body.html.replaceAll(body.standIn, row.token);
     row.text = body.text;
     row.links = body.links;
-    // The body itself too: its copies' parts are encoded once (shared-body-parts.ts).
     (row as T & { sharedBody?: SharedBody }).sharedBody = body;
   }
-  return rows as (T & { html: string; sharedBody?: SharedBody })[];
+  return rows as (T & { sharedBody?: SharedBody })[];
+}
+
+/**
+ * A claimed row's HTML: its own, or its shared body's with the row's token in place of the body's
+ * stand-in. Null only for a row whose body is missing.
+ */
+export function sharedBodyHtml(row: {
+  token: string;
+  html: string | null;
+  sharedBody?: SharedBody;
+}): string | null {
+  const body = row.sharedBody;
+  return body ? body.html.replaceAll(body.standIn, row.token) : row.html;
 }
 
 /**

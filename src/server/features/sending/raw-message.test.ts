@@ -2,8 +2,14 @@ import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
 import { describe, expect, it } from 'vitest';
+import { isVouchedCrlfOnly } from '../sender-accounts/sender-accounts.service';
 import { buildMailOptions, makeUnsubscribeMailto } from './message-envelope';
-import { type ComposedMail, composeRawMessage } from './raw-message';
+import {
+  type ComposedMail,
+  composeRawMessage,
+  composeRawMessageFromParts,
+  type PartTemplate,
+} from './raw-message';
 
 const TOKEN = 'Xy3_kP9-aQ2mN7wL1zR5tA';
 
@@ -157,5 +163,48 @@ describe('composeRawMessage', () => {
     expect(raw).toContain('<ola@xn--jgeva-dua.ee>');
     const boundaryOf = (text: string) => /boundary="([^"]+)"/.exec(text.replace(/\r\n[ \t]+/g, ' '))![1];
     expect(boundaryOf(raw)).not.toBe(boundaryOf(composeRawMessage(composed).toString('utf8')));
+  });
+});
+
+/** A part template by hand: literals around one hole for the whole token. */
+function template(before: string, after: string, crlfOnly: boolean): PartTemplate {
+  const literals = [Buffer.from(before, 'latin1'), Buffer.from(after, 'latin1')];
+  return { literals, holes: [0, TOKEN.length], bytes: before.length + after.length, crlfOnly };
+}
+
+describe('composeRawMessageFromParts', () => {
+  const head = 'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\n';
+
+  it('vouches to the SMTP connection for a message whose pieces have no bare line end, dots left to stuff', () => {
+    const parts = {
+      text: template(`${head}.Hello `, '\r\n.\r\nBye', true),
+      html: template(`${head.replace('plain', 'html')}<p>`, '</p>', true),
+    };
+    const raw = composeRawMessageFromParts(mail(), parts, TOKEN);
+    expect(isVouchedCrlfOnly(raw)).toBe(true);
+    const text = raw.toString('latin1');
+    expect(text).toContain(`\r\n.Hello ${TOKEN}\r\n.\r\nBye\r\n--`);
+    expect(/\r(?!\n)|(?<!\r)\n/.test(text)).toBe(false);
+    expect(
+      isVouchedCrlfOnly(composeRawMessageFromParts(mail(), { text: parts.text, html: null }, TOKEN)),
+    ).toBe(true);
+  });
+
+  it('does not vouch when a template or the token has a bare line end', () => {
+    const clean = template(`${head}Hello `, '\r\nBye', true);
+    const bare = template(`${head}Hello `, '\nBye', false);
+    expect(isVouchedCrlfOnly(composeRawMessageFromParts(mail(), { text: bare, html: clean }, TOKEN))).toBe(
+      false,
+    );
+    expect(isVouchedCrlfOnly(composeRawMessageFromParts(mail(), { text: clean, html: bare }, TOKEN))).toBe(
+      false,
+    );
+    expect(isVouchedCrlfOnly(composeRawMessageFromParts(mail(), { text: bare, html: null }, TOKEN))).toBe(
+      false,
+    );
+    const oddToken = `${TOKEN.slice(0, -1)}\n`;
+    expect(
+      isVouchedCrlfOnly(composeRawMessageFromParts(mail(), { text: clean, html: clean }, oddToken)),
+    ).toBe(false);
   });
 });

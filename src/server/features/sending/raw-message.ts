@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { foldLines } from 'nodemailer/lib/mime-funcs';
 import MimeNode from 'nodemailer/lib/mime-node';
+import { vouchCrlfOnly } from '../sender-accounts/sender-accounts.service';
 import { encodeTextBody, type TransferEncoding } from './text-part-body';
 
 /*
@@ -163,6 +164,19 @@ export interface PartTemplate {
   holes: number[];
   /** The literals' bytes together. */
   bytes: number;
+  /** No literal has a bare CR or LF (hasBareLineEnd), so a message made of it can be vouched for. */
+  crlfOnly: boolean;
+}
+
+/** A CR not followed by LF, or an LF not preceded by CR, the text's ends included. */
+const BARE_LINE_END = /\r(?!\n)|(?<!\r)\n/;
+
+/**
+ * Whether `text` has a CR or LF outside a CRLF. Judged piece by piece, a message whose pieces have none
+ * has none either: a CRLF cut between two pieces counts as bare in both, which only errs towards looking.
+ */
+export function hasBareLineEnd(text: string): boolean {
+  return BARE_LINE_END.test(text);
 }
 
 function filledLength(part: PartTemplate): number {
@@ -194,6 +208,10 @@ export function composeRawMessageFromParts(
   token: string,
 ): Buffer {
   const headers = headerLines(mail);
+  // The SMTP connection need not search the message for bare line ends when none of its pieces has one
+  // (the parts' literals were judged once per template; the boundary lines have none).
+  const crlfOnly = (head: string) =>
+    parts.text.crlfOnly && (parts.html?.crlfOnly ?? true) && !hasBareLineEnd(head) && !hasBareLineEnd(token);
   if (parts.html === null) {
     const head = `${headers.join('\r\n')}\r\n`;
     const headBytes = Buffer.byteLength(head, 'utf8');
@@ -201,7 +219,7 @@ export function composeRawMessageFromParts(
     let at = out.write(head, 0, 'utf8');
     at = writePart(out, at, parts.text, token);
     out.write('\r\n', at, 'latin1');
-    return out;
+    return crlfOnly(head) ? vouchCrlfOnly(out) : out;
   }
   const boundary = newBoundary();
   headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
@@ -217,5 +235,5 @@ export function composeRawMessageFromParts(
   at += out.write(middle, at, 'latin1');
   at = writePart(out, at, parts.html, token);
   out.write(end, at, 'latin1');
-  return out;
+  return crlfOnly(head) ? vouchCrlfOnly(out) : out;
 }

@@ -1,7 +1,7 @@
 import { composeOutgoing, outgoingMailOptions } from './compose-outgoing';
 import { buildMailOptions } from './message-envelope';
 import type { SharedBody } from './outbox-bodies';
-import { composeRawMessageFromParts, encodedPart, type PartTemplate } from './raw-message';
+import { composeRawMessageFromParts, encodedPart, hasBareLineEnd, type PartTemplate } from './raw-message';
 import { fillSenderPlaceholders, type SenderValues, withSenderValues } from './sender-placeholders';
 import { characterCounts, latinLetters, standInsFor, templateOf } from './text-part-body';
 
@@ -25,7 +25,8 @@ import { characterCounts, latinLetters, standInsFor, templateOf } from './text-p
  * or fails the check, is composed directly for good. Every copy's headers are its own, as before.
  */
 
-type ComposeInput = Parameters<typeof composeOutgoing>[0];
+/** composeOutgoing's input without the parts' content: they come from the body. */
+type ComposeInput = Omit<Parameters<typeof composeOutgoing>[0], 'content'>;
 
 interface Parts {
   text: PartTemplate;
@@ -121,13 +122,15 @@ function fillString(template: { literals: string[]; holes: number[] }, token: st
 function asBuffers(template: { literals: string[]; holes: number[] }): PartTemplate | null {
   const literals: Buffer[] = [];
   let bytes = 0;
+  let crlfOnly = true;
   for (const literal of template.literals) {
     // The encoded parts are ASCII; a literal that is not could not be written byte for byte.
     if (/[^\p{ASCII}]/u.test(literal)) return null;
     literals.push(Buffer.from(literal, 'latin1'));
     bytes += literal.length;
+    if (hasBareLineEnd(literal)) crlfOnly = false;
   }
-  return { literals, holes: template.holes, bytes };
+  return { literals, holes: template.holes, bytes, crlfOnly };
 }
 
 /** The parts with holes, checked against this copy's own build; 'direct' when they cannot be had. */
@@ -152,10 +155,13 @@ function templateParts(input: ComposeInput, body: SharedBody): 'direct' | Parts 
 }
 
 /**
- * composeOutgoing for a copy of a shared body (`input.content.html` is that body with the copy's token
- * in place of its stand-in, and `input.content.text` its text): the same bytes, from parts encoded once.
+ * composeOutgoing for a copy of a shared body, whose HTML is that body's with the copy's token in place
+ * of its stand-in (`input.content.text` is its text): the same bytes, from parts encoded once. The HTML
+ * is built only for a copy composed directly.
  */
-export function composeFromSharedBody(input: ComposeInput & { body: SharedBody }): {
+export function composeFromSharedBody(
+  input: ComposeInput & { content: { subject: string; text: string }; body: SharedBody },
+): {
   from: string;
   to: string;
   raw: Buffer;
@@ -177,7 +183,8 @@ export function composeFromSharedBody(input: ComposeInput & { body: SharedBody }
       if (perBody.size >= SLOTS_PER_BODY) perBody.clear();
       perBody.set(key, 'seen');
     }
-    const { mail, raw } = composeOutgoing(input);
+    const html = body.html.replaceAll(body.standIn, input.token);
+    const { mail, raw } = composeOutgoing({ ...input, content: { ...input.content, html } });
     return { from: mail.from.address, to: mail.to.address, raw };
   }
   const mail = outgoingMailOptions(input, {
