@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '@server/db/client';
 import { openDatabase } from '@server/db/client';
-import { campaigns, newsletters } from '@server/db/schema/index';
+import { insertSendingNewsletter } from '@tests/factories/newsletters';
 import { createUser } from '@tests/factories/users';
 import { ownDatabase } from '@tests/setup/own-database';
 import { createTestApp } from '@tests/setup/test-app';
@@ -55,25 +54,12 @@ describe('newsletters: the finish writes HOT updates', () => {
     const user = await createUser(app);
     const userId = user.user.id;
     const db = app.services.db;
-    const [campaign] = await db
-      .insert(campaigns)
-      .values({ userId, name: 'News', kind: 'newsletter', status: 'active', startedAt: new Date() })
-      .returning({ id: campaigns.id });
-    await db.insert(newsletters).values({
-      userId,
-      name: 'News',
-      kind: 'newsletter',
-      subject: 'News',
-      status: 'sending',
-      campaignId: campaign!.id,
-      webToken: randomUUID().replaceAll('-', ''),
-      sentAt: new Date(),
-    });
+    const { campaignId } = await insertSendingNewsletter(app, userId, new Date());
     // As an imported list's recipients: names, a city, custom fields.
     await db.execute(sql`
       INSERT INTO campaign_contacts (campaign_id, user_id, email, first_name, last_name, company, city,
         country_code, time_zone, fields, current_step)
-      SELECT ${campaign!.id}::uuid, ${userId}, 'Reader.' || g || '@example.com', 'First' || g, 'Last' || g,
+      SELECT ${campaignId}::uuid, ${userId}, 'Reader.' || g || '@example.com', 'First' || g, 'Last' || g,
         'Company ' || (g % 97), 'Lagos', 'NG', 'Africa/Lagos', jsonb_build_object('plan', 'gold'), 1
       FROM generate_series(1, ${RECIPIENTS}::int) g`);
 

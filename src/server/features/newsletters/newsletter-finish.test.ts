@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { campaignContacts, campaigns, newsletters, outboxMessages } from '@server/db/schema/index';
+import { insertSendingNewsletter } from '@tests/factories/newsletters';
 import { createUser } from '@tests/factories/users';
 import { createTestApp } from '@tests/setup/test-app';
 import { asc, eq } from 'drizzle-orm';
@@ -30,23 +31,7 @@ const ENDED = ['replied', 'bounced', 'unsubscribed', 'paused'] as const;
 /** A newsletter 'sending' whose audience is all queued: `active` active contacts and one of each ENDED. */
 async function sendingNewsletter(userId: string, active: number, options: { queued?: boolean } = {}) {
   const db = app.services.db;
-  const [campaign] = await db
-    .insert(campaigns)
-    .values({ userId, name: 'News', kind: 'newsletter', status: 'active', startedAt: EARLIER })
-    .returning({ id: campaigns.id });
-  const [newsletter] = await db
-    .insert(newsletters)
-    .values({
-      userId,
-      name: 'News',
-      kind: 'newsletter',
-      subject: 'News',
-      status: 'sending',
-      campaignId: campaign!.id,
-      webToken: randomUUID().replaceAll('-', ''),
-      sentAt: EARLIER,
-    })
-    .returning({ id: newsletters.id });
+  const { campaignId, newsletterId } = await insertSendingNewsletter(app, userId, EARLIER);
   const rows = [
     ...Array.from({ length: active }, (_, i) => ({
       email: `Reader${i}@Example.com`,
@@ -58,7 +43,7 @@ async function sendingNewsletter(userId: string, active: number, options: { queu
     .insert(campaignContacts)
     .values(
       rows.map((r) => ({
-        campaignId: campaign!.id,
+        campaignId,
         userId,
         email: r.email,
         status: r.status,
@@ -73,7 +58,7 @@ async function sendingNewsletter(userId: string, active: number, options: { queu
     await db.insert(outboxMessages).values({
       token: randomUUID(),
       userId,
-      campaignId: campaign!.id,
+      campaignId,
       campaignContactId: contacts[0]!.id,
       toEmail: rows[0]!.email,
       subject: 'News',
@@ -81,7 +66,7 @@ async function sendingNewsletter(userId: string, active: number, options: { queu
       state: 'queued',
     });
   }
-  return { campaignId: campaign!.id, newsletterId: newsletter!.id };
+  return { campaignId, newsletterId };
 }
 
 async function state(ids: { campaignId: string; newsletterId: string }) {
