@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { localDate, startOfNextLocalDay } from './local-time';
+import { describe, expect, it, vi } from 'vitest';
+import { localDate, startOfNextLocalDay, wallTimeAt } from './local-time';
 
 const at = (iso: string) => new Date(iso);
 
@@ -35,5 +35,28 @@ describe('localDate and startOfNextLocalDay', () => {
     expect(startOfNextLocalDay(at('2026-09-05T16:00:00Z'), 'America/Santiago').toISOString()).toBe(
       '2026-09-06T04:00:00.000Z',
     );
+  });
+});
+
+describe('wallTimeAt', () => {
+  it('reads one instant in one zone once, and never answers for another instant or zone', () => {
+    const read = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      const ms = Date.parse('2026-05-10T23:30:00.250Z');
+      const lagos = { year: 2026, month: 5, day: 11, msOfDay: (30 * 60 + 0) * 1000 + 250 };
+      const utc = { year: 2026, month: 5, day: 10, msOfDay: (23 * 60 + 30) * 60 * 1000 + 250 };
+      expect(wallTimeAt(ms, 'Africa/Lagos')).toEqual(lagos);
+      expect(wallTimeAt(ms, 'Africa/Lagos')).toEqual(lagos);
+      expect(wallTimeAt(ms, 'UTC')).toEqual(utc);
+      expect(wallTimeAt(ms + 1, 'UTC')).toEqual({ ...utc, msOfDay: utc.msOfDay + 1 });
+      expect(wallTimeAt(ms, 'Africa/Lagos')).toEqual(lagos);
+      expect(wallTimeAt(ms, 'UTC')).toEqual(utc);
+      expect(read).toHaveBeenCalledTimes(4);
+      // A reading handed out twice cannot be changed by the caller that got it first.
+      expect(Object.isFrozen(wallTimeAt(ms, 'UTC'))).toBe(true);
+      expect(() => wallTimeAt(Number.NaN, 'UTC')).toThrow(RangeError);
+    } finally {
+      read.mockRestore();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { AppError } from '@server/lib/errors';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   accountLocalDate,
   assertValidTimeZone,
@@ -24,6 +24,35 @@ describe('accountLocalDate', () => {
     expect(accountLocalDate(at, 'UTC')).toBe('2026-03-01');
     expect(accountLocalDate(at, 'America/New_York')).toBe('2026-03-01');
     expect(accountLocalDate(new Date('2026-12-31T23:59:59Z'), 'Asia/Tokyo')).toBe('2027-01-01');
+  });
+
+  it('reads one instant in one zone once, and never answers for another instant or zone', () => {
+    const read = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      const at = new Date('2026-05-10T23:30:00Z');
+      const later = new Date('2026-05-11T00:30:00Z');
+      const answers = [
+        accountLocalDate(at, 'Africa/Lagos'),
+        accountLocalDate(new Date(at.getTime()), 'Africa/Lagos'),
+        accountLocalDate(at, 'UTC'),
+        accountLocalDate(at, 'Africa/Lagos'),
+        accountLocalDate(later, 'UTC'),
+        accountLocalDate(at, 'UTC'),
+      ];
+      expect(answers).toEqual([
+        '2026-05-11',
+        '2026-05-11',
+        '2026-05-10',
+        '2026-05-11',
+        '2026-05-11',
+        '2026-05-10',
+      ]);
+      // Lagos once for the instant, UTC for each change of instant (the last reading per zone is kept).
+      expect(read).toHaveBeenCalledTimes(4);
+      expect(() => accountLocalDate(new Date(Number.NaN), 'UTC')).toThrow(RangeError);
+    } finally {
+      read.mockRestore();
+    }
   });
 });
 

@@ -41,11 +41,36 @@ export function assertValidTimeZone(timeZone: string): void {
   }
 }
 
+/**
+ * The last date read per zone. The dispatcher asks for each message's account's date at its batch's
+ * one instant, and a formatToParts costs ~10 µs: the same instant in the same zone is read once.
+ */
+const lastDates = new Map<string, { atMs: number; date: string }>();
+
 /** The calendar date (YYYY-MM-DD) at `at` in `timeZone`. */
 export function accountLocalDate(at: Date, timeZone: string): string {
-  const parts = dateFormat(timeZone).formatToParts(at);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  const atMs = at.getTime();
+  const last = lastDates.get(timeZone);
+  if (last !== undefined && last.atMs === atMs) return last.date;
+  const date = readLocalDate(at, timeZone);
+  if (last !== undefined) {
+    last.atMs = atMs;
+    last.date = date;
+  } else lastDates.set(timeZone, { atMs, date });
+  return date;
+}
+
+function readLocalDate(at: Date, timeZone: string): string {
+  let year = '';
+  let month = '';
+  let day = '';
+  // The first of each, as the formatter gives them.
+  for (const part of dateFormat(timeZone).formatToParts(at)) {
+    if (part.type === 'year') year ||= part.value;
+    else if (part.type === 'month') month ||= part.value;
+    else if (part.type === 'day') day ||= part.value;
+  }
+  return `${year}-${month}-${day}`;
 }
 
 function daysBetween(from: string, to: string): number {

@@ -4,7 +4,13 @@ import { seededRandom } from '@server/lib/seeded-random';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { speedUpDataStream, speedUpDotStuffing, stuffDots, vouchCrlfOnly } from './smtp-dot-stuffing';
+import {
+  dotStuffedPieces,
+  speedUpDataStream,
+  speedUpDotStuffing,
+  stuffDots,
+  vouchCrlfOnly,
+} from './smtp-dot-stuffing';
 
 /*
  * The fast DATA dot-stuffing must put on the wire exactly what nodemailer's own DataStream does. The
@@ -190,6 +196,36 @@ describe('DATA dot-stuffing', () => {
     expect(stuffDots(message, false)?.toString()).toBe('..From\r\nSubject: x\r\n\r\n..one\r\n...two\r\n');
     // After a CR the loop decides, vouched or not.
     expect(stuffDots(vouchCrlfOnly(Buffer.from('\n.b')), 0x0d)).toBeNull();
+  });
+
+  it('stuffs the dots of a message without copying it: views of it, the stuffed dots between them', async () => {
+    // Its own memory (not a slice of Node's shared pool), so a view of it is told from a copy.
+    const own = (text: string) => Buffer.from(new TextEncoder().encode(text).buffer);
+    const message = vouchCrlfOnly(own('.From\r\nSubject: x\r\n\r\n.one\r\ntwo\r\n'));
+    const pieces = dotStuffedPieces(message, false)!;
+    expect(pieces.map((p) => p.toString())).toEqual([
+      '.',
+      '.From\r\nSubject: x\r\n\r\n',
+      '.',
+      '.one\r\ntwo\r\n',
+    ]);
+    expect(pieces.filter((p) => p.buffer === message.buffer)).toHaveLength(2);
+    // No dot to stuff: the message itself.
+    const plain = vouchCrlfOnly(own('a\r\nb.\r\n'));
+    expect(dotStuffedPieces(plain, false)).toEqual([plain]);
+    expect(dotStuffedPieces(plain, false)![0]).toBe(plain);
+    // Through the stream: what leaves are those views, not a copy of the message.
+    const stream = new StockDataStream();
+    speedUpDataStream(stream);
+    const out: Buffer[] = [];
+    stream.on('data', (c: Buffer) => out.push(c));
+    await new Promise<void>((resolve) => {
+      stream.on('end', resolve);
+      stream.end(message);
+    });
+    expect(Buffer.concat(out).toString()).toBe('..From\r\nSubject: x\r\n\r\n..one\r\ntwo\r\n.\r\n');
+    expect(out.filter((c) => c.buffer === message.buffer).length).toBe(2);
+    expect(stream.outByteCount).toBe(Buffer.concat(out).length);
   });
 
   it('trusts the vouch: a vouched message is not searched for bare line ends (the composer checked)', () => {

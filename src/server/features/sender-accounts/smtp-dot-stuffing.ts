@@ -64,22 +64,31 @@ function isDataStream(stream: unknown): stream is DataStream {
 
 /**
  * What nodemailer's loop makes of `chunk` after `lastByte`, when that is no more than escaping dots at
- * line starts; null when the chunk needs the loop (bare CR or LF, or it follows a CR).
+ * line starts, as pieces to write one after another: views of the chunk with the stuffed dots between
+ * them (nothing copied), or the chunk alone when it has no dot to stuff. Null when the chunk needs the
+ * loop (bare CR or LF, or it follows a CR).
  */
-export function stuffDots(chunk: Buffer, lastByte: number | false): Buffer | null {
+export function dotStuffedPieces(chunk: Buffer, lastByte: number | false): Buffer[] | null {
   if (lastByte === CR || (!crlfOnly.has(chunk) && BARE_LINE_END.test(chunk.toString('latin1')))) return null;
-  let parts: Buffer[] | null = null;
+  let pieces: Buffer[] | null = null;
   let from = 0;
   // A dot as the chunk's first byte starts a line after the previous chunk's LF, or the message.
-  if (chunk[0] === DOT && (lastByte === LF || lastByte === false)) parts = [STUFFED_DOT];
+  if (chunk[0] === DOT && (lastByte === LF || lastByte === false)) pieces = [STUFFED_DOT];
   for (let lf = chunk.indexOf(LINE_DOT); lf >= 0; lf = chunk.indexOf(LINE_DOT, lf + 2)) {
-    parts ??= [];
-    parts.push(chunk.subarray(from, lf + 1), STUFFED_DOT);
+    pieces ??= [];
+    pieces.push(chunk.subarray(from, lf + 1), STUFFED_DOT);
     from = lf + 1;
   }
-  if (!parts) return chunk;
-  parts.push(chunk.subarray(from));
-  return Buffer.concat(parts);
+  if (!pieces) return [chunk];
+  pieces.push(chunk.subarray(from));
+  return pieces;
+}
+
+/** dotStuffedPieces as one Buffer. */
+export function stuffDots(chunk: Buffer, lastByte: number | false): Buffer | null {
+  const pieces = dotStuffedPieces(chunk, lastByte);
+  if (!pieces) return null;
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
 }
 
 /** Gives one nodemailer DataStream the fast path; false (and the stream untouched) if it is not one. */
@@ -88,12 +97,17 @@ export function speedUpDataStream(stream: unknown): stream is DataStream {
   const stock = stream._transform;
   stream._transform = (chunk: unknown, encoding: BufferEncoding, done: TransformCallback) => {
     // Streams hand _transform Buffers (decodeStrings); anything else, or nothing, is the loop's.
-    const out = Buffer.isBuffer(chunk) && chunk.length > 0 ? stuffDots(chunk, stream.lastByte) : null;
-    if (!out) return stock.call(stream, chunk, encoding, done);
+    const pieces =
+      Buffer.isBuffer(chunk) && chunk.length > 0 ? dotStuffedPieces(chunk, stream.lastByte) : null;
+    if (!pieces) return stock.call(stream, chunk, encoding, done);
     const input = chunk as Buffer;
     stream.inByteCount += input.length;
-    stream.outByteCount += out.length;
-    stream.push(out);
+    // Pushed one by one rather than joined: a 12 kB message with a few dots was copied whole into a
+    // new Buffer; the socket (corked until the message ends, writeAsOne) sends the pieces in one write.
+    for (const piece of pieces) {
+      stream.outByteCount += piece.length;
+      stream.push(piece);
+    }
     stream.lastByte = input[input.length - 1]!;
     done();
   };

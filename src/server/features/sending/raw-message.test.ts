@@ -1,5 +1,7 @@
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { foldLines } from 'nodemailer/lib/mime-funcs';
+import MimeNode from 'nodemailer/lib/mime-node';
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
 import { describe, expect, it } from 'vitest';
 import { isVouchedCrlfOnly } from '../sender-accounts/sender-accounts.service';
@@ -8,6 +10,8 @@ import {
   type ComposedMail,
   composeRawMessage,
   composeRawMessageFromParts,
+  headerLine,
+  multipartContentType,
   type PartTemplate,
 } from './raw-message';
 
@@ -206,5 +210,56 @@ describe('composeRawMessageFromParts', () => {
     expect(
       isVouchedCrlfOnly(composeRawMessageFromParts(mail(), { text: clean, html: clean }, oddToken)),
     ).toBe(false);
+  });
+});
+
+describe('header lines written without the encoder', () => {
+  const encoder = new MimeNode(false);
+  const viaEncoder = (key: string, value: string) =>
+    foldLines(`${key}: ${encoder.encodeHeaderValue(key, value)}`, 76);
+
+  it('are the lines the encoder gives, for plain values and for every value it would change', () => {
+    const unsubscribe = [
+      '<https://track.example.com/u/Xy3_kP9-aQ2mN7wL1zR5tA>',
+      `<https://track.example.com/u/Xy3_kP9-aQ2mN7wL1zR5tA>, <${makeUnsubscribeMailto('ada@sender.ng', TOKEN)}>`,
+      `<https://${'long.'.repeat(30)}example.com/u/${TOKEN}>, <mailto:a@b.ng?subject=unsubscribe%20${TOKEN}>`,
+      '<mailto:"quoted"@b.ng>',
+      '<mailto:a@b.ng?subject==?utf-8?Q?x?=>',
+      '<mailto:é@b.ng>',
+      'tab\there',
+      'line\r\nbreak',
+      '',
+      '  spaced  ',
+    ];
+    for (const value of unsubscribe)
+      expect(headerLine('List-Unsubscribe', value)).toBe(viaEncoder('List-Unsubscribe', value));
+    const ids = [
+      `<0b6b1b8e-2f6b-4c1e-9a59-3d1c1f0e6a77@${'sub.'.repeat(20)}sender.ng>`,
+      '<a@b>',
+      '<>',
+      '<',
+      'a@b',
+      '<a@b',
+      '<a\tb@c>',
+      '<a\r\nb@c>',
+      '<a\u0000b@c>',
+      '<é@c>',
+    ];
+    for (const value of ids) {
+      expect(headerLine('Message-ID', value)).toBe(viaEncoder('Message-ID', value));
+      expect(headerLine('In-Reply-To', value)).toBe(viaEncoder('In-Reply-To', value));
+    }
+  });
+
+  it('fold the multipart Content-Type around any boundary as foldLines does', () => {
+    const line = (boundary: string) =>
+      foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76);
+    for (let i = 0; i < 200; i++) {
+      const boundary = `=_tambari_${crypto.randomUUID()}`;
+      expect(multipartContentType(boundary)).toBe(line(boundary));
+    }
+    for (const boundary of ['short', `=_tambari_${'x'.repeat(80)}`, `=_tambari_${'a b'.repeat(12)}a`]) {
+      expect(multipartContentType(boundary)).toBe(line(boundary));
+    }
   });
 });

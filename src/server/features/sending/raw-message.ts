@@ -51,8 +51,27 @@ export interface ComposedMail {
 // Stateless apart from its options: encodeHeaderValue reads none of a node's own headers or content.
 const headerEncoder = new MimeNode(false);
 
-function headerLine(key: string, value: string | MailAddress | Date): string {
-  return foldLines(`${key}: ${headerEncoder.encodeHeaderValue(key, value)}`, 76);
+/*
+ * Values the encoder would hand back as they are, recognised without it (its key normalisation and
+ * scans were most of what a per-message header line cost): for List-Unsubscribe, an unstructured
+ * header, printable ASCII without a quote or an "=?" (no encoded word needed: mime-node's
+ * _encodeHeaderText and mime-funcs' encodeWords return such a value unchanged); for a Message-ID or
+ * In-Reply-To, one "<…>" of printable ASCII (nothing to strip, the brackets already there). Anything
+ * else goes through the encoder. raw-message.test.ts holds the two ways to the same lines.
+ */
+const PLAIN_UNSTRUCTURED_VALUE = /^[\x20\x21\x23-\x7e]*$/;
+const PLAIN_MESSAGE_ID_VALUE = /^<[\x20-\x7e]*>$/;
+
+function asIs(key: string, value: string): boolean {
+  if (key === 'List-Unsubscribe') return PLAIN_UNSTRUCTURED_VALUE.test(value) && !value.includes('=?');
+  if (key === 'Message-ID' || key === 'In-Reply-To') return PLAIN_MESSAGE_ID_VALUE.test(value);
+  return false;
+}
+
+export function headerLine(key: string, value: string | MailAddress | Date): string {
+  const encoded =
+    typeof value === 'string' && asIs(key, value) ? value : headerEncoder.encodeHeaderValue(key, value);
+  return foldLines(`${key}: ${encoded}`, 76);
 }
 
 /*
@@ -117,6 +136,23 @@ function newBoundary(): string {
   return `=_tambari_${randomUUID()}`;
 }
 
+/*
+ * The multipart Content-Type line, folded as foldLines folds it. Every boundary has the same length and
+ * no white space (foldLines breaks only at white space, never inside a word), so the line folds at the
+ * same place for all of them: folded once around a stand-in, the boundary is written into the gap.
+ */
+const BOUNDARY_STAND_IN = `=_tambari_${'0'.repeat(36)}`;
+const [contentTypeBefore, contentTypeAfter] = foldLines(
+  `Content-Type: multipart/alternative; boundary="${BOUNDARY_STAND_IN}"`,
+  76,
+).split(BOUNDARY_STAND_IN) as [string, string];
+
+export function multipartContentType(boundary: string): string {
+  return boundary.length === BOUNDARY_STAND_IN.length && !/\s/.test(boundary)
+    ? contentTypeBefore + boundary + contentTypeAfter
+    : foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76);
+}
+
 /** The message's header lines (all but the multipart Content-Type): what varies from copy to copy. */
 function headerLines(mail: Omit<ComposedMail, 'html' | 'text'>): string[] {
   return [
@@ -146,7 +182,7 @@ export function composeRawMessage(mail: ComposedMail): Buffer {
     );
   }
   const boundary = newBoundary();
-  headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
+  headers.push(multipartContentType(boundary));
   const message =
     `${headers.join('\r\n')}\r\n\r\n` +
     `--${boundary}\r\n${textPart('text/plain', mail.text, mail.token)}\r\n` +
@@ -208,10 +244,6 @@ export function composeRawMessageFromParts(
   token: string,
 ): Buffer {
   const headers = headerLines(mail);
-  // The SMTP connection need not search the message for bare line ends when none of its pieces has one
-  // (the parts' literals were judged once per template; the boundary lines have none).
-  const crlfOnly = (head: string) =>
-    parts.text.crlfOnly && (parts.html?.crlfOnly ?? true) && !hasBareLineEnd(head) && !hasBareLineEnd(token);
   if (parts.html === null) {
     const head = `${headers.join('\r\n')}\r\n`;
     const headBytes = Buffer.byteLength(head, 'utf8');
@@ -219,10 +251,10 @@ export function composeRawMessageFromParts(
     let at = out.write(head, 0, 'utf8');
     at = writePart(out, at, parts.text, token);
     out.write('\r\n', at, 'latin1');
-    return crlfOnly(head) ? vouchCrlfOnly(out) : out;
+    return vouchedIfCrlfOnly(out, parts, head, token);
   }
   const boundary = newBoundary();
-  headers.push(foldLines(`Content-Type: multipart/alternative; boundary="${boundary}"`, 76));
+  headers.push(multipartContentType(boundary));
   const head = `${headers.join('\r\n')}\r\n\r\n--${boundary}\r\n`;
   const middle = `\r\n--${boundary}\r\n`;
   const end = `\r\n--${boundary}--\r\n`;
@@ -235,5 +267,20 @@ export function composeRawMessageFromParts(
   at += out.write(middle, at, 'latin1');
   at = writePart(out, at, parts.html, token);
   out.write(end, at, 'latin1');
-  return crlfOnly(head) ? vouchCrlfOnly(out) : out;
+  return vouchedIfCrlfOnly(out, parts, head, token);
+}
+
+/**
+ * The SMTP connection need not search the message for bare line ends when none of its pieces has one
+ * (the parts' literals were judged once per template; the boundary lines have none).
+ */
+function vouchedIfCrlfOnly(
+  out: Buffer,
+  parts: { text: PartTemplate; html: PartTemplate | null },
+  head: string,
+  token: string,
+): Buffer {
+  const crlfOnly =
+    parts.text.crlfOnly && (parts.html?.crlfOnly ?? true) && !hasBareLineEnd(head) && !hasBareLineEnd(token);
+  return crlfOnly ? vouchCrlfOnly(out) : out;
 }
