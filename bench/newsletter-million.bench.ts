@@ -10,8 +10,10 @@
 // that only counts (`ratio_vs_light_sink`, the yardstick until 2026-11-28).
 // The sink (bench/newsletter-sink.ts, a process of its own) counts by Message-ID and by recipient
 // (duplicates, lost) and checks every message's List-Unsubscribe, open pixel and ten tracked links.
-// After the last message: how long until the newsletter's status is 'sent' (the finish, done by the
-// send-scheduled-newsletters job's next tick).
+// After the last message: how long until the newsletter's status is 'sent' (the finish, run by the
+// finish-newsletter-sends jobs the drains ask for, `finish_jobs` of them in the run, or by the
+// send-scheduled-newsletters job's next tick), and PostgreSQL's CPU meanwhile
+// (`postgres_cpu_after_last_message_ms`).
 // PostgreSQL CPU is that of this database's backends (pg_stat_activity, /proc), sampled every second.
 // Peak RSS is each process's VmHWM (also read just before the send: the web process holds most of its
 // peak from start-up). BENCH_WEB_PROFILE / BENCH_WORKER_PROFILE / BENCH_SINK_PROFILE=<dir>: CPU profiles
@@ -527,12 +529,15 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
     polling = false;
     await poller;
     const postgresMs = await pgCpu.stop();
+    // PostgreSQL's CPU from the last message to 'sent': the finish's, and what runs alongside it.
+    const finishCpu = postgresCpuMeter(database);
+    await finishCpu.start();
     await reportStatementStats(database, statementStats, last.accepted);
     // CPU up to the last message (what per message means); the wait below is mostly idle.
     const cpuMs = processes.map((p, i) => (procStat(p.pid!)?.cpuMs ?? 0) - cpuBefore[i]!);
-    // The finish: the send-scheduled-newsletters job (every minute) marks the newsletter 'sent' once
-    // nothing is queued or in flight; the time from the last message accepted to that status is the
-    // wait for the job's tick plus the finish itself (bench/newsletter-finish measures that alone).
+    // The finish marks the newsletter 'sent' once nothing is queued or in flight: a finish job a drain
+    // asked for, or the send-scheduled-newsletters job's tick; the time from the last message accepted
+    // to that status is the wait for one plus the finish itself (bench/newsletter-finish measures that).
     let sentStatusMs: number | null = null;
     if (last.uniqueRecipients === total) {
       const waitUntil = Date.now() + SENT_STATUS_WAIT_MS;
@@ -552,6 +557,10 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
           : `'sent' ${sentStatusMs} ms after the last message accepted\n`,
       );
     }
+    const finishPostgresMs = await finishCpu.stop();
+    const { rows: finishJobs } = await database.executeSql(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'finish-newsletter-sends'`,
+    );
     const rss = processes.map((p) => peakRssMb(p.pid));
     const { rows: outbox } = await database.executeSql(
       `SELECT state, count(*)::int AS n FROM outbox_messages GROUP BY state ORDER BY state`,
@@ -619,6 +628,8 @@ export async function run(options: { db: 'pglite' | 'postgres'; count?: number }
       sink_wire: { send: sendWire, bare: bareChecked.wire },
       first_message_ms: firstMs,
       sent_status_after_last_message_ms: sentStatusMs,
+      postgres_cpu_after_last_message_ms: Math.round(finishPostgresMs),
+      finish_jobs: (finishJobs[0] as { n: number } | undefined)?.n ?? null,
       postgres_cpu_us_per_msg: perMessageUs(postgresMs),
       workers_cpu_us_per_msg: perMessageUs(cpuMs[1]! + cpuMs[2]!),
       web_cpu_us_per_msg: perMessageUs(cpuMs[0]!),

@@ -180,6 +180,12 @@ export const newsletters = pgTable(
     inArchive: boolean('in_archive').notNull().default(false),
     /** In the admin recycle bin: gone for the owner (web version included), purged after 30 days. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * While a run of the finish walks the send's contacts (newsletter-send.service.ts): until when it holds
+     * the send, renewed as it goes. Other runs leave the send to it rather than walking the same rows
+     * behind its locks; one that died lets its lease run out, and the per-minute schedule takes over.
+     */
+    finishingUntil: timestamp('finishing_until', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

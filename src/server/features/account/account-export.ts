@@ -64,7 +64,8 @@ const SECTIONS: readonly Section[] = [
   // Test runs of a sequence: to whom, as which contact, and each step's subject and outcome.
   { table: 'campaign_test_runs' },
   { table: 'campaign_test_run_messages', exclude: ['html'] },
-  { table: 'newsletters' },
+  // A finish's lease, like the outbox's: the engine's bookkeeping, not the user's data.
+  { table: 'newsletters', exclude: ['finishing_until'] },
   { table: 'email_templates' },
   { table: 'suppressions', exclude: ['email_hash'] },
   // Paystack's codes can charge or resume a payment: never in a file that leaves the server.

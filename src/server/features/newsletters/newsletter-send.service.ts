@@ -11,7 +11,7 @@ import type { Queue } from '@server/jobs/queue';
 import { now } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
 import { NEWSLETTER_MESSAGES, type Newsletter } from '@shared/newsletters';
-import { and, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
 import { renderForQueue, toPersonalizeContact } from '../personalization/personalization.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
@@ -535,6 +535,21 @@ export async function runNewsletterSchedule(
 const FINISH_CONTACT_BATCH = 5_000;
 
 /**
+ * How long a run of the finish holds a send (newsletters.finishing_until). The finish is asked for after
+ * every drain that sent something, by each worker process, and by the per-minute schedule, so several runs
+ * reach a finished send at once; each used to walk all of its contacts, the later ones waiting on the
+ * first one's row locks batch after batch and then finding the rows completed (newsletter-million at
+ * 1,000,000: 'sent' ~77 s after the last message, for ~5 s of walking alone). Now the first run claims
+ * the send and the others leave it. A run that dies holds it until the lease runs out: long enough for a
+ * slow statement on a loaded server, short enough that the per-minute schedule takes over within a few
+ * minutes.
+ */
+const FINISH_LEASE_MS = 2 * 60_000;
+
+/** A walking run extends its lease once this much of it has passed: one small UPDATE every 30 s. */
+const FINISH_RENEW_AFTER_MS = 30_000;
+
+/**
  * 'sending' → 'sent' once every recipient is queued and the engine has nothing queued or in flight: its
  * campaign 'completed', its contacts still 'active' 'completed' (those that replied, bounced,
  * unsubscribed or are paused keep theirs).
@@ -547,6 +562,7 @@ export async function finishNewsletterSends({
   /** Tests: a small batch, to go through several. */
   contactBatch?: number;
 }): Promise<number> {
+  const started = now();
   const done = await db
     .select({ id: newsletters.id, campaignId: campaigns.id, userId: newsletters.userId })
     .from(newsletters)
@@ -555,36 +571,50 @@ export async function finishNewsletterSends({
       and(
         eq(newsletters.status, 'sending'),
         isNotNull(campaigns.startedAt),
+        or(isNull(newsletters.finishingUntil), lt(newsletters.finishingUntil, started)),
         sql`not exists (select 1 from outbox_messages o where o.campaign_id = ${campaigns.id} and o.state in ('queued', 'sending'))`,
       ),
     )
     .limit(200);
   let finished = 0;
   for (const row of done) {
+    const lease = await claimFinish(db, row.id);
+    if (!lease) continue; // another run is finishing it
     const at = now();
-    // The contacts first, batch by batch, while the newsletter is still 'sending': a run that stops
-    // half-way leaves it 'sending', and the next run completes the rest (a completed contact is not
-    // written again) before the newsletter is marked. Nothing makes a contact 'active' again once
-    // nothing is queued or in flight (only sending a paused contact's message does).
-    await completeActiveContacts(db, row.campaignId, at, contactBatch);
-    const marked = await db.transaction(async (tx) => {
-      const [updated] = await tx
-        .update(newsletters)
-        .set({ status: 'sent', updatedAt: at })
-        .where(and(eq(newsletters.id, row.id), eq(newsletters.status, 'sending')))
-        .returning({ id: newsletters.id });
-      if (!updated) return false;
-      await tx
-        .update(campaigns)
-        .set({
-          status: sql`case when ${campaigns.status} = 'stopped' then 'stopped' else 'completed' end`,
-          completedAt: at,
-          updatedAt: at,
-        })
-        .where(eq(campaigns.id, row.campaignId));
-      await foldCountSlots(tx, row.campaignId);
-      return true;
-    });
+    let marked = false;
+    try {
+      // The contacts first, batch by batch, while the newsletter is still 'sending': a run that stops
+      // half-way leaves it 'sending', and the next run completes the rest (a completed contact is not
+      // written again) before the newsletter is marked. Nothing makes a contact 'active' again once
+      // nothing is queued or in flight (only sending a paused contact's message does).
+      const walked = await completeActiveContacts(db, row.campaignId, at, contactBatch, () =>
+        keepFinish(db, lease),
+      );
+      // Its lease ran out and another run took the send over: that run walks the rest and marks it.
+      if (!walked) continue;
+      marked = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(newsletters)
+          .set({ status: 'sent', finishingUntil: null, updatedAt: at })
+          .where(and(eq(newsletters.id, row.id), eq(newsletters.status, 'sending')))
+          .returning({ id: newsletters.id });
+        if (!updated) return false;
+        await tx
+          .update(campaigns)
+          .set({
+            status: sql`case when ${campaigns.status} = 'stopped' then 'stopped' else 'completed' end`,
+            completedAt: at,
+            updatedAt: at,
+          })
+          .where(eq(campaigns.id, row.campaignId));
+        await foldCountSlots(tx, row.campaignId);
+        return true;
+      });
+    } finally {
+      // A run that failed hands the send back at once, so the next run need not wait out the lease. If
+      // even that fails (the database is gone) the lease runs out by itself: nothing to report twice.
+      if (!marked) await releaseFinish(db, lease).catch(() => {});
+    }
     if (!marked) continue;
     finished++;
     // The sender's per-day figures and analytics roll-ups were kept in one slot per writing backend
@@ -597,11 +627,66 @@ export async function finishNewsletterSends({
   return finished;
 }
 
+interface FinishLease {
+  newsletterId: string;
+  /** The lease's end as this run wrote it: it still holds the send while the row says the same. */
+  until: Date;
+}
+
+/**
+ * The send for this run, if no other run holds it: a conditional UPDATE, so of runs that try at once one
+ * wins (as the stalled-send takeover claims by moving campaigns.updated_at). Advisory locks would not do:
+ * the walk is many statements on whichever pooled connection is free, and a lock outlives a run that
+ * dies only as long as its connection does.
+ */
+async function claimFinish(db: Database, newsletterId: string): Promise<FinishLease | null> {
+  const at = now();
+  const until = new Date(at.getTime() + FINISH_LEASE_MS);
+  const [mine] = await db
+    .update(newsletters)
+    .set({ finishingUntil: until })
+    .where(
+      and(
+        eq(newsletters.id, newsletterId),
+        eq(newsletters.status, 'sending'),
+        or(isNull(newsletters.finishingUntil), lt(newsletters.finishingUntil, at)),
+      ),
+    )
+    .returning({ id: newsletters.id });
+  return mine ? { newsletterId, until } : null;
+}
+
+/**
+ * Between batches: whether this run still holds the send, its lease extended once a quarter of it has
+ * passed (a walk of millions of contacts on a loaded server can outlast one lease). False when another
+ * run took the send over after this one's lease ran out: this one stops rather than walk behind it.
+ */
+async function keepFinish(db: Database, lease: FinishLease): Promise<boolean> {
+  const at = now();
+  if (at.getTime() < lease.until.getTime() - FINISH_LEASE_MS + FINISH_RENEW_AFTER_MS) return true;
+  const until = new Date(at.getTime() + FINISH_LEASE_MS);
+  const [kept] = await db
+    .update(newsletters)
+    .set({ finishingUntil: until })
+    .where(and(eq(newsletters.id, lease.newsletterId), eq(newsletters.finishingUntil, lease.until)))
+    .returning({ id: newsletters.id });
+  if (!kept) return false;
+  lease.until = until;
+  return true;
+}
+
+async function releaseFinish(db: Database, lease: FinishLease): Promise<void> {
+  await db
+    .update(newsletters)
+    .set({ finishingUntil: null })
+    .where(and(eq(newsletters.id, lease.newsletterId), eq(newsletters.finishingUntil, lease.until)));
+}
+
 /**
  * The campaign's 'active' contacts → 'completed', `batch` addresses a statement, in the order of the
  * campaign's (campaign_id, lower(email)) key so each statement starts where the last stopped (no rescan
- * of the rows already done). Two workers finishing the same send lock the rows in the same order, and the
- * second finds them completed.
+ * of the rows already done). Two runs finishing the same send (one whose lease ran out and the one that
+ * took it over) lock the rows in the same order, and the second finds them completed.
  *
  * Each statement updates the rows it has just read by their ctid: no probe of the primary key per row
  * (bench/newsletter-finish at 1,000,000: PostgreSQL CPU 15-16 s by id, ~12 s by ctid). A contact that a
@@ -609,16 +694,23 @@ export async function finishNewsletterSends({
  * read of the campaign then counts the contacts still 'active', and only if there are any does a second
  * walk update by id, which waits for such a row and checks its status again.
  */
-async function completeActiveContacts(db: Database, campaignId: string, at: Date, batch: number) {
+async function completeActiveContacts(
+  db: Database,
+  campaignId: string,
+  at: Date,
+  batch: number,
+  keep: () => Promise<boolean>,
+): Promise<boolean> {
   const stamp = at.toISOString();
-  await walkActiveContacts(db, campaignId, stamp, batch, 'ctid');
+  if (!(await walkActiveContacts(db, campaignId, stamp, batch, 'ctid', keep))) return false;
   // A count over the campaign rather than EXISTS: with LIMIT 1 the planner, whose statistics still see
   // every contact active, would scan the whole table hoping for an early match.
   const left: unknown = await db.execute(sql`
     SELECT count(*)::int AS n FROM campaign_contacts
     WHERE campaign_id = ${campaignId}::uuid AND status = 'active'`);
   const [remaining] = (left as { rows: { n: number }[] }).rows;
-  if (remaining && remaining.n > 0) await walkActiveContacts(db, campaignId, stamp, batch, 'id');
+  if (remaining && remaining.n > 0) return walkActiveContacts(db, campaignId, stamp, batch, 'id', keep);
+  return true;
 }
 
 async function walkActiveContacts(
@@ -627,7 +719,8 @@ async function walkActiveContacts(
   stamp: string,
   batch: number,
   match: 'ctid' | 'id',
-) {
+  keep: () => Promise<boolean>,
+): Promise<boolean> {
   let after: string | null = null;
   for (;;) {
     const result: unknown = await db.execute(sql`
@@ -649,7 +742,8 @@ async function walkActiveContacts(
       )
       SELECT count(*)::int AS n, max(key) AS last FROM batch`);
     const [page] = (result as { rows: { n: number; last: string | null }[] }).rows;
-    if (!page || page.n < batch || page.last === null) return;
+    if (!page || page.n < batch || page.last === null) return true;
+    if (!(await keep())) return false;
     after = page.last;
   }
 }

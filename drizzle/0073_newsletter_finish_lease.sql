@@ -1,0 +1,1 @@
+ALTER TABLE "newsletters" ADD COLUMN "finishing_until" timestamp with time zone;
