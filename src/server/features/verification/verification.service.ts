@@ -11,7 +11,7 @@ import {
   VERIFICATION_MAX_AGE_DAYS,
   type VerificationAllowance,
 } from '@shared/verification';
-import { and, desc, eq, gt, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import { getListById } from '../lists/lists.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import {
@@ -55,9 +55,17 @@ export async function verifyAndRecord(options: {
       ),
     );
   const skip = new Set(fresh.map((row) => row.email));
-  const due = normal.filter((email) => !skip.has(email));
+  return probeAndRecord(
+    db,
+    normal.filter((email) => !skip.has(email)),
+    options.verifier,
+  );
+}
+
+/** Asks the mail servers about `due` (normalised addresses) and records each answer. */
+async function probeAndRecord(db: Database, due: string[], verifier: VerifierOptions): Promise<number> {
   if (due.length === 0) return 0;
-  const verdicts = await verifyAddresses(due, options.verifier);
+  const verdicts = await verifyAddresses(due, verifier);
   await db
     .insert(emailVerifications)
     .values(verdicts.map((v) => ({ ...v, checkedAt: sql`now()` })))
@@ -280,16 +288,36 @@ export async function getListVerification(options: {
   };
 }
 
-/** Greylisted addresses whose wait is over are asked again (a scheduled pass). */
+/**
+ * How long a recheck holds the greylisted addresses it took. Its probes end well within it (1,000
+ * addresses, a few connections per server); a pass that dies leaves its addresses to be asked once the
+ * hold runs out, like any greylisted address whose wait is over.
+ */
+const RECHECK_HOLD_MINUTES = 30;
+
+/**
+ * Greylisted addresses whose wait is over are asked again (a scheduled pass, every 5 minutes). Each pass
+ * first takes its addresses by moving their retry time past its own end, so a second pass (the schedule
+ * firing again while a slow pass still probes, or a pass on another worker) leaves them alone: two passes
+ * asked every address twice, and a receiving server that greylists counts the repeats against us. SKIP
+ * LOCKED lets two passes that start together take different addresses. The answer sets the retry time
+ * again (none, or a new wait if the server still defers).
+ */
 export async function recheckGreylisted(options: {
   db: Database;
   verifier: VerifierOptions;
   limit?: number;
 }) {
-  const due = await options.db
-    .select({ email: emailVerifications.email })
-    .from(emailVerifications)
-    .where(and(isNotNull(emailVerifications.retryAt), lte(emailVerifications.retryAt, sql`now()`)))
-    .limit(options.limit ?? 1000);
-  return verifyAndRecord({ db: options.db, emails: due.map((row) => row.email), verifier: options.verifier });
+  const taken: unknown = await options.db.execute(sql`
+    UPDATE email_verifications SET retry_at = now() + make_interval(mins => ${RECHECK_HOLD_MINUTES})
+    WHERE email IN (
+      SELECT email FROM email_verifications
+      WHERE retry_at IS NOT NULL AND retry_at <= now()
+      ORDER BY retry_at
+      LIMIT ${options.limit ?? 1000}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING email`);
+  const emails = (taken as { rows: { email: string }[] }).rows.map((row) => row.email);
+  return probeAndRecord(options.db, emails, options.verifier);
 }

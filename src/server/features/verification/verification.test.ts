@@ -9,7 +9,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createList } from '../lists/lists.service';
-import { runListVerification, verifyAndRecord } from './verification.service';
+import { recheckGreylisted, runListVerification, verifyAndRecord } from './verification.service';
 import {
   type MailHost,
   normaliseForVerification,
@@ -317,6 +317,51 @@ describe('email verification', () => {
         expect(server.dataAttempts).toBe(0);
       } finally {
         resetClock();
+        await server.close();
+      }
+    });
+
+    it('asks each greylisted address once when two rechecks run at once (a run outlasting its 5 minutes)', async () => {
+      const server = await startMailExchanger({ mailboxes: ['a@late.ng', 'b@late.ng', 'c@later.ng'] });
+      try {
+        const emails = ['a@late.ng', 'b@late.ng', 'c@later.ng'];
+        await app.services.db.insert(emailVerifications).values(
+          emails.map((email) => ({
+            email,
+            domain: email.split('@')[1]!,
+            status: 'risky' as const,
+            reason: 'greylisted' as const,
+            checkedAt: new Date(Date.now() - 20 * 60_000),
+            retryAt: new Date(Date.now() - 5 * 60_000),
+          })),
+        );
+        // A slow DNS answer keeps the first run busy while the second one starts.
+        const slow: VerifierOptions = {
+          ...verifier,
+          mailHostsOf: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 150));
+            return [{ host: '127.0.0.1', port: server.port }];
+          },
+        };
+        const probed = await Promise.all([
+          recheckGreylisted({ db: app.services.db, verifier: slow }),
+          recheckGreylisted({ db: app.services.db, verifier: slow }),
+        ]);
+        expect(probed.reduce((a, b) => a + b, 0)).toBe(3);
+        // (The verifier also asks one made-up address a domain, to tell a catch-all server.)
+        expect(server.asked.filter((a) => emails.includes(a)).sort()).toEqual(emails);
+        const rows = await app.services.db
+          .select()
+          .from(emailVerifications)
+          .where(inArray(emailVerifications.email, emails));
+        expect(rows.map((r) => [r.email, r.status, r.reason, r.retryAt]).sort()).toEqual([
+          ['a@late.ng', 'valid', 'accepted', null],
+          ['b@late.ng', 'valid', 'accepted', null],
+          ['c@later.ng', 'valid', 'accepted', null],
+        ]);
+        // Nothing is due any more.
+        expect(await recheckGreylisted({ db: app.services.db, verifier: slow })).toBe(0);
+      } finally {
         await server.close();
       }
     });
