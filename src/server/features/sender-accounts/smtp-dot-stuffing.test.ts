@@ -265,6 +265,35 @@ describe('DATA dot-stuffing', () => {
     ]);
   });
 
+  it('sends messages larger than the socket buffer (64 KiB), vouched or not, whole and in order', async () => {
+    // A corked socket never drains: a message past its high-water mark waited for 'drain' forever and
+    // the send timed out (bodies may be up to 2 MB; a quoted-printable newsletter passes 64 KiB).
+    const connection = new SMTPConnection({ host: '127.0.0.1', port, ignoreTLS: true, socketTimeout: 4000 });
+    expect(speedUpDotStuffing(connection)).toBe(true);
+    await new Promise<void>((resolve, reject) => connection.connect((e) => (e ? reject(e) : resolve())));
+    const sendOne = (message: Buffer) =>
+      new Promise<{ response: string }>((resolve, reject) =>
+        connection.send({ from: 'ada@kanofoods.ng', to: ['bola@example.com'] }, message, (e, info) =>
+          e ? reject(e) : resolve(info),
+        ),
+      );
+    const bodyOf = (bytes: number) => {
+      const line = '.a line that starts with a dot and fills the message with text ..\r\n';
+      return `Subject: big\r\n\r\n${line.repeat(Math.ceil(bytes / line.length))}`;
+    };
+    const messages = [70_000, 200_000, 2_000_000].flatMap((bytes) => [
+      Buffer.from(bodyOf(bytes)),
+      vouchCrlfOnly(Buffer.from(bodyOf(bytes))),
+    ]);
+    const before = received.length;
+    for (const message of messages) await sendOne(message);
+    await sendOne(MESSAGE);
+    connection.quit();
+    expect(received.slice(before).map((r) => r.toString('latin1'))).toEqual(
+      [...messages, MESSAGE].map((m) => m.toString('latin1')),
+    );
+  }, 30_000);
+
   it('leaves a stream that is not a DataStream alone', () => {
     expect(speedUpDataStream({ _transform() {} })).toBe(false);
     // As nodemailer would be if it stopped creating its DATA stream in _createSendStream.

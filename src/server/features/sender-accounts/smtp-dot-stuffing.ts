@@ -119,6 +119,9 @@ export function speedUpDataStream(stream: unknown): stream is DataStream {
  * message and its closing "." leave in one write (one system call and one wake-up of the server) instead
  * of two: the stream pushes the message when it is written and the closing line later, when it ends.
  * The bytes and their order are the same. A stream that fails instead of ending lets go too ('close').
+ * So does a message larger than the socket's buffer (64 KiB): the pipe then pauses the stream until the
+ * socket drains, and a corked socket never drains, so holding on would leave the message unsent until
+ * the connection timed out ('pause'; the rest of that message goes out as the socket takes it).
  */
 function writeAsOne(stream: Transform, socket: Writable): void {
   socket.cork();
@@ -130,6 +133,7 @@ function writeAsOne(stream: Transform, socket: Writable): void {
   };
   stream.once('end', release);
   stream.once('close', release);
+  stream.once('pause', release);
 }
 
 /**
