@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailBodyHtml } from './email-body';
 import { BODY_FORMATS, CAMPAIGN_STATUSES, TIMEZONE_MODES } from './sending';
 import { timeZoneSchema } from './time-zone';
 
@@ -33,8 +34,8 @@ const subject = z
   .trim()
   .max(200, 'Subject must be at most 200 characters')
   .refine((v) => !/[\r\n]/.test(v), 'Subject cannot contain line breaks');
-/** Bodies are HTML from the editor; 2 MB is the engine's limit too. */
-const bodyHtml = z.string().max(2 * 1024 * 1024, 'The email body is too large (max 2 MB)');
+/** Bodies are HTML from the editor; 2 MB in UTF-8 bytes, the engine's limit too. */
+const bodyHtml = emailBodyHtml;
 
 /** Which verifier verdicts an audience leaves out (see campaignAudienceSchema.skipUnverified). */
 export const AUDIENCE_VERIFICATION_SKIPS = ['none', 'invalid', 'risky'] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NEWSLETTER_STATUSES } from './campaigns';
+import { emailBodyHtml } from './email-body';
 
 /*
  * Newsletters (a block document rendered to email-safe HTML) and bulk emails (one rich-text message):
@@ -238,7 +239,7 @@ const preheader = z
   .trim()
   .max(200, 'The preview text must be at most 200 characters')
   .refine((v) => !/[\r\n]/.test(v), 'The preview text cannot contain line breaks');
-const bodyHtml = z.string().max(2 * 1024 * 1024, 'The email body is too large (max 2 MB)');
+const bodyHtml = emailBodyHtml;
 
 export const newsletterCreateSchema = z.object({
   kind: z.enum(NEWSLETTER_KINDS).default('newsletter'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VARIANT_KEYS } from './campaigns';
+import { emailBodyHtml } from './email-body';
 
 /*
  * Personalisation (merge tags, spintax), previews, test sends and the pre-launch check: the merge tags
@@ -47,7 +48,7 @@ export const mergeTagProblemsSchema = z.object({
 });
 export type MergeTagProblems = z.infer<typeof mergeTagProblemsSchema>;
 
-const maxHtml = z.string().max(2 * 1024 * 1024, 'The email body is too large (max 2 MB)');
+const maxHtml = emailBodyHtml;
 
 export const personalizePreviewRequestSchema = z.object({
   subject: z.string().max(1000, 'Subject must be at most 1,000 characters').default(''),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxUtf8Bytes, TEMPLATE_BODY_MAX_BYTES } from './email-body';
 
 /*
  * The template library (seeded, managed by super admins) and each user's own saved templates: categories,
@@ -95,10 +96,10 @@ export const templateInputSchema = z.object({
   name: z.string().trim().min(1, 'Enter a name').max(120, 'Name must be at most 120 characters'),
   description: z.string().trim().max(500, 'Description must be at most 500 characters').default(''),
   subject,
-  bodyHtml: z
-    .string()
-    .min(1, 'The template needs a body')
-    .max(512 * 1024, 'The template body is too large (max 512 KB)'),
+  bodyHtml: maxUtf8Bytes(TEMPLATE_BODY_MAX_BYTES, 'The template body is too large (max 512 KB)').refine(
+    (text) => text.length > 0,
+    'The template needs a body',
+  ),
   blocks: z.array(z.unknown()).max(200, 'A layout can have at most 200 blocks').nullable().optional(),
   tags: z
     .array(z.string().trim().toLowerCase().min(1).max(40, 'Tags are at most 40 characters'))

@@ -8,6 +8,14 @@ import { AppError } from './errors';
 // Kept where it was for the routes; services import it from user-dto.ts, which needs no better-auth.
 export { toUserDto } from './user-dto';
 
+/**
+ * The request limit of the routes that take an email body (campaign steps, newsletters and bulk emails,
+ * templates, previews and test sends). The app's own (BODY_LIMIT_BYTES, 256 KiB) refused bodies the forms
+ * accept and state (2 MB, templates 512 KB) with a bare "request body is too large". 2 MB of text is up to
+ * 6 MB as UTF-8 JSON (three bytes a character outside Latin scripts, escaped quotes), plus the rest.
+ */
+export const EMAIL_BODY_REQUEST_LIMIT_BYTES = 8 * 1024 * 1024;
+
 /** better-auth reads the client address from this header; we always set it, so a client cannot. */
 export const CLIENT_IP_HEADER = 'x-tambari-client-ip';
 

@@ -1,5 +1,5 @@
 import { errorResponses } from '@server/lib/errors';
-import { requireSession } from '@server/lib/http';
+import { EMAIL_BODY_REQUEST_LIMIT_BYTES, requireSession } from '@server/lib/http';
 import {
   CAMPAIGN_MESSAGES,
   campaignListItemSchema,
@@ -169,7 +169,10 @@ export async function campaignsRoutes(fastify: FastifyInstance) {
   // Steps
   app.post(
     '/api/campaigns/:id/steps',
-    { schema: { tags, params, body: stepInputSchema, response: { 201: campaignStepSchema, ...errors } } },
+    {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      schema: { tags, params, body: stepInputSchema, response: { 201: campaignStepSchema, ...errors } },
+    },
     async (request, reply) => {
       const { user } = await requireSession(request);
       reply.code(201);
@@ -210,6 +213,7 @@ export async function campaignsRoutes(fastify: FastifyInstance) {
   app.put(
     '/api/campaigns/:id/steps/:stepId',
     {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: {
         tags,
         params: stepParams,

@@ -1,5 +1,5 @@
 import { errorResponses } from '@server/lib/errors';
-import { getSession, requireSession } from '@server/lib/http';
+import { EMAIL_BODY_REQUEST_LIMIT_BYTES, getSession, requireSession } from '@server/lib/http';
 import {
   campaignPreviewRequestSchema,
   campaignTestSendRequestSchema,
@@ -32,6 +32,7 @@ export async function campaignPreviewRoutes(fastify: FastifyInstance) {
     '/api/campaigns/:id/preview',
     {
       config: perUser(120),
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: {
         tags,
         params,
@@ -56,6 +57,7 @@ export async function campaignPreviewRoutes(fastify: FastifyInstance) {
     {
       // A real email through the user's own server: a few a minute.
       config: perUser(5),
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: {
         tags,
         params,
@@ -96,6 +98,7 @@ export async function campaignPreviewRoutes(fastify: FastifyInstance) {
     '/api/personalize/preview',
     {
       config: perUser(120),
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: {
         tags,
         body: personalizePreviewRequestSchema,

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import fastifyMultipart from '@fastify/multipart';
 import { AppError, errorResponses } from '@server/lib/errors';
-import { requireSession } from '@server/lib/http';
+import { EMAIL_BODY_REQUEST_LIMIT_BYTES, requireSession } from '@server/lib/http';
 import { checksFailedErrorSchema } from '@shared/errors';
 import {
   newsletterProgressSchema,
@@ -82,7 +82,10 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/newsletters',
-    { schema: { tags, body: newsletterCreateSchema, response: { 201: newsletterSchema, ...errors } } },
+    {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      schema: { tags, body: newsletterCreateSchema, response: { 201: newsletterSchema, ...errors } },
+    },
     async (request, reply) => {
       const { user } = await requireSession(request);
       const created = await createNewsletter({ db, appUrl, userId: user.id, input: request.body });
@@ -181,6 +184,7 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
   app.patch(
     '/api/newsletters/:id',
     {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: { tags, params, body: newsletterUpdateSchema, response: { 200: newsletterSchema, ...errors } },
     },
     async (request) => {

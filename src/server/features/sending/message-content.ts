@@ -1,4 +1,5 @@
 import { AppError } from '@server/lib/errors';
+import { EMAIL_BODY_MAX_BYTES } from '@shared/email-body';
 import { type BodyFormat, type CampaignKind, TRACKING_PATHS } from '@shared/sending';
 import { compile } from 'html-to-text';
 import { DomUtils, parseDocument } from 'htmlparser2';
@@ -11,7 +12,7 @@ import { hasSenderPlaceholders } from './sender-placeholders';
  */
 
 /** The largest body we accept, HTML or text, in UTF-8 bytes. Bigger mail is clipped by Gmail (102 KB) anyway. */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+export const MAX_BODY_BYTES = EMAIL_BODY_MAX_BYTES;
 
 type Element = ReturnType<typeof DomUtils.getElementsByTagName>[number];
 

@@ -1,5 +1,5 @@
 import { errorResponses } from '@server/lib/errors';
-import { requireRole, requireSession } from '@server/lib/http';
+import { EMAIL_BODY_REQUEST_LIMIT_BYTES, requireRole, requireSession } from '@server/lib/http';
 import {
   adminTemplateInputSchema,
   adminTemplateUpdateSchema,
@@ -68,7 +68,10 @@ export async function templatesRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/templates',
-    { schema: { tags, body: templateInputSchema, response: { 201: templateSchema, ...errors } } },
+    {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      schema: { tags, body: templateInputSchema, response: { 201: templateSchema, ...errors } },
+    },
     async (request, reply) => {
       const { user } = await requireSession(request);
       reply.code(201);
@@ -78,7 +81,10 @@ export async function templatesRoutes(fastify: FastifyInstance) {
 
   app.patch(
     '/api/templates/:id',
-    { schema: { tags, params, body: templateUpdateSchema, response: { 200: templateSchema, ...errors } } },
+    {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      schema: { tags, params, body: templateUpdateSchema, response: { 200: templateSchema, ...errors } },
+    },
     async (request) => {
       const { user } = await requireSession(request);
       return updateUserTemplate({ db, userId: user.id, id: request.params.id, changes: request.body });
@@ -138,7 +144,10 @@ export async function templatesRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/api/admin/templates',
-    { schema: { tags, body: adminTemplateInputSchema, response: { 201: templateSchema, ...errors } } },
+    {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      schema: { tags, body: adminTemplateInputSchema, response: { 201: templateSchema, ...errors } },
+    },
     async (request, reply) => {
       const actor = await requireSuperAdmin(request);
       reply.code(201);
@@ -149,6 +158,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
   app.patch(
     '/api/admin/templates/:id',
     {
+      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: { tags, params, body: adminTemplateUpdateSchema, response: { 200: templateSchema, ...errors } },
     },
     async (request) => {
