@@ -1,8 +1,8 @@
-import { outboxMessages } from '@server/db/schema/index';
+import { campaignContacts, campaigns, outboxMessages, senderAccounts } from '@server/db/schema/index';
 import { createCampaignWithMessage } from '@tests/factories/sending';
 import { createUser } from '@tests/factories/users';
 import { createTestApp } from '@tests/setup/test-app';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { bigint, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,10 +48,102 @@ describe('plainRowReader', () => {
     expect(plain[0]!.links).toEqual(['https://kanofoods.test/a', 'https://kanofoods.test/b']);
   });
 
-  it('refuses a column type it would not read as drizzle does', () => {
-    const wide = pgTable('plain_rows_test', { id: uuid('id'), n: bigint('n', { mode: 'number' }) });
-    expect(() => plainRowReader(wide)).toThrow(/n \(PgBigInt53\)/);
-    const local = pgTable('plain_rows_test', { at: timestamp('at') });
-    expect(() => plainRowReader(local)).toThrow(/at \(PgTimestamp\)/);
+  it('reads campaigns, accounts and contacts as drizzle does: reals, int arrays, bigints, days, JSON, nulls', async () => {
+    const db = app.services.db;
+    const { user } = await createUser(app);
+    const both = await createCampaignWithMessage(app, { userId: user.id });
+    const bare = await createCampaignWithMessage(app, { userId: user.id });
+    await db
+      .update(campaigns)
+      .set({
+        sendDays: [1, 3, 7],
+        bouncePausePercent: 2.75,
+        dailyCap: 40,
+        startedAt: new Date('2026-11-28T08:00:00.25Z'),
+      })
+      .where(eq(campaigns.id, both.campaign.id));
+    await db
+      .update(senderAccounts)
+      .set({
+        imapUidValidity: 2 ** 40 + 3,
+        imapLastUid: 0,
+        sendsDay: '2026-11-28',
+        warmupStartedOn: '2026-11-01',
+        cooldownUntil: new Date('2026-11-28T10:00:00.999Z'),
+        domainCheck: { checkedAt: 'x', spf: null } as never,
+      })
+      .where(eq(senderAccounts.id, both.account.id));
+    // A JSON string in a jsonb column: drizzle parses the driver's string again ('"17"' answers 17).
+    await db.execute(
+      sql`UPDATE sender_accounts SET domain_check = '"17"'::jsonb WHERE id = ${bare.account.id}`,
+    );
+    await db
+      .update(campaignContacts)
+      .set({
+        timeZone: 'Africa/Lagos',
+        pausedUntil: new Date('2026-12-01T00:00:00Z'),
+        fields: { plan: 'gold' },
+      })
+      .where(eq(campaignContacts.id, both.contact.id));
+
+    const campaignIds = [both.campaign.id, bare.campaign.id];
+    const accountIds = [both.account.id, bare.account.id];
+    const contactIds = [both.contact.id, bare.contact.id];
+    const cases = [
+      [campaigns, plainRowReader(campaigns), campaignIds, sql`campaigns`],
+      [senderAccounts, plainRowReader(senderAccounts), accountIds, sql`sender_accounts`],
+      [campaignContacts, plainRowReader(campaignContacts), contactIds, sql`campaign_contacts`],
+    ] as const;
+    for (const [table, reader, ids, name] of cases) {
+      const expected = await db.select().from(table).where(inArray(table.id, ids)).orderBy(table.id);
+      const plain = reader.read(
+        await db.execute(
+          sql`SELECT ${reader.selection} FROM ${name} WHERE id = ANY(${sql.param(ids)}::uuid[]) ORDER BY id`,
+        ),
+      );
+      expect(plain).toEqual(expected);
+      expect(plain).toHaveLength(2);
+    }
+
+    const picked = plainRowReader(campaignContacts, ['id', 'status', 'pausedUntil', 'timeZone']);
+    const expected = await db
+      .select({
+        id: campaignContacts.id,
+        status: campaignContacts.status,
+        pausedUntil: campaignContacts.pausedUntil,
+        timeZone: campaignContacts.timeZone,
+      })
+      .from(campaignContacts)
+      .where(inArray(campaignContacts.id, contactIds))
+      .orderBy(campaignContacts.id);
+    const plain = picked.read(
+      await db.execute(
+        sql`SELECT ${picked.selection} FROM campaign_contacts WHERE id = ANY(${sql.param(contactIds)}::uuid[]) ORDER BY id`,
+      ),
+    );
+    expect(plain).toEqual(expected);
+    expect(Object.keys(plain[0]!)).toEqual(['id', 'status', 'pausedUntil', 'timeZone']);
+  });
+
+  it('reads a bigint and a timestamp without time zone as drizzle does', async () => {
+    const db = app.services.db;
+    const odd = pgTable('plain_rows_odd', {
+      id: uuid('id'),
+      n: bigint('n', { mode: 'number' }),
+      at: timestamp('at'),
+    });
+    await db.execute(sql`CREATE TEMP TABLE plain_rows_odd (id uuid, n bigint, at timestamp)`);
+    await db.execute(
+      sql`INSERT INTO plain_rows_odd VALUES (gen_random_uuid(), 9007199254740991, '2026-11-28 09:30:15.5'), (gen_random_uuid(), NULL, NULL)`,
+    );
+    const reader = plainRowReader(odd);
+    const expected = await db.select().from(odd).orderBy(odd.n);
+    const plain = reader.read(
+      await db.execute(sql`SELECT ${reader.selection} FROM plain_rows_odd ORDER BY n`),
+    );
+    expect(plain).toEqual(expected);
+    expect(plain[0]!.n).toBe(9007199254740991);
+    expect(plain[0]!.at).toEqual(new Date('2026-11-28T09:30:15.5Z'));
+    await db.execute(sql`DROP TABLE plain_rows_odd`);
   });
 });

@@ -1,4 +1,5 @@
 import type { Database } from '@server/db/client';
+import { plainRowReader } from '@server/db/plain-rows';
 import { campaignContacts, campaigns, outboxMessages } from '@server/db/schema';
 import type { Env } from '@server/env';
 import type { Queue } from '@server/jobs/queue';
@@ -112,6 +113,10 @@ export interface DrainSummary {
 }
 
 const DAY_MS = 24 * 60 * 60_000;
+
+/** A batch's campaigns and contacts are read without drizzle's query builder and mapping (plain-rows.ts). */
+const campaignRowsReader = plainRowReader(campaigns);
+const contactRowsReader = plainRowReader(campaignContacts, ['id', 'status', 'pausedUntil', 'timeZone']);
 
 export { NO_ACTIVE_SENDER_NOTE } from './allocate-group';
 
@@ -258,20 +263,19 @@ async function judgeAndAllocate(
 ): Promise<TakenBatch> {
   const result: BatchResult = { sent: 0, deferred: 0, failed: 0, skipped: 0 };
   const campaignIds = [...new Set(claimed.map((m) => m.campaignId))];
-  const campaignRows = await ctx.db.select().from(campaigns).where(inArray(campaigns.id, campaignIds));
+  const campaignRows = campaignRowsReader.read(
+    await ctx.db.execute(
+      sql`SELECT ${campaignRowsReader.selection} FROM campaigns WHERE id = ANY(${sql.param(campaignIds)}::uuid[])`,
+    ),
+  );
   const campaignById = new Map(campaignRows.map((c) => [c.id, c]));
-  const contactRows = await ctx.db
-    .select({
-      id: campaignContacts.id,
-      status: campaignContacts.status,
-      pausedUntil: campaignContacts.pausedUntil,
-      timeZone: campaignContacts.timeZone,
-    })
-    .from(campaignContacts)
-    // One array parameter, not inArray's one per id (a few µs each to build, for every message).
-    .where(
-      sql`${campaignContacts.id} = ANY(${sql.param([...new Set(claimed.map((m) => m.campaignContactId))])}::uuid[])`,
-    );
+  // One array parameter, not inArray's one per id (a few µs each to build, for every message).
+  const contactIds = [...new Set(claimed.map((m) => m.campaignContactId))];
+  const contactRows = contactRowsReader.read(
+    await ctx.db.execute(
+      sql`SELECT ${contactRowsReader.selection} FROM campaign_contacts WHERE id = ANY(${sql.param(contactIds)}::uuid[])`,
+    ),
+  );
   const contactById = new Map(contactRows.map((c) => [c.id, c]));
 
   const deferrals: Deferral[] = [];

@@ -1,4 +1,5 @@
 import type { Database } from '@server/db/client';
+import { plainRowReader } from '@server/db/plain-rows';
 import { senderAccounts } from '@server/db/schema';
 import { isIanaTimeZone } from '@shared/time-zone';
 import { sql } from 'drizzle-orm';
@@ -6,6 +7,9 @@ import { accountLocalDate, effectiveDailyCap } from '../sender-accounts/sender-a
 import { startOfNextLocalDay } from './send-window';
 
 export type SenderAccountRow = typeof senderAccounts.$inferSelect;
+
+/** A campaign's accounts are read for every batch: without drizzle's query builder and mapping (plain-rows.ts). */
+const accountRows = plainRowReader(senderAccounts);
 
 export interface Allocation {
   /** accounts[i] sends message i; null when no account may send it now. */
@@ -56,18 +60,17 @@ export async function allocateSenders(options: {
   const random = options.random ?? Math.random;
   const gapped = options.gapMaxSeconds > 0;
   return options.db.transaction(async (tx) => {
-    const rows = await tx
-      .select()
-      .from(senderAccounts)
-      .where(
-        sql`${senderAccounts.id} IN (SELECT sender_account_id FROM campaign_sender_accounts WHERE campaign_id = ${options.campaignId})
-          AND ${senderAccounts.status} = 'active'`,
-      )
-      .orderBy(senderAccounts.id)
-      // NO KEY UPDATE, not UPDATE: allocations still queue behind each other, but the foreign-key checks
-      // of other workers' outbox and event writes (KEY SHARE on these rows, taken in any order) do not
-      // wait on us, which is what deadlocked three workers with a plain FOR UPDATE.
-      .for('no key update');
+    // NO KEY UPDATE, not UPDATE: allocations still queue behind each other, but the foreign-key checks
+    // of other workers' outbox and event writes (KEY SHARE on these rows, taken in any order) do not
+    // wait on us, which is what deadlocked three workers with a plain FOR UPDATE.
+    const rows = accountRows.read(
+      await tx.execute(sql`
+        SELECT ${accountRows.selection} FROM sender_accounts
+        WHERE id IN (SELECT sender_account_id FROM campaign_sender_accounts WHERE campaign_id = ${options.campaignId})
+          AND status = 'active'
+        ORDER BY id
+        FOR NO KEY UPDATE`),
+    );
 
     let nextAvailableAt: Date | null = null;
     const noteAvailable = (when: Date) => {
