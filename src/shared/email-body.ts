@@ -30,11 +30,14 @@ export function utf8ByteLength(text: string): number {
   return bytes;
 }
 
-/** A string of at most `maxBytes` UTF-8 bytes; the length check first, so a huge string is not walked. */
+/**
+ * A string of at most `maxBytes` UTF-8 bytes. The length check comes first and stops there when it fails
+ * (`abort`), so a string too long in characters is not walked, and its error is given once.
+ */
 export function maxUtf8Bytes(maxBytes: number, message: string) {
   return z
     .string()
-    .max(maxBytes, message)
+    .max(maxBytes, { message, abort: true })
     .refine((text) => utf8ByteLength(text) <= maxBytes, message);
 }
 

@@ -1,5 +1,5 @@
 import { errorResponses } from '@server/lib/errors';
-import { EMAIL_BODY_REQUEST_LIMIT_BYTES, requireSession } from '@server/lib/http';
+import { emailBodyRoute, requireSession } from '@server/lib/http';
 import {
   CAMPAIGN_MESSAGES,
   campaignListItemSchema,
@@ -170,7 +170,7 @@ export async function campaignsRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/campaigns/:id/steps',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute(),
       schema: { tags, params, body: stepInputSchema, response: { 201: campaignStepSchema, ...errors } },
     },
     async (request, reply) => {
@@ -213,7 +213,7 @@ export async function campaignsRoutes(fastify: FastifyInstance) {
   app.put(
     '/api/campaigns/:id/steps/:stepId',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute(),
       schema: {
         tags,
         params: stepParams,

@@ -104,6 +104,30 @@ describe('email bodies up to their stated limit', () => {
     expect(fits.statusCode, fits.body.slice(0, 200)).toBe(201);
   });
 
+  it('reads a large body only from a signed-in user: without a session it is refused unread', async () => {
+    const html = bodyOf(7 * 1024 * 1024);
+    const routes = [
+      ['POST', '/api/templates', { category: 'cold-introduction', name: 'x', subject: 'x', bodyHtml: html }],
+      [
+        'POST',
+        '/api/admin/templates',
+        { category: 'cold-introduction', name: 'x', subject: 'x', bodyHtml: html },
+      ],
+      ['POST', '/api/newsletters', { kind: 'bulk', name: 'x', html }],
+      ['POST', '/api/personalize/preview', { html }],
+    ] as const;
+    for (const [method, url, payload] of routes) {
+      const response = await app.inject({ method, url, payload });
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 120)}`).toBe(401);
+    }
+    // A signed-in user who is not an admin is turned away from the admin's route before its body too.
+    const admin = await as(
+      app,
+      user.cookie,
+    )({ method: 'POST', url: '/api/admin/templates', payload: routes[1][2] });
+    expect(admin.statusCode).toBe(403);
+  });
+
   it('keeps the small limit everywhere else', async () => {
     const response = await as(
       app,

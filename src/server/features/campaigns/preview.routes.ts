@@ -1,5 +1,5 @@
 import { errorResponses } from '@server/lib/errors';
-import { EMAIL_BODY_REQUEST_LIMIT_BYTES, getSession, requireSession } from '@server/lib/http';
+import { emailBodyRoute, getSession, requireSession } from '@server/lib/http';
 import {
   campaignPreviewRequestSchema,
   campaignTestSendRequestSchema,
@@ -32,7 +32,6 @@ export async function campaignPreviewRoutes(fastify: FastifyInstance) {
     '/api/campaigns/:id/preview',
     {
       config: perUser(120),
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: {
         tags,
         params,
@@ -57,7 +56,6 @@ export async function campaignPreviewRoutes(fastify: FastifyInstance) {
     {
       // A real email through the user's own server: a few a minute.
       config: perUser(5),
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
       schema: {
         tags,
         params,
@@ -98,7 +96,7 @@ export async function campaignPreviewRoutes(fastify: FastifyInstance) {
     '/api/personalize/preview',
     {
       config: perUser(120),
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute(),
       schema: {
         tags,
         body: personalizePreviewRequestSchema,

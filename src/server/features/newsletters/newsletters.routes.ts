@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import fastifyMultipart from '@fastify/multipart';
 import { AppError, errorResponses } from '@server/lib/errors';
-import { EMAIL_BODY_REQUEST_LIMIT_BYTES, requireSession } from '@server/lib/http';
+import { emailBodyRoute, requireSession } from '@server/lib/http';
 import { checksFailedErrorSchema } from '@shared/errors';
 import {
   newsletterProgressSchema,
@@ -83,7 +83,7 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/newsletters',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute(),
       schema: { tags, body: newsletterCreateSchema, response: { 201: newsletterSchema, ...errors } },
     },
     async (request, reply) => {
@@ -184,7 +184,7 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
   app.patch(
     '/api/newsletters/:id',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute(),
       schema: { tags, params, body: newsletterUpdateSchema, response: { 200: newsletterSchema, ...errors } },
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import { errorResponses } from '@server/lib/errors';
-import { EMAIL_BODY_REQUEST_LIMIT_BYTES, requireRole, requireSession } from '@server/lib/http';
+import { emailBodyRoute, requireRole, requireSession } from '@server/lib/http';
 import {
   adminTemplateInputSchema,
   adminTemplateUpdateSchema,
@@ -69,7 +69,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/templates',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute(),
       schema: { tags, body: templateInputSchema, response: { 201: templateSchema, ...errors } },
     },
     async (request, reply) => {
@@ -82,7 +82,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
   app.patch(
     '/api/templates/:id',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute(),
       schema: { tags, params, body: templateUpdateSchema, response: { 200: templateSchema, ...errors } },
     },
     async (request) => {
@@ -145,7 +145,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/admin/templates',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute('super_admin'),
       schema: { tags, body: adminTemplateInputSchema, response: { 201: templateSchema, ...errors } },
     },
     async (request, reply) => {
@@ -158,7 +158,7 @@ export async function templatesRoutes(fastify: FastifyInstance) {
   app.patch(
     '/api/admin/templates/:id',
     {
-      bodyLimit: EMAIL_BODY_REQUEST_LIMIT_BYTES,
+      ...emailBodyRoute('super_admin'),
       schema: { tags, params, body: adminTemplateUpdateSchema, response: { 200: templateSchema, ...errors } },
     },
     async (request) => {
