@@ -7,8 +7,7 @@ import { createTestApp } from '@tests/setup/test-app';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FINISH_NEWSLETTER_SENDS_JOB, finishNewsletterSends } from './newsletter-send.service';
-import { requestNewsletterFinish } from './send-scheduled-newsletters.job';
+import { finishNewsletterSends } from './newsletter-send.service';
 
 /*
  * The finish is asked for after every drain that sent something, by two worker processes, and by the
@@ -169,21 +168,5 @@ describe('newsletters: one finisher per send', () => {
     expect(await statusOf(ids.newsletterId)).toBe('sending');
     expect(await activeContacts(ids.campaignId)).toBeGreaterThan(0);
     expect((await leaseOf())!.getTime()).toBe(theirs.getTime());
-  });
-
-  it('drains ending together queue a couple of finish jobs, the last starting after the last request', async () => {
-    const { db, queue } = app.services;
-    const since = new Date();
-    for (let i = 0; i < 20; i++) await requestNewsletterFinish(queue);
-    const lastAsked = Date.now();
-    const result: unknown = await db.execute(sql`
-      SELECT count(*)::int AS n, max(start_after) AS last FROM pgboss.job
-      WHERE name = ${FINISH_NEWSLETTER_SENDS_JOB} AND created_on >= ${since.toISOString()}::timestamptz`);
-    const [jobs] = (result as { rows: { n: number; last: string | Date }[] }).rows;
-    // One for this second, one for the next (a slot boundary passed meanwhile may add one): not 20.
-    expect(jobs!.n).toBeGreaterThanOrEqual(1);
-    expect(jobs!.n).toBeLessThanOrEqual(3);
-    // A request is never left to a job that had started before it.
-    expect(new Date(jobs!.last).getTime()).toBeGreaterThan(lastAsked);
   });
 });
