@@ -1,11 +1,13 @@
 import type { Database } from '@server/db/client';
 import type { AlertRuleKey } from '@shared/admin-operations';
 import { sql } from 'drizzle-orm';
+import { platformEventsSince } from '../admin-analytics/platform-counts.service';
 
 /*
  * What each alert rule measures. A rule fires when its measure reaches its threshold (the operator sets
  * the threshold; these are the defaults). Every query here is cheap on a large database: it reads an
- * index (time-bounded) or a catalogue function, never a whole table.
+ * index (time-bounded), a roll-up or a catalogue function, never a whole table, and never a count that
+ * grows with the messages sent (the rules run every minute).
  */
 
 export interface Measure {
@@ -40,26 +42,34 @@ function ago(at: Date, minutes: number): string {
   return new Date(at.getTime() - minutes * 60_000).toISOString();
 }
 
-/** Messages sent since `since`, summed per sender account over the (account, sent_at) index. */
-async function sentSince(db: Database, since: string): Promise<number> {
-  const row = await one<{ n: number | string | null }>(
+/** Bounces and complaints since `since`, exact, through the partial index on those two types. */
+async function badOutcomesSince(
+  db: Database,
+  since: Date,
+): Promise<{ bounced: number; bouncedDuringSmtp: number; complained: number }> {
+  const row = await one<{ bounced: number; bounced_during_smtp: number; complained: number }>(
     db,
-    sql`SELECT coalesce(sum(x.n), 0)::bigint AS n FROM sender_accounts a
-        CROSS JOIN LATERAL (
-          SELECT count(*) AS n FROM outbox_messages o
-          WHERE o.sender_account_id = a.id AND o.sent_at >= ${since}::timestamptz
-        ) x`,
+    sql`SELECT count(*) FILTER (WHERE type = 'bounced')::int AS bounced,
+          count(*) FILTER (WHERE type = 'bounced' AND metadata->>'during' = 'smtp')::int AS bounced_during_smtp,
+          count(*) FILTER (WHERE type = 'complained')::int AS complained
+        FROM email_events
+        WHERE type IN ('bounced', 'complained') AND occurred_at >= ${since.toISOString()}::timestamptz`,
   );
-  return Number(row?.n ?? 0);
+  return {
+    bounced: Number(row?.bounced ?? 0),
+    bouncedDuringSmtp: Number(row?.bounced_during_smtp ?? 0),
+    complained: Number(row?.complained ?? 0),
+  };
 }
 
-async function eventsSince(db: Database, type: 'bounced' | 'complained', since: string): Promise<number> {
-  const row = await one<{ n: number }>(
-    db,
-    sql`SELECT count(*)::int AS n FROM email_events
-        WHERE type IN ('bounced', 'complained') AND type = ${type} AND occurred_at >= ${since}::timestamptz`,
-  );
-  return Number(row?.n ?? 0);
+/**
+ * Messages handed to a receiving server since `since`: the ones it accepted (one 'sent' event each, read
+ * from the hourly roll-up and its live tail, so the cost does not grow with the volume sent) and the ones
+ * it refused at once (a bounce during SMTP writes no 'sent' event; left out, a sender whose every message
+ * is refused would show no sends and so no bounce rate).
+ */
+async function sentSince(db: Database, since: Date, bouncedDuringSmtp: number): Promise<number> {
+  return (await platformEventsSince(db, { type: 'sent', since })) + bouncedDuringSmtp;
 }
 
 /** Below this many sends a rate says little (two bounces out of ten is not a spike). */
@@ -124,8 +134,9 @@ export const ALERT_RULES: readonly AlertRuleDefinition[] = [
     unit: '%',
     defaultThreshold: 5,
     async measure({ db, at }) {
-      const since = ago(at, 60);
-      const [sent, bounced] = [await sentSince(db, since), await eventsSince(db, 'bounced', since)];
+      const since = new Date(ago(at, 60));
+      const { bounced, bouncedDuringSmtp } = await badOutcomesSince(db, since);
+      const sent = await sentSince(db, since, bouncedDuringSmtp);
       const rate = sent >= MIN_SENT_FOR_BOUNCE_RATE ? (bounced / sent) * 100 : 0;
       return {
         value: round(rate, 2),
@@ -140,8 +151,9 @@ export const ALERT_RULES: readonly AlertRuleDefinition[] = [
     unit: '%',
     defaultThreshold: 0.3,
     async measure({ db, at }) {
-      const since = ago(at, 24 * 60);
-      const [sent, complained] = [await sentSince(db, since), await eventsSince(db, 'complained', since)];
+      const since = new Date(ago(at, 24 * 60));
+      const { complained, bouncedDuringSmtp } = await badOutcomesSince(db, since);
+      const sent = await sentSince(db, since, bouncedDuringSmtp);
       const rate = sent >= MIN_SENT_FOR_COMPLAINT_RATE ? (complained / sent) * 100 : 0;
       return {
         value: round(rate, 3),
