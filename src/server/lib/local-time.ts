@@ -1,4 +1,5 @@
 import { AppError } from './errors';
+import { lastReadingPerZone } from './last-reading-per-zone';
 
 /*
  * Wall-clock arithmetic in IANA zones with Intl only (the runtime's ICU tz data); no date library.
@@ -42,23 +43,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/*
- * The last reading per zone. The dispatcher reads one instant (its batch's) once per message, and a
- * formatToParts costs ~10 µs and a dozen objects: the same instant in the same zone is read once.
- * A reading is frozen, so handing it out again cannot let one caller change another's.
- */
-const lastReadings = new Map<string, { instantMs: number; wall: WallTime }>();
-
-export function wallTimeAt(instantMs: number, timeZone: string): WallTime {
-  const last = lastReadings.get(timeZone);
-  if (last !== undefined && last.instantMs === instantMs) return last.wall;
-  const wall = readWallTime(instantMs, timeZone);
-  if (last !== undefined) {
-    last.instantMs = instantMs;
-    last.wall = wall;
-  } else lastReadings.set(timeZone, { instantMs, wall });
-  return wall;
-}
+/** The wall time at an instant in a zone; a batch's one instant is read once per zone. */
+export const wallTimeAt: (instantMs: number, timeZone: string) => WallTime = lastReadingPerZone(readWallTime);
 
 function readWallTime(instantMs: number, timeZone: string): WallTime {
   let year = 0;
