@@ -24,6 +24,17 @@ export const LATENCY_BUCKET_SQL = sql.raw(
   `least(127, floor(4 * ln(1 + greatest(0, extract(epoch from e.occurred_at - o.created_at)::float8)) / ln(2)))::int`,
 );
 
+/**
+ * A row type of platform_hourly_events beside the event types: the bounces a receiving server gave during
+ * SMTP (a subset of 'bounced'). Those messages were handed over but have no 'sent' event, so the alert
+ * rules add them to the sends a bounce rate is taken over. Screens read the types they name, so this one
+ * adds to no other figure.
+ */
+export const SMTP_REFUSED = 'smtp_refused';
+
+/** Whether an email_events row is a bounce given during SMTP (delivery-outcomes.ts writes those). */
+export const SMTP_REFUSED_SQL = sql.raw(`(type = 'bounced' AND metadata->>'during' = 'smtp')`);
+
 export interface RollupResult {
   events: number;
   lastEventId: number;
@@ -68,7 +79,8 @@ async function foldBatch(
     const [row] = rowsOf<{ last_id: string | number | null; events: number; read: number }>(
       await tx.execute(sql`
         WITH batch AS (
-          SELECT id, user_id, type, machine, occurred_at, outbox_message_id
+          SELECT id, user_id, type, machine, occurred_at, outbox_message_id,
+            ${SMTP_REFUSED_SQL} AS smtp_refused
           FROM email_events WHERE id > ${watermark} ORDER BY id LIMIT ${batchSize}
         ), fresh AS (
           SELECT min(id) AS id FROM batch WHERE occurred_at > ${settleBefore}::timestamptz
@@ -77,6 +89,9 @@ async function foldBatch(
         ), hourly AS (
           INSERT INTO platform_hourly_events (hour, type, machine, count)
           SELECT date_trunc('hour', e.occurred_at), e.type, e.machine, count(*) FROM e GROUP BY 1, 2, 3
+          UNION ALL
+          SELECT date_trunc('hour', e.occurred_at), ${SMTP_REFUSED}::text, e.machine, count(*) FROM e
+          WHERE e.smtp_refused GROUP BY 1, 3
           ON CONFLICT (hour, type, machine) DO UPDATE SET count = platform_hourly_events.count + excluded.count
           RETURNING 1
         ), latency AS (

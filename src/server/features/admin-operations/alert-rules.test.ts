@@ -12,8 +12,8 @@ import { ruleDefinition } from './alert-rules';
  * The bounce and complaint rules count the messages sent in the last hour and day from the hourly
  * roll-up and the events after its watermark, not from the outbox: counting the outbox rows sent in the
  * last 24 hours took 10–15 s a minute after a 1,000,000-recipient newsletter. The rules are platform-wide,
- * so on PostgreSQL the file has a database of its own; the clock sits at half past an hour, so the last
- * hour's window starts halfway through the hour before.
+ * so on PostgreSQL the file has a database of its own. The roll-up keeps hours, so the windows start on
+ * the hour: the last hour's at the start of the hour before (the clock sits at twenty past).
  */
 
 const MINUTE = 60_000;
@@ -39,12 +39,12 @@ afterAll(async () => {
   await dropDatabase();
 });
 
-/** Moves the clock to half past an hour at least two days past anything an earlier test wrote. */
+/** Moves the clock to twenty past an hour at least two days past anything an earlier test wrote. */
 let hourMark = 0;
 beforeEach(() => {
   const base = Math.max(clockNow().getTime(), hourMark) + 2 * 24 * HOUR;
   hourMark = Math.ceil(base / HOUR) * HOUR;
-  advanceClock(hourMark + 30 * MINUTE - clockNow().getTime());
+  advanceClock(hourMark + 20 * MINUTE - clockNow().getTime());
 });
 
 function events(
@@ -74,53 +74,71 @@ async function rolledUp(type: string): Promise<number> {
   return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
 }
 
+function hourLabel(at: number, withDay: boolean): string {
+  const hour = new Date(at);
+  const time = `${String(hour.getUTCHours()).padStart(2, '0')}:00 UTC`;
+  const month = hour.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' });
+  return withDay ? `${hour.getUTCDate()} ${month} ${time}` : time;
+}
+
 describe('alert rules: sends counted from the roll-up', () => {
-  it('bounce spike and complaint rate read whole hours, the window’s first hour prorated, and the live tail', async () => {
-    const h = hourMark; // the current hour; the clock is at h + 30 min
+  it('bounce spike and complaint rate count from the start of the hour before, rolled up or not', async () => {
+    const h = hourMark; // the current hour; the clock is at h + 20 min
+    const at = h + 20 * MINUTE;
     const smtpRefusal = { metadata: { hard: true, responseCode: 550, during: 'smtp' } };
     await db.insert(emailEvents).values([
-      // 24 hours ago and before: 10 in the hour the day's window starts in (half of it inside), 1,000 older.
-      ...events(10, 'sent', h - 24 * HOUR + 15 * MINUTE),
+      // Before the day's window (it starts at h − 24 h) and inside it.
       ...events(1000, 'sent', h - 25 * HOUR),
+      ...events(1, 'complained', h - 25 * HOUR),
+      ...events(10, 'sent', h - 24 * HOUR + 15 * MINUTE),
       ...events(500, 'sent', h - 22 * HOUR),
       ...events(2, 'complained', h - 20 * HOUR),
-      ...events(1, 'complained', h - 25 * HOUR),
-      // The hour before: 60 sent, half of the hour inside the last-hour window; a bounce outside it.
+      // Before the hour's window (it starts at h − 1 h) and inside it.
+      ...events(30, 'sent', h - 2 * HOUR + 50 * MINUTE),
+      ...events(1, 'bounced', h - 2 * HOUR + 50 * MINUTE),
       ...events(60, 'sent', h - HOUR + 10 * MINUTE),
-      ...events(1, 'bounced', h - HOUR + 10 * MINUTE),
-      // This hour: 100 sent, three bounces reported later and one refused during SMTP (no 'sent' event).
+      // This hour: three bounces reported later and one refused during SMTP (no 'sent' event).
       ...events(100, 'sent', h + 5 * MINUTE),
       ...events(3, 'bounced', h + 10 * MINUTE, { metadata: { hard: true } }),
       ...events(1, 'bounced', h + 10 * MINUTE, smtpRefusal),
+      // The last minute: younger than the roll-up's settling time, so only the live tail has them.
+      ...events(7, 'sent', at - 30_000),
+      ...events(1, 'bounced', at - 20_000, smtpRefusal),
     ]);
+    // Hour: 60 + 100 + 7 sent and 2 refused = 169; 5 bounced. Day: 10 + 500 + 30 + 167 + 2 = 709; 2 complaints.
+    const expected = {
+      bounce: {
+        value: Math.round((5 / 169) * 100 * 100) / 100,
+        detail: `5 bounced of 169 sent since ${hourLabel(h - HOUR, false)}.`,
+      },
+      complaint: {
+        value: Math.round((2 / 709) * 100 * 1000) / 1000,
+        detail: `2 complaints of 709 sent since ${hourLabel(h - 24 * HOUR, true)}.`,
+      },
+    };
+    // Before the roll-up has run (everything is in the tail) and after: the same figures.
+    expect(await measure('bounce_spike')).toEqual(expected.bounce);
+    expect(await measure('complaint_rate')).toEqual(expected.complaint);
     await rollUpPlatformStats({ db });
-    // The last 30 seconds: younger than the roll-up's settling time, so only the live tail has them.
-    await db.insert(emailEvents).values(events(7, 'sent', h + 30 * MINUTE - 30_000));
-    expect(await rolledUp('sent')).toBe(10 + 1000 + 500 + 60 + 100);
-
-    // Last hour: 60 × ½ + 100 + 7 sent, plus the refused one = 138; 4 bounced.
-    expect(await measure('bounce_spike')).toEqual({
-      value: Math.round((4 / 138) * 100 * 100) / 100,
-      detail: '4 bounced of 138 sent in the last hour.',
-    });
-    // Last 24 hours: 10 × ½ + 500 + 60 + 100 + 7 + 1 = 673; 2 complaints.
-    expect(await measure('complaint_rate')).toEqual({
-      value: Math.round((2 / 673) * 100 * 1000) / 1000,
-      detail: '2 complaints of 673 sent in the last 24 hours.',
-    });
+    expect(await rolledUp('sent')).toBe(1000 + 10 + 500 + 30 + 60 + 100);
+    expect(await rolledUp('smtp_refused')).toBe(1);
+    expect(await measure('bounce_spike')).toEqual(expected.bounce);
+    expect(await measure('complaint_rate')).toEqual(expected.complaint);
   });
 
   it('a server that refuses every message during SMTP still shows a bounce rate', async () => {
     const h = hourMark;
-    await db.insert(emailEvents).values(
-      events(60, 'bounced', h + 20 * MINUTE, {
-        metadata: { hard: true, responseCode: 550, during: 'smtp' },
-      }),
-    );
+    await db
+      .insert(emailEvents)
+      .values(
+        events(60, 'bounced', h + 10 * MINUTE, {
+          metadata: { hard: true, responseCode: 550, during: 'smtp' },
+        }),
+      );
     await rollUpPlatformStats({ db });
     expect(await measure('bounce_spike')).toEqual({
       value: 100,
-      detail: '60 bounced of 60 sent in the last hour.',
+      detail: `60 bounced of 60 sent since ${hourLabel(h - HOUR, false)}.`,
     });
   });
 
@@ -128,11 +146,11 @@ describe('alert rules: sends counted from the roll-up', () => {
     const h = hourMark;
     await db
       .insert(emailEvents)
-      .values([...events(20, 'sent', h + 20 * MINUTE), ...events(5, 'bounced', h + 21 * MINUTE)]);
+      .values([...events(20, 'sent', h + 10 * MINUTE), ...events(5, 'bounced', h + 11 * MINUTE)]);
     await rollUpPlatformStats({ db });
     expect(await measure('bounce_spike')).toEqual({
       value: 0,
-      detail: '5 bounced of 20 sent in the last hour (too few sends to judge).',
+      detail: `5 bounced of 20 sent since ${hourLabel(h - HOUR, false)} (too few sends to judge).`,
     });
   });
 });

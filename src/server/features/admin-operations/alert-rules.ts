@@ -1,7 +1,7 @@
 import type { Database } from '@server/db/client';
 import type { AlertRuleKey } from '@shared/admin-operations';
 import { sql } from 'drizzle-orm';
-import { platformEventsSince } from '../admin-analytics/platform-counts.service';
+import { hourStart, platformEventCounts, SMTP_REFUSED } from '../admin-analytics/platform-counts.service';
 
 /*
  * What each alert rule measures. A rule fires when its measure reaches its threshold (the operator sets
@@ -42,34 +42,29 @@ function ago(at: Date, minutes: number): string {
   return new Date(at.getTime() - minutes * 60_000).toISOString();
 }
 
-/** Bounces and complaints since `since`, exact, through the partial index on those two types. */
-async function badOutcomesSince(
-  db: Database,
-  since: Date,
-): Promise<{ bounced: number; bouncedDuringSmtp: number; complained: number }> {
-  const row = await one<{ bounced: number; bounced_during_smtp: number; complained: number }>(
-    db,
-    sql`SELECT count(*) FILTER (WHERE type = 'bounced')::int AS bounced,
-          count(*) FILTER (WHERE type = 'bounced' AND metadata->>'during' = 'smtp')::int AS bounced_during_smtp,
-          count(*) FILTER (WHERE type = 'complained')::int AS complained
-        FROM email_events
-        WHERE type IN ('bounced', 'complained') AND occurred_at >= ${since.toISOString()}::timestamptz`,
-  );
-  return {
-    bounced: Number(row?.bounced ?? 0),
-    bouncedDuringSmtp: Number(row?.bounced_during_smtp ?? 0),
-    complained: Number(row?.complained ?? 0),
-  };
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "09:00 UTC", or "28 Nov 09:00 UTC" with the day. */
+function hourLabel(hour: Date, withDay: boolean): string {
+  const time = `${String(hour.getUTCHours()).padStart(2, '0')}:00 UTC`;
+  return withDay ? `${hour.getUTCDate()} ${MONTHS[hour.getUTCMonth()]} ${time}` : time;
 }
 
 /**
- * Messages handed to a receiving server since `since`: the ones it accepted (one 'sent' event each, read
- * from the hourly roll-up and its live tail, so the cost does not grow with the volume sent) and the ones
- * it refused at once (a bounce during SMTP writes no 'sent' event; left out, a sender whose every message
- * is refused would show no sends and so no bounce rate).
+ * Bounces or complaints over the messages handed to receiving servers, from the start of the hour
+ * `minutes` before `at` (the roll-up keeps hours): the ones accepted ('sent' events) and the ones refused
+ * during SMTP (those write a bounce and no 'sent' event; left out, a sender whose every message is refused
+ * would show no sends and so no bounce rate).
  */
-async function sentSince(db: Database, since: Date, bouncedDuringSmtp: number): Promise<number> {
-  return (await platformEventsSince(db, { type: 'sent', since })) + bouncedDuringSmtp;
+async function outcomesOverSends(
+  db: Database,
+  at: Date,
+  minutes: number,
+  outcome: 'bounced' | 'complained',
+): Promise<{ count: number; sent: number; fromHour: Date }> {
+  const fromHour = hourStart(new Date(at.getTime() - minutes * 60_000));
+  const counts = await platformEventCounts(db, { fromHour, types: ['sent', SMTP_REFUSED, outcome] });
+  return { count: counts[outcome], sent: counts.sent + counts[SMTP_REFUSED], fromHour };
 }
 
 /** Below this many sends a rate says little (two bounces out of ten is not a spike). */
@@ -130,34 +125,30 @@ export const ALERT_RULES: readonly AlertRuleDefinition[] = [
   {
     key: 'bounce_spike',
     name: 'Bounce spike',
-    description: `Bounces as a share of messages sent in the last hour (from ${MIN_SENT_FOR_BOUNCE_RATE} sends up).`,
+    description: `Bounces as a share of messages sent in the last hour, counted from the start of the hour before (60 to 120 minutes; from ${MIN_SENT_FOR_BOUNCE_RATE} sends up).`,
     unit: '%',
     defaultThreshold: 5,
     async measure({ db, at }) {
-      const since = new Date(ago(at, 60));
-      const { bounced, bouncedDuringSmtp } = await badOutcomesSince(db, since);
-      const sent = await sentSince(db, since, bouncedDuringSmtp);
+      const { count: bounced, sent, fromHour } = await outcomesOverSends(db, at, 60, 'bounced');
       const rate = sent >= MIN_SENT_FOR_BOUNCE_RATE ? (bounced / sent) * 100 : 0;
       return {
         value: round(rate, 2),
-        detail: `${bounced} bounced of ${sent} sent in the last hour${sent < MIN_SENT_FOR_BOUNCE_RATE ? ' (too few sends to judge)' : ''}.`,
+        detail: `${bounced} bounced of ${sent} sent since ${hourLabel(fromHour, false)}${sent < MIN_SENT_FOR_BOUNCE_RATE ? ' (too few sends to judge)' : ''}.`,
       };
     },
   },
   {
     key: 'complaint_rate',
     name: 'Complaint rate',
-    description: `Spam complaints as a share of messages sent in the last 24 hours (from ${MIN_SENT_FOR_COMPLAINT_RATE} sends up). Mailbox providers start filtering at 0.3%.`,
+    description: `Spam complaints as a share of messages sent in the last 24 hours, counted from the start of the hour 24 hours ago (from ${MIN_SENT_FOR_COMPLAINT_RATE} sends up). Mailbox providers start filtering at 0.3%.`,
     unit: '%',
     defaultThreshold: 0.3,
     async measure({ db, at }) {
-      const since = new Date(ago(at, 24 * 60));
-      const { complained, bouncedDuringSmtp } = await badOutcomesSince(db, since);
-      const sent = await sentSince(db, since, bouncedDuringSmtp);
+      const { count: complained, sent, fromHour } = await outcomesOverSends(db, at, 24 * 60, 'complained');
       const rate = sent >= MIN_SENT_FOR_COMPLAINT_RATE ? (complained / sent) * 100 : 0;
       return {
         value: round(rate, 3),
-        detail: `${complained} complaints of ${sent} sent in the last 24 hours${sent < MIN_SENT_FOR_COMPLAINT_RATE ? ' (too few sends to judge)' : ''}.`,
+        detail: `${complained} complaints of ${sent} sent since ${hourLabel(fromHour, true)}${sent < MIN_SENT_FOR_COMPLAINT_RATE ? ' (too few sends to judge)' : ''}.`,
       };
     },
   },
