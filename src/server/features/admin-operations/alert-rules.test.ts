@@ -128,13 +128,11 @@ describe('alert rules: sends counted from the roll-up', () => {
 
   it('a server that refuses every message during SMTP still shows a bounce rate', async () => {
     const h = hourMark;
-    await db
-      .insert(emailEvents)
-      .values(
-        events(60, 'bounced', h + 10 * MINUTE, {
-          metadata: { hard: true, responseCode: 550, during: 'smtp' },
-        }),
-      );
+    await db.insert(emailEvents).values(
+      events(60, 'bounced', h + 10 * MINUTE, {
+        metadata: { hard: true, responseCode: 550, during: 'smtp' },
+      }),
+    );
     await rollUpPlatformStats({ db });
     expect(await measure('bounce_spike')).toEqual({
       value: 100,
