@@ -197,7 +197,16 @@ export const campaignContacts = pgTable(
     // Not status in the predicate (migration 0072): an update that only changes the status (a newsletter's
     // finish, a reply) stays HOT: the new version on the row's page (fillfactor 50), no new index entries. Readers filter
     // status = 'active' themselves, and every way out of 'active' but a pause clears next_step_at.
-    index('campaign_contacts_next_step_idx').on(t.nextStepAt).where(sql`${t.nextStepAt} is not null`),
+    // Keyed by campaign first (migration 0076): the sequencer's per-campaign due check and claim read only
+    // that campaign's due contacts, not every campaign's due contacts filtered in the heap. Same columns as
+    // before, so no update that was HOT stops being HOT (next_step_at was indexed already).
+    index('campaign_contacts_next_step_idx')
+      .on(t.campaignId, t.nextStepAt)
+      .where(sql`${t.nextStepAt} is not null`),
+    // Out of office until a date: the sequencer's per-minute resume finds the due ones here instead of
+    // reading the whole table. paused_until changes only when a contact pauses or resumes, so the sends'
+    // updates stay as HOT as before; no status in the predicate, as above.
+    index('campaign_contacts_paused_until_idx').on(t.pausedUntil).where(sql`${t.pausedUntil} is not null`),
     index('campaign_contacts_user_email_idx').on(t.userId, sql`lower(${t.email})`),
     // Erasing an address everywhere finds its recipients across all users.
     index('campaign_contacts_email_idx').on(sql`lower(${t.email})`),

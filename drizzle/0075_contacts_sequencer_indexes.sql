@@ -1,0 +1,3 @@
+DROP INDEX "campaign_contacts_next_step_idx";--> statement-breakpoint
+CREATE INDEX "campaign_contacts_paused_until_idx" ON "campaign_contacts" USING btree ("paused_until") WHERE "campaign_contacts"."paused_until" is not null;--> statement-breakpoint
+CREATE INDEX "campaign_contacts_next_step_idx" ON "campaign_contacts" USING btree ("campaign_id","next_step_at") WHERE "campaign_contacts"."next_step_at" is not null;
