@@ -1,0 +1,141 @@
+import { emailEvents } from '@server/db/schema/index';
+import { rowsOf } from '@server/lib/list-cursor';
+import { createSendingCampaign, createSinkAccount, type SenderRow } from '@tests/factories/dispatch';
+import { createUser } from '@tests/factories/users';
+import { ownDatabase } from '@tests/setup/own-database';
+import { createTestApp } from '@tests/setup/test-app';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollUpPlatformStats } from '../admin-analytics/platform-rollup.service';
+import { listSenderMonitor } from './email-processing.service';
+
+/*
+ * The monitors' figures read from roll-ups and bounded counts, compared with a direct count of the
+ * same rows on random data. The roll-up is platform-wide, so on PostgreSQL the file has a database of
+ * its own.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+type Db = FastifyInstance['services']['db'];
+type EventRow = typeof emailEvents.$inferInsert;
+
+let app: FastifyInstance;
+let db: Db;
+let dropDatabase: () => Promise<void> = async () => {};
+
+beforeAll(async () => {
+  const own = await ownDatabase('monitor_figures');
+  dropDatabase = own.drop;
+  app = await createTestApp(own.env);
+  db = app.services.db;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await dropDatabase();
+});
+
+/** A small seeded generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+describe('Email Processing monitor: last day and week from the per-account roll-up', () => {
+  it('gives every account the same counts as a direct count of its events, rolled up or not', async () => {
+    const rnd = random(20_260_511);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
+    const owners = [(await createUser(app)).user.id, (await createUser(app)).user.id];
+    const accounts: SenderRow[] = [];
+    const campaignsOf = new Map<string, string[]>();
+    for (const owner of owners) {
+      const mine = [
+        await createSinkAccount(app, owner),
+        await createSinkAccount(app, owner),
+        await createSinkAccount(app, owner),
+      ];
+      accounts.push(...mine);
+      campaignsOf.set(owner, [
+        (await createSendingCampaign(app, owner, mine)).id,
+        (await createSendingCampaign(app, owner, mine)).id,
+      ]);
+    }
+    const types = ['sent', 'sent', 'sent', 'bounced', 'complained', 'failed', 'opened', 'deferred'] as const;
+    // Most events near the windows' edges (a day and a week ago, where part-hours are read), the rest
+    // anywhere in the last eight days; some without a campaign (never counted). The roll-up folds the
+    // first ones; the later ones, a few just written, are the live tail.
+    const when = (start: number, fresh: boolean): Date => {
+      const r = fresh ? rnd() : 0.1 + rnd() * 0.9;
+      if (r < 0.1) return new Date(start - rnd() * 5 * MINUTE);
+      if (r < 0.4) return new Date(start - DAY + (rnd() - 0.5) * 3 * HOUR);
+      if (r < 0.7) return new Date(start - 7 * DAY + (rnd() - 0.5) * 3 * HOUR);
+      return new Date(start - rnd() * 8 * DAY);
+    };
+    const events = (n: number, fresh: boolean): EventRow[] =>
+      Array.from({ length: n }, () => {
+        const account = pick(accounts);
+        return {
+          userId: account.userId,
+          campaignId: rnd() < 0.1 ? null : pick(campaignsOf.get(account.userId)!),
+          senderAccountId: account.id,
+          type: pick(types),
+          occurredAt: when(Date.now(), fresh),
+        };
+      });
+    await db.insert(emailEvents).values(events(700, false));
+    await rollUpPlatformStats({ db, batchSize: 97 });
+    // Written after the roll-up: the live tail, some of them late (an old bounce reported today).
+    await db.insert(emailEvents).values(events(200, true));
+
+    const list = await listSenderMonitor({ db, query: { limit: 25 } });
+    expect(list.accounts).toHaveLength(accounts.length);
+    const at = new Date(list.generatedAt).getTime();
+    const direct = rowsOf<{ account_id: string; type: string; day: number; week: number }>(
+      await db.execute(sql`
+        SELECT sender_account_id AS account_id, type,
+          count(*) FILTER (WHERE occurred_at > ${new Date(at - DAY).toISOString()}::timestamptz)::int AS day,
+          count(*)::int AS week
+        FROM email_events
+        WHERE campaign_id IS NOT NULL AND type IN ('sent', 'bounced', 'complained', 'failed')
+          AND occurred_at > ${new Date(at - 7 * DAY).toISOString()}::timestamptz
+        GROUP BY 1, 2`),
+    );
+    const expected = (accountId: string, window: 'day' | 'week') => {
+      const of = (type: string) =>
+        Number(direct.find((r) => r.account_id === accountId && r.type === type)?.[window] ?? 0);
+      return { sent: of('sent'), bounced: of('bounced'), complained: of('complained'), failed: of('failed') };
+    };
+    let counted = 0;
+    for (const row of list.accounts) {
+      const day = expected(row.id, 'day');
+      const week = expected(row.id, 'week');
+      expect({ ...row.last24h, bounceRate: 0, complaintRate: 0 }).toEqual({
+        ...day,
+        bounceRate: 0,
+        complaintRate: 0,
+      });
+      expect({ ...row.last7d, bounceRate: 0, complaintRate: 0 }).toEqual({
+        ...week,
+        bounceRate: 0,
+        complaintRate: 0,
+      });
+      expect(row.errors24h).toBe(day.failed);
+      counted += week.sent + week.bounced + week.complained + week.failed;
+    }
+    // The data reaches every part: rolled-up hours, part-hours at both edges, and the tail.
+    expect(counted).toBeGreaterThan(300);
+    const [progress] = rowsOf<{ last_event_id: string | number }>(
+      await db.execute(sql`SELECT last_event_id FROM platform_stats_progress`),
+    );
+    expect(Number(progress?.last_event_id)).toBeGreaterThan(0);
+  });
+});
