@@ -1,13 +1,14 @@
-import { emailEvents } from '@server/db/schema/index';
+import { contactLists, emailEvents, listContacts } from '@server/db/schema/index';
 import { rowsOf } from '@server/lib/list-cursor';
 import { createSendingCampaign, createSinkAccount, type SenderRow } from '@tests/factories/dispatch';
 import { createUser } from '@tests/factories/users';
 import { ownDatabase } from '@tests/setup/own-database';
 import { createTestApp } from '@tests/setup/test-app';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpPlatformStats } from '../admin-analytics/platform-rollup.service';
+import { getCostOptimization } from '../cost-optimization/cost-optimization.service';
 import { listSenderMonitor } from './email-processing.service';
 
 /*
@@ -137,5 +138,54 @@ describe('Email Processing monitor: last day and week from the per-account roll-
       await db.execute(sql`SELECT last_event_id FROM platform_stats_progress`),
     );
     expect(Number(progress?.last_event_id)).toBeGreaterThan(0);
+  });
+});
+
+describe("Cost Optimization: contacts per user from the lists' kept counts", () => {
+  it('gives every user the number of their list members, lists in the recycle bin included', async () => {
+    const rnd = random(7_041_977);
+    const users = [
+      (await createUser(app)).user.id,
+      (await createUser(app)).user.id,
+      (await createUser(app)).user.id,
+    ];
+    const lists = await db
+      .insert(contactLists)
+      .values(
+        Array.from({ length: 8 }, (_, i) => ({
+          userId: users[i % users.length]!,
+          name: `List ${i}`,
+          deletedAt: i % 4 === 3 ? new Date() : null,
+        })),
+      )
+      .returning({ id: contactLists.id, userId: contactLists.userId });
+    // Members added in several statements, some removed again.
+    let n = 0;
+    for (let round = 0; round < 4; round++) {
+      const rows = Array.from({ length: 60 }, () => {
+        const list = lists[Math.floor(rnd() * lists.length)]!;
+        n += 1;
+        const email = `member-${n}@figures.test`;
+        return {
+          userId: list.userId,
+          listId: list.id,
+          email,
+          emailNormalized: email,
+          source: 'manual' as const,
+        };
+      });
+      const inserted = await db.insert(listContacts).values(rows).returning({ id: listContacts.id });
+      const gone = inserted.filter(() => rnd() < 0.25).map((r) => r.id);
+      if (gone.length > 0) await db.delete(listContacts).where(inArray(listContacts.id, gone));
+    }
+    const direct = rowsOf<{ user_id: string; n: number }>(
+      await db.execute(sql`SELECT user_id, count(*)::int AS n FROM list_contacts GROUP BY 1`),
+    );
+    const figures = await getCostOptimization({ db, engine: 'pglite' });
+    for (const user of users) {
+      const row = figures.users.find((u) => u.userId === user);
+      expect(row?.contacts ?? 0, user).toBe(Number(direct.find((d) => d.user_id === user)?.n ?? 0));
+    }
+    expect(direct.reduce((sum, d) => sum + Number(d.n), 0)).toBeGreaterThan(100);
   });
 });
