@@ -1,6 +1,12 @@
-import { contactLists, emailEvents, listContacts } from '@server/db/schema/index';
+import { contactLists, emailEvents, listContacts, outboxMessages } from '@server/db/schema/index';
 import { rowsOf } from '@server/lib/list-cursor';
-import { createSendingCampaign, createSinkAccount, type SenderRow } from '@tests/factories/dispatch';
+import { cappedCountText } from '@shared/admin-monitors';
+import {
+  createSendingCampaign,
+  createSinkAccount,
+  queueForContacts,
+  type SenderRow,
+} from '@tests/factories/dispatch';
 import { createUser } from '@tests/factories/users';
 import { ownDatabase } from '@tests/setup/own-database';
 import { createTestApp } from '@tests/setup/test-app';
@@ -8,8 +14,10 @@ import { inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpPlatformStats } from '../admin-analytics/platform-rollup.service';
+import { getSystemAnalytics } from '../admin-analytics/system-analytics.service';
 import { getCostOptimization } from '../cost-optimization/cost-optimization.service';
 import { listSenderMonitor } from './email-processing.service';
+import { getEmailQueueStatus } from './email-queue.service';
 
 /*
  * The monitors' figures read from roll-ups and bounded counts, compared with a direct count of the
@@ -187,5 +195,71 @@ describe("Cost Optimization: contacts per user from the lists' kept counts", () 
       expect(row?.contacts ?? 0, user).toBe(Number(direct.find((d) => d.user_id === user)?.n ?? 0));
     }
     expect(direct.reduce((sum, d) => sum + Number(d.n), 0)).toBeGreaterThan(100);
+  });
+});
+
+describe('outbox counts stop past the cap', () => {
+  it('Email Queue and System Analytics give min(count, cap + 1) of each state; the page shows "100,000+"', async () => {
+    const rnd = random(31_337);
+    const owner = (await createUser(app)).user.id;
+    const account = await createSinkAccount(app, owner);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const campaign = await createSendingCampaign(app, owner, [account]);
+      ids.push(...(await queueForContacts(app, campaign, 40)).messageIds);
+    }
+    const states = [
+      'queued',
+      'queued',
+      'sent',
+      'sent',
+      'sent',
+      'bounced',
+      'suppressed',
+      'cancelled',
+    ] as const;
+    const at = Date.now();
+    for (const id of ids) {
+      const state = states[Math.floor(rnd() * states.length)]!;
+      // Queued rows due now or later (deferred), half and half.
+      await db
+        .update(outboxMessages)
+        .set({ state, sendAfter: new Date(at + (rnd() < 0.5 ? -1 : 1) * (1 + rnd()) * HOUR) })
+        .where(sql`${outboxMessages.id} = ${id}`);
+    }
+    const [direct] = rowsOf<Record<string, number>>(
+      await db.execute(sql`
+        SELECT count(*) FILTER (WHERE state = 'queued')::int AS queued,
+          count(*) FILTER (WHERE state = 'queued' AND send_after > now())::int AS deferred,
+          count(*) FILTER (WHERE state = 'queued' AND send_after <= now())::int AS due,
+          count(*) FILTER (WHERE state = 'sent')::int AS sent,
+          count(*) FILTER (WHERE state = 'bounced')::int AS bounced,
+          count(*) FILTER (WHERE state = 'suppressed')::int AS suppressed,
+          count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled
+        FROM outbox_messages`),
+    );
+    const expected = (cap: number) => (key: string) => Math.min(Number(direct![key]), cap + 1);
+    for (const cap of [5, 20, 1_000]) {
+      const want = expected(cap);
+      const { outbox } = await getEmailQueueStatus({ db, countCap: cap });
+      expect(outbox, `cap ${cap}`).toMatchObject({
+        queued: want('queued'),
+        queuedDeferred: want('deferred'),
+        sent: want('sent'),
+        bounced: want('bounced'),
+        suppressed: want('suppressed'),
+        cancelled: want('cancelled'),
+      });
+      const system = await getSystemAnalytics({ db, range: '24h', countCap: cap });
+      expect(system.queue.outboxDue, `cap ${cap}`).toBe(want('due'));
+    }
+    // The data puts some states past the small caps and leaves the big one exact.
+    expect(Number(direct!.sent)).toBeGreaterThan(21);
+    expect(Number(direct!.suppressed)).toBeLessThan(1_000);
+
+    const format = (n: number) => n.toLocaleString('en-US');
+    expect(cappedCountText(100_001, format)).toBe('100,000+');
+    expect(cappedCountText(100_000, format)).toBe('100,000');
+    expect(cappedCountText(7, format)).toBe('7');
   });
 });
