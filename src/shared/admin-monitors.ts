@@ -25,6 +25,18 @@ export type QueueSummary = z.infer<typeof queueSummarySchema>;
 export const reasonCountSchema = z.object({ reason: z.string(), count: z.number() });
 export type ReasonCount = z.infer<typeof reasonCountSchema>;
 
+/**
+ * The outbox counts the monitors poll stop here: a count above it is sent as OUTBOX_COUNT_CAP + 1 and
+ * shown as "100,000+", so a poll reads at most this many index entries per figure, however big the
+ * outbox (a week of sends, a 1,000,000-recipient newsletter queued).
+ */
+export const OUTBOX_COUNT_CAP = 100_000;
+
+/** An outbox count as shown: "100,000+" past the cap. */
+export function cappedCountText(value: number, format: (n: number) => string): string {
+  return value > OUTBOX_COUNT_CAP ? `${format(OUTBOX_COUNT_CAP)}+` : format(value);
+}
+
 export const outboxSummarySchema = z.object({
   queued: z.number(),
   /** Queued rows waiting for a later send_after (window, cap, pace, retry backoff). */

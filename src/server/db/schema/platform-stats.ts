@@ -8,6 +8,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 /*
@@ -103,4 +104,25 @@ export const outboxUserDaily = pgTable(
     slot: integer('slot').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.day, t.slot] }), index('outbox_user_daily_day_idx').on(t.day)],
+);
+
+/**
+ * Each sender account's sending outcomes (sent, bounced, complained, failed) per UTC hour, for the Email
+ * Processing monitor's last day and week, so a poll never reads a week of events one heap row at a time
+ * (sender_account_id is in no index of email_events). Folded with the hourly roll-up (same watermark);
+ * only events of a campaign are counted, as the monitor always did. Rows older than
+ * ACCOUNT_HOURLY_KEEP_DAYS are removed by the roll-up job. No foreign key: history.
+ */
+export const platformAccountHourly = pgTable(
+  'platform_account_hourly',
+  {
+    senderAccountId: uuid('sender_account_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    type: text('type').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.senderAccountId, t.hour, t.type] }),
+    index('platform_account_hourly_hour_idx').on(t.hour),
+  ],
 );

@@ -314,6 +314,12 @@ export const outboxMessages = pgTable('outbox_messages', outboxMessageColumns, (
   index('outbox_messages_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'sending'`),
   index('outbox_messages_campaign_idx').on(t.campaignId, t.state),
   index('outbox_messages_contact_idx').on(t.campaignContactId),
+  // The Email Processing monitor's deferred count per account: only messages put back after a failed
+  // attempt, a small part of the queue (every attempt already changes the row's state, so the
+  // predicate's columns cost no HOT update).
+  index('outbox_messages_deferred_account_idx')
+    .on(t.senderAccountId)
+    .where(sql`${t.state} = 'queued' and ${t.attempts} > 0`),
   index('outbox_messages_account_sent_idx')
     .on(t.senderAccountId, t.sentAt)
     .where(sql`${t.sentAt} is not null`),

@@ -35,6 +35,12 @@ export const SMTP_REFUSED = 'smtp_refused';
 /** Whether an email_events row is a bounce given during SMTP (delivery-outcomes.ts writes those). */
 export const SMTP_REFUSED_SQL = sql.raw(`(type = 'bounced' AND metadata->>'during' = 'smtp')`);
 
+/** The outcomes platform_account_hourly counts per sender account (the Email Processing monitor's). */
+export const ACCOUNT_HOURLY_TYPES = ['sent', 'bounced', 'complained', 'failed'] as const;
+const ACCOUNT_HOURLY_TYPES_SQL = sql.raw(ACCOUNT_HOURLY_TYPES.map((type) => `'${type}'`).join(', '));
+/** platform_account_hourly keeps this many days (the monitor reads the last 7). */
+export const ACCOUNT_HOURLY_KEEP_DAYS = 8;
+
 export interface RollupResult {
   events: number;
   lastEventId: number;
@@ -61,6 +67,9 @@ export async function rollUpPlatformStats(options: {
     // A short batch means the backlog is done; a batch cut short by young events waits for them.
     if (folded.read < batchSize || folded.events < folded.read) break;
   }
+  // The per-account hours the monitor no longer reads (through the hour index: a few rows a run).
+  const keepFrom = new Date(now().getTime() - ACCOUNT_HOURLY_KEEP_DAYS * 86_400_000).toISOString();
+  await options.db.execute(sql`DELETE FROM platform_account_hourly WHERE hour < ${keepFrom}::timestamptz`);
   return result;
 }
 
@@ -79,7 +88,7 @@ async function foldBatch(
     const [row] = rowsOf<{ last_id: string | number | null; events: number; read: number }>(
       await tx.execute(sql`
         WITH batch AS (
-          SELECT id, user_id, type, machine, occurred_at, outbox_message_id,
+          SELECT id, user_id, type, machine, occurred_at, outbox_message_id, sender_account_id, campaign_id,
             ${SMTP_REFUSED_SQL} AS smtp_refused
           FROM email_events WHERE id > ${watermark} ORDER BY id LIMIT ${batchSize}
         ), fresh AS (
@@ -117,6 +126,18 @@ async function foldBatch(
           FROM e GROUP BY 1
           ON CONFLICT (user_id) DO UPDATE SET events = t.events + excluded.events,
             first_sent_day = least(t.first_sent_day, excluded.first_sent_day)
+          RETURNING 1
+        ), account_hourly AS (
+          -- The Email Processing monitor's per-account outcomes (a statement in WITH runs whether or
+          -- not the query reads it).
+          INSERT INTO platform_account_hourly (sender_account_id, hour, type, count)
+          SELECT e.sender_account_id, date_trunc('hour', e.occurred_at, 'UTC'), e.type, count(*)
+          FROM e
+          WHERE e.sender_account_id IS NOT NULL AND e.campaign_id IS NOT NULL
+            AND e.type IN (${ACCOUNT_HOURLY_TYPES_SQL})
+          GROUP BY 1, 2, 3
+          ON CONFLICT (sender_account_id, hour, type)
+            DO UPDATE SET count = platform_account_hourly.count + excluded.count
           RETURNING 1
         )
         SELECT (SELECT max(id) FROM e) AS last_id, (SELECT count(*) FROM e)::int AS events,

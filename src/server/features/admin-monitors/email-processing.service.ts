@@ -11,6 +11,7 @@ import type {
 } from '@shared/admin-monitors';
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
+import { ROLLUP_NAME as PLATFORM_ROLLUP_NAME } from '../admin-analytics/platform-rollup.service';
 import {
   effectiveDailyCap,
   pauseSenderAccount,
@@ -20,9 +21,10 @@ import {
 
 /*
  * The Email Processing monitor: every sender account across all users, one page at a time, with what
- * it did in the last day and week. Events are read through (campaign_id, type, occurred_at) for the
- * page's owners' campaigns and only the types counted here: opens and clicks, most of the table, are
- * never visited. (Every sending event carries its campaign: the dispatcher's and the inbound effects'.)
+ * it did in the last day and week: whole hours from the per-account roll-up (platform_account_hourly),
+ * the rest from events read through (campaign_id, type, occurred_at) for the page's owners' campaigns and
+ * only the types counted here: opens and clicks, most of the table, are never visited. (Every sending
+ * event carries its campaign: the dispatcher's and the inbound effects'.)
  */
 
 const HOUR_MS = 3_600_000;
@@ -38,6 +40,11 @@ function rates(counts: { sent: number; bounced: number; complained: number; fail
     bounceRate: counts.sent > 0 ? counts.bounced / counts.sent : 0,
     complaintRate: counts.sent > 0 ? counts.complained / counts.sent : 0,
   };
+}
+
+/** The first UTC hour boundary after an instant (the window (at, …)'s first whole roll-up hour). */
+export function nextHourAfter(at: string): string {
+  return new Date((Math.floor(new Date(at).getTime() / HOUR_MS) + 1) * HOUR_MS).toISOString();
 }
 
 /** The SMTP reply codes (4xx, 5xx) a reason mentions, each once. */
@@ -113,16 +120,44 @@ export async function listSenderMonitor(options: {
       ownerIds.map((id) => sql`${id}`),
       sql`, `,
     );
+    // The week and the day, each counted as: whole UTC hours from the per-account roll-up (events up to
+    // its watermark), the window's first part-hour from the events themselves (through the campaign
+    // index, at most an hour of them), and the events after the watermark (a primary-key range). Every
+    // event is in exactly one part; no part grows with the window's volume beyond an hour.
+    const [progress] = rowsOf<{ last_event_id: string | number }>(
+      await db.execute(
+        sql`SELECT last_event_id FROM platform_stats_progress WHERE name = ${PLATFORM_ROLLUP_NAME}`,
+      ),
+    );
+    const watermark = Number(progress?.last_event_id ?? 0);
+    const weekHour = nextHourAfter(weekAgo);
+    const dayHour = nextHourAfter(dayAgo);
+    const ownCampaigns = sql`campaign_id IN (SELECT id FROM campaigns WHERE user_id IN (${ownerList}))
+          AND type IN ('sent', 'bounced', 'complained', 'failed') AND sender_account_id IN (${idList})`;
     const eventRows = rowsOf<{ account_id: string; type: keyof Counts; day: number; week: number }>(
       await db.execute(sql`
-        SELECT sender_account_id AS account_id, type,
-          count(*) FILTER (WHERE occurred_at > ${dayAgo}::timestamptz)::int AS day,
-          count(*)::int AS week
-        FROM email_events
-        WHERE campaign_id IN (SELECT id FROM campaigns WHERE user_id IN (${ownerList}))
-          AND type IN ('sent', 'bounced', 'complained', 'failed')
-          AND occurred_at > ${weekAgo}::timestamptz
-          AND sender_account_id IN (${idList})
+        SELECT account_id, type, sum(day)::bigint AS day, sum(week)::bigint AS week FROM (
+          SELECT sender_account_id AS account_id, type,
+            coalesce(sum(count) FILTER (WHERE hour >= ${dayHour}::timestamptz), 0) AS day, sum(count) AS week
+          FROM platform_account_hourly
+          WHERE sender_account_id IN (${idList}) AND hour >= ${weekHour}::timestamptz
+          GROUP BY 1, 2
+          UNION ALL
+          SELECT sender_account_id, type, 0, count(*) FROM email_events
+          WHERE ${ownCampaigns} AND id <= ${watermark}
+            AND occurred_at > ${weekAgo}::timestamptz AND occurred_at < ${weekHour}::timestamptz
+          GROUP BY 1, 2
+          UNION ALL
+          SELECT sender_account_id, type, count(*), 0 FROM email_events
+          WHERE ${ownCampaigns} AND id <= ${watermark}
+            AND occurred_at > ${dayAgo}::timestamptz AND occurred_at < ${dayHour}::timestamptz
+          GROUP BY 1, 2
+          UNION ALL
+          SELECT sender_account_id, type, count(*) FILTER (WHERE occurred_at > ${dayAgo}::timestamptz), count(*)
+          FROM email_events
+          WHERE ${ownCampaigns} AND id > ${watermark} AND occurred_at > ${weekAgo}::timestamptz
+          GROUP BY 1, 2
+        ) parts
         GROUP BY 1, 2`),
     );
     for (const row of eventRows) {

@@ -12,7 +12,7 @@ import type {
   OutboxSummary,
   ReasonCount,
 } from '@shared/admin-monitors';
-import { RETRIED_BY_ADMIN } from '@shared/admin-monitors';
+import { OUTBOX_COUNT_CAP, RETRIED_BY_ADMIN } from '@shared/admin-monitors';
 import { type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
 import { wakeDispatchers } from '../sending/outbox.service';
@@ -51,8 +51,27 @@ function topReasons(counts: Map<string, number>): ReasonCount[] {
     .slice(0, TOP_REASONS);
 }
 
-export async function getEmailQueueStatus(options: { db: Database }): Promise<EmailQueueStatus> {
+/** count(*) of a query's rows, reading at most cap + 1 of them. */
+function cappedCount(rows: SQL, cap: number): SQL {
+  return sql`(SELECT count(*)::int FROM (${rows} LIMIT ${cap + 1}) capped)`;
+}
+
+/** Outbox rows in a state, campaign by campaign through (campaign_id, state): a rare state costs a probe per campaign. */
+function settledCount(state: string, cap: number): SQL {
+  return cappedCount(
+    sql`SELECT 1 FROM campaigns c
+      CROSS JOIN LATERAL (SELECT 1 FROM outbox_messages o WHERE o.campaign_id = c.id AND o.state = ${state}) m`,
+    cap,
+  );
+}
+
+export async function getEmailQueueStatus(options: {
+  db: Database;
+  /** Counts stop past this (tests set a small one). */
+  countCap?: number;
+}): Promise<EmailQueueStatus> {
   const at = now();
+  const cap = options.countCap ?? OUTBOX_COUNT_CAP;
   // One pass over the job table: every queue pg-boss knows, with what its jobs are doing. Completed and
   // cancelled jobs older than a day are left out by the join. pg-boss has no index that serves the
   // finished states, so this reads the whole table; pg-boss deletes finished jobs after their queue's
@@ -80,22 +99,22 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
   );
 
   // The outbox by state, each part through an index, never a scan of the table (it holds every
-  // message's body): the settled states by an index-only scan of (campaign_id, state), queued rows by
-  // the due index, rows in flight by the lease index, failed rows campaign by campaign. Measured on
-  // PostgreSQL with 1,000,000 rows (2 GB): ~120 ms together, against ~340 ms for one GROUP BY.
+  // message's body): the settled states campaign by campaign through (campaign_id, state), queued rows
+  // by the due index, each count stopping past the cap (OUTBOX_COUNT_CAP, shown as "100,000+"), so a
+  // poll's cost does not grow with the week of sends the outbox holds; rows in flight by the lease
+  // index, failed rows campaign by campaign. PostgreSQL, 490,000 settled and 200,000 queued rows:
+  // settled 90 -> 32 ms, queued 35 -> 18 ms, then flat however many rows there are.
   const stamp = at.toISOString();
   const [settled, queued, sending, queuedReasons, failed] = await Promise.all([
     options.db.execute(sql`
-      SELECT count(*) FILTER (WHERE state = 'sent')::int AS sent,
-        count(*) FILTER (WHERE state = 'bounced')::int AS bounced,
-        count(*) FILTER (WHERE state = 'suppressed')::int AS suppressed,
-        count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled
-      FROM outbox_messages
-      WHERE state IN ('sent', 'bounced', 'suppressed', 'cancelled')`),
+      SELECT ${settledCount('sent', cap)} AS sent, ${settledCount('bounced', cap)} AS bounced,
+        ${settledCount('suppressed', cap)} AS suppressed, ${settledCount('cancelled', cap)} AS cancelled`),
     options.db.execute(sql`
-      SELECT count(*)::int AS queued,
-        count(*) FILTER (WHERE send_after > ${stamp}::timestamptz)::int AS deferred
-      FROM outbox_messages WHERE state = 'queued'`),
+      SELECT ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE state = 'queued'`, cap)} AS queued,
+        ${cappedCount(
+          sql`SELECT 1 FROM outbox_messages WHERE state = 'queued' AND send_after > ${stamp}::timestamptz`,
+          cap,
+        )} AS deferred`),
     options.db.execute(sql`
       SELECT phase, count(*)::int AS total FROM outbox_messages WHERE state = 'sending' GROUP BY phase`),
     // Reasons are read from the queued rows due last (a message put back waits behind the others), a

@@ -83,7 +83,9 @@ async function userCosts(
   const outboxBytes = bytes('outbox_messages') + bytes('outbox_archive');
   const result = await db.execute(sql`
     WITH li AS (SELECT user_id, count(*) AS n FROM contact_lists GROUP BY user_id),
-         lc AS (SELECT user_id, count(*) AS n FROM list_contacts GROUP BY user_id),
+         -- Each list's kept count (list_contacts_track_count, exact at every commit), not a walk of
+         -- every contact: lists in the recycle bin still hold their contacts, so they count too.
+         lc AS (SELECT user_id, sum(contact_count) AS n FROM contact_lists GROUP BY user_id),
          ob AS (SELECT user_id, messages AS n FROM outbox_user_totals),
          s30 AS (SELECT user_id, sum(sent) AS n FROM outbox_user_daily WHERE day >= ${sinceDay}::date
                  GROUP BY user_id),

@@ -1,9 +1,10 @@
-import type {
-  FailedJob,
-  FailedMessage,
-  OutboxSummary,
-  QueueSummary,
-  ReasonCount,
+import {
+  cappedCountText,
+  type FailedJob,
+  type FailedMessage,
+  type OutboxSummary,
+  type QueueSummary,
+  type ReasonCount,
 } from '@shared/admin-monitors';
 import { CheckCircle2, RotateCcw, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -51,14 +52,27 @@ function Empty({ children, testId }: { children: ReactNode; testId?: string }) {
   );
 }
 
-function Figure({ label, value, hint, tone }: { label: string; value: number; hint?: string; tone?: 'bad' }) {
+function Figure({
+  label,
+  value,
+  hint,
+  tone,
+  capped,
+}: {
+  label: string;
+  value: number;
+  hint?: string;
+  tone?: 'bad';
+  /** A count that stops past OUTBOX_COUNT_CAP: shown as "100,000+" there. */
+  capped?: boolean;
+}) {
   return (
     <div className="rounded-lg border bg-card p-4" data-testid={`outbox-${label.toLowerCase()}`}>
       <p className="text-sm text-muted-foreground">{label}</p>
       <p
         className={`text-2xl font-semibold tabular-nums ${tone === 'bad' && value > 0 ? 'text-destructive' : ''}`}
       >
-        {formatNumber(value)}
+        {capped ? cappedCountText(value, formatNumber) : formatNumber(value)}
       </p>
       {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
     </div>
@@ -72,18 +86,19 @@ function OutboxFigures({ outbox }: { outbox: OutboxSummary }) {
       <Figure
         label="Queued"
         value={outbox.queued}
-        hint={`${formatNumber(outbox.queuedDeferred)} waiting for a later time`}
+        capped
+        hint={`${cappedCountText(outbox.queuedDeferred, formatNumber)} waiting for a later time`}
       />
       <Figure
         label="Sending"
         value={sending}
         hint={`${formatNumber(outbox.claimed)} claimed · ${formatNumber(outbox.allocated)} allocated · ${formatNumber(outbox.delivering)} delivering`}
       />
-      <Figure label="Sent" value={outbox.sent} />
+      <Figure label="Sent" value={outbox.sent} capped />
       <Figure label="Failed" value={outbox.failed} tone="bad" />
-      <Figure label="Bounced" value={outbox.bounced} tone="bad" />
-      <Figure label="Suppressed" value={outbox.suppressed} />
-      <Figure label="Cancelled" value={outbox.cancelled} />
+      <Figure label="Bounced" value={outbox.bounced} tone="bad" capped />
+      <Figure label="Suppressed" value={outbox.suppressed} capped />
+      <Figure label="Cancelled" value={outbox.cancelled} capped />
     </div>
   );
 }

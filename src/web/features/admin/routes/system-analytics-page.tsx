@@ -1,4 +1,5 @@
 import { SYSTEM_RANGES, type SystemAnalytics, type SystemRange } from '@shared/admin-analytics';
+import { cappedCountText } from '@shared/admin-monitors';
 import {
   AlertTriangle,
   ArrowRight,
@@ -84,7 +85,7 @@ function Figures({ data }: { data: SystemAnalytics }) {
       />
       <StatCard
         label="Due in the outbox now"
-        value={formatNumber(data.queue.outboxDue)}
+        value={cappedCountText(data.queue.outboxDue, formatNumber)}
         hint={
           data.queue.oldestDueAt
             ? `Oldest due ${formatRelative(data.queue.oldestDueAt)}`
