@@ -107,7 +107,7 @@ export async function getSystemAnalytics(options: {
     // Through the dispatcher's due index (queued rows by send_after).
     db.execute(sql`
       SELECT count(*)::int AS due, min(send_after) AS oldest FROM outbox_messages
-      WHERE state = 'queued' AND send_after <= ${nowIso}::timestamptz`),
+      WHERE state = 'queued' AND NOT held AND send_after <= ${nowIso}::timestamptz`),
     db.execute(sql`
       SELECT count(*)::int AS waiting FROM pgboss.job
       WHERE state IN ('created', 'retry') AND start_after <= now()`),

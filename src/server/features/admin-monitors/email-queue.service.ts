@@ -81,7 +81,8 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
 
   // The outbox by state, each part through an index, never a scan of the table (it holds every
   // message's body): the settled states by an index-only scan of (campaign_id, state), queued rows by
-  // the due index, rows in flight by the lease index, failed rows campaign by campaign. Measured on
+  // the due index and paused campaigns' held ones by theirs, rows in flight by the lease index, failed
+  // rows campaign by campaign. Measured on
   // PostgreSQL with 1,000,000 rows (2 GB): ~120 ms together, against ~340 ms for one GROUP BY.
   const stamp = at.toISOString();
   const [settled, queued, sending, queuedReasons, failed] = await Promise.all([
@@ -93,9 +94,11 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
       FROM outbox_messages
       WHERE state IN ('sent', 'bounced', 'suppressed', 'cancelled')`),
     options.db.execute(sql`
-      SELECT count(*)::int AS queued,
-        count(*) FILTER (WHERE send_after > ${stamp}::timestamptz)::int AS deferred
-      FROM outbox_messages WHERE state = 'queued'`),
+      SELECT d.queued + (SELECT count(*) FROM outbox_messages WHERE held AND state = 'queued')::int AS queued,
+        d.deferred
+      FROM (SELECT count(*)::int AS queued,
+          count(*) FILTER (WHERE send_after > ${stamp}::timestamptz)::int AS deferred
+        FROM outbox_messages WHERE state = 'queued' AND NOT held) d`),
     options.db.execute(sql`
       SELECT phase, count(*)::int AS total FROM outbox_messages WHERE state = 'sending' GROUP BY phase`),
     // Reasons are read from the queued rows due last (a message put back waits behind the others), a
@@ -103,7 +106,7 @@ export async function getEmailQueueStatus(options: { db: Database }): Promise<Em
     options.db.execute(sql`
       SELECT left(last_error, ${REASON_LENGTH}) AS reason, count(*)::int AS total
       FROM (
-        SELECT last_error FROM outbox_messages WHERE state = 'queued'
+        SELECT last_error FROM outbox_messages WHERE state = 'queued' AND NOT held
         ORDER BY send_after DESC LIMIT ${DEFERRED_SAMPLE}
       ) s
       WHERE last_error IS NOT NULL
