@@ -220,6 +220,37 @@ describe('a paused campaign’s queued messages', () => {
     expect(sent.every((r) => r.state === 'sent' && r.attempts === 1)).toBe(true);
     for (const row of sent) expect(sink.counts.get(row.messageId!)).toBe(1);
   });
+
+  it('one that missed the hold is claimed once and held; a stopped campaign’s stray one is cancelled', async () => {
+    const { a, b, campaignA } = await twoTenants();
+    const stray = await queueForContacts(app, campaignA, 3);
+    await pauseCampaign({
+      db: app.services.db,
+      campaignId: campaignA.id,
+      actor: actor(a.user.id),
+      userId: a.user.id,
+    });
+    // Put back by a batch in flight when the pause came: queued again, not held.
+    await app.services.db
+      .update(outboxMessages)
+      .set({ held: false })
+      .where(inArray(outboxMessages.id, stray.messageIds));
+    const ctx = dispatchContext(app, sink.port, b.user.id);
+    ctx.onlyUserId = [a.user.id, b.user.id];
+    expect((await drainOutbox(ctx)).claimed).toBe(3);
+    const held = await rowsOf(stray.messageIds);
+    expect(held.every((r) => r.state === 'queued' && r.held && r.attempts === 0)).toBe(true);
+    expect((await drainOutbox(ctx)).claimed).toBe(0);
+
+    await app.services.db.update(campaigns).set({ status: 'stopped' }).where(eq(campaigns.id, campaignA.id));
+    await app.services.db
+      .update(outboxMessages)
+      .set({ held: false })
+      .where(inArray(outboxMessages.id, stray.messageIds));
+    expect((await drainOutbox(ctx)).skipped).toBe(3);
+    expect((await rowsOf(stray.messageIds)).every((r) => r.state === 'cancelled')).toBe(true);
+    expect(sink.messages.some((m) => stray.emails.some((e) => m.to.includes(e)))).toBe(false);
+  });
 });
 
 async function rowsOf(ids: string[]) {
