@@ -288,6 +288,14 @@ const outboxMessageColumns = {
   slotDay: date('slot_day', { mode: 'string' }),
   campaignSlotDay: date('campaign_slot_day', { mode: 'string' }),
   paceHour: timestamp('pace_hour', { withTimezone: true }),
+  /**
+   * A queued message of a paused campaign: off the dispatcher's due index until the campaign resumes,
+   * so that a paused send costs the claims of every other campaign nothing (a paused million used to
+   * be stepped over row by row at every claim). Set for the campaign's queued rows when it is paused
+   * and cleared when it resumes, in the same transaction as its status; the rest of the row, its
+   * send_after included, is left as it was. Orthogonal to `state`: a held row is still 'queued'.
+   */
+  held: boolean('held').notNull().default(false),
   sendAfter: timestamp('send_after', { withTimezone: true }).notNull().defaultNow(),
   attempts: integer('attempts').notNull().default(0),
   leaseOwner: text('lease_owner'),
@@ -309,8 +317,10 @@ export const outboxMessages = pgTable('outbox_messages', outboxMessageColumns, (
   // writes (insert, claim) would otherwise add a NULL entry that no reader ever looks up. Lookups by id
   // (`message_id = ...`, `IN (...)`) imply NOT NULL, so the planner still uses this index for them.
   uniqueIndex('outbox_messages_message_id_key').on(t.messageId).where(sql`${t.messageId} is not null`),
-  // The dispatcher's claim: due queued rows in send order.
-  index('outbox_messages_due_idx').on(t.sendAfter).where(sql`${t.state} = 'queued'`),
+  // The dispatcher's claim: due queued rows in send order, those of paused campaigns (held) left out.
+  index('outbox_messages_due_idx').on(t.sendAfter).where(sql`${t.state} = 'queued' AND NOT ${t.held}`),
+  // A paused campaign's held rows, for its resume (and the queue's count of them).
+  index('outbox_messages_held_idx').on(t.campaignId).where(sql`${t.held} AND ${t.state} = 'queued'`),
   index('outbox_messages_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'sending'`),
   index('outbox_messages_campaign_idx').on(t.campaignId, t.state),
   index('outbox_messages_contact_idx').on(t.campaignContactId),

@@ -112,9 +112,9 @@ export async function getSystemAnalytics(options: {
     // (shown as "100,000+"): a 1,000,000-recipient newsletter due is not a million index entries a poll.
     db.execute(sql`
       SELECT (SELECT count(*)::int FROM (SELECT 1 FROM outbox_messages
-          WHERE state = 'queued' AND send_after <= ${nowIso}::timestamptz LIMIT ${cap + 1}) capped) AS due,
+          WHERE state = 'queued' AND NOT held AND send_after <= ${nowIso}::timestamptz LIMIT ${cap + 1}) capped) AS due,
         (SELECT min(send_after) FROM outbox_messages
-          WHERE state = 'queued' AND send_after <= ${nowIso}::timestamptz) AS oldest`),
+          WHERE state = 'queued' AND NOT held AND send_after <= ${nowIso}::timestamptz) AS oldest`),
     db.execute(sql`
       SELECT count(*)::int AS waiting FROM pgboss.job
       WHERE state IN ('created', 'retry') AND start_after <= now()`),

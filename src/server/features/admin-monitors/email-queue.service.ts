@@ -100,19 +100,21 @@ export async function getEmailQueueStatus(options: {
 
   // The outbox by state, each part through an index, never a scan of the table (it holds every
   // message's body): the settled states campaign by campaign through (campaign_id, state), queued rows
-  // by the due index, each count stopping past the cap (OUTBOX_COUNT_CAP, shown as "100,000+"), so a
-  // poll's cost does not grow with the week of sends the outbox holds; rows in flight by the lease
-  // index, failed rows campaign by campaign. PostgreSQL, 490,000 settled and 200,000 queued rows:
-  // settled 90 -> 32 ms, queued 35 -> 18 ms, then flat however many rows there are.
+  // by the due index and paused campaigns' held ones by theirs, each count stopping past the cap
+  // (OUTBOX_COUNT_CAP, shown as "100,000+"), so a poll's cost does not grow with the week of sends the
+  // outbox holds; rows in flight by the lease index, failed rows campaign by campaign. PostgreSQL,
+  // 490,000 settled and 200,000 queued rows: settled 90 -> 32 ms, queued 35 -> 18 ms, then flat however
+  // many rows there are.
   const stamp = at.toISOString();
   const [settled, queued, sending, queuedReasons, failed] = await Promise.all([
     options.db.execute(sql`
       SELECT ${settledCount('sent', cap)} AS sent, ${settledCount('bounced', cap)} AS bounced,
         ${settledCount('suppressed', cap)} AS suppressed, ${settledCount('cancelled', cap)} AS cancelled`),
     options.db.execute(sql`
-      SELECT ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE state = 'queued'`, cap)} AS queued,
+      SELECT least(${cap + 1}, ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE state = 'queued' AND NOT held`, cap)}
+          + ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE held AND state = 'queued'`, cap)})::int AS queued,
         ${cappedCount(
-          sql`SELECT 1 FROM outbox_messages WHERE state = 'queued' AND send_after > ${stamp}::timestamptz`,
+          sql`SELECT 1 FROM outbox_messages WHERE state = 'queued' AND NOT held AND send_after > ${stamp}::timestamptz`,
           cap,
         )} AS deferred`),
     options.db.execute(sql`
@@ -122,7 +124,7 @@ export async function getEmailQueueStatus(options: {
     options.db.execute(sql`
       SELECT left(last_error, ${REASON_LENGTH}) AS reason, count(*)::int AS total
       FROM (
-        SELECT last_error FROM outbox_messages WHERE state = 'queued'
+        SELECT last_error FROM outbox_messages WHERE state = 'queued' AND NOT held
         ORDER BY send_after DESC LIMIT ${DEFERRED_SAMPLE}
       ) s
       WHERE last_error IS NOT NULL

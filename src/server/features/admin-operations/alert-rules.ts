@@ -89,7 +89,7 @@ export const ALERT_RULES: readonly AlertRuleDefinition[] = [
       const message = await one<{ oldest: string | null }>(
         db,
         sql`SELECT min(send_after) AS oldest FROM outbox_messages
-            WHERE state = 'queued' AND send_after <= ${at.toISOString()}::timestamptz`,
+            WHERE state = 'queued' AND NOT held AND send_after <= ${at.toISOString()}::timestamptz`,
       );
       const jobAge = minutesBetween(at, job?.oldest);
       const messageAge = minutesBetween(at, message?.oldest);

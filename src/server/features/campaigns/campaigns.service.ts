@@ -26,6 +26,7 @@ import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
 import { segmentFilters } from '../segments/segments.service';
 import { assertOwnSenderAccounts } from '../sender-accounts/sender-accounts.service';
+import { holdCampaignMessages, releaseCampaignMessages } from '../sending/outbox.service';
 import { loadSteps } from './steps.service';
 
 /*
@@ -556,15 +557,22 @@ async function audit(options: LifecycleOptions, action: string, row: CampaignRow
   });
 }
 
-/** Stops the sequence for now; queued messages stay and wait (the dispatcher skips paused campaigns). */
+/**
+ * Stops the sequence for now; queued messages stay and wait, held off the dispatcher's way until the
+ * campaign resumes (outbox.service.ts holdCampaignMessages), in the same transaction as the status.
+ */
 export async function pauseCampaign(options: LifecycleOptions): Promise<Campaign> {
   const row = await lifecycleRow(options);
   if (row.status !== 'active') throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotPause);
-  const [saved] = await options.db
-    .update(campaigns)
-    .set({ status: 'paused', pausedReason: null, updatedAt: now() })
-    .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'active')))
-    .returning();
+  const saved = await options.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: 'paused', pausedReason: null, updatedAt: now() })
+      .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'active')))
+      .returning();
+    if (updated) await holdCampaignMessages(tx as unknown as Database, row.id);
+    return updated;
+  });
   if (!saved) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotPause);
   await audit(options, 'campaign.pause', row);
   return toCampaignDto(options.db, saved);
@@ -573,11 +581,17 @@ export async function pauseCampaign(options: LifecycleOptions): Promise<Campaign
 export async function resumeCampaign(options: LifecycleOptions): Promise<Campaign> {
   const row = await lifecycleRow(options);
   if (row.status !== 'paused') throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);
-  const [saved] = await options.db
-    .update(campaigns)
-    .set({ status: 'active', pausedReason: null, updatedAt: now() })
-    .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'paused')))
-    .returning();
+  const saved = await options.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: 'active', pausedReason: null, updatedAt: now() })
+      .where(and(eq(campaigns.id, row.id), eq(campaigns.status, 'paused')))
+      .returning();
+    // After the status: a claim holding a stray message of this campaign (dispatch.ts holdsOf) has the
+    // campaign share-locked, so this waits for it and then finds its message held.
+    if (updated) await releaseCampaignMessages(tx as unknown as Database, row.id);
+    return updated;
+  });
   if (!saved) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);
   await audit(options, 'campaign.resume', row);
   return toCampaignDto(options.db, saved);
@@ -604,7 +618,7 @@ export async function stopCampaign(options: LifecycleOptions): Promise<Campaign>
     if (!updated) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotStop);
     await tx
       .update(outboxMessages)
-      .set({ state: 'cancelled', updatedAt: at })
+      .set({ state: 'cancelled', held: false, updatedAt: at })
       .where(and(eq(outboxMessages.campaignId, row.id), eq(outboxMessages.state, 'queued')));
     await tx
       .update(campaignContacts)

@@ -23,6 +23,8 @@ export interface Deferral {
   id: string;
   until: Date;
   reason: string | null;
+  /** Held until its paused campaign resumes (schema/sending.ts, held). */
+  hold?: boolean;
 }
 
 export const NO_ACTIVE_SENDER_NOTE =

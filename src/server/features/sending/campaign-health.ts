@@ -6,6 +6,7 @@ import type { SystemMailer } from '@server/lib/mailer';
 import { CAMPAIGN_PROTECTION_MIN_SENDS } from '@shared/campaigns';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { holdCampaignMessages } from './outbox.service';
 
 /** 10, 5, 0.5, 0.33: whole numbers where they are, at most two decimals otherwise. */
 function percent(share: number): string {
@@ -150,11 +151,16 @@ export async function checkCampaignHealth(options: {
   }
   if (!reason) return { ...counts, paused: false };
 
-  const [changed] = await db
-    .update(campaigns)
-    .set({ status: 'paused', pausedReason: reason, updatedAt: now() })
-    .where(and(eq(campaigns.id, options.campaignId), eq(campaigns.status, 'active')))
-    .returning({ id: campaigns.id });
+  const changed = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: 'paused', pausedReason: reason, updatedAt: now() })
+      .where(and(eq(campaigns.id, options.campaignId), eq(campaigns.status, 'active')))
+      .returning({ id: campaigns.id });
+    // Its queued messages wait off the dispatcher's way (outbox.service.ts holdCampaignMessages).
+    if (updated) await holdCampaignMessages(tx as unknown as Database, options.campaignId);
+    return updated;
+  });
   // Another bounce of the same batch paused it first: one pause, one mail.
   if (!changed) return { ...counts, paused: false };
   await notifyOwner({ ...options, userId: row.userId, name: row.name, reason });

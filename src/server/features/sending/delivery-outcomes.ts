@@ -70,19 +70,21 @@ export async function insertEvents(ctx: Pick<DispatchContext, 'db'>, events: Eve
 /** Puts messages back in the queue for later, unchanged otherwise. Only rows this worker still holds. */
 export async function recordDeferrals(
   ctx: DispatchContext,
-  deferrals: { id: string; until: Date; reason: string | null }[],
+  deferrals: { id: string; until: Date; reason: string | null; hold?: boolean }[],
 ): Promise<void> {
   if (deferrals.length === 0) return;
   const ids = deferrals.map((d) => d.id);
   const untils = deferrals.map((d) => d.until.toISOString());
   const reasons = deferrals.map((d) => d.reason);
+  const holds = deferrals.map((d) => d.hold === true);
   await ctx.db.execute(sql`
     UPDATE outbox_messages AS o
     SET state = 'queued', phase = NULL, lease_owner = NULL, lease_until = NULL,
-        attempts = greatest(o.attempts - 1, 0), send_after = v.until,
+        attempts = greatest(o.attempts - 1, 0), send_after = v.until, held = v.hold,
         last_error = coalesce(v.reason, o.last_error), updated_at = ${now().toISOString()}::timestamptz
-    FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(untils)}::timestamptz[], ${sql.param(reasons)}::text[])
-      AS v(id, until, reason)
+    FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(untils)}::timestamptz[], ${sql.param(reasons)}::text[],
+      ${sql.param(holds)}::boolean[])
+      AS v(id, until, reason, hold)
     WHERE o.id = v.id AND o.state = 'sending' AND o.lease_owner = ${ctx.workerId}`);
 }
 

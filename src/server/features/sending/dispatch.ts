@@ -283,6 +283,7 @@ async function judgeAndAllocate(
   const resumedContacts = new Set<string>();
   const cancelled: OutboxRow[] = [];
   const suppressed: OutboxRow[] = [];
+  const toHold: OutboxRow[] = [];
   let candidates: OutboxRow[] = [];
 
   for (const message of claimed) {
@@ -292,7 +293,6 @@ async function judgeAndAllocate(
       if (message.html === null && !message.sharedBody)
         throw new Error(`the shared body ${message.bodyId} of the message is missing`);
       const verdict = judge(
-        message,
         campaignById.get(message.campaignId),
         contactById.get(message.campaignContactId),
         at,
@@ -301,11 +301,14 @@ async function judgeAndAllocate(
         candidates.push(message);
         if (verdict.resumesContact) resumedContacts.add(message.campaignContactId);
       } else if (verdict.kind === 'cancel') cancelled.push(message);
+      else if (verdict.kind === 'hold') toHold.push(message);
       else deferrals.push({ id: message.id, until: verdict.until, reason: null });
     } catch (error) {
       faults.push({ message, stage: 'schedule', error });
     }
   }
+
+  if (toHold.length > 0) deferrals.push(...(await holdsOf(ctx, toHold)));
 
   // Suppression is checked now, not when the message was queued: an unsubscribe a minute ago counts.
   const suppressedIds = new Set<string>();
@@ -490,16 +493,45 @@ export async function sendBatch(ctx: DispatchContext, taken: TakenBatch): Promis
 type Verdict =
   | { kind: 'send'; resumesContact: boolean }
   | { kind: 'cancel' }
+  | { kind: 'hold' }
   | { kind: 'defer'; until: Date };
+
+/** Campaign statuses whose queued messages will never be sent. */
+const ENDED_CAMPAIGN_STATUSES = new Set(['stopped', 'completed']);
+
+/**
+ * Messages of a paused campaign that were not held (queued or put back after the pause by a writer that
+ * had not seen it): back to the queue as they were, held, so that no claim meets them again until the
+ * campaign resumes. The campaigns are read again under a share lock: a resume committed meanwhile is
+ * seen here (its messages go back unheld, due as before), and one not yet committed waits for this claim,
+ * so its release, which runs after its status change, finds these rows held. Rare: never in the claim's
+ * usual path.
+ */
+async function holdsOf(ctx: DispatchContext, messages: OutboxRow[]): Promise<Deferral[]> {
+  const ids = [...new Set(messages.map((m) => m.campaignId))];
+  const result = (await ctx.db.execute(
+    sql`SELECT id, status FROM campaigns WHERE id = ANY(${sql.param(ids)}::uuid[]) ORDER BY id FOR SHARE`,
+  )) as unknown as { rows: { id: string; status: string }[] };
+  const paused = new Set(result.rows.filter((r) => r.status === 'paused').map((r) => r.id));
+  return messages.map((m) => ({
+    id: m.id,
+    until: m.sendAfter,
+    reason: null,
+    hold: paused.has(m.campaignId),
+  }));
+}
 
 /** What one claimed message should do now, from its campaign, its contact and the sending window. */
 function judge(
-  message: OutboxRow,
   campaign: CampaignRow | undefined,
   contact: { status: string; pausedUntil: Date | null; timeZone: string | null } | undefined,
   at: Date,
 ): Verdict {
-  if (campaign?.status !== 'active') return { kind: 'defer', until: message.sendAfter };
+  if (campaign?.status === 'paused') return { kind: 'hold' };
+  if (!campaign || ENDED_CAMPAIGN_STATUSES.has(campaign.status)) return { kind: 'cancel' };
+  // A draft or scheduled campaign has nothing queued: should a row turn up, it waits and is looked at
+  // again later rather than at every claim.
+  if (campaign.status !== 'active') return { kind: 'defer', until: new Date(at.getTime() + 15 * 60_000) };
   if (!contact || ENDED_CONTACT_STATES.has(contact.status)) return { kind: 'cancel' };
   let resumesContact = false;
   if (contact.status === 'paused') {
@@ -559,21 +591,16 @@ function keepLeases(ctx: DispatchContext, ids: string[]): { stop(): void } {
 }
 
 /** When the next queued message of an active campaign comes due (this user's only, in tests). */
-async function nextDueAt(ctx: DispatchContext): Promise<Date | null> {
-  const [next] = await ctx.db
-    .select({ sendAfter: outboxMessages.sendAfter })
-    .from(outboxMessages)
-    .innerJoin(campaigns, eq(campaigns.id, outboxMessages.campaignId))
-    .where(
-      and(
-        eq(outboxMessages.state, 'queued'),
-        eq(campaigns.status, 'active'),
-        ctx.onlyUserId ? inArray(outboxMessages.userId, [ctx.onlyUserId].flat()) : undefined,
-      ),
-    )
-    .orderBy(outboxMessages.sendAfter)
-    .limit(1);
-  return next?.sendAfter ?? null;
+export async function nextDueAt(ctx: Pick<DispatchContext, 'db' | 'onlyUserId'>): Promise<Date | null> {
+  const only = ctx.onlyUserId
+    ? sql`AND o.user_id = ANY(${sql.param([ctx.onlyUserId].flat())}::text[])`
+    : sql``;
+  const result = (await ctx.db.execute(sql`
+    SELECT o.send_after AS "sendAfter" FROM outbox_messages o JOIN campaigns c ON c.id = o.campaign_id
+    WHERE o.state = 'queued' AND NOT o.held AND c.status = 'active' ${only}
+    ORDER BY o.send_after limit 1`)) as unknown as { rows: { sendAfter: string | Date }[] };
+  const next = result.rows[0]?.sendAfter;
+  return next === undefined ? null : new Date(next);
 }
 
 /**

@@ -163,12 +163,12 @@ async function insertOutboxStatement(
   const result = await db.execute(sql`
     INSERT INTO outbox_messages (token, user_id, campaign_id, campaign_contact_id, step_id, variant_key,
       to_email, to_name, subject, html, text, links, body_id, send_after, in_reply_to, thread_references,
-      thread_sender_account_id, created_at, updated_at)
+      thread_sender_account_id, held, created_at, updated_at)
     SELECT m.token, ${campaign.userId}, ${campaign.id}::uuid, m.contact_id, m.step_id, m.variant_key,
       m.to_email, m.to_name, m.subject,
       CASE WHEN b.templated THEN replace(b.html, ${standIn}::text, m.token) ELSE b.html END,
       b.text, b.links::jsonb, b.body_id, m.send_after, m.in_reply_to,
-      m.thread_references::jsonb, m.thread_sender_account_id, ${stamp}::timestamptz, ${stamp}::timestamptz
+      m.thread_references::jsonb, m.thread_sender_account_id, h.held, ${stamp}::timestamptz, ${stamp}::timestamptz
     FROM unnest(${column((r) => r.token)}::text[], ${column((r) => r.campaignContactId)}::uuid[],
       ${column((r) => r.stepId)}::uuid[], ${column((r) => r.variantKey)}::text[],
       ${column((r) => r.toEmail)}::text[], ${column((r) => r.toName)}::text[],
@@ -183,6 +183,8 @@ async function insertOutboxStatement(
       ${bodyColumn((b) => JSON.stringify(b.links))}::text[], ${bodyColumn((b) => b.templated)}::boolean[],
       ${sql.param(bodies.map((b) => bodyIds?.get(b) ?? null))}::uuid[])
       WITH ORDINALITY AS b(html, text, links, templated, body_id, ord) ON b.ord = m.body
+    -- Queued into a paused campaign (a newsletter goes on queueing): held from the start (holdCampaignMessages).
+    CROSS JOIN (SELECT coalesce((SELECT c.status = 'paused' FROM campaigns c WHERE c.id = ${campaign.id}::uuid), false) AS held) h
     ORDER BY m.ord
     RETURNING id, token`);
   const idByToken = new Map(
@@ -290,6 +292,33 @@ export async function queueMessages(options: {
     await wakeDispatchers({ queue: options.queue, parallelism: options.dispatchConcurrency ?? 2 });
   }
   return { queued: ids.length, ids };
+}
+
+/**
+ * Takes a campaign's queued messages off the dispatcher's due index (schema/sending.ts, held), as they
+ * are otherwise: called with its pause, in the same transaction, so that no claim meets them while it is
+ * paused. Messages in flight are not touched: one put back later is held by the claim that next meets it
+ * (dispatch.ts judge). Costs one write per queued message, once per pause.
+ */
+export async function holdCampaignMessages(db: Database, campaignId: string): Promise<number> {
+  const result = (await db.execute(sql`
+    UPDATE outbox_messages SET held = true
+    WHERE campaign_id = ${campaignId}::uuid AND state = 'queued' AND NOT held`)) as unknown as {
+    rowCount?: number | null;
+    affectedRows?: number;
+  };
+  return result.rowCount ?? result.affectedRows ?? 0;
+}
+
+/** Puts a resumed campaign's held messages back on the due index, each due when it was before. */
+export async function releaseCampaignMessages(db: Database, campaignId: string): Promise<number> {
+  const result = (await db.execute(sql`
+    UPDATE outbox_messages SET held = false
+    WHERE campaign_id = ${campaignId}::uuid AND held AND state = 'queued'`)) as unknown as {
+    rowCount?: number | null;
+    affectedRows?: number;
+  };
+  return result.rowCount ?? result.affectedRows ?? 0;
 }
 
 /**
