@@ -20,7 +20,7 @@ import {
   users,
 } from '@server/db/schema/index';
 import { seedPricingPlans } from '@server/features/plans/plans.service';
-import { queueMessages } from '@server/features/sending/outbox.service';
+import { queueMessages, releaseCampaignMessages } from '@server/features/sending/outbox.service';
 import { startQueue } from '@server/jobs/queue';
 import { encryptSecret } from '@server/lib/crypto';
 import { startSmtpSink } from '@tests/fakes/smtp-sink';
@@ -328,7 +328,9 @@ export async function run(options: {
         })),
       });
       if (start === 0) {
+        // As a resume does: the status, then the messages queued while paused back on the due index.
         await database.db.update(campaigns).set({ status: 'active' }).where(eq(campaigns.id, campaign!.id));
+        await releaseCampaignMessages(database.db, campaign!.id);
       }
       const spent = process.cpuUsage(enqueueCpu);
       enqueueCpuMs += (spent.user + spent.system) / 1000;

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickDueMessages } from './claim-batch';
 import { type DispatchContext, drainOutbox, nextDueAt } from './dispatch';
+import { releaseStrayHolds } from './outbox-recovery';
 
 /*
  * A paused campaign's queued messages must cost the dispatcher nothing while they wait: one tenant's
@@ -250,6 +251,33 @@ describe('a paused campaign’s queued messages', () => {
     expect((await drainOutbox(ctx)).skipped).toBe(3);
     expect((await rowsOf(stray.messageIds)).every((r) => r.state === 'cancelled')).toBe(true);
     expect(sink.messages.some((m) => stray.emails.some((e) => m.to.includes(e)))).toBe(false);
+  });
+
+  it('held messages of a campaign made active without a resume are released by the recovery job, a paused one’s are not', async () => {
+    const { a, b, campaignA, campaignB } = await twoTenants();
+    const unpaused = await queueForContacts(app, campaignA, 4);
+    const stillPaused = await queueForContacts(app, campaignB, 2);
+    for (const [campaign, owner] of [
+      [campaignA, a],
+      [campaignB, b],
+    ] as const)
+      await pauseCampaign({
+        db: app.services.db,
+        campaignId: campaign.id,
+        actor: actor(owner.user.id),
+        userId: owner.user.id,
+      });
+    // Made active by a path that is not resumeCampaign (an operator's SQL): its messages stay held.
+    await app.services.db.update(campaigns).set({ status: 'active' }).where(eq(campaigns.id, campaignA.id));
+    const ctx = dispatchContext(app, sink.port, b.user.id);
+    ctx.onlyUserId = [a.user.id, b.user.id];
+    expect((await drainOutbox(ctx)).claimed).toBe(0);
+
+    expect(await releaseStrayHolds({ db: app.services.db })).toBeGreaterThanOrEqual(4);
+    expect((await rowsOf(unpaused.messageIds)).every((r) => r.state === 'queued' && !r.held)).toBe(true);
+    expect((await rowsOf(stillPaused.messageIds)).every((r) => r.state === 'queued' && r.held)).toBe(true);
+    expect((await drainOutbox(ctx)).sent).toBe(4);
+    for (const row of await rowsOf(unpaused.messageIds)) expect(sink.counts.get(row.messageId!)).toBe(1);
   });
 });
 

@@ -95,3 +95,33 @@ export async function recoverExpiredLeases(options: {
     failed: rows.filter((r) => r.state === 'failed').length,
   };
 }
+
+/**
+ * Held messages of a campaign that is not paused go back on the due index; without this they would wait
+ * for ever. A pause holds and a resume releases in the transaction that changes the status, so this finds
+ * something only when a status was changed some other way (an operator's SQL, a bench, a future code
+ * path). Visits each campaign that has held messages once, by a skip scan of the held index (one probe
+ * per campaign, not per message): a paused campaign of a million messages costs one probe a run.
+ */
+export async function releaseStrayHolds(options: { db: Database }): Promise<number> {
+  const result = (await options.db.execute(sql`
+    WITH RECURSIVE held_campaigns AS (
+      (SELECT campaign_id FROM outbox_messages WHERE held AND state = 'queued' ORDER BY campaign_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT o.campaign_id FROM outbox_messages o
+              WHERE o.held AND o.state = 'queued' AND o.campaign_id > h.campaign_id
+              ORDER BY o.campaign_id LIMIT 1)
+      FROM held_campaigns h WHERE h.campaign_id IS NOT NULL
+    ), unpaused AS (
+      SELECT h.campaign_id FROM held_campaigns h
+      WHERE h.campaign_id IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.id = h.campaign_id AND c.status = 'paused')
+    )
+    UPDATE outbox_messages o SET held = false
+    FROM unpaused u
+    WHERE o.campaign_id = u.campaign_id AND o.held AND o.state = 'queued'`)) as unknown as {
+    rowCount?: number | null;
+    affectedRows?: number;
+  };
+  return result.rowCount ?? result.affectedRows ?? 0;
+}
