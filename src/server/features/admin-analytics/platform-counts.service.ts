@@ -1,6 +1,6 @@
 import type { Database } from '@server/db/client';
 import { sql } from 'drizzle-orm';
-import { ROLLUP_NAME, SMTP_REFUSED, SMTP_REFUSED_SQL } from './platform-rollup.service';
+import { SMTP_REFUSED, SMTP_REFUSED_SQL, withRollupSnapshot } from './platform-rollup.service';
 import { rowsOf } from './sql-rows';
 
 export { SMTP_REFUSED };
@@ -34,12 +34,6 @@ export async function platformEventCounts(
   if (fromHour.getTime() % HOUR_MS !== 0) throw new Error('platformEventCounts: fromHour must start an hour');
   const counts: Record<PlatformCountType, number> = { sent: 0, bounced: 0, complained: 0, [SMTP_REFUSED]: 0 };
   if (types.length === 0) return counts;
-  // Read first and passed as a value: inside the query the planner cannot see it and may not use the
-  // primary key's range for the tail.
-  const [progress] = rowsOf<{ last_event_id: string | number }>(
-    await db.execute(sql`SELECT last_event_id FROM platform_stats_progress WHERE name = ${ROLLUP_NAME}`),
-  );
-  const watermark = Number(progress?.last_event_id ?? 0);
   const from = fromHour.toISOString();
   const typeList = sql.join(
     types.map((type) => sql`${type}::text`),
@@ -51,13 +45,15 @@ export async function platformEventCounts(
     eventTypes.map((type) => sql`${type}::text`),
     sql`, `,
   );
-  const [rolled, tail] = await Promise.all([
-    db.execute(sql`
+  // One snapshot for the watermark, the roll-up's rows and the tail; the watermark is passed as a value
+  // (inside the query the planner could not see it and might not use the primary key's range).
+  const [rolled, tail] = await withRollupSnapshot(db, async (tx, progress) => [
+    await tx.execute(sql`
       SELECT type, sum(count)::bigint AS n FROM platform_hourly_events
       WHERE hour >= ${from}::timestamptz AND type IN (${typeList}) GROUP BY type`),
-    db.execute(sql`
+    await tx.execute(sql`
       SELECT type, ${SMTP_REFUSED_SQL} AS smtp_refused, count(*)::bigint AS n FROM email_events
-      WHERE id > ${watermark} AND occurred_at >= ${from}::timestamptz AND type IN (${eventTypeList})
+      WHERE id > ${progress.lastEventId} AND occurred_at >= ${from}::timestamptz AND type IN (${eventTypeList})
       GROUP BY 1, 2`),
   ]);
   for (const row of rowsOf<{ type: PlatformCountType; n: string | number }>(rolled)) {

@@ -41,6 +41,40 @@ const ACCOUNT_HOURLY_TYPES_SQL = sql.raw(ACCOUNT_HOURLY_TYPES.map((type) => `'${
 /** platform_account_hourly keeps this many days (the monitor reads the last 7). */
 export const ACCOUNT_HOURLY_KEEP_DAYS = 8;
 
+/** How far the roll-up has read, as a reader sees it. */
+export interface RollupProgress {
+  /** The last email_events id folded in: the live tail is the events after it. */
+  lastEventId: number;
+  updatedAt: Date | null;
+}
+
+/**
+ * Runs `read` in one snapshot (a read-only REPEATABLE READ transaction) that starts with the roll-up's
+ * progress. Readers add the events after the watermark to the roll-up's rows; read in separate snapshots,
+ * a roll-up committed between their statements would count the events it folded twice (in its rows, and
+ * in the tail read with the older watermark), and a bounce-rate alert could fire on the inflated figure.
+ */
+export async function withRollupSnapshot<T>(
+  db: Database,
+  read: (tx: Database, progress: RollupProgress) => Promise<T>,
+): Promise<T> {
+  return db.transaction(
+    async (trx) => {
+      const tx = trx as unknown as Database;
+      const [row] = rowsOf<{ last_event_id: string | number; updated_at: Date | string | null }>(
+        await tx.execute(
+          sql`SELECT last_event_id, updated_at FROM platform_stats_progress WHERE name = ${ROLLUP_NAME}`,
+        ),
+      );
+      return read(tx, {
+        lastEventId: Number(row?.last_event_id ?? 0),
+        updatedAt: row?.updated_at ? new Date(row.updated_at) : null,
+      });
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
 export interface RollupResult {
   events: number;
   lastEventId: number;

@@ -11,7 +11,7 @@ import type {
 } from '@shared/admin-monitors';
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { type AuditActor, recordAuditEntry } from '../admin/audit.service';
-import { ROLLUP_NAME as PLATFORM_ROLLUP_NAME } from '../admin-analytics/platform-rollup.service';
+import { withRollupSnapshot } from '../admin-analytics/platform-rollup.service';
 import {
   effectiveDailyCap,
   pauseSenderAccount,
@@ -124,18 +124,14 @@ export async function listSenderMonitor(options: {
     // its watermark), the window's first part-hour from the events themselves (through the campaign
     // index, at most an hour of them), and the events after the watermark (a primary-key range). Every
     // event is in exactly one part; no part grows with the window's volume beyond an hour.
-    const [progress] = rowsOf<{ last_event_id: string | number }>(
-      await db.execute(
-        sql`SELECT last_event_id FROM platform_stats_progress WHERE name = ${PLATFORM_ROLLUP_NAME}`,
-      ),
-    );
-    const watermark = Number(progress?.last_event_id ?? 0);
     const weekHour = nextHourAfter(weekAgo);
     const dayHour = nextHourAfter(dayAgo);
     const ownCampaigns = sql`campaign_id IN (SELECT id FROM campaigns WHERE user_id IN (${ownerList}))
           AND type IN ('sent', 'bounced', 'complained', 'failed') AND sender_account_id IN (${idList})`;
-    const eventRows = rowsOf<{ account_id: string; type: keyof Counts; day: number; week: number }>(
-      await db.execute(sql`
+    // In one snapshot with the watermark, so a roll-up committed meanwhile is not counted twice.
+    const eventRows = await withRollupSnapshot(db, async (tx, { lastEventId: watermark }) =>
+      rowsOf<{ account_id: string; type: keyof Counts; day: number; week: number }>(
+        await tx.execute(sql`
         SELECT account_id, type, sum(day)::bigint AS day, sum(week)::bigint AS week FROM (
           SELECT sender_account_id AS account_id, type,
             coalesce(sum(count) FILTER (WHERE hour >= ${dayHour}::timestamptz), 0) AS day, sum(count) AS week
@@ -159,6 +155,7 @@ export async function listSenderMonitor(options: {
           GROUP BY 1, 2
         ) parts
         GROUP BY 1, 2`),
+      ),
     );
     for (const row of eventRows) {
       const d = day.get(row.account_id) ?? zero();

@@ -14,7 +14,7 @@ import {
 import { RECYCLE_BIN_DAYS } from '@shared/recycle-bin';
 import { PAGE_VIEW_RETENTION_DAYS } from '@shared/site-traffic';
 import { sql } from 'drizzle-orm';
-import { ROLLUP_NAME as PLATFORM_ROLLUP_NAME } from '../admin-analytics/platform-rollup.service';
+import { withRollupSnapshot } from '../admin-analytics/platform-rollup.service';
 import { ABANDONED_UPLOAD_MS, STUCK_IMPORT_MS } from '../imports/imports.service';
 
 const DAY_MS = 86_400_000;
@@ -71,17 +71,13 @@ async function userCosts(
   userFilter: string | undefined,
 ): Promise<{ users: UserCost[]; usersTotal: number }> {
   // Events of all time: the roll-up's per-user totals plus the events written since its last run.
-  const [progress] = rowsOf<{ last_event_id: string | number }>(
-    await db.execute(
-      sql`SELECT last_event_id FROM platform_stats_progress WHERE name = ${PLATFORM_ROLLUP_NAME}`,
-    ),
-  );
-  const watermark = Number(progress?.last_event_id ?? 0);
   const bytes = (name: string) =>
     tables.find((t) => t.table === name && t.schema !== 'pgboss')?.totalBytes ?? 0;
   // A user's messages are counted live or archived (outbox_user_totals): both tables' bytes share them.
   const outboxBytes = bytes('outbox_messages') + bytes('outbox_archive');
-  const result = await db.execute(sql`
+  // In one snapshot with the watermark, so a roll-up committed meanwhile is not counted twice.
+  const result = await withRollupSnapshot(db, (tx, { lastEventId: watermark }) =>
+    tx.execute(sql`
     WITH li AS (SELECT user_id, count(*) AS n FROM contact_lists GROUP BY user_id),
          -- Each list's kept count (list_contacts_track_count, exact at every commit), not a walk of
          -- every contact: lists in the recycle bin still hold their contacts, so they count too.
@@ -114,7 +110,8 @@ async function userCosts(
            FROM per)
     SELECT *, count(*) OVER () AS users_total FROM weighted
     WHERE ${userFilter ? sql`strpos(lower(email), lower(${userFilter})) > 0` : sql`true`}
-    ORDER BY est DESC, email LIMIT ${COST_USERS_LIMIT}`);
+    ORDER BY est DESC, email LIMIT ${COST_USERS_LIMIT}`),
+  );
   const rows = rowsOf<Record<string, unknown>>(result);
   return {
     usersTotal: num(rows[0]?.users_total),
