@@ -15,7 +15,8 @@ import { createTestApp } from '@tests/setup/test-app';
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pickDueMessages } from './claim-batch';
 import { type DispatchContext, drainOutbox, nextDueAt } from './dispatch';
 import { releaseStrayHolds } from './outbox-recovery';
@@ -252,6 +253,43 @@ describe('a paused campaign’s queued messages', () => {
     expect((await rowsOf(stray.messageIds)).every((r) => r.state === 'cancelled')).toBe(true);
     expect(sink.messages.some((m) => stray.emails.some((e) => m.to.includes(e)))).toBe(false);
   });
+
+  // A second connection is needed to hold the campaign's lock meanwhile: PostgreSQL only.
+  it.skipIf(!inject('databaseUrl'))(
+    'a claim does not wait for a campaign a stop or resume has locked: its stray messages come back a minute later',
+    async () => {
+      const { a, b, campaignA } = await twoTenants();
+      const stray = await queueForContacts(app, campaignA, 2);
+      await pauseCampaign({
+        db: app.services.db,
+        campaignId: campaignA.id,
+        actor: actor(a.user.id),
+        userId: a.user.id,
+      });
+      await app.services.db
+        .update(outboxMessages)
+        .set({ held: false })
+        .where(inArray(outboxMessages.id, stray.messageIds));
+      const ctx = dispatchContext(app, sink.port, b.user.id);
+      ctx.onlyUserId = [a.user.id, b.user.id];
+      // As a stop does: the campaign's row locked, then (after this claim) its queued messages. A claim
+      // that waited for the campaign while holding the messages deadlocked with it.
+      const stop = new pg.Client({ connectionString: app.services.env.DATABASE_URL });
+      await stop.connect();
+      try {
+        await stop.query('BEGIN');
+        await stop.query("UPDATE campaigns SET status = 'stopped' WHERE id = $1", [campaignA.id]);
+        expect((await drainOutbox(ctx)).claimed).toBe(2);
+        const rows = await rowsOf(stray.messageIds);
+        expect(rows.every((r) => r.state === 'queued' && !r.held && r.attempts === 0)).toBe(true);
+        expect(rows.every((r) => r.sendAfter.getTime() > now().getTime() + 30_000)).toBe(true);
+      } finally {
+        await stop.query('ROLLBACK');
+        await stop.end();
+      }
+    },
+    30_000,
+  );
 
   it('held messages of a campaign made active without a resume are released by the recovery job, a paused one’s are not', async () => {
     const { a, b, campaignA, campaignB } = await twoTenants();

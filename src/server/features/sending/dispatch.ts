@@ -504,21 +504,25 @@ const ENDED_CAMPAIGN_STATUSES = new Set(['stopped', 'completed']);
  * had not seen it): back to the queue as they were, held, so that no claim meets them again until the
  * campaign resumes. The campaigns are read again under a share lock: a resume committed meanwhile is
  * seen here (its messages go back unheld, due as before), and one not yet committed waits for this claim,
- * so its release, which runs after its status change, finds these rows held. Rare: never in the claim's
- * usual path.
+ * so its release, which runs after its status change, finds these rows held. A campaign whose row is
+ * locked right now (a resume or a stop in progress) is skipped, not waited for: a stop locks the campaign
+ * and then the messages this claim holds, so waiting would deadlock; its messages go back unheld and are
+ * judged again a minute later. Rare: never in the claim's usual path.
  */
 async function holdsOf(ctx: DispatchContext, messages: OutboxRow[]): Promise<Deferral[]> {
   const ids = [...new Set(messages.map((m) => m.campaignId))];
   const result = (await ctx.db.execute(
-    sql`SELECT id, status FROM campaigns WHERE id = ANY(${sql.param(ids)}::uuid[]) ORDER BY id FOR SHARE`,
+    sql`SELECT id, status FROM campaigns WHERE id = ANY(${sql.param(ids)}::uuid[])
+        ORDER BY id FOR SHARE SKIP LOCKED`,
   )) as unknown as { rows: { id: string; status: string }[] };
+  const read = new Set(result.rows.map((r) => r.id));
   const paused = new Set(result.rows.filter((r) => r.status === 'paused').map((r) => r.id));
-  return messages.map((m) => ({
-    id: m.id,
-    until: m.sendAfter,
-    reason: null,
-    hold: paused.has(m.campaignId),
-  }));
+  const later = new Date(now().getTime() + 60_000);
+  return messages.map((m) =>
+    read.has(m.campaignId)
+      ? { id: m.id, until: m.sendAfter, reason: null, hold: paused.has(m.campaignId) }
+      : { id: m.id, until: later, reason: null, hold: false },
+  );
 }
 
 /** What one claimed message should do now, from its campaign, its contact and the sending window. */
