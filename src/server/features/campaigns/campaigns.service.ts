@@ -650,6 +650,12 @@ export async function pauseSendingOfSuspendedUser(tx: Database, userId: string):
     .where(and(eq(campaigns.userId, userId), eq(campaigns.status, 'active')))
     .returning({ id: campaigns.id });
   const heldMessages = await holdPausedMessagesOfUser(tx, userId);
+  // Test runs go on for days, to the user's own addresses through their accounts: ended too.
+  await tx.execute(sql`
+    UPDATE campaign_test_run_messages m SET state = 'failed', error = 'The account was suspended.',
+      updated_at = ${at.toISOString()}::timestamptz
+    FROM campaign_test_runs r
+    WHERE r.id = m.run_id AND r.user_id = ${userId} AND m.state = 'queued'`);
   return {
     pausedCampaigns: paused.length,
     heldMessages,

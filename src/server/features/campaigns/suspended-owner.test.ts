@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { campaignContacts, campaigns, newsletters, outboxMessages } from '@server/db/schema/index';
+import {
+  campaignContacts,
+  campaigns,
+  campaignTestRunMessages,
+  newsletters,
+  outboxMessages,
+} from '@server/db/schema/index';
 import { advanceClock, now, resetClock } from '@server/lib/clock';
 import { CAMPAIGN_MESSAGES, type Campaign } from '@shared/campaigns';
 import type { Newsletter } from '@shared/newsletters';
@@ -15,11 +21,13 @@ import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
 import { as, createTestApp } from '@tests/setup/test-app';
 import { and, eq, isNotNull, lte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runNewsletterSchedule } from '../newsletters/newsletter-send.service';
 import { drainOutbox } from '../sending/sending.service';
 import { startScheduledCampaigns } from './launch.service';
 import { advanceCampaignSequences } from './sequencing';
+import { sendNextTestRunStep } from './test-run.service';
 
 /*
  * An operator suspends an abusive sender to stop their mail. Suspension used to end their sessions and
@@ -326,5 +334,45 @@ describe('suspending a user', () => {
     expect(laterRow!.status).toBe('scheduled');
     expect(laterRow!.campaignId).toBeNull();
     expect(await queuedOf(abuser.user.id)).toEqual([]);
+  });
+
+  it('ends their test runs: the steps still queued are not sent', async () => {
+    const abuser = await paidUser();
+    const account = await createSinkAccount(app, abuser.user.id);
+    const list = await createListWithContacts(app, abuser.user.id, [{ email: testEmails(1)[0]! }]);
+    const campaign = await createCampaignViaApi(app, abuser.cookie, {
+      audience: { listIds: [list.id] },
+      senderAccountIds: [account.id],
+    });
+    await addStepViaApi(app, abuser.cookie, campaign.id);
+    await addStepViaApi(app, abuser.cookie, campaign.id, { delayDays: 1 });
+    const started = await as(
+      app,
+      abuser.cookie,
+    )({ method: 'POST', url: `/api/campaigns/${campaign.id}/test-runs`, payload: {} });
+    expect(started.statusCode, started.body).toBe(201);
+    const run = started.json<{ id: string }>();
+    const suspend = await as(
+      app,
+      admin.cookie,
+    )({ method: 'POST', url: `/api/admin/users/${abuser.user.id}/suspend`, payload: { reason: 'Abuse' } });
+    expect(suspend.statusCode).toBe(200);
+    advanceClock(DAY * 2);
+    const result = await sendNextTestRunStep({
+      db: app.services.db,
+      queue: null,
+      log: pino({ level: 'silent' }),
+      appUrl: app.services.env.APP_URL,
+      encryptionKey: app.services.secrets.encryptionKey,
+      network: 'loopback',
+      devMailboxPort: sink.port,
+      testRunId: run.id,
+    });
+    expect(result.sent).toBe(0);
+    const steps = await app.services.db
+      .select()
+      .from(campaignTestRunMessages)
+      .where(eq(campaignTestRunMessages.runId, run.id));
+    expect(steps.map((m) => m.state)).toEqual(['failed', 'failed']);
   });
 });
