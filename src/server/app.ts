@@ -29,6 +29,7 @@ import { clearSignInFailures } from './features/auth/account-throttles.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { campaignStatsRoutes } from './features/campaign-stats/campaign-stats.routes';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes';
+import { pauseSendingOfSuspendedUser } from './features/campaigns/campaigns.service';
 import { campaignPreviewRoutes } from './features/campaigns/preview.routes';
 import { testRunRoutes } from './features/campaigns/test-run.routes';
 import { costOptimizationRoutes } from './features/cost-optimization/cost-optimization.routes';
@@ -311,7 +312,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { beforeRegister: () => assertSignupsOpen({ db: database.db }) });
   await app.register(accountRoutes);
   await app.register(aiRoutes);
-  await app.register(adminRoutes);
+  // Suspending an account stops its sending in the same transaction (campaigns.service.ts).
+  await app.register(adminRoutes, {
+    stopSending: async (tx, userId) => ({ ...(await pauseSendingOfSuspendedUser(tx, userId)) }),
+  });
   await app.register(adminMonitorsRoutes);
   await app.register(adminAnalyticsRoutes);
   await app.register(adminOperationsRoutes);

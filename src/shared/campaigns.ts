@@ -235,6 +235,9 @@ export const CAMPAIGN_MESSAGES = {
   cannotPause: 'Only an active campaign can be paused',
   cannotResume: 'Only a paused campaign can be resumed',
   cannotStop: 'This campaign has already ended',
+  accountSuspended: 'The account is suspended; its campaigns cannot send',
+  pausedBySuspension:
+    'Paused because the account was suspended. It stays paused after the account is restored: resume it when you are ready.',
   archiveActive: 'Pause or stop the campaign before archiving it',
   listNotFound: 'One of the chosen lists was not found',
   senderNotFound: 'One of the chosen sender accounts was not found',

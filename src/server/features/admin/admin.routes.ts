@@ -24,6 +24,7 @@ import {
   getAdminUserById,
   listAdminUsers,
   restoreUser,
+  type StopSendingOfUser,
   suspendUser,
   updateUserByAdmin,
 } from './admin.service';
@@ -35,7 +36,12 @@ async function requireSuperAdmin(request: FastifyRequest): Promise<AuditActor> {
   return { id: user.id, email: user.email, ipAddress: request.ip };
 }
 
-export async function adminRoutes(fastify: FastifyInstance) {
+export interface AdminRoutesOptions {
+  /** A suspension's stop of the user's sending (admin.service.ts StopSendingOfUser). */
+  stopSending: StopSendingOfUser;
+}
+
+export async function adminRoutes(fastify: FastifyInstance, options: AdminRoutesOptions) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { db } = app.services;
   const tags = ['admin'];
@@ -103,7 +109,13 @@ export async function adminRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const actor = await requireSuperAdmin(request);
-      return suspendUser({ db, actor, id: request.params.id, reason: request.body.reason });
+      return suspendUser({
+        db,
+        actor,
+        id: request.params.id,
+        reason: request.body.reason,
+        stopSending: options.stopSending,
+      });
     },
   );
 

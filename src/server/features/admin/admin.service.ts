@@ -139,7 +139,21 @@ function planGrant(plan: PlanId, before: AdminUser): Partial<typeof users.$infer
   };
 }
 
-export async function suspendUser(options: { db: Db; actor: AuditActor; id: string; reason: string }) {
+/**
+ * Stops everything that sends on the user's behalf, in the suspension's transaction (after the user row is
+ * marked banned); what it returns goes into the audit entry. Passed in by the app (campaigns.service.ts
+ * pauseSendingOfSuspendedUser), so admin does not depend on the sending features, which record audit
+ * entries through it.
+ */
+export type StopSendingOfUser = (tx: Db, userId: string) => Promise<Record<string, unknown>>;
+
+export async function suspendUser(options: {
+  db: Db;
+  actor: AuditActor;
+  id: string;
+  reason: string;
+  stopSending: StopSendingOfUser;
+}) {
   if (options.id === options.actor.id)
     throw new AppError('bad_request', 'You cannot suspend your own account.');
   const before = await getAdminUserById({ db: options.db, id: options.id });
@@ -149,13 +163,20 @@ export async function suspendUser(options: { db: Db; actor: AuditActor; id: stri
       .set({ banned: true, banReason: options.reason, updatedAt: now() })
       .where(eq(users.id, options.id));
     await tx.delete(sessions).where(eq(sessions.userId, options.id));
+    // Suspension is to stop their mail: their sending stops with it, in this transaction.
+    const sending = await options.stopSending(tx as unknown as Db, options.id);
     await recordAuditEntry({
       db: tx as unknown as Db,
       actor: options.actor,
       action: 'user.suspended',
       targetType: 'user',
       targetId: options.id,
-      details: { email: before.email, reason: options.reason },
+      details: {
+        email: before.email,
+        reason: options.reason,
+        ...sending,
+        note: 'Active campaigns paused and scheduled sends returned to drafts; a restore leaves them so.',
+      },
     });
   });
   return getAdminUserById({ db: options.db, id: options.id });
@@ -174,7 +195,10 @@ export async function restoreUser(options: { db: Db; actor: AuditActor; id: stri
       action: 'user.restored',
       targetType: 'user',
       targetId: options.id,
-      details: { email: before.email },
+      details: {
+        email: before.email,
+        note: 'Campaigns paused by the suspension stay paused until the user resumes them after signing in.',
+      },
     });
   });
   return getAdminUserById({ db: options.db, id: options.id });

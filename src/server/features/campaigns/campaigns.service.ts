@@ -6,6 +6,7 @@ import {
   campaignStepVariants,
   campaigns,
   emailEvents,
+  newsletters,
   outboxMessages,
 } from '@server/db/schema/index';
 import { now, startOfUtcMonth } from '@server/lib/clock';
@@ -26,7 +27,11 @@ import { assertOwnLists } from '../lists/lists.service';
 import { assertWithinLimit } from '../plans/plan-limits.service';
 import { segmentFilters } from '../segments/segments.service';
 import { assertOwnSenderAccounts } from '../sender-accounts/sender-accounts.service';
-import { holdCampaignMessages, releaseCampaignMessages } from '../sending/outbox.service';
+import {
+  holdCampaignMessages,
+  holdPausedMessagesOfUser,
+  releaseCampaignMessages,
+} from '../sending/outbox.service';
 import { loadSteps } from './steps.service';
 
 /*
@@ -582,6 +587,10 @@ export async function resumeCampaign(options: LifecycleOptions): Promise<Campaig
   const row = await lifecycleRow(options);
   if (row.status !== 'paused') throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);
   const saved = await options.db.transaction(async (tx) => {
+    // A suspended owner's campaign stays paused, whoever asks (a request in flight when the suspension
+    // came, an admin): the share lock orders this with the suspension, which pauses what it finds active.
+    if (await ownerSuspended(tx as unknown as Database, row.userId))
+      throw new AppError('conflict', CAMPAIGN_MESSAGES.accountSuspended);
     const [updated] = await tx
       .update(campaigns)
       .set({ status: 'active', pausedReason: null, updatedAt: now() })
@@ -595,6 +604,64 @@ export async function resumeCampaign(options: LifecycleOptions): Promise<Campaig
   if (!saved) throw new AppError('conflict', CAMPAIGN_MESSAGES.cannotResume);
   await audit(options, 'campaign.resume', row);
   return toCampaignDto(options.db, saved);
+}
+
+/**
+ * Whether the user is suspended, read with a share lock in the caller's transaction: a suspension (which
+ * updates the user row first) waits for the caller to commit and then finds what it started, or the caller
+ * waits for the suspension and reads it. Every path that makes a campaign active asks this.
+ */
+export async function ownerSuspended(tx: Database, userId: string): Promise<boolean> {
+  const result = (await tx.execute(
+    sql`SELECT banned FROM "user" WHERE id = ${userId} FOR SHARE`,
+  )) as unknown as { rows: { banned: boolean | null }[] };
+  return result.rows[0]?.banned === true;
+}
+
+export interface SuspendedSending {
+  pausedCampaigns: number;
+  heldMessages: number;
+  unscheduledCampaigns: number;
+  unscheduledNewsletters: number;
+}
+
+/**
+ * A suspension's part in the sending, in its transaction (after the user row is marked banned): scheduled
+ * campaigns and newsletters back to drafts (a start that raced this finds them so, or is found active
+ * below), every active campaign of the user (newsletters and bulk emails being sent too) paused with the
+ * reason, and their queued messages held off the dispatcher's way. One statement per table, whatever the
+ * number of messages. Restoring the account leaves all of it so: the owner resumes or relaunches.
+ */
+export async function pauseSendingOfSuspendedUser(tx: Database, userId: string): Promise<SuspendedSending> {
+  const at = now();
+  const unscheduledNewsletters = await tx
+    .update(newsletters)
+    .set({ status: 'draft', scheduledAt: null, updatedAt: at })
+    .where(and(eq(newsletters.userId, userId), eq(newsletters.status, 'scheduled')))
+    .returning({ id: newsletters.id });
+  const unscheduledCampaigns = await tx
+    .update(campaigns)
+    .set({ status: 'draft', updatedAt: at })
+    .where(and(eq(campaigns.userId, userId), eq(campaigns.status, 'scheduled')))
+    .returning({ id: campaigns.id });
+  const paused = await tx
+    .update(campaigns)
+    .set({ status: 'paused', pausedReason: CAMPAIGN_MESSAGES.pausedBySuspension, updatedAt: at })
+    .where(and(eq(campaigns.userId, userId), eq(campaigns.status, 'active')))
+    .returning({ id: campaigns.id });
+  const heldMessages = await holdPausedMessagesOfUser(tx, userId);
+  // Test runs go on for days, to the user's own addresses through their accounts: ended too.
+  await tx.execute(sql`
+    UPDATE campaign_test_run_messages m SET state = 'failed', error = 'The account was suspended.',
+      updated_at = ${at.toISOString()}::timestamptz
+    FROM campaign_test_runs r
+    WHERE r.id = m.run_id AND r.user_id = ${userId} AND m.state = 'queued'`);
+  return {
+    pausedCampaigns: paused.length,
+    heldMessages,
+    unscheduledCampaigns: unscheduledCampaigns.length,
+    unscheduledNewsletters: unscheduledNewsletters.length,
+  };
 }
 
 /** Ends the campaign for good: queued messages cancelled, contacts still in the sequence 'stopped'. */

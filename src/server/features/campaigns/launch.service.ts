@@ -9,7 +9,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { resolveRecipientTimeZone } from '../sending/sending.service';
 import { resolveAudienceBatches } from './audience.service';
-import { type CampaignActor, type CampaignRow, getCampaignRow, toCampaignDto } from './campaigns.service';
+import {
+  type CampaignActor,
+  type CampaignRow,
+  getCampaignRow,
+  ownerSuspended,
+  toCampaignDto,
+} from './campaigns.service';
 import { getPrelaunchReport } from './prelaunch';
 import { advanceCampaignSequences } from './sequencing';
 
@@ -117,6 +123,8 @@ async function start(
   const at = now();
   const started = await ctx.db.transaction(async (trx) => {
     const tx = trx as unknown as Database;
+    // A suspended owner's campaign does not start (campaigns.service.ts ownerSuspended).
+    if (await ownerSuspended(tx, campaign.userId)) return false;
     const [row] = await tx
       .update(campaigns)
       .set({ status: 'active', startedAt: at, updatedAt: at })
@@ -196,6 +204,7 @@ export async function startScheduledCampaigns(
         eq(campaigns.status, 'scheduled'),
         eq(campaigns.kind, 'campaign'),
         sql`coalesce(${campaigns.scheduledAt}, ${at.toISOString()}::timestamptz) <= ${at.toISOString()}::timestamptz`,
+        sql`NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = ${campaigns.userId} AND u.banned)`,
         ...(ctx.onlyUserId ? [eq(campaigns.userId, ctx.onlyUserId)] : []),
       ),
     );

@@ -483,7 +483,9 @@ export async function advanceCampaignSequences(options: AdvanceOptions): Promise
     winnersPicked: 0,
   };
   const at = now();
+  // A suspended user's campaigns are paused with the suspension; this covers one that raced it.
   const scope = sql`c.kind = 'campaign' AND c.status = 'active'
+    AND NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = c.user_id AND u.banned)
     ${options.campaignId ? sql`AND c.id = ${options.campaignId}` : sql``}
     ${options.onlyUserId ? sql`AND c.user_id = ${options.onlyUserId}` : sql``}`;
   // Out of office until a date that has passed: back in the sequence (the dispatcher does the same for

@@ -13,6 +13,7 @@ import { AppError, notFound } from '@server/lib/errors';
 import { NEWSLETTER_MESSAGES, type Newsletter } from '@shared/newsletters';
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
+import { ownerSuspended } from '../campaigns/campaigns.service';
 import { renderForQueue, toPersonalizeContact } from '../personalization/personalization.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { queueMessages, wakeDispatchers } from '../sending/outbox.service';
@@ -141,6 +142,8 @@ async function startSend(
 ): Promise<{ campaignId: string } | null> {
   const at = now();
   return ctx.db.transaction(async (tx) => {
+    // A suspended owner's newsletter does not start (campaigns.service.ts ownerSuspended).
+    if (await ownerSuspended(tx as unknown as Database, row.userId)) return null;
     const [claimed] = await tx
       .update(newsletters)
       .set({
@@ -266,6 +269,8 @@ export async function queueAudience(
   const [row] = await db.select().from(newsletters).where(eq(newsletters.campaignId, campaignId)).limit(1);
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
   if (!row || !campaign || campaign.startedAt) return { queued: 0, done: true };
+  // Suspended: the rest waits (the stalled-send takeover carries on once the account is restored).
+  if (await ownerSuspended(db, row.userId)) return { queued: 0, done: false };
   // Sender values are filled by the dispatcher for the account that sends each copy; this one is for a
   // template that reshapes them and so needs a real account (personalize.ts, renderForQueue).
   const [fallbackSender] = await db
@@ -438,6 +443,11 @@ export interface ScheduledRunSummary {
   finished: number;
 }
 
+/** The row's owner is not suspended (a suspension unschedules and pauses; this covers what raced it). */
+function notSuspended(userId: typeof newsletters.userId) {
+  return sql`NOT EXISTS (SELECT 1 FROM "user" u WHERE u.id = ${userId} AND u.banned)`;
+}
+
 /**
  * The `send-scheduled-newsletters` job (every minute; safe to run twice, or on two workers at once):
  * starts due scheduled sends, takes over stalled ones, and marks finished ones 'sent'.
@@ -457,6 +467,7 @@ export async function runNewsletterSchedule(
         eq(newsletters.status, 'scheduled'),
         lte(newsletters.scheduledAt, at),
         isNull(newsletters.deletedAt),
+        notSuspended(newsletters.userId),
       ),
     )
     .orderBy(newsletters.scheduledAt)
@@ -501,6 +512,7 @@ export async function runNewsletterSchedule(
         eq(newsletters.status, 'sending'),
         isNull(campaigns.startedAt),
         lt(campaigns.updatedAt, new Date(at.getTime() - STALLED_SEND_MS)),
+        notSuspended(newsletters.userId),
       ),
     )
     .limit(20);

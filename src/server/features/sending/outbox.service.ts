@@ -310,6 +310,22 @@ export async function holdCampaignMessages(db: Database, campaignId: string): Pr
   return result.rowCount ?? result.affectedRows ?? 0;
 }
 
+/**
+ * holdCampaignMessages for every paused campaign of a user at once (a suspension pauses them all in one
+ * statement): one UPDATE, through the (campaign_id, state) index campaign by campaign, not one per row.
+ */
+export async function holdPausedMessagesOfUser(db: Database, userId: string): Promise<number> {
+  const result = (await db.execute(sql`
+    UPDATE outbox_messages o SET held = true
+    FROM campaigns c
+    WHERE c.user_id = ${userId} AND c.status = 'paused' AND o.campaign_id = c.id
+      AND o.state = 'queued' AND NOT o.held`)) as unknown as {
+    rowCount?: number | null;
+    affectedRows?: number;
+  };
+  return result.rowCount ?? result.affectedRows ?? 0;
+}
+
 /** Puts a resumed campaign's held messages back on the due index, each due when it was before. */
 export async function releaseCampaignMessages(db: Database, campaignId: string): Promise<number> {
   const result = (await db.execute(sql`
