@@ -41,6 +41,8 @@ export const outboxSummarySchema = z.object({
   queued: z.number(),
   /** Queued rows waiting for a later send_after (window, cap, pace, retry backoff). */
   queuedDeferred: z.number(),
+  /** Queued messages of paused campaigns, held until they resume (counted up to the cap too). */
+  queuedHeld: z.number(),
   claimed: z.number(),
   allocated: z.number(),
   delivering: z.number(),

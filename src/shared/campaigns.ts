@@ -298,7 +298,7 @@ const campaignBaseSchema = z.object({
   trackingDomain: z.string().nullable(),
   bouncePausePercent: z.number(),
   complaintPausePercent: z.number(),
-  /** Why the campaign paused itself (too many bounces or complaints); null otherwise. */
+  /** Why the campaign was paused for its owner (too many bounces or complaints, or the account's suspension); null otherwise. */
   pausedReason: z.string().nullable(),
   /** campaign_contacts rows: 0 before launch. */
   contactCount: z.number(),

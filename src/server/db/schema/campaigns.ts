@@ -77,7 +77,7 @@ export const campaigns = pgTable(
     bouncePausePercent: doublePrecision('bounce_pause_percent').notNull().default(5),
     /** …or spam complaints pass this one. */
     complaintPausePercent: doublePrecision('complaint_pause_percent').notNull().default(0.3),
-    /** Why it paused itself (null when paused by hand, cleared on resume). */
+    /** Why it was paused for its owner: too many bounces or complaints, or the account's suspension (null when paused by hand, cleared on resume). */
     pausedReason: text('paused_reason'),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),

@@ -111,12 +111,13 @@ export async function getEmailQueueStatus(options: {
       SELECT ${settledCount('sent', cap)} AS sent, ${settledCount('bounced', cap)} AS bounced,
         ${settledCount('suppressed', cap)} AS suppressed, ${settledCount('cancelled', cap)} AS cancelled`),
     options.db.execute(sql`
-      SELECT least(${cap + 1}, ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE state = 'queued' AND NOT held`, cap)}
-          + ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE held AND state = 'queued'`, cap)})::int AS queued,
+      SELECT least(${cap + 1}, q.waiting + q.held)::int AS queued, q.held, q.deferred FROM (SELECT
+        ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE state = 'queued' AND NOT held`, cap)} AS waiting,
+        ${cappedCount(sql`SELECT 1 FROM outbox_messages WHERE held AND state = 'queued'`, cap)} AS held,
         ${cappedCount(
           sql`SELECT 1 FROM outbox_messages WHERE state = 'queued' AND NOT held AND send_after > ${stamp}::timestamptz`,
           cap,
-        )} AS deferred`),
+        )} AS deferred) q`),
     options.db.execute(sql`
       SELECT phase, count(*)::int AS total FROM outbox_messages WHERE state = 'sending' GROUP BY phase`),
     // Reasons are read from the queued rows due last (a message put back waits behind the others), a
@@ -138,10 +139,11 @@ export async function getEmailQueueStatus(options: {
       GROUP BY 1`),
   ]);
   const settledRow = rowsOf<Record<'sent' | 'bounced' | 'suppressed' | 'cancelled', number>>(settled)[0];
-  const queuedRow = rowsOf<{ queued: number; deferred: number }>(queued)[0];
+  const queuedRow = rowsOf<{ queued: number; deferred: number; held: number }>(queued)[0];
   const outbox: OutboxSummary = {
     queued: Number(queuedRow?.queued ?? 0),
     queuedDeferred: Number(queuedRow?.deferred ?? 0),
+    queuedHeld: Number(queuedRow?.held ?? 0),
     claimed: 0,
     allocated: 0,
     delivering: 0,

@@ -221,17 +221,22 @@ describe('outbox counts stop past the cap', () => {
     const at = Date.now();
     for (const id of ids) {
       const state = states[Math.floor(rnd() * states.length)]!;
-      // Queued rows due now or later (deferred), half and half.
+      // Queued rows due now or later (deferred), half and half; a quarter of them held (a paused campaign's).
       await db
         .update(outboxMessages)
-        .set({ state, sendAfter: new Date(at + (rnd() < 0.5 ? -1 : 1) * (1 + rnd()) * HOUR) })
+        .set({
+          state,
+          sendAfter: new Date(at + (rnd() < 0.5 ? -1 : 1) * (1 + rnd()) * HOUR),
+          held: state === 'queued' && rnd() < 0.25,
+        })
         .where(sql`${outboxMessages.id} = ${id}`);
     }
     const [direct] = rowsOf<Record<string, number>>(
       await db.execute(sql`
         SELECT count(*) FILTER (WHERE state = 'queued')::int AS queued,
-          count(*) FILTER (WHERE state = 'queued' AND send_after > now())::int AS deferred,
-          count(*) FILTER (WHERE state = 'queued' AND send_after <= now())::int AS due,
+          count(*) FILTER (WHERE state = 'queued' AND NOT held AND send_after > now())::int AS deferred,
+          count(*) FILTER (WHERE state = 'queued' AND NOT held AND send_after <= now())::int AS due,
+          count(*) FILTER (WHERE state = 'queued' AND held)::int AS held,
           count(*) FILTER (WHERE state = 'sent')::int AS sent,
           count(*) FILTER (WHERE state = 'bounced')::int AS bounced,
           count(*) FILTER (WHERE state = 'suppressed')::int AS suppressed,
@@ -245,6 +250,7 @@ describe('outbox counts stop past the cap', () => {
       expect(outbox, `cap ${cap}`).toMatchObject({
         queued: want('queued'),
         queuedDeferred: want('deferred'),
+        queuedHeld: want('held'),
         sent: want('sent'),
         bounced: want('bounced'),
         suppressed: want('suppressed'),
@@ -256,6 +262,7 @@ describe('outbox counts stop past the cap', () => {
     // The data puts some states past the small caps and leaves the big one exact.
     expect(Number(direct!.sent)).toBeGreaterThan(21);
     expect(Number(direct!.suppressed)).toBeLessThan(1_000);
+    expect(Number(direct!.held)).toBeGreaterThan(0);
 
     const format = (n: number) => n.toLocaleString('en-US');
     expect(cappedCountText(100_001, format)).toBe('100,000+');

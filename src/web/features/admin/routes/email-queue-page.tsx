@@ -87,7 +87,7 @@ function OutboxFigures({ outbox }: { outbox: OutboxSummary }) {
         label="Queued"
         value={outbox.queued}
         capped
-        hint={`${cappedCountText(outbox.queuedDeferred, formatNumber)} waiting for a later time`}
+        hint={`${cappedCountText(outbox.queuedDeferred, formatNumber)} waiting for a later time · ${cappedCountText(outbox.queuedHeld, formatNumber)} held (paused campaigns)`}
       />
       <Figure
         label="Sending"

@@ -202,10 +202,10 @@ export default function CampaignPage() {
           {data.status === 'paused' && data.pausedReason && (
             <Alert variant="destructive" data-testid="campaign-paused-reason">
               <ShieldAlert aria-hidden="true" />
-              <AlertTitle>This campaign paused itself</AlertTitle>
+              <AlertTitle>This campaign was paused for you</AlertTitle>
               <AlertDescription>
                 <p>{data.pausedReason}</p>
-                <p>Queued emails wait; nothing is lost. The limits are in the campaign's settings.</p>
+                <p>Queued emails wait; nothing is lost.</p>
               </AlertDescription>
             </Alert>
           )}

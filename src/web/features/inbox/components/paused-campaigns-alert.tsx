@@ -22,8 +22,8 @@ export function PausedCampaignsAlert() {
       <ShieldAlert aria-hidden="true" />
       <AlertTitle>
         {selfPaused.length === 1
-          ? 'A campaign paused itself'
-          : `${selfPaused.length} campaigns paused themselves`}
+          ? 'A campaign was paused for you'
+          : `${selfPaused.length} campaigns were paused for you`}
       </AlertTitle>
       <AlertDescription>
         <ul className="space-y-1">
