@@ -11,8 +11,7 @@ import { as, createTestApp } from '@tests/setup/test-app';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCampaignHealth } from '../sending/campaign-health';
-import { drainOutbox } from '../sending/sending.service';
+import { checkCampaignHealth, drainOutbox } from '../sending/sending.service';
 import { finishNewsletterSends } from './newsletter-send.service';
 
 /*
