@@ -7,6 +7,7 @@ import { createListWithContacts, testEmails } from '@tests/factories/campaigns';
 import { createSinkAccount, dispatchContext } from '@tests/factories/dispatch';
 import { createUser, login, type TestUser } from '@tests/factories/users';
 import { type SmtpSink, startSmtpSink } from '@tests/fakes/smtp-sink';
+import { waitForMail } from '@tests/setup/dev-mail';
 import { as, createTestApp } from '@tests/setup/test-app';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -132,6 +133,14 @@ describe('a newsletter send paused for the user', () => {
     await bounceIntoPause(send.campaignId);
     const reason = (await campaignRow(send.campaignId)).pausedReason;
     expect(reason).toMatch(/^Paused automatically: 5 of its 25 emails bounced/);
+    // The owner's notice opens the newsletter (its page resumes it), not its engine campaign.
+    const [named] = await app.services.db
+      .select({ name: campaigns.name })
+      .from(campaigns)
+      .where(eq(campaigns.id, send.campaignId));
+    const mail = await waitForMail(app, owner.email, { subject: `Campaign paused: ${named!.name}` });
+    expect(mail.text).toContain(`/newsletters/${send.id}/report`);
+    expect(mail.text).not.toContain(`/campaigns/${send.campaignId}`);
     const held = await heldOf(send.campaignId);
     expect(held).toHaveLength(5);
     expect(held.every((m) => m.held)).toBe(true);
