@@ -16,6 +16,9 @@ export const newsletterProgressSchema = z.object({
   sent: z.number().int(),
   /** Failed, bounced at once, suppressed or cancelled: these will not go. */
   failed: z.number().int(),
+  /** Its campaign is paused (bounce or complaint protection, a suspension): the queued messages are held. */
+  paused: z.boolean(),
+  pausedReason: z.string().nullable(),
 });
 export type NewsletterProgress = z.infer<typeof newsletterProgressSchema>;
 

@@ -33,6 +33,8 @@ export const NEWSLETTER_MESSAGES = {
   notEditable: 'This has already been sent and can no longer be changed. Duplicate it to send a new version.',
   alreadySent: 'This has already been sent.',
   notScheduled: 'Only a scheduled send can be unscheduled.',
+  notPaused: 'Only a paused send can be resumed.',
+  notStoppable: 'Only a send in progress can be stopped.',
   needsSubject: 'Add a subject before sending.',
   needsBody: 'Add some content before sending.',
   needsLists: 'Choose at least one list to send to.',
@@ -313,6 +315,13 @@ export const newsletterSchema = z.object({
   inArchive: z.boolean(),
   recipientCount: z.number(),
   stats: newsletterStatsSchema.optional(),
+  /**
+   * A send ('sending') whose campaign is paused: by the bounce or complaint protection, or by a suspension
+   * of the account. Its queued messages wait until it is resumed (POST /api/newsletters/:id/resume).
+   */
+  paused: z.boolean(),
+  /** Why it was paused, as its campaign records it; null when it is not paused. */
+  pausedReason: z.string().nullable(),
 });
 export type Newsletter = z.infer<typeof newsletterSchema>;
 export type NewsletterStats = z.infer<typeof newsletterStatsSchema>;

@@ -80,17 +80,32 @@ export async function getNewsletterProgress(options: {
   const { db } = options;
   const row = await getNewsletterRow(options);
   if (!row.campaignId) {
-    return { status: row.status, preparing: false, recipients: 0, queued: 0, sent: 0, failed: 0 };
+    return {
+      status: row.status,
+      preparing: false,
+      recipients: 0,
+      queued: 0,
+      sent: 0,
+      failed: 0,
+      paused: false,
+      pausedReason: null,
+    };
   }
   const [[campaign], rows] = await Promise.all([
     db
-      .select({ startedAt: campaigns.startedAt })
+      .select({
+        startedAt: campaigns.startedAt,
+        status: campaigns.status,
+        pausedReason: campaigns.pausedReason,
+      })
       .from(campaigns)
       .where(eq(campaigns.id, row.campaignId))
       .limit(1),
     readCounts(db, row.campaignId),
   ]);
   const counts = sendFigures(rows);
+  // Only a send in progress is paused (toNewsletterDto): a sent one's campaign has ended.
+  const paused = row.status === 'sending' && campaign?.status === 'paused';
   return {
     status: row.status,
     preparing: row.status === 'sending' && !campaign?.startedAt,
@@ -98,6 +113,8 @@ export async function getNewsletterProgress(options: {
     queued: counts.queued,
     sent: counts.sent,
     failed: counts.failed,
+    paused,
+    pausedReason: paused ? (campaign?.pausedReason ?? null) : null,
   };
 }
 

@@ -10,10 +10,16 @@ import {
 import type { Queue } from '@server/jobs/queue';
 import { now } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
+import { CAMPAIGN_MESSAGES } from '@shared/campaigns';
 import { NEWSLETTER_MESSAGES, type Newsletter } from '@shared/newsletters';
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type AudienceContact, resolveAudienceBatches } from '../campaigns/audience.service';
-import { ownerSuspended } from '../campaigns/campaigns.service';
+import {
+  type CampaignActor,
+  ownerSuspended,
+  resumeCampaign,
+  stopCampaign,
+} from '../campaigns/campaigns.service';
 import { renderForQueue, toPersonalizeContact } from '../personalization/personalization.service';
 import { assertWithinLimit, getPlanLimits } from '../plans/plan-limits.service';
 import { queueMessages, wakeDispatchers } from '../sending/outbox.service';
@@ -777,4 +783,77 @@ async function foldCountSlots(db: Database, campaignId: string): Promise<void> {
     ORDER BY metric, key
     ON CONFLICT (campaign_id, metric, key, slot) DO UPDATE
       SET n = c.n + excluded.n, url = coalesce(c.url, excluded.url)`);
+}
+
+/**
+ * A send paused for the user (the bounce or complaint protection, a suspension since lifted, a pause by
+ * hand through the campaign routes) goes on: its campaign's resume (campaigns.service.ts resumeCampaign),
+ * which refuses a suspended owner and releases the held messages in the same transaction. Another user's
+ * newsletter answers 404 (getNewsletterRow).
+ */
+export async function resumeNewsletterSend(options: {
+  db: Database;
+  queue?: Queue | null;
+  appUrl: string;
+  dispatchConcurrency?: number;
+  actor: CampaignActor;
+  userId: string;
+  id: string;
+}): Promise<Newsletter> {
+  const { db, userId } = options;
+  const row = await getNewsletterRow({ db, userId, id: options.id });
+  if (row.status !== 'sending' || !row.campaignId)
+    throw new AppError('conflict', NEWSLETTER_MESSAGES.notPaused);
+  await asNewsletterConflict(
+    resumeCampaign({ db, campaignId: row.campaignId, actor: options.actor, userId }),
+    CAMPAIGN_MESSAGES.cannotResume,
+    NEWSLETTER_MESSAGES.notPaused,
+  );
+  // The released messages are due as they were: wake the senders rather than wait for their next round.
+  if (options.queue) {
+    await wakeDispatchers({ queue: options.queue, parallelism: options.dispatchConcurrency ?? 2 });
+  }
+  return newsletterDto(db, options.appUrl, await getNewsletterRow({ db, userId, id: row.id }));
+}
+
+/**
+ * Ends a send for good: its campaign's stop (campaigns.service.ts stopCampaign) cancels what is still
+ * queued, and the finish marks the newsletter 'sent' with what went out (its campaign stays 'stopped').
+ */
+export async function stopNewsletterSend(options: {
+  db: Database;
+  queue?: Queue | null;
+  appUrl: string;
+  actor: CampaignActor;
+  userId: string;
+  id: string;
+}): Promise<Newsletter> {
+  const { db, userId } = options;
+  const row = await getNewsletterRow({ db, userId, id: options.id });
+  if (row.status !== 'sending' || !row.campaignId) {
+    throw new AppError('conflict', NEWSLETTER_MESSAGES.notStoppable);
+  }
+  await asNewsletterConflict(
+    stopCampaign({ db, campaignId: row.campaignId, actor: options.actor, userId }),
+    CAMPAIGN_MESSAGES.cannotStop,
+    NEWSLETTER_MESSAGES.notStoppable,
+  );
+  // Marked 'sent' now rather than at the schedule's next minute (send-scheduled-newsletters.job.ts).
+  if (options.queue) await options.queue.send(FINISH_NEWSLETTER_SENDS_JOB, {}, { retryLimit: 0 });
+  return newsletterDto(db, options.appUrl, await getNewsletterRow({ db, userId, id: row.id }));
+}
+
+/** The campaign's refusal in the newsletter's words (it has no campaign for the user). */
+async function asNewsletterConflict<T>(
+  run: Promise<T>,
+  campaignMessage: string,
+  message: string,
+): Promise<T> {
+  try {
+    return await run;
+  } catch (error) {
+    if (error instanceof AppError && error.message === campaignMessage)
+      throw new AppError('conflict', message);
+    throw error;
+  }
 }

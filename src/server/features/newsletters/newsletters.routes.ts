@@ -42,7 +42,13 @@ import {
   getNewsletterReport,
   listNewsletterRecipients,
 } from './newsletter-report.service';
-import { scheduleNewsletter, sendNewsletter, unscheduleNewsletter } from './newsletter-send.service';
+import {
+  resumeNewsletterSend,
+  scheduleNewsletter,
+  sendNewsletter,
+  stopNewsletterSend,
+  unscheduleNewsletter,
+} from './newsletter-send.service';
 import {
   createNewsletter,
   deleteNewsletter,
@@ -254,6 +260,26 @@ export async function newslettersRoutes(fastify: FastifyInstance) {
       return unscheduleNewsletter({ db, appUrl, userId: user.id, id: request.params.id });
     },
   );
+
+  // A send paused for the user (bounces, complaints, a suspension since lifted): on again, or ended.
+  for (const [action, run] of [
+    ['resume', resumeNewsletterSend],
+    ['stop', stopNewsletterSend],
+  ] as const) {
+    app.post(
+      `/api/newsletters/:id/${action}`,
+      { schema: { tags, params, response: { 200: newsletterSchema, ...errors } } },
+      async (request) => {
+        const { user } = await requireSession(request);
+        return run({
+          ...sendContext,
+          actor: { id: user.id, email: user.email, role: user.role, ipAddress: request.ip },
+          userId: user.id,
+          id: request.params.id,
+        });
+      },
+    );
+  }
 
   app.get(
     '/api/newsletters/:id/progress',

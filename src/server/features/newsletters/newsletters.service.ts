@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '@server/db/client';
-import { newsletterReportCounts, newsletters } from '@server/db/schema/index';
+import { campaigns, newsletterReportCounts, newsletters } from '@server/db/schema/index';
 import { now, startOfUtcMonth } from '@server/lib/clock';
 import { AppError, notFound } from '@server/lib/errors';
 import { renderNewsletter } from '@shared/newsletter-render';
@@ -44,8 +44,16 @@ export function webUrlOf(appUrl: string, row: Pick<NewsletterRow, 'webToken'>): 
 
 export function toNewsletterDto(
   row: NewsletterRow,
-  options: { appUrl: string; recipientCount?: number; stats?: NewsletterStats },
+  options: {
+    appUrl: string;
+    recipientCount?: number;
+    stats?: NewsletterStats;
+    /** Its campaign's pause, when it is paused (sendPauses). */
+    pause?: { reason: string | null };
+  },
 ): Newsletter {
+  // Only a send in progress is paused: a sent one's campaign is completed or stopped.
+  const paused = row.status === 'sending' && options.pause !== undefined;
   return {
     id: row.id,
     kind: row.kind,
@@ -67,7 +75,27 @@ export function toNewsletterDto(
     inArchive: row.inArchive,
     recipientCount: options.recipientCount ?? 0,
     ...(options.stats ? { stats: options.stats } : {}),
+    paused,
+    pausedReason: paused ? (options.pause?.reason ?? null) : null,
   };
+}
+
+/**
+ * The paused ones among these sends' campaigns, with why (campaign-health.ts, a suspension, or by hand
+ * through the campaign routes): one read by primary key. The callers read the newsletters by owner.
+ */
+export async function sendPauses(
+  db: Database,
+  campaignIds: string[],
+): Promise<Map<string, { reason: string | null }>> {
+  const pauses = new Map<string, { reason: string | null }>();
+  if (campaignIds.length === 0) return pauses;
+  const rows = await db
+    .select({ id: campaigns.id, reason: campaigns.pausedReason })
+    .from(campaigns)
+    .where(and(inArray(campaigns.id, campaignIds), eq(campaigns.status, 'paused')));
+  for (const row of rows) pauses.set(row.id, { reason: row.reason });
+  return pauses;
 }
 
 /**
@@ -125,16 +153,18 @@ const SEND_FIGURE_METRICS = [
 ] as const;
 
 async function toDtos(db: Database, appUrl: string, rows: NewsletterRow[]): Promise<Newsletter[]> {
-  const figures = await loadSendFigures(
-    db,
-    rows.flatMap((row) => (row.campaignId ? [row.campaignId] : [])),
+  const campaignIds = rows.flatMap((row) => (row.campaignId ? [row.campaignId] : []));
+  const sendingIds = rows.flatMap((row) =>
+    row.campaignId && row.status === 'sending' ? [row.campaignId] : [],
   );
+  const [figures, pauses] = await Promise.all([loadSendFigures(db, campaignIds), sendPauses(db, sendingIds)]);
   return rows.map((row) => {
     const figure = row.campaignId ? figures.get(row.campaignId) : undefined;
     return toNewsletterDto(row, {
       appUrl,
       recipientCount: figure?.recipients ?? 0,
       stats: figure?.stats,
+      pause: row.campaignId ? pauses.get(row.campaignId) : undefined,
     });
   });
 }

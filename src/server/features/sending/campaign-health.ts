@@ -125,18 +125,18 @@ export async function checkCampaignHealth(options: {
     userId: string;
     bouncePausePercent: number;
     complaintPausePercent: number;
-    newsletter: boolean;
+    newsletterId: string | null;
   }>(
     await db.execute(sql`
       SELECT c.status, c.name, c.user_id AS "userId",
              c.bounce_pause_percent AS "bouncePausePercent", c.complaint_pause_percent AS "complaintPausePercent",
-             EXISTS (SELECT 1 FROM newsletters n WHERE n.campaign_id = c.id) AS newsletter
+             (SELECT n.id FROM newsletters n WHERE n.campaign_id = c.id LIMIT 1) AS "newsletterId"
       FROM campaigns c WHERE c.id = ${options.campaignId}`),
   );
   if (row?.status !== 'active') return { sent: 0, bounced: 0, complaints: 0, paused: false };
   const bounceLimit = Number(row.bouncePausePercent) / 100;
   const complaintLimit = Number(row.complaintPausePercent) / 100;
-  const counts = row.newsletter
+  const counts = row.newsletterId
     ? await newsletterCounts(db, options.campaignId)
     : await sequenceCounts(db, options.campaignId, bounceLimit, complaintLimit);
   const { sent, bounced, complaints } = counts;
@@ -163,7 +163,13 @@ export async function checkCampaignHealth(options: {
   });
   // Another bounce of the same batch paused it first: one pause, one mail.
   if (!changed) return { ...counts, paused: false };
-  await notifyOwner({ ...options, userId: row.userId, name: row.name, reason });
+  await notifyOwner({
+    ...options,
+    userId: row.userId,
+    name: row.name,
+    reason,
+    newsletterId: row.newsletterId,
+  });
   return { ...counts, paused: true };
 }
 
@@ -175,6 +181,8 @@ async function notifyOwner(options: {
   userId: string;
   name: string;
   reason: string;
+  /** A newsletter's send: the link opens the newsletter, which shows the pause and resumes it. */
+  newsletterId: string | null;
   log?: FastifyBaseLogger;
 }): Promise<void> {
   const [owner] = await options.db
@@ -183,7 +191,9 @@ async function notifyOwner(options: {
     .where(eq(users.id, options.userId))
     .limit(1);
   if (!owner) return;
-  const link = `${options.appUrl}/campaigns/${options.campaignId}`;
+  const link = options.newsletterId
+    ? `${options.appUrl}/newsletters/${options.newsletterId}/report`
+    : `${options.appUrl}/campaigns/${options.campaignId}`;
   const greeting = `Hello ${owner.firstName || owner.name || 'there'},`;
   const sentence = `Your campaign "${options.name}" stopped sending. ${options.reason}`;
   const after = 'Queued emails wait; nothing is lost. Review it and resume it here:';

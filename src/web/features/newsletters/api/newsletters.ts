@@ -91,6 +91,21 @@ export const useScheduleNewsletter = () =>
 export const useUnscheduleNewsletter = () =>
   useNewsletterMutation((id: string) => json<Newsletter>('POST', `${path(id)}/unschedule`));
 
+/** A send paused for the user: on again, or ended (POST /api/newsletters/:id/resume | stop). */
+export function useNewsletterSendAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: 'resume' | 'stop' }) =>
+      json<Newsletter>('POST', `${path(id)}/${action}`),
+    onSuccess: (saved) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: newslettersKey }),
+        queryClient.invalidateQueries({ queryKey: ['newsletter-progress', saved.id] }),
+        queryClient.invalidateQueries({ queryKey: ['newsletter-report', saved.id] }),
+      ]),
+  });
+}
+
 export const useTestSendNewsletter = () =>
   useMutation({
     mutationFn: ({ id, ...body }: { id: string; senderAccountId: string; to?: string; asContact?: string }) =>
@@ -155,13 +170,19 @@ export function useNewsletterProgress(id: string, active: boolean) {
       await throwIfResNotOk(res);
       const progress = (await res.json()) as NewsletterProgress;
       const before = queryClient.getQueryData<NewsletterProgress>(['newsletter-progress', id]);
-      if (progress.status === 'sent' && before?.status !== 'sent') {
+      const paused = before !== undefined && progress.paused !== before.paused;
+      if ((progress.status === 'sent' && before?.status !== 'sent') || paused) {
         void queryClient.invalidateQueries({ queryKey: newslettersKey });
       }
       return progress;
     },
     enabled: active,
-    refetchInterval: (query) => (query.state.data?.status === 'sent' ? false : 1500),
+    // A paused send moves only when it is resumed (here or elsewhere): looked at less often.
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (data?.status === 'sent') return false;
+      return data?.paused ? 10_000 : 1500;
+    },
   });
 }
 

@@ -23,14 +23,17 @@ export function SendProgress({
   const value = total > 0 ? Math.round((done / total) * 100) : 0;
   const label = !p
     ? 'Starting…'
-    : p.preparing
-      ? `Preparing: ${formatNumber(p.recipients)} recipients queued so far`
-      : `${formatNumber(done)} of ${formatNumber(total)} processed`;
+    : p.paused
+      ? `Paused: ${formatNumber(done)} of ${formatNumber(total)} processed`
+      : p.preparing
+        ? `Preparing: ${formatNumber(p.recipients)} recipients queued so far`
+        : `${formatNumber(done)} of ${formatNumber(total)} processed`;
   return (
     <div
       className={cn('space-y-1.5', compact ? 'min-w-36' : 'rounded-lg border p-3')}
       data-testid="send-progress"
       data-status={p?.status ?? ''}
+      data-paused={p?.paused ? 'true' : undefined}
     >
       <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
         <span aria-live="polite">{label}</span>

@@ -56,7 +56,7 @@ export default function AdminNewsletterPage() {
             <ArrowLeft className="size-4" /> All newsletters
           </Link>
         </Button>
-        <NewsletterStatusBadge status={n.status} />
+        <NewsletterStatusBadge status={n.status} paused={n.paused} />
         <a
           href={n.webUrl}
           target="_blank"

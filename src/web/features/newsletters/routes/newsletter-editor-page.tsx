@@ -41,6 +41,7 @@ import { BlockEditor } from '../components/block-editor';
 import { EmailPreview } from '../components/email-preview';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
 import { SendDialog } from '../components/send-dialog';
+import { SendPausedAlert } from '../components/send-paused-alert';
 import { SendProgress } from '../components/send-progress';
 import { TestSendDialog } from '../components/test-send-dialog';
 import { type BlockIssue, blockIssuesFromErrors, checkBlocks, describeIssue } from '../lib/block-issues';
@@ -248,7 +249,7 @@ export default function NewsletterEditorPage() {
           </Link>
         </Button>
         <span className="text-sm text-muted-foreground">{NEWSLETTER_KIND_LABELS[kind]}</span>
-        {stored && <NewsletterStatusBadge status={stored.status} />}
+        {stored && <NewsletterStatusBadge status={stored.status} paused={stored.paused} />}
         {stored?.status === 'scheduled' && stored.scheduledAt && (
           <span className="text-sm text-muted-foreground">for {formatDateTime(stored.scheduledAt)}</span>
         )}
@@ -266,6 +267,7 @@ export default function NewsletterEditorPage() {
 
       {stored?.status === 'sending' && (
         <div className="space-y-2">
+          <SendPausedAlert id={stored.id} name={stored.name} />
           <SendProgress id={stored.id} />
           <Link to={`/newsletters/${stored.id}/report`} className="text-sm underline">
             Open the report

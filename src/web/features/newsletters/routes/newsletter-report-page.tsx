@@ -23,6 +23,7 @@ import { formatDateTime, formatNumber } from '@/lib/format';
 import { newsletterReportCsvUrl, useNewsletterRecipients, useNewsletterReport } from '../api/newsletters';
 import { ArchiveSwitch } from '../components/archive-switch';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
+import { SendPausedAlert } from '../components/send-paused-alert';
 import { SendProgress } from '../components/send-progress';
 
 const chartConfig = {
@@ -325,7 +326,12 @@ export default function NewsletterReportPage() {
           <ArchiveSwitch id={id} />
         </div>
       </div>
-      {report.status === 'sending' && <SendProgress id={id} />}
+      {report.status === 'sending' && (
+        <>
+          <SendPausedAlert id={id} name={report.name} />
+          <SendProgress id={id} />
+        </>
+      )}
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
         {cards.map((card) => (
           <Stat key={card.testId} {...card} />

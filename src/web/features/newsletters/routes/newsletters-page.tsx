@@ -186,7 +186,7 @@ function NewsletterTable({ kind }: { kind: NewsletterKind }) {
                 <p className="text-xs text-muted-foreground">{when(n)}</p>
               </TableCell>
               <TableCell>
-                <NewsletterStatusBadge status={n.status} />
+                <NewsletterStatusBadge status={n.status} paused={n.paused} />
                 {n.status === 'sending' && (
                   <div className="mt-2">
                     <SendProgress id={n.id} compact />
