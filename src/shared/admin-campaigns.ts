@@ -80,6 +80,8 @@ export const adminNewsletterListItemSchema = z.object({
   sentAt: z.string().nullable(),
   createdAt: z.string(),
   recipientCount: z.number().int(),
+  /** A send in progress paused for its owner (bounce or complaint protection, a suspension). */
+  paused: z.boolean(),
   owner: ownerSchema,
 });
 export type AdminNewsletterListItem = z.infer<typeof adminNewsletterListItemSchema>;

@@ -24,7 +24,12 @@ import {
   stopCampaign,
   toCampaignDto,
 } from '../campaigns/campaigns.service';
-import { getNewsletterRowById, newsletterDto } from '../newsletters/newsletters.service';
+import {
+  getNewsletterRowById,
+  loadSendFigures,
+  newsletterDto,
+  sendPauses,
+} from '../newsletters/newsletters.service';
 
 /*
  * Super admins' view of every user's campaigns and newsletters. Pause and stop go through the campaign
@@ -205,11 +210,18 @@ export async function listAdminNewsletters(options: {
     .orderBy(desc(newsletters.createdAt), desc(newsletters.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const recipients = await countByCampaign(
-    db,
-    campaignContacts,
-    page.flatMap((r) => (r.row.campaignId ? [r.row.campaignId] : [])),
-  );
+  // Recipients from the send counters the user's list reads too (a count of a million-recipient send's
+  // contacts on every load, before), and which sends in progress are paused for their owner.
+  const [figures, pauses] = await Promise.all([
+    loadSendFigures(
+      db,
+      page.flatMap((r) => (r.row.campaignId ? [r.row.campaignId] : [])),
+    ),
+    sendPauses(
+      db,
+      page.flatMap((r) => (r.row.campaignId && r.row.status === 'sending' ? [r.row.campaignId] : [])),
+    ),
+  ]);
   const last = page.at(-1);
   return {
     items: page.map(({ row, owner }) => ({
@@ -221,7 +233,8 @@ export async function listAdminNewsletters(options: {
       scheduledAt: iso(row.scheduledAt),
       sentAt: iso(row.sentAt),
       createdAt: row.createdAt.toISOString(),
-      recipientCount: row.campaignId ? (recipients.get(row.campaignId) ?? 0) : 0,
+      recipientCount: row.campaignId ? (figures.get(row.campaignId)?.recipients ?? 0) : 0,
+      paused: row.status === 'sending' && row.campaignId !== null && pauses.has(row.campaignId),
       owner: { ...owner, firstName: owner.firstName ?? null, lastName: owner.lastName ?? null },
     })),
     nextCursor:

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { campaigns, newsletters, outboxMessages } from '@server/db/schema/index';
+import type { AdminNewsletterListItem } from '@shared/admin-campaigns';
 import { CAMPAIGN_MESSAGES } from '@shared/campaigns';
 import type { NewsletterProgress } from '@shared/newsletter-report';
 import type { Newsletter } from '@shared/newsletters';
@@ -133,6 +134,8 @@ describe('a newsletter send paused for the user', () => {
     await bounceIntoPause(send.campaignId);
     const reason = (await campaignRow(send.campaignId)).pausedReason;
     expect(reason).toMatch(/^Paused automatically: 5 of its 25 emails bounced/);
+    // A newsletter's send has no campaign settings to raise the limit in.
+    expect(reason).toMatch(/\. Clean the list before resuming\.$/);
     // The owner's notice opens the newsletter (its page resumes it), not its engine campaign.
     const [named] = await app.services.db
       .select({ name: campaigns.name })
@@ -164,6 +167,16 @@ describe('a newsletter send paused for the user', () => {
       pausedReason: reason,
       queued: 5,
     });
+
+    // The operator's newsletters list says so too, with the recipients from the send's counters.
+    const adminList = await as(
+      app,
+      admin.cookie,
+    )({ method: 'GET', url: `/api/admin/newsletters?userId=${owner.user.id}` });
+    expect(adminList.statusCode).toBe(200);
+    expect(
+      adminList.json<{ items: AdminNewsletterListItem[] }>().items.find((n) => n.id === send.id),
+    ).toMatchObject({ status: 'sending', paused: true, recipientCount: 30 });
 
     // Nothing moves while paused.
     expect((await drain(owner.user.id)).sent).toBe(0);

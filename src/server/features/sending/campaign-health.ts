@@ -144,7 +144,11 @@ export async function checkCampaignHealth(options: {
 
   let reason: string | null = null;
   if (bounced / sent > bounceLimit) {
-    reason = `Paused automatically: ${bounced} of its ${sent} emails bounced (${percent(bounced / sent)}; the limit is ${percent(bounceLimit)}). Clean the list, or raise the limit in the campaign settings, before resuming.`;
+    // A newsletter's send has no settings of its own to raise the limit in: only the list to clean.
+    const remedy = row.newsletterId
+      ? 'Clean the list before resuming.'
+      : 'Clean the list, or raise the limit in the campaign settings, before resuming.';
+    reason = `Paused automatically: ${bounced} of its ${sent} emails bounced (${percent(bounced / sent)}; the limit is ${percent(bounceLimit)}). ${remedy}`;
   } else if (complaints / sent > complaintLimit) {
     const noun = complaints === 1 ? 'spam complaint' : 'spam complaints';
     reason = `Paused automatically: ${complaints} ${noun} in its ${sent} emails (${percent(complaints / sent)}; the limit is ${percent(complaintLimit)}). Check who is on the list and what the message promises before resuming.`;

@@ -113,7 +113,7 @@ export default function AdminNewslettersPage() {
                     {n.owner.email}
                   </TableCell>
                   <TableCell>
-                    <NewsletterStatusBadge status={n.status} />
+                    <NewsletterStatusBadge status={n.status} paused={n.paused} />
                   </TableCell>
                   <TableCell className="hidden text-right md:table-cell">
                     {formatNumber(n.recipientCount)}
