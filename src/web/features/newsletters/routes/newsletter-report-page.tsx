@@ -20,7 +20,12 @@ import { type ChartConfig, ChartContainer, ChartTooltip, ChartTooltipContent } f
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDateTime, formatNumber } from '@/lib/format';
-import { newsletterReportCsvUrl, useNewsletterRecipients, useNewsletterReport } from '../api/newsletters';
+import {
+  newsletterReportCsvUrl,
+  useNewsletterProgress,
+  useNewsletterRecipients,
+  useNewsletterReport,
+} from '../api/newsletters';
 import { ArchiveSwitch } from '../components/archive-switch';
 import { NewsletterStatusBadge } from '../components/newsletter-status-badge';
 import { SendPausedAlert } from '../components/send-paused-alert';
@@ -255,6 +260,9 @@ export default function NewsletterReportPage() {
   const { id } = useParams();
   const query = useNewsletterReport(id);
   const report = query.data;
+  // The same query as the pause alert and the progress bar below (shared by its key): the badge reads
+  // "Paused" while the send is paused for the user, as the editor's does.
+  const progress = useNewsletterProgress(id ?? '', Boolean(id) && report?.status === 'sending');
   const cards = useMemo(() => {
     if (!report) return [];
     const s = report.summary;
@@ -309,7 +317,7 @@ export default function NewsletterReportPage() {
             <ArrowLeft className="size-4" /> Newsletters
           </Link>
         </Button>
-        <NewsletterStatusBadge status={report.status} />
+        <NewsletterStatusBadge status={report.status} paused={progress.data?.paused ?? false} />
         <Button asChild variant="outline" size="sm" className="ml-auto">
           <a href={newsletterReportCsvUrl(id)} download data-testid="report-export">
             <Download className="size-4" /> Export CSV
